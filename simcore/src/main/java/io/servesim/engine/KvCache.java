@@ -1,0 +1,259 @@
+package io.servesim.engine;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+
+/**
+ * Paged KV cache of one instance with automatic prefix caching, after vLLM v1's
+ * {@code KVCacheManager} / {@code BlockPool} ({@code vllm/v1/core/block_pool.py}):
+ * <ul>
+ *   <li>fixed-size blocks of {@code blockSize} tokens, each with a reference count;</li>
+ *   <li>full blocks are registered under a chained hash (parent hash + block content) so a later
+ *       request with the same prefix reuses them without recomputation;</li>
+ *   <li>a block whose count drops to 0 joins the tail of an LRU free queue but keeps its hash, so it
+ *       stays hit-able until it is popped from the head for reuse (then its hash is evicted);</li>
+ *   <li>a request's blocks are freed in reverse order, so its tail blocks are evicted first;</li>
+ *   <li>allocation is all-or-nothing: the number of free blocks is checked before any state changes
+ *       (vLLM {@code allocate_slots} returns None without side effects).</li>
+ * </ul>
+ * State lives in primitive arrays with an intrusive doubly linked free list; nothing is allocated
+ * per call.
+ */
+public final class KvCache {
+    private final int totalBlocks;
+    private final int blockSize;
+    private final boolean prefixCaching;
+    private final int[] refCount;
+    private final long[] hash;
+    private final boolean[] hashed;
+    private final int[] prev;
+    private final int[] next;
+    private final int sentinel;
+    private final Long2IntOpenHashMap index;
+    private final int[] hitScratch;
+    private Request lastLookup;
+    private int lastLookupHits;
+    private int freeCount;
+    private long hitTokens;
+    private long queriedTokens;
+    private long allocationFailures;
+
+    public KvCache(int totalBlocks, int blockSize, boolean prefixCaching) {
+        if (totalBlocks <= 0 || blockSize <= 0) {
+            throw new IllegalArgumentException("totalBlocks and blockSize must be > 0");
+        }
+        this.totalBlocks = totalBlocks;
+        this.blockSize = blockSize;
+        this.prefixCaching = prefixCaching;
+        this.refCount = new int[totalBlocks];
+        this.hash = new long[totalBlocks];
+        this.hashed = new boolean[totalBlocks];
+        this.prev = new int[totalBlocks + 1];
+        this.next = new int[totalBlocks + 1];
+        this.sentinel = totalBlocks;
+        this.index = new Long2IntOpenHashMap(prefixCaching ? Math.min(totalBlocks, 1 << 16) : 4);
+        this.index.defaultReturnValue(-1);
+        this.hitScratch = new int[totalBlocks];
+        prev[sentinel] = sentinel;
+        next[sentinel] = sentinel;
+        for (int b = 0; b < totalBlocks; b++) {
+            linkTail(b);
+        }
+        freeCount = totalBlocks;
+    }
+
+    public int blockSize() { return blockSize; }
+    public int totalBlocks() { return totalBlocks; }
+    /** Blocks with reference count 0 (some may still hold reusable cached content). */
+    public int freeBlocks() { return freeCount; }
+    /** Blocks referenced by at least one running request. */
+    public int usedBlocks() { return totalBlocks - freeCount; }
+    public double utilization() { return (double) usedBlocks() / totalBlocks; }
+    public boolean prefixCaching() { return prefixCaching; }
+    /** Prompt tokens found in the cache at admission, summed over admissions. */
+    public long hitTokens() { return hitTokens; }
+    /** Prompt tokens looked up at admission, summed over admissions. */
+    public long queriedTokens() { return queriedTokens; }
+    public long allocationFailures() { return allocationFailures; }
+    /** Number of distinct block hashes currently registered (routing-visible prefix state). */
+    public int cachedBlockHashes() { return index.size(); }
+
+    /** Blocks needed to hold {@code tokens} tokens. */
+    public int blocksFor(long tokens) {
+        return (int) ((tokens + blockSize - 1) / blockSize);
+    }
+
+    /**
+     * Counts the leading full prompt blocks of {@code r} present in the cache. At most
+     * {@code (promptLength - 1) / blockSize} blocks count: vLLM always recomputes the last prompt
+     * token so the step produces logits ({@code KVCacheManager.get_computed_blocks}).
+     * The hits are remembered for an immediately following {@link #allocateNew}.
+     */
+    public int lookupPrefix(Request r) {
+        lastLookup = r;
+        lastLookupHits = 0;
+        if (!prefixCaching) {
+            return 0;
+        }
+        int max = (r.inputTokens() - 1) / blockSize;
+        int n = 0;
+        while (n < max) {
+            int blk = index.get(r.blockHash(n, blockSize));
+            if (blk < 0) {
+                break;
+            }
+            hitScratch[n++] = blk;
+        }
+        lastLookupHits = n;
+        return n;
+    }
+
+    /** True if {@code hash} is a registered block hash (used by cache-aware routing). */
+    public boolean containsHash(long blockHash) {
+        return index.containsKey(blockHash);
+    }
+
+    /**
+     * Admits a waiting request: reuses the {@code cachedBlocks} hits of the preceding
+     * {@link #lookupPrefix} and allocates fresh blocks so that tokens {@code [0, endToken)} are
+     * backed. All-or-nothing.
+     */
+    public boolean allocateNew(Request r, int cachedBlocks, int endToken) {
+        if (lastLookup != r || cachedBlocks > lastLookupHits) {
+            throw new IllegalStateException("allocateNew without a matching lookupPrefix for " + r);
+        }
+        if (!r.blocks.isEmpty()) {
+            throw new IllegalStateException("request already holds blocks: " + r);
+        }
+        int needNew = blocksFor(endToken) - cachedBlocks;
+        int evictableHits = 0;
+        for (int i = 0; i < cachedBlocks; i++) {
+            if (refCount[hitScratch[i]] == 0) {
+                evictableHits++;
+            }
+        }
+        if (needNew + evictableHits > freeCount) {
+            allocationFailures++;
+            return false;
+        }
+        for (int i = 0; i < cachedBlocks; i++) {
+            int blk = hitScratch[i];
+            if (refCount[blk]++ == 0) {
+                unlink(blk);
+                freeCount--;
+            }
+            r.blocks.add(blk);
+        }
+        for (int i = 0; i < needNew; i++) {
+            r.blocks.add(popFree());
+        }
+        r.registeredBlocks = cachedBlocks;
+        hitTokens += (long) cachedBlocks * blockSize;
+        queriedTokens += r.inputTokens();
+        lastLookup = null;
+        register(r, endToken);
+        return true;
+    }
+
+    /** Extends a running request's allocation so tokens {@code [0, endToken)} are backed. All-or-nothing. */
+    public boolean allocate(Request r, int endToken) {
+        int need = blocksFor(endToken) - r.blocks.size();
+        if (need > freeCount) {
+            allocationFailures++;
+            return false;
+        }
+        for (int i = 0; i < need; i++) {
+            r.blocks.add(popFree());
+        }
+        register(r, endToken);
+        return true;
+    }
+
+    /** Frees all of {@code r}'s blocks (tail first); their hashes stay reusable until evicted. */
+    public void release(Request r) {
+        for (int i = r.blocks.size() - 1; i >= 0; i--) {
+            int blk = r.blocks.getInt(i);
+            if (--refCount[blk] == 0) {
+                linkTail(blk);
+                freeCount++;
+            } else if (refCount[blk] < 0) {
+                throw new IllegalStateException("block " + blk + " freed twice");
+            }
+        }
+        r.blocks.clear();
+        r.registeredBlocks = 0;
+    }
+
+    /** Registers the full blocks below {@code endToken} under their chained hashes. */
+    private void register(Request r, int endToken) {
+        if (!prefixCaching) {
+            return;
+        }
+        int full = endToken / blockSize;
+        for (int b = r.registeredBlocks; b < full; b++) {
+            int blk = r.blocks.getInt(b);
+            if (hashed[blk]) {
+                continue;
+            }
+            long h = r.blockHash(b, blockSize);
+            if (index.putIfAbsent(h, blk) == -1) {
+                hash[blk] = h;
+                hashed[blk] = true;
+            }
+        }
+        if (full > r.registeredBlocks) {
+            r.registeredBlocks = full;
+        }
+    }
+
+    private int popFree() {
+        int blk = next[sentinel];
+        if (blk == sentinel) {
+            throw new IllegalStateException("free list empty with freeCount=" + freeCount);
+        }
+        unlink(blk);
+        freeCount--;
+        if (hashed[blk]) {
+            index.remove(hash[blk], blk);
+            hashed[blk] = false;
+        }
+        refCount[blk] = 1;
+        return blk;
+    }
+
+    private void linkTail(int blk) {
+        int last = prev[sentinel];
+        next[last] = blk;
+        prev[blk] = last;
+        next[blk] = sentinel;
+        prev[sentinel] = blk;
+    }
+
+    private void unlink(int blk) {
+        next[prev[blk]] = next[blk];
+        prev[next[blk]] = prev[blk];
+    }
+
+    /**
+     * INV-4: every block is either referenced or on the free list, never both, and the free list
+     * holds exactly {@code freeBlocks()} blocks. O(total blocks): debug mode only.
+     */
+    public void checkInvariants() {
+        int listed = 0;
+        for (int b = next[sentinel]; b != sentinel; b = next[b]) {
+            if (refCount[b] != 0) {
+                throw new IllegalStateException("INV-4: block " + b + " on free list with refCount " + refCount[b]);
+            }
+            listed++;
+        }
+        int referenced = 0;
+        for (int b = 0; b < totalBlocks; b++) {
+            if (refCount[b] > 0) {
+                referenced++;
+            }
+        }
+        if (listed != freeCount || referenced + listed != totalBlocks) {
+            throw new IllegalStateException("INV-4: referenced " + referenced + " + free " + listed
+                    + " != total " + totalBlocks + " (freeCount " + freeCount + ")");
+        }
+    }
+}

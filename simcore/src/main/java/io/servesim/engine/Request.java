@@ -1,0 +1,143 @@
+package io.servesim.engine;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+/**
+ * One inference request and its progress through a vLLM-style engine (vLLM v1 {@code Request}).
+ *
+ * <p>Identity and workload fields are fixed at creation; progress fields change as the engine
+ * schedules it. {@code computedTokens} counts prompt and generated tokens whose KV is in the cache
+ * (vLLM's {@code num_computed_tokens}); it is reset to 0 on preemption (recompute mode). The
+ * request's token sequence is its prompt followed by its output, the output being one segment of
+ * content {@link #outputContentId()} so a later conversational turn that repeats it hits the cache.
+ *
+ * <p>Timestamps are microseconds of simulated time; {@code -1} means "not yet".
+ */
+public final class Request {
+    /** Lifecycle states; {@code status} of the record derives from these. */
+    public enum State { PENDING, QUEUED, RUNNING, COMPLETED, DROPPED }
+
+    static final long ROOT_HASH = 0x5E5E_51A1_0000_0001L;
+
+    // ---- identity (immutable) ----
+    private final long id;
+    private final RequestTags tags;
+    private final TokenSequence input;
+    private final int outputTokens;
+    private final int maxOutputTokens;
+    private final long arrivalUs;
+    private final double priority;
+    private final boolean streaming;
+    private final long outputContentId;
+
+    // ---- progress (engine-owned) ----
+    State state = State.PENDING;
+    int computedTokens;
+    int generatedTokens;
+    int newTokensThisStep;
+    int cachedTokensAtAdmission;
+    int prefixHitTokens;
+    int preemptions;
+    boolean lengthCapped;
+    long enqueueUs = -1;
+    long firstScheduleUs = -1;
+    long firstTokenUs = -1;
+    long completionUs = -1;
+    long lastTokenUs = -1;
+    int instanceId = -1;
+    double priorityScore;
+    long waitOrder;
+    final IntArrayList blocks = new IntArrayList(4);
+    /** Number of this request's leading blocks already registered in the prefix index. */
+    int registeredBlocks;
+    private long[] blockHashes = new long[0];
+    private int hashedBlocks;
+
+    public Request(long id, RequestTags tags, TokenSequence input, int outputTokens, int maxOutputTokens,
+                   long arrivalUs, double priority, boolean streaming) {
+        if (outputTokens < 0 || maxOutputTokens < 0) {
+            throw new IllegalArgumentException("negative output length for request " + id);
+        }
+        this.id = id;
+        this.tags = tags;
+        this.input = input;
+        this.outputTokens = outputTokens;
+        this.maxOutputTokens = maxOutputTokens;
+        this.arrivalUs = arrivalUs;
+        this.priority = priority;
+        this.streaming = streaming;
+        this.outputContentId = io.servesim.rng.PartitionedRng.mix64(id ^ 0x6F75_7470_7574L);
+    }
+
+    public long id() { return id; }
+    public RequestTags tags() { return tags; }
+    public TokenSequence input() { return input; }
+    public int inputTokens() { return input.length(); }
+    /** Output tokens this request generates when not cut short (the trace's or sampled length). */
+    public int outputTokens() { return outputTokens; }
+    /** The client's output budget ({@code max_tokens}); 0 when none was given. */
+    public int maxOutputTokens() { return maxOutputTokens; }
+    public long arrivalUs() { return arrivalUs; }
+    /** Workload-assigned priority (higher is more important); priority policies may use it. */
+    public double priority() { return priority; }
+    public boolean streaming() { return streaming; }
+    /** Content id of this request's generated tokens (one segment). */
+    public long outputContentId() { return outputContentId; }
+
+    public State state() { return state; }
+    public int computedTokens() { return computedTokens; }
+    public int generatedTokens() { return generatedTokens; }
+    public int prefixHitTokens() { return prefixHitTokens; }
+    public int preemptions() { return preemptions; }
+    public boolean lengthCapped() { return lengthCapped; }
+    public long enqueueUs() { return enqueueUs; }
+    public long firstScheduleUs() { return firstScheduleUs; }
+    public long firstTokenUs() { return firstTokenUs; }
+    public long completionUs() { return completionUs; }
+    public int instanceId() { return instanceId; }
+    public double priorityScore() { return priorityScore; }
+    public int heldBlocks() { return blocks.size(); }
+
+    /** Tokens of the whole sequence (prompt + generated so far is what is computed). */
+    public int totalTokens() {
+        return input.length() + outputTokens;
+    }
+
+    /**
+     * The chained hash of full block {@code b} of this request's sequence (prompt then output):
+     * hash(parent block's hash, this block's content), as vLLM v1 prefix caching does.
+     */
+    public long blockHash(int b, int blockSize) {
+        if (b < hashedBlocks) {
+            return blockHashes[b];
+        }
+        if (b >= blockHashes.length) {
+            blockHashes = java.util.Arrays.copyOf(blockHashes, Math.max(b + 1, blockHashes.length * 2 + 2));
+        }
+        for (int k = hashedBlocks; k <= b; k++) {
+            long parent = k == 0 ? ROOT_HASH : blockHashes[k - 1];
+            blockHashes[k] = contentHash(parent, k * blockSize, (k + 1) * blockSize);
+        }
+        hashedBlocks = b + 1;
+        return blockHashes[b];
+    }
+
+    private long contentHash(long seed, int from, int to) {
+        int in = input.length();
+        if (to <= in) {
+            return input.rangeHash(seed, from, to);
+        }
+        long h = seed;
+        if (from < in) {
+            h = input.rangeHash(h, from, in);
+            from = in;
+        }
+        return TokenSequence.pieceHash(h, outputContentId, from - in, to - from);
+    }
+
+    @Override
+    public String toString() {
+        return "Request{" + id + ", in=" + input.length() + ", out=" + outputTokens + ", state=" + state
+                + ", computed=" + computedTokens + "}";
+    }
+}

@@ -1,0 +1,31 @@
+package io.servesim.latency;
+
+/**
+ * Predicts how long an engine step takes on the GPU, plus the two CPU-side delays of the BLIS
+ * blackbox model (queueing before the wait queue, per-output-token processing). Implementations
+ * are pure functions of their inputs (no state, no randomness), so runs are deterministic.
+ *
+ * <p>Contract (checked over every implementation by {@code LatencyModelContractTest}): step time is
+ * at least 1 us, is non-decreasing in prefill tokens, decode sequences and decode context, and the
+ * other delays are never negative.
+ */
+public interface LatencyModel {
+    /** Short name: {@code blackbox}, {@code roofline}, {@code profiled}. */
+    String name();
+
+    /** One line saying which model, hardware and coefficients are in use (shown in summaries). */
+    String describe();
+
+    /** GPU time of one step computing {@code step}, in microseconds; at least 1. */
+    long stepTimeUs(StepShape step);
+
+    /** Delay between arrival at the instance and entry into its wait queue (tokenisation, API server). */
+    default long queueingDelayUs(int inputTokens) {
+        return 0;
+    }
+
+    /** Per-output-token processing time (detokenise, stream) added to TTFT and each ITL; does not block the GPU. */
+    default long outputTokenProcessingUs() {
+        return 0;
+    }
+}

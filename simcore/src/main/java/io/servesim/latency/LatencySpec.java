@@ -1,0 +1,18 @@
+package io.servesim.latency;
+
+/**
+ * Which latency model to build, as bound from config ({@code deployment:} section) and CLI flags.
+ *
+ * @param kind        {@code auto} (blackbox when trained coefficients exist for (model, GPU, TP), else
+ *                    roofline), {@code blackbox} or {@code roofline}
+ * @param modelId     Hugging Face model id, case-insensitive (e.g. {@code meta-llama/llama-3.1-8b-instruct}); may be
+ *                    null only for blackbox with explicit coefficients
+ * @param hardware    GPU short name or alias (e.g. {@code H100}); may be null only for blackbox with explicit coefficients
+ * @param tp          tensor-parallel degree (>= 1)
+ * @param coefficients explicit blackbox coefficients, or null to look them up
+ * @param mfuPrefill  roofline prefill MFU override, or NaN for the GPU's default
+ * @param mfuDecode   roofline decode MFU override, or NaN for the GPU's default
+ */
+public record LatencySpec(String kind, String modelId, String hardware, int tp,
+                          BlackboxCoefficients coefficients, double mfuPrefill, double mfuDecode) {
+}
