@@ -83,8 +83,8 @@ public final class KvCache {
     }
 
     /**
-     * Counts the leading full prompt blocks of {@code r} present in the cache. At most
-     * {@code (promptLength - 1) / blockSize} blocks count: vLLM always recomputes the last prompt
+     * Counts the leading full blocks of {@code r}'s tokens (prompt, plus output generated before a
+     * preemption) present in the cache. At most {@code (numTokens - 1) / blockSize} blocks count: vLLM always recomputes the last prompt
      * token so the step produces logits ({@code KVCacheManager.get_computed_blocks}).
      * The hits are remembered for an immediately following {@link #allocateNew}.
      */
@@ -94,7 +94,7 @@ public final class KvCache {
         if (!prefixCaching) {
             return 0;
         }
-        int max = (r.inputTokens() - 1) / blockSize;
+        int max = (r.numTokens() - 1) / blockSize;
         int n = 0;
         while (n < max) {
             int blk = index.get(r.blockHash(n, blockSize));
@@ -148,7 +148,7 @@ public final class KvCache {
         }
         r.registeredBlocks = cachedBlocks;
         hitTokens += (long) cachedBlocks * blockSize;
-        queriedTokens += r.inputTokens();
+        queriedTokens += r.numTokens();
         lastLookup = null;
         register(r, endToken);
         return true;

@@ -39,6 +39,8 @@ public final class Request {
     int prefixHitTokens;
     int preemptions;
     boolean lengthCapped;
+    DropReason dropReason;
+    long lastStepEndUs = -1;
     long enqueueUs = -1;
     long firstScheduleUs = -1;
     long firstTokenUs = -1;
@@ -90,6 +92,10 @@ public final class Request {
     public int prefixHitTokens() { return prefixHitTokens; }
     public int preemptions() { return preemptions; }
     public boolean lengthCapped() { return lengthCapped; }
+    /** Why the request was dropped, or null. */
+    public DropReason dropReason() { return dropReason; }
+    /** Client-visible time of the latest output token, or -1. */
+    public long lastTokenUs() { return lastTokenUs; }
     public long enqueueUs() { return enqueueUs; }
     public long firstScheduleUs() { return firstScheduleUs; }
     public long firstTokenUs() { return firstTokenUs; }
@@ -97,6 +103,18 @@ public final class Request {
     public int instanceId() { return instanceId; }
     public double priorityScore() { return priorityScore; }
     public int heldBlocks() { return blocks.size(); }
+    /** Enqueue sequence number at this request's instance (FIFO tie-breaker). */
+    public long waitOrder() { return waitOrder; }
+
+    /** Tokens the request must hold in KV before its next token can be sampled: prompt plus generated (vLLM {@code num_tokens}). */
+    public int numTokens() {
+        return input.length() + generatedTokens;
+    }
+
+    /** Output tokens to generate: the given length, at least one (an engine always samples a first token). */
+    public int targetOutputTokens() {
+        return Math.max(1, outputTokens);
+    }
 
     /** Tokens of the whole sequence (prompt + generated so far is what is computed). */
     public int totalTokens() {

@@ -107,6 +107,14 @@ public final class EventQueue {
         processed++;
     }
 
+    /** Visits every pending event's kind and payload (in no particular order); used at the horizon. */
+    public void forEachPending(java.util.function.BiConsumer<EventKind, Object> visitor) {
+        for (int i = 0; i < size; i++) {
+            int slot = heap[i];
+            visitor.accept(EventKind.of((int) (order[slot] >>> 48)), ref[slot]);
+        }
+    }
+
     public long poppedTimeUs() { return poppedTime; }
     public EventKind poppedKind() { return poppedKind; }
     public int poppedTarget() { return poppedTarget; }

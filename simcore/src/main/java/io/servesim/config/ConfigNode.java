@@ -1,0 +1,231 @@
+package io.servesim.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A YAML mapping being bound into records, tracking its path so every problem names the exact
+ * config path ({@code engine.max_num_seqs}) and collecting problems instead of stopping at the
+ * first. Strict: after binding, {@link #finish()} reports every key that was never read as unknown,
+ * listing the valid keys. Nothing reads raw maps after binding.
+ */
+public final class ConfigNode {
+    private final JsonNode node;
+    private final String path;
+    private final List<ConfigException.Problem> problems;
+    private final Set<String> read = new LinkedHashSet<>();
+
+    private ConfigNode(JsonNode node, String path, List<ConfigException.Problem> problems) {
+        this.node = node == null ? MissingNode.getInstance() : node;
+        this.path = path;
+        this.problems = problems;
+    }
+
+    /** The root of a document; problems accumulate in a fresh list. */
+    public static ConfigNode root(JsonNode node) {
+        ConfigNode root = new ConfigNode(node, "", new ArrayList<>());
+        if (!root.node.isMissingNode() && !root.node.isNull() && !root.node.isObject()) {
+            root.problem("", "must be a mapping");
+        }
+        return root;
+    }
+
+    public String path() { return path; }
+    public JsonNode raw() { return node; }
+    public boolean present() { return !node.isMissingNode() && !node.isNull(); }
+
+    /** The path of key {@code key} under this node. */
+    public String pathOf(String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    public void problem(String atPath, String message) {
+        problems.add(new ConfigException.Problem(atPath, message));
+    }
+
+    public boolean hasProblems() {
+        return !problems.isEmpty();
+    }
+
+    /** Throws all collected problems, if any. */
+    public void throwIfProblems() {
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+    }
+
+    public boolean has(String key) {
+        JsonNode v = node.get(key);
+        return v != null && !v.isNull();
+    }
+
+    /** Reads the first present key of {@code names} (aliases); marks all as read. */
+    private JsonNode value(String... names) {
+        JsonNode found = null;
+        for (String n : names) {
+            read.add(n);
+            JsonNode v = node.get(n);
+            if (v != null && !v.isNull() && found == null) {
+                found = v;
+            }
+        }
+        return found;
+    }
+
+    /** The raw value under {@code key} (marked as read), or null when absent. */
+    public JsonNode rawValue(String key) {
+        return value(key);
+    }
+
+    /** A child mapping (possibly absent: then every read returns defaults). */
+    public ConfigNode child(String key) {
+        read.add(key);
+        JsonNode v = node.get(key);
+        ConfigNode c = new ConfigNode(v, pathOf(key), problems);
+        if (v != null && !v.isNull() && !v.isObject()) {
+            problem(pathOf(key), "must be a mapping");
+            return new ConfigNode(null, pathOf(key), problems);
+        }
+        return c;
+    }
+
+    /** Elements of a list of mappings under {@code key}; empty when absent. */
+    public List<ConfigNode> list(String key) {
+        read.add(key);
+        JsonNode v = node.get(key);
+        List<ConfigNode> out = new ArrayList<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isArray()) {
+            problem(pathOf(key), "must be a list");
+            return out;
+        }
+        for (int i = 0; i < v.size(); i++) {
+            String p = pathOf(key) + "[" + i + "]";
+            if (!v.get(i).isObject()) {
+                problem(p, "must be a mapping");
+                continue;
+            }
+            out.add(new ConfigNode(v.get(i), p, problems));
+        }
+        return out;
+    }
+
+    public long longValue(String key, long dflt, long min, long max, String... aliases) {
+        JsonNode v = value(concat(key, aliases));
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
+            problem(pathOf(key), "must be an integer, got " + render(v));
+            return dflt;
+        }
+        long x = v.asLong();
+        if (x < min || x > max) {
+            problem(pathOf(key), rangeMessage(min, max, x));
+            return dflt;
+        }
+        return x;
+    }
+
+    public int intValue(String key, int dflt, int min, int max, String... aliases) {
+        return (int) longValue(key, dflt, min, max, aliases);
+    }
+
+    public double doubleValue(String key, double dflt, double min, double max) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.isNumber()) {
+            problem(pathOf(key), "must be a number, got " + render(v));
+            return dflt;
+        }
+        double x = v.asDouble();
+        if (!(x >= min && x <= max)) {
+            problem(pathOf(key), "must be in [" + min + ", " + max + "], got " + x);
+            return dflt;
+        }
+        return x;
+    }
+
+    public boolean boolValue(String key, boolean dflt) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.isBoolean()) {
+            problem(pathOf(key), "must be true or false, got " + render(v));
+            return dflt;
+        }
+        return v.asBoolean();
+    }
+
+    public String stringValue(String key, String dflt) {
+        JsonNode v = value(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.isValueNode()) {
+            problem(pathOf(key), "must be a string, got " + render(v));
+            return dflt;
+        }
+        return v.asText();
+    }
+
+    /** A string from a closed set (case-insensitive); the error lists the valid choices. */
+    public String choice(String key, String dflt, Collection<String> valid) {
+        String s = stringValue(key, dflt);
+        if (s == null) {
+            return null;
+        }
+        for (String c : valid) {
+            if (c.equalsIgnoreCase(s)) {
+                return c;
+            }
+        }
+        problem(pathOf(key), "unknown value '" + s + "'; valid: " + String.join(", ", valid));
+        return dflt;
+    }
+
+    /** Reports keys that were never read as unknown (strict binding). */
+    public void finish() {
+        if (!node.isObject()) {
+            return;
+        }
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String k = names.next();
+            if (!read.contains(k)) {
+                problem(pathOf(k), "unknown key; valid keys here: " + String.join(", ", new TreeSet<>(read)));
+            }
+        }
+    }
+
+    private static String[] concat(String key, String[] aliases) {
+        String[] all = new String[aliases.length + 1];
+        all[0] = key;
+        System.arraycopy(aliases, 0, all, 1, aliases.length);
+        return all;
+    }
+
+    private static String rangeMessage(long min, long max, long x) {
+        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
+            return "must be >= " + min + ", got " + x;
+        }
+        return "must be in [" + min + ", " + max + "], got " + x;
+    }
+
+    private static String render(JsonNode v) {
+        return v.isTextual() ? "'" + v.asText() + "'" : v.toString().toLowerCase(Locale.ROOT);
+    }
+}

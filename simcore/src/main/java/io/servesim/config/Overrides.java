@@ -1,0 +1,92 @@
+package io.servesim.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Applies {@code path=value} overrides ({@code --set engine.max_num_seqs=128},
+ * {@code --set workload.clients[1].rate_fraction=0.3}) to a config tree before binding. Values are
+ * parsed as YAML scalars or flow collections, so {@code 128} is a number and {@code [1,2]} a list.
+ * Missing intermediate mappings are created; list indexes must exist.
+ */
+public final class Overrides {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern SEGMENT = Pattern.compile("([A-Za-z0-9_\\-]+)((?:\\[\\d+])*)");
+    private static final Pattern INDEX = Pattern.compile("\\[(\\d+)]");
+
+    private Overrides() {
+    }
+
+    /** Parses {@code "a.b=1"} into a path and a value node. */
+    public static void apply(ObjectNode root, String assignment) {
+        int eq = assignment.indexOf('=');
+        if (eq <= 0) {
+            throw new ConfigException("--set " + assignment, "expected path=value");
+        }
+        String path = assignment.substring(0, eq).trim();
+        JsonNode value;
+        try {
+            value = YAML.readTree(assignment.substring(eq + 1));
+        } catch (java.io.IOException e) {
+            throw new ConfigException(path, "unparseable value: " + e.getMessage());
+        }
+        set(root, path, value == null || value.isMissingNode() ? YAML.nullNode() : value);
+    }
+
+    /** Sets {@code value} at dotted {@code path} (with optional {@code [i]} list indexes). */
+    public static void set(ObjectNode root, String path, JsonNode value) {
+        String[] parts = path.split("\\.");
+        JsonNode cur = root;
+        StringBuilder at = new StringBuilder();
+        for (int p = 0; p < parts.length; p++) {
+            Matcher m = SEGMENT.matcher(parts[p]);
+            if (!m.matches()) {
+                throw new ConfigException(path, "bad path segment '" + parts[p] + "'");
+            }
+            String key = m.group(1);
+            List<Integer> indexes = new ArrayList<>();
+            Matcher im = INDEX.matcher(m.group(2));
+            while (im.find()) {
+                indexes.add(Integer.parseInt(im.group(1)));
+            }
+            if (!(cur instanceof ObjectNode obj)) {
+                throw new ConfigException(at.toString(), "is not a mapping; cannot set " + path);
+            }
+            at.append(at.length() == 0 ? "" : ".").append(key);
+            boolean last = p == parts.length - 1;
+            if (indexes.isEmpty()) {
+                if (last) {
+                    obj.set(key, value);
+                    return;
+                }
+                JsonNode next = obj.get(key);
+                if (next == null || next.isNull()) {
+                    next = obj.putObject(key);
+                }
+                cur = next;
+                continue;
+            }
+            JsonNode list = obj.get(key);
+            for (int k = 0; k < indexes.size(); k++) {
+                int idx = indexes.get(k);
+                if (!(list instanceof ArrayNode arr) || idx >= arr.size()) {
+                    throw new ConfigException(at + "[" + idx + "]", "no such list element (override " + path + ")");
+                }
+                at.append('[').append(idx).append(']');
+                if (last && k == indexes.size() - 1) {
+                    arr.set(idx, value);
+                    return;
+                }
+                list = arr.get(idx);
+            }
+            cur = list;
+        }
+    }
+}

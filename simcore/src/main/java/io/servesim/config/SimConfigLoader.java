@@ -1,0 +1,134 @@
+package io.servesim.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.LatencySpec;
+import io.servesim.policy.PolicySpec;
+import io.servesim.policy.Priorities;
+import io.servesim.policy.Schedulers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Reads a run config (YAML), applies {@code --set} overrides and binds it into a {@link SimConfig},
+ * reporting every problem with its path. Relative file paths in the config resolve against the
+ * config file's directory.
+ */
+public final class SimConfigLoader {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final List<String> LATENCY_KINDS = List.of("auto", "blackbox", "roofline");
+    static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
+
+    private SimConfigLoader() {
+    }
+
+    /** Parses a YAML file into a mutable tree (an empty mapping for an empty file). */
+    public static ObjectNode readTree(Path file) {
+        try {
+            JsonNode n = YAML.readTree(Files.readString(file));
+            if (n == null || n.isMissingNode() || n.isNull()) {
+                return YAML.createObjectNode();
+            }
+            if (!(n instanceof ObjectNode obj)) {
+                throw new ConfigException(file.toString(), "a config must be a YAML mapping");
+            }
+            return obj;
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), "cannot read config: " + e.getMessage());
+        }
+    }
+
+    /** Loads {@code file} (or an empty config when null), applies overrides, binds. */
+    public static SimConfig load(Path file, List<String> overrides) {
+        ObjectNode tree = file == null ? YAML.createObjectNode() : readTree(file);
+        for (String o : overrides) {
+            Overrides.apply(tree, o);
+        }
+        Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
+        return bind(tree, baseDir);
+    }
+
+    /** Binds a config tree. */
+    public static SimConfig bind(JsonNode tree, Path baseDir) {
+        ConfigNode root = ConfigNode.root(tree);
+        long seed = root.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
+        long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
+        LatencySpec latency = bindDeployment(root.child("deployment"));
+        EngineSpec engine = bindEngine(root.child("engine"));
+        ConfigNode policies = root.child("policies");
+        PolicySpec scheduler = PolicyBinder.bind(policies, "scheduler", "fcfs", Schedulers.REGISTRY);
+        PolicySpec priority = PolicyBinder.bind(policies, "priority", "constant", Priorities.REGISTRY);
+        policies.finish();
+        var workload = WorkloadBinder.bind(root.child("workload"), baseDir, horizonUs);
+        root.finish();
+        root.throwIfProblems();
+        return new SimConfig(seed, horizonUs, latency, engine, scheduler, priority, workload);
+    }
+
+    private static LatencySpec bindDeployment(ConfigNode d) {
+        String model = d.stringValue("model", null);
+        String hardware = d.stringValue("hardware", null);
+        int tp = d.intValue("tp", 1, 1, 64, "tensor_parallelism");
+        String kind = d.choice("latency_model", "auto", LATENCY_KINDS);
+        BlackboxCoefficients coefficients = null;
+        ConfigNode c = d.child("coefficients");
+        if (c.present()) {
+            double[] alpha = triple(c, "alpha");
+            double[] beta = triple(c, "beta");
+            if (alpha != null && beta != null) {
+                coefficients = new BlackboxCoefficients(alpha[0], alpha[1], alpha[2], beta[0], beta[1], beta[2]);
+            }
+            c.finish();
+        }
+        double mfuPrefill = d.doubleValue("mfu_prefill", Double.NaN, 1e-6, 1);
+        double mfuDecode = d.doubleValue("mfu_decode", Double.NaN, 1e-6, 1);
+        d.finish();
+        if (coefficients != null && "roofline".equals(kind)) {
+            d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
+        }
+        if (coefficients == null && (model == null || hardware == null)) {
+            d.problem(d.pathOf(model == null ? "model" : "hardware"),
+                    "required (or give deployment.coefficients for a blackbox model)");
+        }
+        return new LatencySpec(kind, model, hardware, tp, coefficients, mfuPrefill, mfuDecode);
+    }
+
+    private static double[] triple(ConfigNode c, String key) {
+        JsonNode v = c.rawValue(key);
+        if (v == null || !v.isArray() || v.size() != 3) {
+            c.problem(c.pathOf(key), "must be a list of 3 numbers [" + key.charAt(0) + "0, " + key.charAt(0) + "1, "
+                    + key.charAt(0) + "2] in microseconds");
+            return null;
+        }
+        double[] out = new double[3];
+        for (int i = 0; i < 3; i++) {
+            if (!v.get(i).isNumber() || v.get(i).asDouble() < 0) {
+                c.problem(c.pathOf(key) + "[" + i + "]", "must be a number >= 0");
+                return null;
+            }
+            out[i] = v.get(i).asDouble();
+        }
+        return out;
+    }
+
+    private static EngineSpec bindEngine(ConfigNode e) {
+        int maxNumSeqs = e.intValue("max_num_seqs", 256, 1, 1 << 20, "max_num_running_reqs");
+        int maxBatched = e.intValue("max_num_batched_tokens", 2048, 1, 1 << 24, "max_num_scheduled_tokens");
+        int threshold = e.intValue("long_prefill_token_threshold", 0, 0, Integer.MAX_VALUE);
+        int maxModelLen = e.intValue("max_model_len", -1, 1, Integer.MAX_VALUE);
+        int blockSize = e.intValue("block_size", 16, 1, 128);
+        if (!BLOCK_SIZES.contains(blockSize)) {
+            e.problem(e.pathOf("block_size"), "must be one of vLLM's block sizes " + BLOCK_SIZES + ", got " + blockSize);
+        }
+        int totalKvBlocks = e.intValue("total_kv_blocks", 0, 1, Integer.MAX_VALUE);
+        double util = e.doubleValue("gpu_memory_utilization", 0.9, 0.01, 1.0);
+        boolean prefix = e.boolValue("enable_prefix_caching", true);
+        e.finish();
+        return new EngineSpec(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix);
+    }
+}

@@ -1,0 +1,231 @@
+package io.servesim.engine;
+
+import io.servesim.kernel.EventKind;
+import io.servesim.kernel.EventQueue;
+import io.servesim.latency.LatencyModel;
+import io.servesim.latency.StepShape;
+import io.servesim.policy.PriorityPolicy;
+import io.servesim.policy.SchedulingPolicy;
+import java.util.ArrayList;
+import java.util.function.Consumer;
+
+/**
+ * One vLLM-style engine replica driven by the kernel's events. A step has four phases, as BLIS
+ * {@code sim/simulator.go} structures vLLM v1's {@code EngineCore.step}:
+ * <ol>
+ *   <li>{@link BatchFormer#form}: the vLLM v1 two-phase scheduler (continuing requests, then new ones);</li>
+ *   <li>execute: the latency model prices the step; computed tokens advance and a token is sampled
+ *       for every request whose KV now covers all its tokens;</li>
+ *   <li>completions: finished requests free their KV blocks and leave;</li>
+ *   <li>schedule the next step while any work remains (work-conserving, INV-8).</li>
+ * </ol>
+ * Token timing follows BLIS's blackbox semantics: the first token is visible at step end + a2, and
+ * every later token one GPU gap + a2 after the previous one (a2 never blocks the GPU).
+ */
+public final class Engine {
+    private final int id;
+    private final EngineConfig config;
+    private final KvCache kv;
+    private final LatencyModel latency;
+    private final PriorityPolicy priority;
+    private final WaitQueue waitQueue;
+    private final ArrayList<Request> running;
+    private final BatchFormer batchFormer;
+    private final StepShape shape = new StepShape();
+    private final EventQueue events;
+    private final EngineObserver observer;
+    private final long outputProcessingUs;
+    private boolean stepPending;
+    private long enqueueSeq;
+    private long steps;
+    private long preemptions;
+    private long inFlight;
+
+    public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
+                  PriorityPolicy priority, EventQueue events, EngineObserver observer) {
+        this.id = id;
+        this.config = config;
+        this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching());
+        this.latency = latency;
+        this.priority = priority;
+        this.waitQueue = new WaitQueue(scheduling.order());
+        this.running = new ArrayList<>(Math.min(config.maxNumSeqs(), 1024));
+        this.batchFormer = new BatchFormer(config, kv, waitQueue, running, new BatchFormer.Listener() {
+            @Override
+            public void preempted(Request r, long nowUs) {
+                onPreempted(r, nowUs);
+            }
+
+            @Override
+            public void admitted(Request r, long nowUs) {
+                onAdmitted(r, nowUs);
+            }
+
+            @Override
+            public void neverFits(Request r, long nowUs) {
+                drop(r, DropReason.NEVER_FITS, nowUs);
+            }
+        });
+        this.events = events;
+        this.observer = observer;
+        this.outputProcessingUs = latency.outputTokenProcessingUs();
+    }
+
+    public int id() { return id; }
+    public EngineConfig config() { return config; }
+    public KvCache kvCache() { return kv; }
+    public LatencyModel latencyModel() { return latency; }
+    public int queueDepth() { return waitQueue.size(); }
+    public int runningCount() { return running.size(); }
+    /** Requests routed here that have not left yet (in queueing delay, waiting or running). */
+    public long inFlight() { return inFlight; }
+    public long steps() { return steps; }
+    public long preemptions() { return preemptions; }
+    public boolean stepPending() { return stepPending; }
+
+    /** ARRIVAL: the request reaches this instance; it joins the wait queue after the queueing delay. */
+    public void onArrival(Request r, long nowUs) {
+        r.instanceId = id;
+        inFlight++;
+        events.schedule(nowUs + latency.queueingDelayUs(r.inputTokens()), EventKind.QUEUED, id, r);
+    }
+
+    /** QUEUED: drop guards, then the wait queue; wakes an idle engine. */
+    public void onQueued(Request r, long nowUs) {
+        r.enqueueUs = nowUs;
+        DropReason reason = unservable(r);
+        if (reason != null) {
+            drop(r, reason, nowUs);
+            return;
+        }
+        r.priorityScore = priority.rankKey(r);
+        r.waitOrder = enqueueSeq++;
+        r.state = Request.State.QUEUED;
+        waitQueue.add(r);
+        if (!stepPending) {
+            stepPending = true;
+            events.schedule(nowUs, EventKind.STEP, id, null);
+        }
+    }
+
+    private DropReason unservable(Request r) {
+        long budgetTokens = (long) r.inputTokens() + r.maxOutputTokens();
+        int maxLen = config.maxModelLen();
+        if (maxLen > 0 && (r.inputTokens() >= maxLen || budgetTokens > maxLen)) {
+            return DropReason.EXCEEDS_MAX_MODEL_LEN;
+        }
+        if (kv.blocksFor(budgetTokens) > kv.totalBlocks()) {
+            return DropReason.EXCEEDS_KV_CAPACITY;
+        }
+        return null;
+    }
+
+    private void drop(Request r, DropReason reason, long nowUs) {
+        r.state = Request.State.DROPPED;
+        r.dropReason = reason;
+        r.completionUs = nowUs;
+        events.schedule(nowUs, EventKind.REQUEST_LEFT, id, r);
+    }
+
+    /** STEP: one engine iteration (the four phases). */
+    public void onStep(long nowUs) {
+        stepPending = false;
+        shape.clear();
+        batchFormer.form(nowUs, shape);
+        long stepUs = Math.max(1, latency.stepTimeUs(shape));
+        long endUs = nowUs + stepUs;
+        steps++;
+        execute(endUs);
+        observer.onStep(this, nowUs, stepUs, shape);
+        completeFinished();
+        if (!running.isEmpty() || !waitQueue.isEmpty()) {
+            stepPending = true;
+            events.schedule(endUs, EventKind.STEP, id, null);
+        }
+        assert Invariants.checkEngine(this);
+    }
+
+    private void onPreempted(Request r, long nowUs) {
+        preemptions++;
+        observer.onPreempted(this, r, nowUs);
+    }
+
+    private void onAdmitted(Request r, long nowUs) {
+        if (r.firstScheduleUs < 0) {
+            r.firstScheduleUs = nowUs;
+            events.schedule(nowUs, EventKind.SCHEDULED, id, r);
+        }
+    }
+
+    /** Phase 2: advance computed tokens; sample a token where the KV now covers every token. */
+    private void execute(long endUs) {
+        int maxLen = config.maxModelLen();
+        for (int i = 0, n = running.size(); i < n; i++) {
+            Request r = running.get(i);
+            int newTokens = r.newTokensThisStep;
+            if (newTokens == 0) {
+                continue;
+            }
+            r.newTokensThisStep = 0;
+            r.computedTokens += newTokens;
+            if (r.computedTokens < r.numTokens()) {
+                continue; // a prefill chunk that does not reach the end samples nothing
+            }
+            if (r.generatedTokens == 0) {
+                r.firstTokenUs = endUs + outputProcessingUs;
+                r.lastTokenUs = r.firstTokenUs;
+            } else {
+                long itl = (endUs - r.lastStepEndUs) + outputProcessingUs;
+                r.lastTokenUs += itl;
+                observer.onInterTokenLatency(itl);
+            }
+            r.lastStepEndUs = endUs;
+            r.generatedTokens++;
+            if (maxLen > 0 && r.numTokens() >= maxLen && r.generatedTokens < r.targetOutputTokens()) {
+                r.lengthCapped = true;
+            }
+        }
+    }
+
+    /** Phase 3: requests that generated all their tokens (or hit max_model_len) free KV and leave. */
+    private void completeFinished() {
+        int w = 0;
+        for (int i = 0, n = running.size(); i < n; i++) {
+            Request r = running.get(i);
+            if (r.generatedTokens >= r.targetOutputTokens() || r.lengthCapped) {
+                kv.release(r);
+                r.state = Request.State.COMPLETED;
+                r.completionUs = r.lastTokenUs;
+                events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
+            } else {
+                running.set(w++, r);
+            }
+        }
+        for (int i = running.size() - 1; i >= w; i--) {
+            running.remove(i);
+        }
+    }
+
+    /** REQUEST_LEFT: hand the finished request to observers. */
+    public void onLeft(Request r, long nowUs) {
+        inFlight--;
+        observer.onLeft(this, r, nowUs);
+    }
+
+    /** End of run (horizon): hands every still-waiting or running request to {@code sink}. */
+    public void drainUnfinished(Consumer<Request> sink) {
+        for (Request r : running) {
+            sink.accept(r);
+        }
+        running.clear();
+        waitQueue.drain(sink);
+    }
+
+    int waitingForInvariants() {
+        return waitQueue.size();
+    }
+
+    ArrayList<Request> runningForInvariants() {
+        return running;
+    }
+}

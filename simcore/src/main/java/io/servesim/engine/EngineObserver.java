@@ -1,0 +1,29 @@
+package io.servesim.engine;
+
+import io.servesim.latency.StepShape;
+
+/**
+ * Hooks that keep metrics and tracing out of the engine (CloudSim Plus {@code EventListener}).
+ * Called synchronously on the simulation thread; implementations must not mutate the engine.
+ */
+public interface EngineObserver {
+    /** {@code r} entered the running batch for the first time. */
+    default void onFirstScheduled(Engine engine, Request r, long nowUs) {
+    }
+
+    /** {@code r} was evicted from the running batch (recompute preemption). */
+    default void onPreempted(Engine engine, Request r, long nowUs) {
+    }
+
+    /** A step ran: {@code shape} is what it computed, from {@code nowUs} for {@code stepTimeUs}. */
+    default void onStep(Engine engine, long nowUs, long stepTimeUs, StepShape shape) {
+    }
+
+    /** One output token after the first: inter-token latency as the client sees it. */
+    default void onInterTokenLatency(long itlUs) {
+    }
+
+    /** {@code r} is done at this instance: completed or dropped (see {@link Request#state()}). */
+    default void onLeft(Engine engine, Request r, long nowUs) {
+    }
+}

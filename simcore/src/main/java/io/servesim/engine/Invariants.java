@@ -1,0 +1,65 @@
+package io.servesim.engine;
+
+/**
+ * Debug-mode invariant checks (run under {@code java -ea}, which the tests and {@code --debug}
+ * enable). Each returns true so it can sit in an {@code assert}; a violation throws.
+ */
+public final class Invariants {
+    /** Above this many blocks the O(blocks) KV walk is skipped and only counts are checked. */
+    private static final int FULL_KV_WALK_LIMIT = 1 << 15;
+
+    private Invariants() {
+    }
+
+    /** INV-4 (KV block conservation) and batch limits after a step. */
+    public static boolean checkEngine(Engine e) {
+        KvCache kv = e.kvCache();
+        if (kv.usedBlocks() + kv.freeBlocks() != kv.totalBlocks()) {
+            throw new IllegalStateException("INV-4: used " + kv.usedBlocks() + " + free " + kv.freeBlocks()
+                    + " != total " + kv.totalBlocks());
+        }
+        if (kv.totalBlocks() <= FULL_KV_WALK_LIMIT) {
+            kv.checkInvariants();
+        }
+        var running = e.runningForInvariants();
+        if (running.size() > e.config().maxNumSeqs()) {
+            throw new IllegalStateException("running " + running.size() + " > max_num_seqs " + e.config().maxNumSeqs());
+        }
+        long held = 0;
+        for (Request r : running) {
+            if (r.state != Request.State.RUNNING) {
+                throw new IllegalStateException("non-running request in batch: " + r);
+            }
+            if (r.heldBlocks() < kv.blocksFor(r.computedTokens)) {
+                throw new IllegalStateException("request holds " + r.heldBlocks() + " blocks for " + r.computedTokens + " tokens: " + r);
+            }
+            held += r.heldBlocks();
+        }
+        if (held < kv.usedBlocks()) {
+            throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " blocks used but running requests hold only " + held);
+        }
+        if (running.isEmpty() && e.waitingForInvariants() > 0 && !e.stepPending()) {
+            throw new IllegalStateException("INV-8: idle engine with " + e.waitingForInvariants() + " waiting requests");
+        }
+        return true;
+    }
+
+    /** INV-5 causality of one finished request's timestamps. */
+    public static boolean checkCausality(Request r) {
+        long a = r.arrivalUs();
+        long q = r.enqueueUs();
+        long s = r.firstScheduleUs();
+        long f = r.firstTokenUs();
+        long c = r.completionUs();
+        boolean ok = switch (r.state()) {
+            case COMPLETED -> a <= q && q <= s && s <= f && f <= c;
+            case DROPPED -> q < 0 || a <= q;
+            default -> true;
+        };
+        if (!ok) {
+            throw new IllegalStateException("INV-5: arrival " + a + " <= enqueue " + q + " <= schedule " + s
+                    + " <= first token " + f + " <= completion " + c + " violated by " + r);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,45 @@
+package io.servesim.metrics;
+
+/**
+ * One request's outcome, streamed to a {@link RecordSink} when it leaves (or at the horizon).
+ * Times are microseconds of simulated time; -1 means "did not happen".
+ *
+ * @param requestId          id unique within the run
+ * @param instanceId         instance that served it (-1 if never routed)
+ * @param clientId           workload client
+ * @param tenantId           tenant
+ * @param sloClass           SLO class
+ * @param sessionId          session id, -1 when none
+ * @param turnIndex          turn within the session
+ * @param priority           workload-assigned priority
+ * @param streaming          streaming response
+ * @param inputTokens        prompt tokens
+ * @param outputTokens       output tokens generated
+ * @param requestedOutputTokens output tokens the workload asked for
+ * @param prefixHitTokens    prompt tokens served from the prefix cache at (last) admission
+ * @param preemptions        times it was preempted
+ * @param arrivalUs          arrival at the instance
+ * @param enqueueUs          entry into the wait queue (arrival + queueing delay)
+ * @param firstScheduledUs   first admission into the running batch
+ * @param firstTokenUs       first output token visible to the client
+ * @param completionUs       last output token visible (or drop time)
+ * @param ttftUs             time to first token: firstToken - arrival
+ * @param e2eUs              end to end: completion - arrival
+ * @param meanItlUs          mean inter-token latency (TPOT): (completion - firstToken) / (outputTokens - 1); 0 for one token
+ * @param schedulingDelayUs  firstScheduled - arrival (BLIS's scheduling delay)
+ * @param queueingDelayUs    firstScheduled - enqueue (vLLM's queue time)
+ * @param status             completed, dropped or unfinished
+ * @param dropReason         why dropped, or null
+ * @param lengthCapped       stopped early at max_model_len
+ */
+public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
+                            long sessionId, int turnIndex, double priority, boolean streaming,
+                            int inputTokens, int outputTokens, int requestedOutputTokens, int prefixHitTokens,
+                            int preemptions, long arrivalUs, long enqueueUs, long firstScheduledUs,
+                            long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
+                            long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
+                            boolean lengthCapped) {
+    public static final String COMPLETED = "completed";
+    public static final String DROPPED = "dropped";
+    public static final String UNFINISHED = "unfinished";
+}

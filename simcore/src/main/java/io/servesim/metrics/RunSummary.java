@@ -1,0 +1,74 @@
+package io.servesim.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Aggregates of one simulation run. Latencies in ms; rates per second of simulated time over
+ * {@code durationS} (first arrival to the end of the run).
+ *
+ * @param latencyModel          name of the latency model used
+ * @param latencyDescription    which model/GPU/coefficients
+ * @param totalKvBlocks         KV blocks per instance
+ * @param injected              requests that arrived
+ * @param completed             requests that finished
+ * @param dropped               requests dropped as unservable
+ * @param unfinished            requests still queued or running at the horizon
+ * @param ttftMs                time to first token
+ * @param e2eMs                 end-to-end latency
+ * @param tpotMs                per-request mean inter-token latency (TPOT)
+ * @param tokenItlMs            per-token inter-token latency (HdrHistogram, 3 significant digits)
+ * @param schedulingDelayMs     first scheduled - arrival
+ * @param queueingDelayMs       first scheduled - enqueue
+ * @param durationS             first arrival to end of run, seconds
+ * @param requestsPerSec        completed / duration
+ * @param inputTokensPerSec     prompt tokens of completed requests / duration
+ * @param outputTokensPerSec    output tokens of completed requests / duration
+ * @param preemptions           preemptions
+ * @param kvAllocationFailures  failed KV allocations (each triggers preemption or stops admission)
+ * @param cacheHitRate          prefix-cache hit tokens / looked-up tokens at admission
+ * @param kvUtilizationMean     step-time-weighted mean share of KV blocks in use
+ * @param kvUtilizationPeak     peak share of KV blocks in use
+ * @param batchSizeMean         mean sequences per step
+ * @param steps                 engine steps
+ * @param eventsProcessed       kernel events processed
+ */
+public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
+                         long completed, long dropped, long unfinished, Distribution ttftMs, Distribution e2eMs,
+                         Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
+                         Distribution queueingDelayMs, double durationS, double requestsPerSec,
+                         double inputTokensPerSec, double outputTokensPerSec, long preemptions,
+                         long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
+                         double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed) {
+
+    /** Stable, documented key order for JSON output. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("latency_model", latencyModel);
+        m.put("latency_description", latencyDescription);
+        m.put("total_kv_blocks", totalKvBlocks);
+        m.put("injected", injected);
+        m.put("completed", completed);
+        m.put("dropped", dropped);
+        m.put("unfinished", unfinished);
+        m.put("ttft_ms", ttftMs.toMap());
+        m.put("e2e_ms", e2eMs.toMap());
+        m.put("tpot_ms", tpotMs.toMap());
+        m.put("token_itl_ms", tokenItlMs.toMap());
+        m.put("scheduling_delay_ms", schedulingDelayMs.toMap());
+        m.put("queueing_delay_ms", queueingDelayMs.toMap());
+        m.put("duration_s", durationS);
+        m.put("requests_per_sec", requestsPerSec);
+        m.put("input_tokens_per_sec", inputTokensPerSec);
+        m.put("output_tokens_per_sec", outputTokensPerSec);
+        m.put("preemptions", preemptions);
+        m.put("kv_allocation_failures", kvAllocationFailures);
+        m.put("cache_hit_rate", cacheHitRate);
+        m.put("kv_utilization_mean", kvUtilizationMean);
+        m.put("kv_utilization_peak", kvUtilizationPeak);
+        m.put("batch_size_mean", batchSizeMean);
+        m.put("steps", steps);
+        m.put("events_processed", eventsProcessed);
+        return m;
+    }
+}

@@ -1,0 +1,66 @@
+package io.servesim.policy;
+
+import io.servesim.config.ConfigException;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A policy template name plus its numeric/string parameters, as bound from config
+ * ({@code policies.priority: {name: slo-based, params: {age_weight: 0.5}}}).
+ *
+ * @param name   template name, looked up in a registry
+ * @param params parameters (values are Double or String), validated by the template's factory
+ * @param path   config path of this policy, for error messages
+ */
+public record PolicySpec(String name, Map<String, Object> params, String path) {
+    public PolicySpec {
+        params = Map.copyOf(params);
+    }
+
+    public static PolicySpec of(String name, String path) {
+        return new PolicySpec(name, Map.of(), path);
+    }
+
+    /** Fails unless every parameter key is in {@code allowed}. */
+    public void requireOnly(Set<String> allowed) {
+        for (String k : new TreeSet<>(params.keySet())) {
+            if (!allowed.contains(k)) {
+                throw new ConfigException(path + ".params." + k, "unknown parameter for '" + name + "'; valid: "
+                        + (allowed.isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(allowed))));
+            }
+        }
+    }
+
+    /** A numeric parameter, or {@code dflt} when absent. */
+    public double number(String key, double dflt) {
+        Object v = params.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw new ConfigException(path + ".params." + key, "must be a number, got '" + v + "'");
+    }
+
+    /** A map-valued parameter of numbers (e.g. per-class scores), or {@code dflt} when absent. */
+    public Map<String, Double> numberMap(String key, Map<String, Double> dflt) {
+        Object v = params.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            throw new ConfigException(path + ".params." + key, "must be a map of name: number");
+        }
+        Map<String, Double> out = new TreeMap<>();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (!(e.getValue() instanceof Number n)) {
+                throw new ConfigException(path + ".params." + key + "." + e.getKey(), "must be a number");
+            }
+            out.put(String.valueOf(e.getKey()), n.doubleValue());
+        }
+        return out;
+    }
+}

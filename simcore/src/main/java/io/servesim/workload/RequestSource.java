@@ -1,0 +1,22 @@
+package io.servesim.workload;
+
+import io.servesim.engine.Request;
+
+/**
+ * A lazy stream of requests in non-decreasing arrival order. The simulation pulls the next request
+ * only when the previous one has arrived, so memory stays proportional to requests in the system,
+ * not to the workload's length.
+ */
+public interface RequestSource extends AutoCloseable {
+    /** The next request, or null when the workload is exhausted. */
+    Request next();
+
+    /** Lines skipped as malformed (trace sources with skip-bad-lines); 0 otherwise. */
+    default long skippedLines() {
+        return 0;
+    }
+
+    @Override
+    default void close() {
+    }
+}

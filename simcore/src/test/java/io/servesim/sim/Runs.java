@@ -1,0 +1,51 @@
+package io.servesim.sim;
+
+import io.servesim.engine.EngineConfig;
+import io.servesim.engine.Request;
+import io.servesim.latency.LatencyModel;
+import io.servesim.metrics.RequestRecord;
+import io.servesim.metrics.RunSummary;
+import io.servesim.policy.PolicySpec;
+import io.servesim.policy.Priorities;
+import io.servesim.policy.Schedulers;
+import io.servesim.workload.RequestSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/** Builds small simulations for tests. */
+public final class Runs {
+    private Runs() {
+    }
+
+    /** Engine limits with defaults for everything but the cache size. */
+    public static EngineConfig engine(int totalBlocks) {
+        return new EngineConfig(256, 2048, 0, 0, 16, totalBlocks, true);
+    }
+
+    /** A source over a fixed list (in arrival order). */
+    public static RequestSource listOf(List<Request> requests) {
+        Iterator<Request> it = requests.iterator();
+        return () -> it.hasNext() ? it.next() : null;
+    }
+
+    /** Result of a run: summary plus every record in emission order. */
+    public record Result(RunSummary summary, List<RequestRecord> records) {
+        public RequestRecord byId(long id) {
+            return records.stream().filter(r -> r.requestId() == id).findFirst().orElseThrow();
+        }
+    }
+
+    public static Result run(EngineConfig cfg, LatencyModel latency, String scheduler, String priority,
+                             RequestSource source, long horizonUs) {
+        List<RequestRecord> out = new ArrayList<>();
+        Simulation sim = new Simulation(cfg, latency, Schedulers.REGISTRY.create(PolicySpec.of(scheduler, "test")),
+                Priorities.REGISTRY.create(PolicySpec.of(priority, "test")), source, horizonUs, out::add);
+        RunSummary s = sim.run();
+        return new Result(s, out);
+    }
+
+    public static Result run(EngineConfig cfg, LatencyModel latency, List<Request> requests) {
+        return run(cfg, latency, "fcfs", "constant", listOf(requests), 0);
+    }
+}
