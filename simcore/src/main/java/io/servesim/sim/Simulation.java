@@ -31,6 +31,8 @@ public final class Simulation {
     private final RequestSource source;
     private final long horizonUs;
     private final LatencyModel latency;
+    private final java.util.function.Consumer<Request> injector = this::inject;
+    private Request sourcePending;
     private long injected;
 
     public Simulation(EngineConfig engineConfig, LatencyModel latency, SchedulingPolicy scheduler,
@@ -79,19 +81,31 @@ public final class Simulation {
                     injected++;
                     metrics.onInjected(r);
                     engine.onArrival(r, now);
-                    scheduleNextArrival();
+                    if (r == sourcePending) {
+                        scheduleNextArrival();
+                    }
                 }
                 case QUEUED -> engine.onQueued((Request) ref, now);
                 case STEP -> engine.onStep(now);
                 case SCHEDULED -> { }
-                case REQUEST_LEFT -> engine.onLeft((Request) ref, now);
+                case REQUEST_LEFT -> {
+                    Request r = (Request) ref;
+                    engine.onLeft(r, now);
+                    source.onLeft(r, now, injector);
+                }
                 case CLUSTER_ARRIVAL -> throw new IllegalStateException("cluster event in a single-instance run");
             }
         }
     }
 
+    /** A follow-up request from a closed-loop source (arrival must not be in the past). */
+    private void inject(Request r) {
+        events.schedule(r.arrivalUs(), EventKind.ARRIVAL, 0, r);
+    }
+
     private void scheduleNextArrival() {
         Request next = source.next();
+        sourcePending = next;
         if (next != null) {
             events.schedule(Math.max(next.arrivalUs(), events.nowUs()), EventKind.ARRIVAL, 0, next);
         }
