@@ -13,4 +13,8 @@ package io.servesim.workload;
  */
 public record SyntheticSpec(boolean poisson, double rateRps, long numRequests, LengthSpec input, LengthSpec output,
                             int prefixTokens, String prefixGroup) implements WorkloadSpec {
+    @Override
+    public RequestSource open(long seed, long horizonUs) {
+        return new SyntheticSource(this, seed, horizonUs);
+    }
 }

@@ -10,4 +10,8 @@ import java.nio.file.Path;
  * @param maxRequests     stop after this many requests; 0 = all
  */
 public record TraceSpec(TraceFormat format, Path path, long maxRequests) implements WorkloadSpec {
+    @Override
+    public RequestSource open(long seed, long horizonUs) {
+        return format.open(path, maxRequests);
+    }
 }
