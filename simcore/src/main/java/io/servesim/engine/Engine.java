@@ -36,6 +36,7 @@ public final class Engine {
     private final EngineObserver observer;
     private final long outputProcessingUs;
     private boolean stepPending;
+    private long busyUntilUs;
     private long enqueueSeq;
     private long steps;
     private long preemptions;
@@ -103,8 +104,9 @@ public final class Engine {
         r.state = Request.State.QUEUED;
         waitQueue.add(r);
         if (!stepPending) {
+            // An idle engine starts at once; a busy one (a step still executing) right after it.
             stepPending = true;
-            events.schedule(nowUs, EventKind.STEP, id, null);
+            events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
     }
 
@@ -134,6 +136,7 @@ public final class Engine {
         batchFormer.form(nowUs, shape);
         long stepUs = Math.max(1, latency.stepTimeUs(shape));
         long endUs = nowUs + stepUs;
+        busyUntilUs = endUs;
         steps++;
         execute(endUs);
         observer.onStep(this, nowUs, stepUs, shape);

@@ -6,7 +6,7 @@ package io.servesim.engine;
  */
 public final class Invariants {
     /** Above this many blocks the O(blocks) KV walk is skipped and only counts are checked. */
-    private static final int FULL_KV_WALK_LIMIT = 1 << 15;
+    private static final int FULL_KV_WALK_LIMIT = 4096;
 
     private Invariants() {
     }

@@ -1,0 +1,82 @@
+package io.servesim.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.engine.EngineConfig;
+import io.servesim.metrics.RequestRecord;
+import io.servesim.workload.LengthSpec;
+import io.servesim.workload.SyntheticSpec;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Invariants on random engine configs and workloads. Every run executes with assertions on, so
+ * the engine's debug checks (INV-4 KV conservation after every step, INV-8 work conservation,
+ * INV-5 causality of every leaving request) and the kernel's INV-3 clock guard and INV-1
+ * conservation at the end are exercised; here the records are checked again from outside and
+ * INV-6 determinism by a second identical run.
+ */
+class EngineInvariantPropertyTest {
+    private static final String[] SCHEDULERS = {"fcfs", "priority-fcfs", "sjf", "reverse-priority"};
+    private static final String[] PRIORITIES = {"constant", "slo-based", "inverted-slo"};
+
+    @Property(tries = 60)
+    void invariantsHoldOnRandomConfigs(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
+                                       @ForAll @IntRange(min = 16, max = 4096) int maxBatched,
+                                       @ForAll @IntRange(min = 0, max = 1024) int threshold,
+                                       @ForAll @IntRange(min = 8, max = 2000) int kvBlocks,
+                                       @ForAll @IntRange(min = 0, max = 3) int blockSizeIndex,
+                                       @ForAll boolean prefixCaching,
+                                       @ForAll @IntRange(min = 0, max = 3) int scheduler,
+                                       @ForAll @IntRange(min = 0, max = 2) int priority,
+                                       @ForAll @IntRange(min = 1, max = 400) int rate,
+                                       @ForAll @IntRange(min = 0, max = 600) int prefixTokens,
+                                       @ForAll @IntRange(min = 0, max = 1) int horizonOn,
+                                       @ForAll long seed) {
+        int blockSize = new int[] {1, 8, 16, 32}[blockSizeIndex];
+        EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, threshold, 0, blockSize, kvBlocks, prefixCaching);
+        SyntheticSpec spec = new SyntheticSpec(true, rate, 300, LengthSpec.gaussian(300, 250, 1, 3000),
+                LengthSpec.gaussian(60, 60, 1, 400), prefixTokens, "p");
+        long horizon = horizonOn == 1 ? 2_000_000 : 0;
+        var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
+        var first = Runs.run(cfg, latency, SCHEDULERS[scheduler], PRIORITIES[priority], spec.open(seed, horizon), horizon);
+        var second = Runs.run(cfg, latency, SCHEDULERS[scheduler], PRIORITIES[priority], spec.open(seed, horizon), horizon);
+
+        assertEquals(first.records(), second.records(), "INV-6 determinism");
+        assertEquals(first.summary(), second.summary(), "INV-6 determinism");
+        var s = first.summary();
+        assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished(), "INV-1");
+        assertEquals(s.injected(), first.records().size());
+        if (horizon == 0) {
+            assertEquals(0, s.unfinished());
+        }
+        for (RequestRecord r : first.records()) {
+            if (r.status().equals(RequestRecord.COMPLETED)) {
+                assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
+                        && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + r);
+                assertTrue(r.outputTokens() >= 1 && r.outputTokens() <= r.requestedOutputTokens() + 1);
+                assertTrue(r.prefixHitTokens() < r.inputTokens() + r.outputTokens());
+            }
+        }
+    }
+
+    @Property(tries = 20)
+    void drainedEngineHoldsNoBlocks(@ForAll @IntRange(min = 8, max = 300) int kvBlocks, @ForAll long seed) {
+        // After every request has left, every KV block is free again (INV-4 at rest).
+        EngineConfig cfg = new EngineConfig(32, 512, 0, 0, 16, kvBlocks, true);
+        SyntheticSpec spec = new SyntheticSpec(true, 50, 100, LengthSpec.gaussian(200, 150, 1, 1000),
+                LengthSpec.gaussian(50, 40, 1, 300), 64, "p");
+        List<RequestRecord> out = new ArrayList<>();
+        var sim = new Simulation(cfg, LinearLatency.steps(2000, 10, 100),
+                io.servesim.policy.Schedulers.REGISTRY.create(io.servesim.policy.PolicySpec.of("fcfs", "t")),
+                io.servesim.policy.Priorities.REGISTRY.create(io.servesim.policy.PolicySpec.of("constant", "t")),
+                spec.open(seed, 0), 0, out::add);
+        sim.run();
+        assertEquals(0, sim.engine().kvCache().usedBlocks());
+        sim.engine().kvCache().checkInvariants();
+    }
+}

@@ -1,0 +1,40 @@
+package io.servesim.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.servesim.engine.EngineConfig;
+import io.servesim.metrics.RequestRecord;
+import io.servesim.workload.LengthSpec;
+import io.servesim.workload.SyntheticSpec;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine as an M/D/1 queue: with max_num_seqs 1, constant 100-token prompts and one output
+ * token, every request is served by exactly one step of S = b0 + b1 x 100 = 1000 + 10 x 100 = 2000 us,
+ * FIFO, with no idle gaps while work waits. Poisson arrivals at rho = lambda x S = 0.7 give
+ * lambda = 350 req/s, and the Pollaczek-Khinchine mean wait in queue
+ * W = rho x S / (2 (1 - rho)) = 0.7 x 2000 / 0.6 = 2333.3 us.
+ */
+class QueueingTheoryTest {
+    @Test
+    void meanWaitMatchesMd1() {
+        EngineConfig cfg = new EngineConfig(1, 2048, 0, 0, 16, 10_000, false);
+        SyntheticSpec spec = new SyntheticSpec(true, 350.0, 200_000, LengthSpec.constant(100), LengthSpec.constant(1), 0, "none");
+        DoubleAdder waitSum = new DoubleAdder();
+        LongAdder n = new LongAdder();
+        var sim = new Simulation(cfg, LinearLatency.steps(1000, 10, 100),
+                io.servesim.policy.Schedulers.REGISTRY.create(io.servesim.policy.PolicySpec.of("fcfs", "t")),
+                io.servesim.policy.Priorities.REGISTRY.create(io.servesim.policy.PolicySpec.of("constant", "t")),
+                spec.open(1, 0), 0, (RequestRecord r) -> {
+                    waitSum.add(r.queueingDelayUs());
+                    n.increment();
+                });
+        var summary = sim.run();
+        assertEquals(200_000, summary.completed());
+        double meanWaitUs = waitSum.sum() / n.sum();
+        double expected = 0.7 * 2000 / (2 * (1 - 0.7));
+        assertEquals(expected, meanWaitUs, 0.03 * expected, "mean wait " + meanWaitUs + " vs M/D/1 " + expected);
+    }
+}
