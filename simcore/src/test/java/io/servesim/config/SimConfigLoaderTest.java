@@ -1,0 +1,82 @@
+package io.servesim.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SimConfigLoaderTest {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private static SimConfig bind(String yaml) throws Exception {
+        return SimConfigLoader.bind(YAML.readTree(yaml), Path.of("."));
+    }
+
+    private static List<String> problems(String yaml) {
+        ConfigException e = assertThrows(ConfigException.class, () -> bind(yaml));
+        return e.problems().stream().map(ConfigException.Problem::toString).toList();
+    }
+
+    @Test
+    void bindsDefaultsAndAliases() throws Exception {
+        SimConfig c = bind("""
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}
+                engine: {max_num_running_reqs: 64, max_num_scheduled_tokens: 512}
+                """);
+        assertEquals(64, c.engine().maxNumSeqs());
+        assertEquals(512, c.engine().maxNumBatchedTokens());
+        assertEquals(16, c.engine().blockSizeTokens());
+        assertEquals(-1, c.engine().maxModelLen());
+        assertEquals("fcfs", c.scheduler().name());
+        assertEquals("auto", c.latency().kind());
+        assertEquals(42, c.seed());
+    }
+
+    @Test
+    void reportsEveryProblemWithItsPath() {
+        List<String> p = problems("""
+                deployment: {model: x, hardware: H100, tp: 0}
+                engine: {max_num_seqs: -1, block_size: 12, bogus: 1}
+                policies: {scheduler: lifo, priority: {name: slo-based, params: {age_wieght: 1}}}
+                workload: {arrival: {process: bursty, rate: 5}, input: {type: gaussian, mean: 10, min: 9, max: 3}}
+                extra: true
+                """);
+        assertTrue(p.contains("deployment.tp: must be in [1, 64], got 0"), p.toString());
+        assertTrue(p.contains("engine.max_num_seqs: must be in [1, 1048576], got -1"), p.toString());
+        assertTrue(p.contains("engine.block_size: must be one of vLLM's block sizes [1, 8, 16, 32, 64, 128], got 12"), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.startsWith("engine.bogus: unknown key; valid keys here: ")), p.toString());
+        assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority"), p.toString());
+        assertTrue(p.contains("policies.priority.params.age_wieght: unknown parameter for 'slo-based'; valid: age_weight, class_scores, default_score"), p.toString());
+        assertTrue(p.contains("workload.arrival.process: unknown value 'bursty'; valid: poisson, constant"), p.toString());
+        assertTrue(p.contains("workload.input.min: min 9 > max 3"), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.startsWith("extra: unknown key")), p.toString());
+    }
+
+    @Test
+    void modelAndHardwareRequiredUnlessCoefficientsGiven() throws Exception {
+        assertTrue(problems("{}").contains("deployment.model: required (or give deployment.coefficients for a blackbox model)"));
+        SimConfig c = bind("deployment: {coefficients: {alpha: [1, 2, 3], beta: [4, 5, 6]}}");
+        assertEquals(6, c.latency().coefficients().b2());
+        assertTrue(problems("deployment: {coefficients: {alpha: [1, 2], beta: [4, 5, 6]}}")
+                .contains("deployment.coefficients.alpha: must be a list of 3 numbers [a0, a1, a2] in microseconds"));
+    }
+
+    @Test
+    void overridesSetNestedPathsAndTypedValues() throws Exception {
+        ObjectNode tree = (ObjectNode) YAML.readTree("deployment: {model: m, hardware: H100}\nlist: [{a: 1}]");
+        Overrides.apply(tree, "engine.max_num_seqs=128");
+        Overrides.apply(tree, "policies.priority={name: slo-based, params: {age_weight: 2}}");
+        Overrides.apply(tree, "list[0].a=5");
+        assertEquals(128, tree.at("/engine/max_num_seqs").asInt());
+        assertEquals(5, tree.at("/list/0/a").asInt());
+        ConfigException e = assertThrows(ConfigException.class, () -> Overrides.apply(tree, "list[3].a=1"));
+        assertEquals("list[3]: no such list element (override list[3].a)", e.getMessage());
+        assertThrows(ConfigException.class, () -> Overrides.apply(tree, "no-equals-sign"));
+    }
+}
