@@ -1,0 +1,82 @@
+package io.servesim.io;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+
+/**
+ * A Parquet {@link OutputFile} on the local file system through {@code java.nio}, so writing one
+ * file needs no Hadoop {@code FileSystem} (and leaves no {@code .crc} side files). Parquet 1.14
+ * ships the same idea as {@code org.apache.parquet.io.LocalOutputFile}; Beam 2.62 brings 1.13.1.
+ */
+final class LocalOutputFile implements OutputFile {
+    private final Path path;
+
+    LocalOutputFile(Path path) {
+        this.path = path;
+    }
+
+    @Override
+    public PositionOutputStream create(long blockSizeHint) throws IOException {
+        return stream(Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+        return stream(Files.newOutputStream(path));
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+        return false;
+    }
+
+    @Override
+    public long defaultBlockSize() {
+        return 0;
+    }
+
+    @Override
+    public String getPath() {
+        return path.toString();
+    }
+
+    private static PositionOutputStream stream(OutputStream raw) {
+        OutputStream out = new BufferedOutputStream(raw, 1 << 16);
+        return new PositionOutputStream() {
+            private long pos;
+
+            @Override
+            public long getPos() {
+                return pos;
+            }
+
+            @Override
+            public void write(int b) throws IOException {
+                out.write(b);
+                pos++;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+                pos += len;
+            }
+
+            @Override
+            public void flush() throws IOException {
+                out.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.close();
+            }
+        };
+    }
+}

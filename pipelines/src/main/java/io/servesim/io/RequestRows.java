@@ -1,0 +1,54 @@
+package io.servesim.io;
+
+import io.servesim.metrics.RequestRecord;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Converts a kernel {@link RequestRecord} into an Avro row of {@code schemas/request.avsc}. The
+ * target schema may carry extra leading columns (a sweep's cell id and axis labels); only the
+ * request fields are filled here, by name.
+ */
+public final class RequestRows {
+    private RequestRows() {
+    }
+
+    /** A fresh record of {@code schema} with the request fields of {@code r} set. */
+    public static GenericRecord toRow(Schema schema, RequestRecord r) {
+        GenericData.Record row = new GenericData.Record(schema);
+        fill(row, r);
+        return row;
+    }
+
+    /** Sets every field of {@code schemas/request.avsc} on {@code row}. */
+    public static void fill(GenericRecord row, RequestRecord r) {
+        row.put("request_id", r.requestId());
+        row.put("instance_id", r.instanceId());
+        row.put("client_id", r.clientId());
+        row.put("tenant_id", r.tenantId());
+        row.put("slo_class", r.sloClass());
+        row.put("session_id", r.sessionId());
+        row.put("turn_index", r.turnIndex());
+        row.put("priority", r.priority());
+        row.put("streaming", r.streaming());
+        row.put("input_tokens", r.inputTokens());
+        row.put("output_tokens", r.outputTokens());
+        row.put("requested_output_tokens", r.requestedOutputTokens());
+        row.put("prefix_hit_tokens", r.prefixHitTokens());
+        row.put("preemptions", r.preemptions());
+        row.put("arrival_us", r.arrivalUs());
+        row.put("enqueue_us", r.enqueueUs());
+        row.put("first_scheduled_us", r.firstScheduledUs());
+        row.put("first_token_us", r.firstTokenUs());
+        row.put("completion_us", r.completionUs());
+        row.put("ttft_us", r.ttftUs());
+        row.put("e2e_us", r.e2eUs());
+        row.put("mean_itl_us", r.meanItlUs());
+        row.put("scheduling_delay_us", r.schedulingDelayUs());
+        row.put("queueing_delay_us", r.queueingDelayUs());
+        row.put("status", r.status());
+        row.put("drop_reason", r.dropReason());
+        row.put("length_capped", r.lengthCapped());
+    }
+}

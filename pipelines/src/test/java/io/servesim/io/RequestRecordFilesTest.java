@@ -1,0 +1,103 @@
+package io.servesim.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import io.servesim.metrics.RequestRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Writes request records to Parquet and CSV and reads them back through DuckDB. */
+class RequestRecordFilesTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * Three records: two completed with TTFT 1,000 and 3,000 us and one dropped with TTFT -1, so
+     * avg(ttft_us) over all three = (1000 + 3000 - 1) / 3 = 1333.0 and over completed ones = 2000.
+     */
+    static final List<RequestRecord> RECORDS = List.of(
+            record(0, 0, 1_000, 9_000, RequestRecord.COMPLETED, null),
+            record(1, 500, 3_500, 20_500, RequestRecord.COMPLETED, null),
+            new RequestRecord(2, 0, "default", "default", "standard", -1, 0, 0.0, true, 9000, 0, 128, 0, 0,
+                    700, 700, -1, -1, 700, -1, -1, 0.0, -1, -1, RequestRecord.DROPPED, "too_long, for \"cache\"",
+                    false));
+
+    static RequestRecord record(long id, long arrivalUs, long firstTokenUs, long completionUs, String status,
+                                String dropReason) {
+        return new RequestRecord(id, 0, "chat", "acme", "interactive", 7, 1, 1.5, true, 512, 128, 128, 16, 0,
+                arrivalUs, arrivalUs + 10, arrivalUs + 20, firstTokenUs, completionUs, firstTokenUs - arrivalUs,
+                completionUs - arrivalUs, (completionUs - firstTokenUs) / 127.0, 20, 10, status, dropReason, false);
+    }
+
+    private Path write(String name) throws Exception {
+        Path file = dir.resolve("nested").resolve(name);
+        try (RecordFileSink sink = RequestRecordFiles.open(file)) {
+            RECORDS.forEach(sink::accept);
+        }
+        return file;
+    }
+
+    @Test
+    void parquetRoundTripsThroughDuckDb() throws Exception {
+        Path file = write("requests.parquet");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT count(*), avg(ttft_us) FROM '" + file + "'");
+            rs.next();
+            assertEquals(3, rs.getLong(1));
+            assertEquals(1333.0, rs.getDouble(2), 1e-9);
+            rs = st.executeQuery("SELECT avg(ttft_us), min(mean_itl_us), any_value(client_id) FROM '" + file
+                    + "' WHERE status = 'completed'");
+            rs.next();
+            assertEquals(2000.0, rs.getDouble(1), 1e-9);
+            assertEquals(8_000 / 127.0, rs.getDouble(2), 0);
+            assertEquals("chat", rs.getString(3));
+            rs = st.executeQuery("SELECT drop_reason FROM '" + file + "' ORDER BY request_id");
+            rs.next();
+            assertNull(rs.getString(1));
+            rs.next();
+            rs.next();
+            assertEquals("too_long, for \"cache\"", rs.getString(1));
+            rs = st.executeQuery("SELECT compression FROM parquet_metadata('" + file + "') LIMIT 1");
+            rs.next();
+            assertEquals("SNAPPY", rs.getString(1));
+        }
+    }
+
+    @Test
+    void csvHasSchemaHeaderAndRoundTripsThroughDuckDb() throws Exception {
+        Path file = write("requests.csv");
+        String header = Files.readAllLines(file).get(0);
+        String expected = String.join(",", Schemas.request().getFields().stream().map(f -> f.name()).toList());
+        assertEquals(expected, header);
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT count(*), avg(ttft_us), max(drop_reason) FROM read_csv('" + file
+                    + "', header = true)");
+            rs.next();
+            assertEquals(3, rs.getLong(1));
+            assertEquals(1333.0, rs.getDouble(2), 1e-9);
+            assertEquals("too_long, for \"cache\"", rs.getString(3));
+        }
+    }
+
+    @Test
+    void rejectsUnknownExtensionAndUnwritablePath() throws Exception {
+        ConfigException ext = assertThrows(ConfigException.class, () -> RequestRecordFiles.open(dir.resolve("r.json")));
+        assertEquals("--requests-out", ext.problems().get(0).path());
+        Path notADir = Files.writeString(dir.resolve("plain-file"), "x");
+        ConfigException unwritable = assertThrows(ConfigException.class,
+                () -> RequestRecordFiles.open(notADir.resolve("r.parquet")));
+        assertEquals("--requests-out", unwritable.problems().get(0).path());
+        assertTrue(unwritable.getMessage().contains("cannot write"), unwritable.getMessage());
+    }
+}
