@@ -1,0 +1,129 @@
+package io.servesim.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The {@link LatencyModel} contract, checked over every implementation and its main configurations. */
+class LatencyModelContractTest {
+    private static final double NAN = Double.NaN;
+
+    static Stream<Arguments> models() {
+        return Stream.of(
+                model("blackbox trained llama-3.1-8b/H100/TP1",
+                        () -> resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN))),
+                model("blackbox explicit",
+                        () -> resolve(new LatencySpec("blackbox", null, null, 1,
+                                new BlackboxCoefficients(5000, 2, 100, 6000, 20, 5), NAN, NAN))),
+                model("roofline llama-3.1-8b/H100/TP1",
+                        () -> resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN))),
+                model("roofline llama-3.1-8b/H100/TP2",
+                        () -> resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 2, null, NAN, NAN))),
+                model("roofline MoE qwen3-30b-a3b/H100/TP1",
+                        () -> resolve(new LatencySpec("roofline", "qwen/qwen3-30b-a3b", "H100", 1, null, NAN, NAN))),
+                model("roofline MoE mixtral-8x7b/A100/TP4",
+                        () -> resolve(new LatencySpec("roofline", "mistralai/mixtral-8x7b-v0.1", "A100", 4, null, NAN, NAN))),
+                model("roofline MLA deepseek-v2-lite/RTXPRO6000/TP2",
+                        () -> resolve(new LatencySpec("roofline", "deepseek-ai/deepseek-v2-lite", "RTXPRO6000", 2, null, NAN, NAN))));
+    }
+
+    private static Arguments model(String name, Supplier<LatencyModel> factory) {
+        return Arguments.of(Named.of(name, factory));
+    }
+
+    private static LatencyModel resolve(LatencySpec spec) {
+        return LatencyModels.resolve(spec, "deployment").model();
+    }
+
+    private static StepShape shape(int prefillTokens, int prefillContext, int decodeSeqs, int decodeContext) {
+        StepShape s = new StepShape();
+        if (prefillTokens > 0) {
+            s.addPrefill(prefillTokens, prefillContext);
+        }
+        for (int i = 0; i < decodeSeqs; i++) {
+            s.addDecode(decodeContext);
+        }
+        return s;
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void emptyStepTakesAtLeastOneMicrosecond(Supplier<LatencyModel> factory) {
+        assertTrue(factory.get().stepTimeUs(new StepShape()) >= 1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void nonDecreasingInPrefillTokens(Supplier<LatencyModel> factory) {
+        LatencyModel m = factory.get();
+        for (int decodeSeqs : new int[] {0, 8}) {
+            long previous = 0;
+            for (int tokens = 0; tokens <= 8192; tokens = tokens < 16 ? tokens + 1 : tokens * 2) {
+                long t = m.stepTimeUs(shape(tokens, 1000, decodeSeqs, 500));
+                assertTrue(t >= previous, tokens + " prefill tokens: " + t + " < " + previous);
+                previous = t;
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void nonDecreasingInDecodeSequences(Supplier<LatencyModel> factory) {
+        LatencyModel m = factory.get();
+        for (int prefill : new int[] {0, 512}) {
+            long previous = 0;
+            for (int seqs = 0; seqs <= 512; seqs++) {
+                long t = m.stepTimeUs(shape(prefill, 0, seqs, 300));
+                assertTrue(t >= previous, seqs + " decode seqs: " + t + " < " + previous);
+                previous = t;
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void nonDecreasingInContext(Supplier<LatencyModel> factory) {
+        LatencyModel m = factory.get();
+        long previousDecode = 0;
+        long previousPrefill = 0;
+        for (int context = 0; context <= 131072; context = context < 64 ? context + 1 : context * 2) {
+            long decode = m.stepTimeUs(shape(0, 0, 32, context));
+            long prefill = m.stepTimeUs(shape(256, context, 0, 0));
+            assertTrue(decode >= previousDecode, "decode context " + context);
+            assertTrue(prefill >= previousPrefill, "prefill context " + context);
+            previousDecode = decode;
+            previousPrefill = prefill;
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void delaysAreNeverNegative(Supplier<LatencyModel> factory) {
+        LatencyModel m = factory.get();
+        for (int input : new int[] {0, 1, 100, 4096, 1_000_000}) {
+            assertTrue(m.queueingDelayUs(input) >= 0);
+        }
+        assertTrue(m.outputTokenProcessingUs() >= 0);
+    }
+
+    @ParameterizedTest
+    @MethodSource("models")
+    void deterministic(Supplier<LatencyModel> factory) {
+        LatencyModel a = factory.get();
+        LatencyModel b = factory.get();
+        StepShape mixed = shape(700, 3000, 40, 1500);
+        mixed.addPrefill(33, 0);
+        long first = a.stepTimeUs(mixed);
+        assertEquals(first, a.stepTimeUs(mixed));
+        assertEquals(first, b.stepTimeUs(mixed));
+        assertEquals(a.queueingDelayUs(1234), b.queueingDelayUs(1234));
+        assertEquals(a.describe(), b.describe());
+        assertTrue(first >= 1);
+    }
+}
