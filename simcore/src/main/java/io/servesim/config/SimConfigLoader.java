@@ -21,7 +21,7 @@ import java.util.List;
  */
 public final class SimConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    static final List<String> LATENCY_KINDS = List.of("auto", "blackbox", "roofline");
+
     static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
 
     private SimConfigLoader() {
@@ -74,7 +74,7 @@ public final class SimConfigLoader {
         String model = d.stringValue("model", null);
         String hardware = d.stringValue("hardware", null);
         int tp = d.intValue("tp", 1, 1, 64, "tensor_parallelism");
-        String kind = d.choice("latency_model", "auto", LATENCY_KINDS);
+        String kind = d.choice("latency_model", "auto", io.servesim.latency.LatencyModels.KINDS);
         BlackboxCoefficients coefficients = null;
         ConfigNode c = d.child("coefficients");
         if (c.present()) {

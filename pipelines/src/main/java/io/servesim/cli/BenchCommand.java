@@ -1,0 +1,100 @@
+package io.servesim.cli;
+
+import io.servesim.config.ConfigException;
+import io.servesim.config.SimConfigLoader;
+import io.servesim.metrics.RecordSink;
+import io.servesim.metrics.RunSummary;
+import io.servesim.sim.RunPlan;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code servesim bench}: kernel speed on one instance with prompts and outputs of 512 +- 256
+ * tokens (gaussian, clamped to [1, 2048]) under the trained blackbox model of Llama-3.1-8B on one
+ * H100, at a rate near saturation. The saturation throughput is measured first by a probe run with
+ * all requests arriving at once; the benchmark then offers {@code --load} x that rate. Reports
+ * wall time of the kernel (JVM start excluded, after a warm-up run), events/s and peak heap
+ * (heap pools' peak usage since the run started; run with {@code -Xmx512m} to check the bound).
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure kernel speed (events/s, wall time, peak heap).")
+public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--requests", split = ",", description = "request counts to run (default: 10000,100000)")
+    List<Long> requests = List.of(10_000L, 100_000L);
+
+    @Option(names = "--load", description = "offered load as a fraction of the measured saturation rate (default 0.95)")
+    double load = 0.95;
+
+    @Option(names = "--seed", description = "seed (default 1)")
+    long seed = 1;
+
+    @Override
+    public Integer call() {
+        return run(requests, load, seed, System.out);
+    }
+
+    static int run(List<Long> sizes, double load, long seed, PrintStream out) {
+        if (!(load > 0) || sizes.isEmpty() || sizes.stream().anyMatch(n -> n <= 0)) {
+            System.err.println("servesim bench: --load must be > 0 and --requests positive");
+            return Main.CONFIG_ERROR;
+        }
+        try {
+            double saturationRps = plan(5_000, 1e9, seed).run(RecordSink.NONE).requestsPerSec();
+            double rate = load * saturationRps;
+            out.printf("bench: llama-3.1-8b-instruct / H100 / TP1 blackbox, in/out 512+-256, saturation %.1f req/s, offered %.1f req/s%n",
+                    saturationRps, rate);
+            plan(10_000, rate, seed + 1).run(RecordSink.NONE); // warm-up (JIT)
+            out.printf("%10s %10s %12s %14s %14s %12s %10s%n", "requests", "wall_s", "events", "events_per_s",
+                    "peak_heap_mb", "sim_time_s", "ttft_p99_ms");
+            for (long n : sizes) {
+                RunPlan p = plan(n, rate, seed);
+                System.gc();
+                resetPeaks();
+                long t0 = System.nanoTime();
+                RunSummary s = p.run(RecordSink.NONE);
+                double wall = (System.nanoTime() - t0) / 1e9;
+                out.printf("%10d %10.3f %12d %14.0f %14.1f %12.1f %10.1f%n", n, wall, s.eventsProcessed(),
+                        s.eventsProcessed() / wall, peakHeapBytes() / 1048576.0, s.durationS(), s.ttftMs().p99());
+            }
+            return 0;
+        } catch (ConfigException e) {
+            System.err.println("servesim bench: " + e.getMessage());
+            return Main.CONFIG_ERROR;
+        }
+    }
+
+    private static RunPlan plan(long n, double rate, long seed) {
+        List<String> o = new ArrayList<>(List.of(
+                "seed=" + seed,
+                "deployment={model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: blackbox}",
+                "workload.num_requests=" + n,
+                "workload.arrival={process: poisson, rate: " + rate + "}",
+                "workload.input={type: gaussian, mean: 512, std_dev: 256, min: 1, max: 2048}",
+                "workload.output={type: gaussian, mean: 512, std_dev: 256, min: 1, max: 2048}"));
+        return RunPlan.prepare(SimConfigLoader.load(null, o));
+    }
+
+    private static void resetPeaks() {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                pool.resetPeakUsage();
+            }
+        }
+    }
+
+    private static long peakHeapBytes() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                sum += pool.getPeakUsage().getUsed();
+            }
+        }
+        return sum;
+    }
+}

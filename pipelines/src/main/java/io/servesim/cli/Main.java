@@ -1,0 +1,34 @@
+package io.servesim.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code servesim} command line. {@code main} only parses and exits; each subcommand's
+ * {@code call()} delegates to a {@code run(...)} method that tests call directly.
+ * Exit codes: 0 success, 1 runtime failure, 2 configuration error.
+ */
+@Command(name = "servesim", mixinStandardHelpOptions = true, version = "servesim 0.1.0",
+        description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).",
+        subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class})
+public final class Main {
+    /** Exit code for a bad configuration. */
+    public static final int CONFIG_ERROR = 2;
+    /** Exit code for a failure while running. */
+    public static final int RUNTIME_ERROR = 1;
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Parses and runs without exiting (for tests). */
+    public static int execute(String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("servesim: " + ex.getMessage());
+            ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            return CONFIG_ERROR;
+        });
+        return cl.execute(args);
+    }
+}

@@ -1,0 +1,98 @@
+package io.servesim.sim;
+
+import io.servesim.config.ConfigException;
+import io.servesim.config.EngineSpec;
+import io.servesim.config.SimConfig;
+import io.servesim.engine.EngineConfig;
+import io.servesim.latency.KvCapacity;
+import io.servesim.latency.LatencyModel;
+import io.servesim.latency.LatencyModels;
+import io.servesim.latency.ResolvedLatency;
+import io.servesim.metrics.RecordSink;
+import io.servesim.metrics.RunSummary;
+import io.servesim.policy.Priorities;
+import io.servesim.policy.Schedulers;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A validated, fully resolved run: latency model chosen, KV capacity and max_model_len settled,
+ * policies checked. Resolution happens once, up front, so a bad config fails before anything runs;
+ * {@link #run} can then be called any number of times, each a fresh deterministic simulation.
+ *
+ * <p>KV capacity, in order: {@code engine.total_kv_blocks}; else the {@code total_kv_blocks} vLLM
+ * reported in the runs the trained blackbox coefficients came from (as BLIS does); else derived from
+ * GPU memory ({@link KvCapacity}). {@code max_model_len} defaults to the model's
+ * {@code max_position_embeddings}, as vLLM does.
+ */
+public final class RunPlan {
+    private final SimConfig config;
+    private final ResolvedLatency latency;
+    private final EngineConfig engineConfig;
+    private final String kvCapacitySource;
+
+    private RunPlan(SimConfig config, ResolvedLatency latency, EngineConfig engineConfig, String kvCapacitySource) {
+        this.config = config;
+        this.latency = latency;
+        this.engineConfig = engineConfig;
+        this.kvCapacitySource = kvCapacitySource;
+    }
+
+    /** Resolves and validates; throws {@link ConfigException} naming every bad path. */
+    public static RunPlan prepare(SimConfig cfg) {
+        ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
+        EngineSpec e = cfg.engine();
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        int blocks;
+        String source;
+        if (e.totalKvBlocks() > 0) {
+            blocks = e.totalKvBlocks();
+            source = "engine.total_kv_blocks";
+        } else if (resolved.kvBlocksFromCoefficients().isPresent()) {
+            blocks = resolved.kvBlocksFromCoefficients().getAsInt();
+            source = "trained coefficients (total_kv_blocks)";
+        } else if (resolved.architectureOrNull() != null && resolved.gpuOrNull() != null) {
+            blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), cfg.latency().tp(),
+                    e.blockSizeTokens(), e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(),
+                    "deployment").totalBlocks();
+            source = "derived from GPU memory";
+        } else {
+            blocks = 1;
+            source = "";
+            problems.add(new ConfigException.Problem("engine.total_kv_blocks",
+                    "required: the model and GPU are not both known, so KV capacity cannot be derived"));
+        }
+        int maxModelLen = e.maxModelLen();
+        if (maxModelLen < 0) {
+            var arch = resolved.architectureOrNull();
+            maxModelLen = arch != null && arch.maxPositionEmbeddings() > 0 ? arch.maxPositionEmbeddings() : 0;
+        }
+        int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();
+        if (divide > 0 && divide % e.blockSizeTokens() != 0) {
+            problems.add(new ConfigException.Problem("engine.block_size", "must divide " + divide
+                    + " (the workload's trace block size) for prefix reuse to map onto KV blocks; got " + e.blockSizeTokens()));
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        Schedulers.REGISTRY.create(cfg.scheduler());
+        Priorities.REGISTRY.create(cfg.priority());
+        EngineConfig engine = new EngineConfig(e.maxNumSeqs(), e.maxNumBatchedTokens(), e.longPrefillTokenThreshold(),
+                maxModelLen, e.blockSizeTokens(), blocks, e.prefixCaching());
+        return new RunPlan(cfg, resolved, engine, source);
+    }
+
+    /** One fresh simulation run; records stream to {@code sink}. */
+    public RunSummary run(RecordSink sink) {
+        Simulation sim = new Simulation(engineConfig, latency.model(), Schedulers.REGISTRY.create(config.scheduler()),
+                Priorities.REGISTRY.create(config.priority()),
+                config.workload().open(config.seed(), config.horizonUs()), config.horizonUs(), sink);
+        return sim.run();
+    }
+
+    public SimConfig config() { return config; }
+    public EngineConfig engineConfig() { return engineConfig; }
+    public LatencyModel latencyModel() { return latency.model(); }
+    /** Where the KV capacity came from (shown by {@code servesim validate}). */
+    public String kvCapacitySource() { return kvCapacitySource; }
+}
