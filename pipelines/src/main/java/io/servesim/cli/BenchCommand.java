@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
  * tokens (gaussian, clamped to [1, 2048]) under the trained blackbox model of Llama-3.1-8B on one
  * H100, at a rate near saturation. The saturation throughput is measured first by a probe run with
  * all requests arriving at once; the benchmark then offers {@code --load} x that rate. Reports
- * wall time of the kernel (JVM start excluded, after a warm-up run), events/s and peak heap
+ * wall and CPU time of the kernel thread (JVM start excluded, after a warm-up run; CPU time is
+ * robust to other load on the machine), events/s and peak heap
  * (heap pools' peak usage since the run started; run with {@code -Xmx512m} to check the bound).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure kernel speed (events/s, wall time, peak heap).")
@@ -50,16 +51,19 @@ public final class BenchCommand implements Callable<Integer> {
             out.printf("bench: llama-3.1-8b-instruct / H100 / TP1 blackbox, in/out 512+-256, saturation %.1f req/s, offered %.1f req/s%n",
                     saturationRps, rate);
             plan(10_000, rate, seed + 1).run(RecordSink.NONE); // warm-up (JIT)
-            out.printf("%10s %10s %12s %14s %14s %12s %10s%n", "requests", "wall_s", "events", "events_per_s",
-                    "peak_heap_mb", "sim_time_s", "ttft_p99_ms");
+            out.printf("%10s %10s %10s %12s %14s %14s %12s %10s%n", "requests", "wall_s", "cpu_s", "events",
+                    "events_per_s", "peak_heap_mb", "sim_time_s", "ttft_p99_ms");
+            var threads = ManagementFactory.getThreadMXBean();
             for (long n : sizes) {
                 RunPlan p = plan(n, rate, seed);
                 System.gc();
                 resetPeaks();
                 long t0 = System.nanoTime();
+                long cpu0 = threads.getCurrentThreadCpuTime();
                 RunSummary s = p.run(RecordSink.NONE);
+                double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
                 double wall = (System.nanoTime() - t0) / 1e9;
-                out.printf("%10d %10.3f %12d %14.0f %14.1f %12.1f %10.1f%n", n, wall, s.eventsProcessed(),
+                out.printf("%10d %10.3f %10.3f %12d %14.0f %14.1f %12.1f %10.1f%n", n, wall, cpu, s.eventsProcessed(),
                         s.eventsProcessed() / wall, peakHeapBytes() / 1048576.0, s.durationS(), s.ttftMs().p99());
             }
             return 0;

@@ -1,7 +1,6 @@
 package io.servesim.engine;
 
 import io.servesim.latency.StepShape;
-import java.util.ArrayList;
 
 /**
  * Forms one step's batch with the vLLM v1 scheduler's two phases, as ported by BLIS
@@ -34,10 +33,10 @@ final class BatchFormer {
     private final EngineConfig config;
     private final KvCache kv;
     private final WaitQueue waitQueue;
-    private final ArrayList<Request> running;
+    private final RunningBatch running;
     private final Listener listener;
 
-    BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, ArrayList<Request> running, Listener listener) {
+    BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running, Listener listener) {
         this.config = config;
         this.kv = kv;
         this.waitQueue = waitQueue;
@@ -59,9 +58,9 @@ final class BatchFormer {
                 continue;
             }
             boolean fits = true;
-            while (!kv.allocate(r, r.computedTokens + newTokens)) {
+            while (!kv.ensure(r, r.computedTokens + newTokens)) {
                 preempted = true;
-                Request victim = running.remove(running.size() - 1);
+                Request victim = running.removeLast();
                 if (victim == r && running.isEmpty()) {
                     kv.release(r);
                     listener.neverFits(r, nowUs);
@@ -126,7 +125,7 @@ final class BatchFormer {
     }
 
     private void preempt(Request victim, long nowUs) {
-        kv.release(victim);
+        kv.releasePreempted(victim, victim.computedTokens);
         victim.computedTokens = 0;
         victim.newTokensThisStep = 0;
         victim.preemptions++;

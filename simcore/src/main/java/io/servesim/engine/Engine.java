@@ -6,7 +6,6 @@ import io.servesim.latency.LatencyModel;
 import io.servesim.latency.StepShape;
 import io.servesim.policy.PriorityPolicy;
 import io.servesim.policy.SchedulingPolicy;
-import java.util.ArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -29,7 +28,7 @@ public final class Engine {
     private final LatencyModel latency;
     private final PriorityPolicy priority;
     private final WaitQueue waitQueue;
-    private final ArrayList<Request> running;
+    private final RunningBatch running;
     private final BatchFormer batchFormer;
     private final StepShape shape = new StepShape();
     private final EventQueue events;
@@ -41,6 +40,8 @@ public final class Engine {
     private long steps;
     private long preemptions;
     private long inFlight;
+    private long pendingItlUs;
+    private int pendingItlCount;
 
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   PriorityPolicy priority, EventQueue events, EngineObserver observer) {
@@ -50,7 +51,7 @@ public final class Engine {
         this.latency = latency;
         this.priority = priority;
         this.waitQueue = new WaitQueue(scheduling.order());
-        this.running = new ArrayList<>(Math.min(config.maxNumSeqs(), 1024));
+        this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024));
         this.batchFormer = new BatchFormer(config, kv, waitQueue, running, new BatchFormer.Listener() {
             @Override
             public void preempted(Request r, long nowUs) {
@@ -138,9 +139,8 @@ public final class Engine {
         long endUs = nowUs + stepUs;
         busyUntilUs = endUs;
         steps++;
-        execute(endUs);
         observer.onStep(this, nowUs, stepUs, shape);
-        completeFinished();
+        executeAndComplete(endUs);
         if (!running.isEmpty() || !waitQueue.isEmpty()) {
             stepPending = true;
             events.schedule(endUs, EventKind.STEP, id, null);
@@ -160,52 +160,68 @@ public final class Engine {
         }
     }
 
-    /** Phase 2: advance computed tokens; sample a token where the KV now covers every token. */
-    private void execute(long endUs) {
+    /**
+     * Phases 2 and 3 in one pass over the batch: advance computed tokens, sample a token where the
+     * KV now covers every token, and let requests that generated all their tokens (or reached
+     * max_model_len) free their blocks and leave; survivors keep their order.
+     */
+    private void executeAndComplete(long endUs) {
         int maxLen = config.maxModelLen();
+        int kept = 0;
         for (int i = 0, n = running.size(); i < n; i++) {
             Request r = running.get(i);
             int newTokens = r.newTokensThisStep;
-            if (newTokens == 0) {
-                continue;
+            if (newTokens > 0) {
+                r.newTokensThisStep = 0;
+                r.computedTokens += newTokens;
+                if (r.computedTokens == r.numTokens()) {
+                    sampleToken(r, endUs, maxLen);
+                }
             }
-            r.newTokensThisStep = 0;
-            r.computedTokens += newTokens;
-            if (r.computedTokens < r.numTokens()) {
-                continue; // a prefill chunk that does not reach the end samples nothing
-            }
-            if (r.generatedTokens == 0) {
-                r.firstTokenUs = endUs + outputProcessingUs;
-                r.lastTokenUs = r.firstTokenUs;
-            } else {
-                long itl = (endUs - r.lastStepEndUs) + outputProcessingUs;
-                r.lastTokenUs += itl;
-                observer.onInterTokenLatency(itl);
-            }
-            r.lastStepEndUs = endUs;
-            r.generatedTokens++;
-            if (maxLen > 0 && r.numTokens() >= maxLen && r.generatedTokens < r.targetOutputTokens()) {
-                r.lengthCapped = true;
-            }
-        }
-    }
-
-    /** Phase 3: requests that generated all their tokens (or hit max_model_len) free KV and leave. */
-    private void completeFinished() {
-        int w = 0;
-        for (int i = 0, n = running.size(); i < n; i++) {
-            Request r = running.get(i);
             if (r.generatedTokens >= r.targetOutputTokens() || r.lengthCapped) {
                 kv.release(r);
                 r.state = Request.State.COMPLETED;
                 r.completionUs = r.lastTokenUs;
                 events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
             } else {
-                running.set(w++, r);
+                running.set(kept++, r);
             }
         }
-        for (int i = running.size() - 1; i >= w; i--) {
-            running.remove(i);
+        running.truncate(kept);
+        flushItl();
+    }
+
+    /** A token is sampled at the end of this step; it is visible a2 later (cumulative, as BLIS). */
+    private void sampleToken(Request r, long endUs, int maxLen) {
+        if (r.generatedTokens == 0) {
+            r.firstTokenUs = endUs + outputProcessingUs;
+            r.lastTokenUs = r.firstTokenUs;
+        } else {
+            long itl = (endUs - r.lastStepEndUs) + outputProcessingUs;
+            r.lastTokenUs += itl;
+            recordItl(itl);
+        }
+        r.lastStepEndUs = endUs;
+        r.generatedTokens++;
+        if (maxLen > 0 && r.numTokens() >= maxLen && r.generatedTokens < r.targetOutputTokens()) {
+            r.lengthCapped = true;
+        }
+    }
+
+    /** Run-length batches equal ITLs (every request decoding in consecutive steps shares one). */
+    private void recordItl(long itlUs) {
+        if (itlUs != pendingItlUs && pendingItlCount > 0) {
+            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
+            pendingItlCount = 0;
+        }
+        pendingItlUs = itlUs;
+        pendingItlCount++;
+    }
+
+    private void flushItl() {
+        if (pendingItlCount > 0) {
+            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
+            pendingItlCount = 0;
         }
     }
 
@@ -217,8 +233,8 @@ public final class Engine {
 
     /** End of run (horizon): hands every still-waiting or running request to {@code sink}. */
     public void drainUnfinished(Consumer<Request> sink) {
-        for (Request r : running) {
-            sink.accept(r);
+        for (int i = 0; i < running.size(); i++) {
+            sink.accept(running.get(i));
         }
         running.clear();
         waitQueue.drain(sink);
@@ -228,7 +244,7 @@ public final class Engine {
         return waitQueue.size();
     }
 
-    ArrayList<Request> runningForInvariants() {
+    RunningBatch runningForInvariants() {
         return running;
     }
 }

@@ -19,8 +19,8 @@ public interface EngineObserver {
     default void onStep(Engine engine, long nowUs, long stepTimeUs, StepShape shape) {
     }
 
-    /** One output token after the first: inter-token latency as the client sees it. */
-    default void onInterTokenLatency(long itlUs) {
+    /** {@code count} output tokens (after each request's first) with inter-token latency {@code itlUs} as the client sees it. */
+    default void onInterTokenLatency(long itlUs, int count) {
     }
 
     /** {@code r} is done at this instance: completed or dropped (see {@link Request#state()}). */

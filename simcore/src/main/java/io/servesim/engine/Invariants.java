@@ -26,7 +26,8 @@ public final class Invariants {
             throw new IllegalStateException("running " + running.size() + " > max_num_seqs " + e.config().maxNumSeqs());
         }
         long held = 0;
-        for (Request r : running) {
+        for (int i = 0; i < running.size(); i++) {
+            Request r = running.get(i);
             if (r.state != Request.State.RUNNING) {
                 throw new IllegalStateException("non-running request in batch: " + r);
             }

@@ -50,7 +50,9 @@ public final class KvCache {
         this.prev = new int[totalBlocks + 1];
         this.next = new int[totalBlocks + 1];
         this.sentinel = totalBlocks;
-        this.index = new Long2IntOpenHashMap(prefixCaching ? Math.min(totalBlocks, 1 << 16) : 4);
+        // Load factor 0.5: removals (every reuse of a cached block) use backward-shift deletion,
+        // whose cost grows with cluster length; a sparser table keeps clusters short.
+        this.index = new Long2IntOpenHashMap(prefixCaching ? totalBlocks : 4, 0.5f);
         this.index.defaultReturnValue(-1);
         this.hitScratch = new int[totalBlocks];
         prev[sentinel] = sentinel;
@@ -146,12 +148,24 @@ public final class KvCache {
         for (int i = 0; i < needNew; i++) {
             r.blocks.add(popFree());
         }
+        r.blockTokens = r.blocks.size() * blockSize;
         r.registeredBlocks = cachedBlocks;
         hitTokens += (long) cachedBlocks * blockSize;
         queriedTokens += r.numTokens();
         lastLookup = null;
         register(r, endToken);
         return true;
+    }
+
+    /**
+     * Fast path of {@link #allocate} for the per-step call on every running request: nothing to do
+     * when the request's blocks already hold {@code endToken} tokens and no block becomes full.
+     */
+    public boolean ensure(Request r, int endToken) {
+        if (endToken <= r.blockTokens && (!prefixCaching || registrationLimit(r, endToken) / blockSize <= r.registeredBlocks)) {
+            return true;
+        }
+        return allocate(r, endToken);
     }
 
     /** Extends a running request's allocation so tokens {@code [0, endToken)} are backed. All-or-nothing. */
@@ -164,6 +178,7 @@ public final class KvCache {
         for (int i = 0; i < need; i++) {
             r.blocks.add(popFree());
         }
+        r.blockTokens = r.blocks.size() * blockSize;
         register(r, endToken);
         return true;
     }
@@ -180,15 +195,38 @@ public final class KvCache {
             }
         }
         r.blocks.clear();
+        r.blockTokens = 0;
         r.registeredBlocks = 0;
     }
 
-    /** Registers the full blocks below {@code endToken} under their chained hashes. */
+    /**
+     * Frees a preempted request's blocks after registering every full block it computed, output
+     * included, so its recomputation can hit them while they stay cached (vLLM v1 caches all full
+     * blocks; see {@link Request#outputReusable()} for why output blocks are otherwise deferred).
+     */
+    public void releasePreempted(Request r, int computedTokens) {
+        if (prefixCaching) {
+            registerUpTo(r, computedTokens / blockSize);
+        }
+        release(r);
+    }
+
+    /**
+     * Registers the full blocks below {@code endToken} under their chained hashes. Blocks holding
+     * output tokens are registered only when another request may repeat that output.
+     */
     private void register(Request r, int endToken) {
         if (!prefixCaching) {
             return;
         }
-        int full = endToken / blockSize;
+        registerUpTo(r, registrationLimit(r, endToken) / blockSize);
+    }
+
+    private static int registrationLimit(Request r, int endToken) {
+        return r.outputReusable() ? endToken : Math.min(endToken, r.inputTokens());
+    }
+
+    private void registerUpTo(Request r, int full) {
         for (int b = r.registeredBlocks; b < full; b++) {
             int blk = r.blocks.getInt(b);
             if (hashed[blk]) {

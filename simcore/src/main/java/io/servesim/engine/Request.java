@@ -29,6 +29,7 @@ public final class Request {
     private final double priority;
     private final boolean streaming;
     private final long outputContentId;
+    private boolean outputReusable;
 
     // ---- progress (engine-owned) ----
     State state = State.PENDING;
@@ -50,6 +51,8 @@ public final class Request {
     double priorityScore;
     long waitOrder;
     final IntArrayList blocks = new IntArrayList(4);
+    /** Tokens the held blocks can store: {@code blocks.size() x blockSize} (kept by the KV cache). */
+    int blockTokens;
     /** Number of this request's leading blocks already registered in the prefix index. */
     int registeredBlocks;
     private long[] blockHashes = new long[0];
@@ -85,6 +88,17 @@ public final class Request {
     public boolean streaming() { return streaming; }
     /** Content id of this request's generated tokens (one segment). */
     public long outputContentId() { return outputContentId; }
+
+    /**
+     * True when another request may later repeat this request's output (a conversation or agent
+     * session whose next turn accumulates context): then its output blocks are registered for
+     * prefix caching while it runs. Otherwise no other request can ever hit them and they are
+     * registered only if it is preempted (so its own recomputation hits them, as in vLLM).
+     */
+    public boolean outputReusable() { return outputReusable; }
+
+    /** Marks the output as reusable by later requests (set by session workloads before arrival). */
+    public void markOutputReusable() { this.outputReusable = true; }
 
     public State state() { return state; }
     public int computedTokens() { return computedTokens; }

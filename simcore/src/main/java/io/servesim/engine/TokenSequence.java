@@ -127,6 +127,13 @@ public final class TokenSequence {
     }
 
     private int segmentAt(int tokenIndex) {
+        if (segmentEnds.length <= 8) {
+            int i = 0;
+            while (segmentEnds[i] <= tokenIndex) {
+                i++;
+            }
+            return i;
+        }
         int i = Arrays.binarySearch(segmentEnds, tokenIndex);
         // segmentEnds are exclusive ends: token t lies in the first segment whose end > t.
         return i >= 0 ? i + 1 : -i - 1;

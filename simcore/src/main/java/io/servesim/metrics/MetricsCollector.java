@@ -55,8 +55,8 @@ public final class MetricsCollector implements EngineObserver {
     }
 
     @Override
-    public void onInterTokenLatency(long itlUs) {
-        tokenItl.recordValue(itlUs);
+    public void onInterTokenLatency(long itlUs, int count) {
+        tokenItl.recordValueWithCount(itlUs, count);
     }
 
     @Override
