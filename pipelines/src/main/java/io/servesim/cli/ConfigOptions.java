@@ -1,5 +1,8 @@
 package io.servesim.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.Overrides;
 import io.servesim.config.SimConfig;
 import io.servesim.config.SimConfigLoader;
 import java.nio.file.Path;
@@ -52,11 +55,32 @@ public final class ConfigOptions {
     @Option(names = "--total-kv-blocks", description = "engine.total_kv_blocks")
     Integer totalKvBlocks;
 
+    @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
+    Integer numInstances;
+
     @Option(names = "--scheduler", description = "policies.scheduler: fcfs, priority-fcfs, sjf, reverse-priority")
     String scheduler;
 
-    @Option(names = "--priority-policy", description = "policies.priority: constant, slo-based, inverted-slo")
+    @Option(names = "--priority-policy", description = "policies.priority: constant, slo-based, tenant-priority, deadline-aware, inverted-slo")
     String priority;
+
+    @Option(names = "--admission-policy", description = "policies.admission: always-admit, token-bucket, rate-limit, tenant-quota, reject-all")
+    String admission;
+
+    @Option(names = "--routing-policy", description = "policies.routing: round-robin, least-loaded, weighted-scoring, prefix-affinity, kv-router, always-busiest")
+    String routing;
+
+    @Option(names = "--admission-latency-us", description = "cluster.admission_latency_us")
+    Long admissionLatencyUs;
+
+    @Option(names = "--routing-latency-us", description = "cluster.routing_latency_us")
+    Long routingLatencyUs;
+
+    @Option(names = "--fitness-weights", paramLabel = "KEY:W,...", description = "fitness_weights, e.g. throughput:0.5,p99_ttft:0.3,slo_attainment:0.2")
+    String fitnessWeights;
+
+    @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: admission, priority, routing, scheduler (each a name or {name, params}); flags override it")
+    Path policyConfig;
 
     @Option(names = "--rate", description = "workload.arrival.rate: requests per second")
     Double rate;
@@ -79,16 +103,31 @@ public final class ConfigOptions {
         add(o, "engine.max_model_len", maxModelLen);
         add(o, "engine.block_size", blockSize);
         add(o, "engine.total_kv_blocks", totalKvBlocks);
+        add(o, "deployment.instances", numInstances);
         add(o, "policies.scheduler", scheduler);
         add(o, "policies.priority", priority);
+        add(o, "policies.admission", admission);
+        add(o, "policies.routing", routing);
+        add(o, "cluster.admission_latency_us", admissionLatencyUs);
+        add(o, "cluster.routing_latency_us", routingLatencyUs);
+        add(o, "fitness_weights", fitnessWeights);
         add(o, "workload.arrival.rate", rate);
         add(o, "workload.num_requests", numRequests);
         o.addAll(sets);
         return o;
     }
 
+    /** Config file, then the policy bundle, then flags, then {@code --set}; bound strictly. */
     SimConfig load(Path file) {
-        return SimConfigLoader.load(file, overrides());
+        ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : SimConfigLoader.readTree(file);
+        if (policyConfig != null) {
+            PolicyBundleFile.apply(policyConfig, tree);
+        }
+        for (String o : overrides()) {
+            Overrides.apply(tree, o);
+        }
+        Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
+        return SimConfigLoader.bind(tree, baseDir);
     }
 
     private static void add(List<String> out, String path, Object value) {

@@ -51,7 +51,7 @@ class LauncherIT {
         List<String> keys = new java.util.ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("kv_capacity_source", "latency_model", "latency_description", "total_kv_blocks", "injected",
-                "completed", "dropped", "unfinished"), keys.subList(0, 8));
+                "completed", "dropped", "rejected", "unfinished"), keys.subList(0, 9));
     }
 
     @Test

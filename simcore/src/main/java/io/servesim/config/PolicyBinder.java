@@ -15,7 +15,8 @@ final class PolicyBinder {
     private PolicyBinder() {
     }
 
-    static PolicySpec bind(ConfigNode policies, String kind, String dflt, Registry<?> registry) {
+    static PolicySpec bind(ConfigNode policies, String kind, String dflt, Registry<?> registry,
+                           io.servesim.policy.PolicyContext ctx) {
         String path = policies.pathOf(kind);
         JsonNode v = policies.rawValue(kind);
         PolicySpec spec;
@@ -45,7 +46,7 @@ final class PolicyBinder {
             return PolicySpec.of(dflt, path);
         }
         try {
-            registry.create(spec);
+            registry.create(spec, ctx);
         } catch (ConfigException e) {
             e.problems().forEach(pr -> policies.problem(pr.path(), pr.message()));
         }

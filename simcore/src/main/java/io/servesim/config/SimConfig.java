@@ -1,7 +1,10 @@
 package io.servesim.config;
 
+import io.servesim.cluster.ClusterConfig;
 import io.servesim.latency.LatencySpec;
-import io.servesim.policy.PolicySpec;
+import io.servesim.metrics.FitnessWeights;
+import io.servesim.metrics.SloTargets;
+import io.servesim.sim.PolicyBundle;
 import io.servesim.workload.WorkloadSpec;
 
 /**
@@ -11,10 +14,12 @@ import io.servesim.workload.WorkloadSpec;
  * @param horizonUs  simulated time limit; 0 = run until every request has left
  * @param latency    {@code deployment:} model, GPU, TP and latency model
  * @param engine     {@code engine:} vLLM limits and KV cache
- * @param scheduler  {@code policies.scheduler}
- * @param priority   {@code policies.priority}
+ * @param cluster    {@code deployment.instances} and {@code cluster:} (control-plane latencies, observability)
+ * @param policies   {@code policies:} admission, priority, routing, scheduler
+ * @param slo        {@code slo:} per-class targets
+ * @param fitness    {@code fitness_weights}
  * @param workload   {@code workload:}
  */
-public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineSpec engine, PolicySpec scheduler,
-                        PolicySpec priority, WorkloadSpec workload) {
+public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineSpec engine, ClusterConfig cluster,
+                        PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload) {
 }

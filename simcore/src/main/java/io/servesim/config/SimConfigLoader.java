@@ -6,9 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.LatencySpec;
-import io.servesim.policy.PolicySpec;
+import io.servesim.cluster.ClusterConfig;
+import io.servesim.metrics.FitnessWeights;
+import io.servesim.metrics.SloTargets;
+import io.servesim.policy.PolicyContext;
 import io.servesim.policy.Priorities;
 import io.servesim.policy.Schedulers;
+import io.servesim.policy.admission.Admissions;
+import io.servesim.policy.routing.Routers;
+import io.servesim.sim.PolicyBundle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,16 +64,33 @@ public final class SimConfigLoader {
         ConfigNode root = ConfigNode.root(tree);
         long seed = root.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
-        LatencySpec latency = bindDeployment(root.child("deployment"));
+        ConfigNode deployment = root.child("deployment");
+        int instances = deployment.intValue("instances", 1, 1, 100_000, "num_instances");
+        LatencySpec latency = bindDeployment(deployment);
         EngineSpec engine = bindEngine(root.child("engine"));
+        ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
+        SloTargets slo = ClusterBinder.slo(root.child("slo"));
+        PolicyContext ctx = new PolicyContext(instances, slo);
         ConfigNode policies = root.child("policies");
-        PolicySpec scheduler = PolicyBinder.bind(policies, "scheduler", "fcfs", Schedulers.REGISTRY);
-        PolicySpec priority = PolicyBinder.bind(policies, "priority", "constant", Priorities.REGISTRY);
+        PolicyBundle bundle = new PolicyBundle(
+                PolicyBinder.bind(policies, "admission", "always-admit", Admissions.REGISTRY, ctx),
+                PolicyBinder.bind(policies, "priority", "constant", Priorities.REGISTRY, ctx),
+                PolicyBinder.bind(policies, "routing", "round-robin", Routers.REGISTRY, ctx),
+                PolicyBinder.bind(policies, "scheduler", "fcfs", Schedulers.REGISTRY, ctx));
         policies.finish();
+        FitnessWeights fitness = FitnessWeights.NONE;
+        String weights = root.stringValue("fitness_weights", null);
+        if (weights != null) {
+            try {
+                fitness = FitnessWeights.parse(weights, "fitness_weights");
+            } catch (ConfigException e) {
+                e.problems().forEach(p -> root.problem(p.path(), p.message()));
+            }
+        }
         var workload = WorkloadBinder.bind(root.child("workload"), baseDir, horizonUs);
         root.finish();
         root.throwIfProblems();
-        return new SimConfig(seed, horizonUs, latency, engine, scheduler, priority, workload);
+        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload);
     }
 
     private static LatencySpec bindDeployment(ConfigNode d) {

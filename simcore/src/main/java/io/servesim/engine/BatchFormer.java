@@ -28,6 +28,9 @@ final class BatchFormer {
 
         /** {@code r} could not fit even alone in an otherwise empty cache. */
         void neverFits(Request r, long nowUs);
+
+        /** The head {@code r} could not get KV blocks although the request behind it would have fit. */
+        void headOfLineBlocked(Request r, long nowUs);
     }
 
     private final EngineConfig config;
@@ -87,6 +90,10 @@ final class BatchFormer {
             int cachedTokens = cachedBlocks * kv.blockSize();
             int newTokens = cap(r.numTokens() - cachedTokens, cachedTokens, budget);
             if (!kv.allocateNew(r, cachedBlocks, cachedTokens + newTokens)) {
+                Request next = waitQueue.peekSecond();
+                if (next != null && kv.blocksFor(Math.min(next.numTokens(), budget)) <= kv.freeBlocks()) {
+                    listener.headOfLineBlocked(r, nowUs);
+                }
                 break;
             }
             waitQueue.poll();

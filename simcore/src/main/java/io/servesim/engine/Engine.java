@@ -4,7 +4,6 @@ import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.StepShape;
-import io.servesim.policy.PriorityPolicy;
 import io.servesim.policy.SchedulingPolicy;
 import java.util.function.Consumer;
 
@@ -26,7 +25,6 @@ public final class Engine {
     private final EngineConfig config;
     private final KvCache kv;
     private final LatencyModel latency;
-    private final PriorityPolicy priority;
     private final WaitQueue waitQueue;
     private final RunningBatch running;
     private final BatchFormer batchFormer;
@@ -40,16 +38,16 @@ public final class Engine {
     private long steps;
     private long preemptions;
     private long inFlight;
+    private long headOfLineBlocks;
     private long pendingItlUs;
     private int pendingItlCount;
 
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
-                  PriorityPolicy priority, EventQueue events, EngineObserver observer) {
+                  EventQueue events, EngineObserver observer) {
         this.id = id;
         this.config = config;
         this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching());
         this.latency = latency;
-        this.priority = priority;
         this.waitQueue = new WaitQueue(scheduling.order());
         this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024));
         this.batchFormer = new BatchFormer(config, kv, waitQueue, running, new BatchFormer.Listener() {
@@ -66,6 +64,11 @@ public final class Engine {
             @Override
             public void neverFits(Request r, long nowUs) {
                 drop(r, DropReason.NEVER_FITS, nowUs);
+            }
+
+            @Override
+            public void headOfLineBlocked(Request r, long nowUs) {
+                headOfLineBlocks++;
             }
         });
         this.events = events;
@@ -84,6 +87,10 @@ public final class Engine {
     public long steps() { return steps; }
     public long preemptions() { return preemptions; }
     public boolean stepPending() { return stepPending; }
+    /** Tokens the waiting requests must compute before their first token (for wait estimates). */
+    public long waitingPromptTokens() { return waitQueue.promptTokens(); }
+    /** Steps in which the head of the wait queue lacked KV blocks while the next request would have fit. */
+    public long headOfLineBlocks() { return headOfLineBlocks; }
 
     /** ARRIVAL: the request reaches this instance; it joins the wait queue after the queueing delay. */
     public void onArrival(Request r, long nowUs) {
@@ -100,7 +107,6 @@ public final class Engine {
             drop(r, reason, nowUs);
             return;
         }
-        r.priorityScore = priority.rankKey(r);
         r.waitOrder = enqueueSeq++;
         r.state = Request.State.QUEUED;
         waitQueue.add(r);

@@ -33,9 +33,24 @@ public final class KvCache {
     private Request lastLookup;
     private int lastLookupHits;
     private int freeCount;
+    private Listener listener;
     private long hitTokens;
     private long queriedTokens;
     private long allocationFailures;
+
+    /** Block-hash events for a routing-visible prefix index (NVIDIA Dynamo's KV events). */
+    public interface Listener {
+        /** {@code hash} became hit-able at this instance. */
+        void stored(long hash);
+
+        /** {@code hash} was evicted from this instance. */
+        void removed(long hash);
+    }
+
+    /** Observes block registrations and evictions (null: none). */
+    public void setListener(Listener listener) {
+        this.listener = listener;
+    }
 
     public KvCache(int totalBlocks, int blockSize, boolean prefixCaching) {
         if (totalBlocks <= 0 || blockSize <= 0) {
@@ -236,6 +251,9 @@ public final class KvCache {
             if (index.putIfAbsent(h, blk) == -1) {
                 hash[blk] = h;
                 hashed[blk] = true;
+                if (listener != null) {
+                    listener.stored(h);
+                }
             }
         }
         if (full > r.registeredBlocks) {
@@ -251,7 +269,9 @@ public final class KvCache {
         unlink(blk);
         freeCount--;
         if (hashed[blk]) {
-            index.remove(hash[blk], blk);
+            if (index.remove(hash[blk], blk) && listener != null) {
+                listener.removed(hash[blk]);
+            }
             hashed[blk] = false;
         }
         refCount[blk] = 1;

@@ -15,7 +15,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
  */
 public final class Request {
     /** Lifecycle states; {@code status} of the record derives from these. */
-    public enum State { PENDING, QUEUED, RUNNING, COMPLETED, DROPPED }
+    public enum State { PENDING, QUEUED, RUNNING, COMPLETED, DROPPED, REJECTED }
 
     static final long ROOT_HASH = 0x5E5E_51A1_0000_0001L;
 
@@ -115,7 +115,11 @@ public final class Request {
     public long firstTokenUs() { return firstTokenUs; }
     public long completionUs() { return completionUs; }
     public int instanceId() { return instanceId; }
+    /** Time-invariant priority rank assigned by the control plane's priority policy (higher first). */
     public double priorityScore() { return priorityScore; }
+
+    /** Sets the rank (control plane, at admission). */
+    public void assignPriority(double rankKey) { this.priorityScore = rankKey; }
     public int heldBlocks() { return blocks.size(); }
     /** Enqueue sequence number at this request's instance (FIFO tie-breaker). */
     public long waitOrder() { return waitOrder; }

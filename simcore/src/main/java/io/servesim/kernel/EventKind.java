@@ -8,8 +8,14 @@ package io.servesim.kernel;
  * (named priorities keep output byte-identical, as BLIS does in {@code sim/event.go}).
  */
 public enum EventKind {
+    /** A periodic scrape of instance signals (stale observability); before decisions at the same time. */
+    SNAPSHOT_REFRESH,
     /** A client's request reaches the cluster front door (admission, routing follow). */
     CLUSTER_ARRIVAL,
+    /** Admission decision, after the admission latency or a DELAY. */
+    ADMISSION,
+    /** Routing decision, after the routing latency. */
+    ROUTING,
     /** A request reaches an instance; queueing delay (blackbox alpha) starts. */
     ARRIVAL,
     /** The request enters the instance's wait queue (drop guards run here). */

@@ -1,29 +1,46 @@
 package io.servesim.metrics;
 
+import io.servesim.cluster.ClusterObserver;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
 import io.servesim.engine.Invariants;
 import io.servesim.engine.Request;
 import io.servesim.latency.StepShape;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
- * Turns engine callbacks into streamed {@link RequestRecord}s and run aggregates. Keeps one
- * primitive per finished request per latency metric (for exact percentiles) and O(1) state
- * otherwise; per-token ITL goes into an HdrHistogram.
+ * Turns engine and control-plane callbacks into streamed {@link RequestRecord}s and run
+ * aggregates. Per completed request it keeps a few primitives (latencies, group indices, arrival,
+ * schedule time and priority rank: about 90 bytes) for exact percentiles, per-group breakdowns and
+ * exact priority-inversion counts; everything else is O(1). Per-token ITL goes to an HdrHistogram.
  */
-public final class MetricsCollector implements EngineObserver {
+public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private final RecordSink sink;
+    private final SloTargets slo;
     private final LongArrayList ttftUs = new LongArrayList();
     private final LongArrayList e2eUs = new LongArrayList();
     private final LongArrayList tpotUs = new LongArrayList();
     private final LongArrayList schedulingUs = new LongArrayList();
     private final LongArrayList queueingUs = new LongArrayList();
+    private final IntArrayList classIdx = new IntArrayList();
+    private final IntArrayList tenantIdx = new IntArrayList();
+    private final IntArrayList instanceIdx = new IntArrayList();
+    private final LongArrayList ids = new LongArrayList();
+    private final LongArrayList arrivalUs = new LongArrayList();
+    private final DoubleArrayList rank = new DoubleArrayList();
+    private final GroupCounters classes = new GroupCounters();
+    private final GroupCounters tenants = new GroupCounters();
     private final Histogram tokenItl = new Histogram(3);
     private long completed;
     private long dropped;
+    private long rejected;
+    private long delayed;
     private long unfinished;
+    private long sloMet;
     private long inputTokensCompleted;
     private long outputTokensCompleted;
     private double kvUtilStepWeighted;
@@ -33,15 +50,31 @@ public final class MetricsCollector implements EngineObserver {
     private long steps;
     private long firstArrivalUs = -1;
 
-    public MetricsCollector(RecordSink sink) {
+    public MetricsCollector(RecordSink sink, SloTargets slo) {
         this.sink = sink;
+        this.slo = slo;
     }
 
-    /** Called once per injected request, in arrival order. */
+    @Override
     public void onInjected(Request r) {
         if (firstArrivalUs < 0) {
             firstArrivalUs = r.arrivalUs();
         }
+        GroupCounters.inc(classes.injected, classes.of(r.tags().sloClass()));
+        GroupCounters.inc(tenants.injected, tenants.of(r.tags().tenantId()));
+    }
+
+    @Override
+    public void onRejected(Request r, String reason, long nowUs) {
+        rejected++;
+        GroupCounters.inc(classes.rejected, classes.of(r.tags().sloClass()));
+        GroupCounters.inc(tenants.rejected, tenants.of(r.tags().tenantId()));
+        sink.accept(RequestRecords.of(r, RequestRecord.REJECTED, reason, nowUs));
+    }
+
+    @Override
+    public void onDelayed(Request r, long delayUs) {
+        delayed++;
     }
 
     @Override
@@ -62,65 +95,80 @@ public final class MetricsCollector implements EngineObserver {
     @Override
     public void onLeft(Engine engine, Request r, long nowUs) {
         assert Invariants.checkCausality(r);
-        if (r.state() == Request.State.COMPLETED) {
-            completed++;
-            inputTokensCompleted += r.inputTokens();
-            outputTokensCompleted += r.generatedTokens();
-            RequestRecord rec = record(r, RequestRecord.COMPLETED);
-            ttftUs.add(rec.ttftUs());
-            e2eUs.add(rec.e2eUs());
-            tpotUs.add(Math.round(rec.meanItlUs()));
-            schedulingUs.add(rec.schedulingDelayUs());
-            queueingUs.add(rec.queueingDelayUs());
-            sink.accept(rec);
-        } else {
+        int c = classes.of(r.tags().sloClass());
+        int t = tenants.of(r.tags().tenantId());
+        if (r.state() != Request.State.COMPLETED) {
             dropped++;
-            sink.accept(record(r, RequestRecord.DROPPED));
+            GroupCounters.inc(classes.dropped, c);
+            GroupCounters.inc(tenants.dropped, t);
+            sink.accept(RequestRecords.of(r, RequestRecord.DROPPED, reason(r), -1));
+            return;
         }
+        completed++;
+        inputTokensCompleted += r.inputTokens();
+        outputTokensCompleted += r.generatedTokens();
+        RequestRecord rec = RequestRecords.of(r, RequestRecord.COMPLETED, null, -1);
+        ttftUs.add(rec.ttftUs());
+        e2eUs.add(rec.e2eUs());
+        tpotUs.add(Math.round(rec.meanItlUs()));
+        schedulingUs.add(rec.schedulingDelayUs());
+        queueingUs.add(rec.queueingDelayUs());
+        classIdx.add(c);
+        tenantIdx.add(t);
+        instanceIdx.add(r.instanceId());
+        ids.add(r.id());
+        arrivalUs.add(r.arrivalUs());
+        rank.add(referencePriority(r));
+        GroupCounters.inc(classes.completed, c);
+        GroupCounters.inc(tenants.completed, t);
+        if (slo.of(r.tags().sloClass()).met(rec.ttftUs() / 1e3, rec.meanItlUs() / 1e3, rec.e2eUs() / 1e3)) {
+            sloMet++;
+            GroupCounters.inc(classes.met, c);
+            GroupCounters.inc(tenants.met, t);
+        }
+        sink.accept(rec);
     }
 
     /** A request still in the system at the horizon. */
     public void onUnfinished(Request r) {
         unfinished++;
-        sink.accept(record(r, RequestRecord.UNFINISHED));
+        sink.accept(RequestRecords.of(r, RequestRecord.UNFINISHED, null, -1));
     }
 
     public long completed() { return completed; }
     public long dropped() { return dropped; }
+    public long rejected() { return rejected; }
     public long unfinished() { return unfinished; }
 
-    private static RequestRecord record(Request r, String status) {
-        boolean done = RequestRecord.COMPLETED.equals(status);
-        long arrival = r.arrivalUs();
-        long ttft = r.firstTokenUs() >= 0 ? r.firstTokenUs() - arrival : -1;
-        long e2e = done ? r.completionUs() - arrival : -1;
-        int out = r.generatedTokens();
-        double itl = done && out > 1 ? (double) (r.completionUs() - r.firstTokenUs()) / (out - 1) : 0;
-        long sched = r.firstScheduleUs() >= 0 ? r.firstScheduleUs() - arrival : -1;
-        long queued = r.firstScheduleUs() >= 0 && r.enqueueUs() >= 0 ? r.firstScheduleUs() - r.enqueueUs() : -1;
-        var t = r.tags();
-        return new RequestRecord(r.id(), r.instanceId(), t.clientId(), t.tenantId(), t.sloClass(), t.sessionId(),
-                t.turnIndex(), r.priority(), r.streaming(), r.inputTokens(), out, r.outputTokens(),
-                r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
-                r.firstTokenUs(), done || r.state() == Request.State.DROPPED ? r.completionUs() : -1,
-                ttft, e2e, itl, sched, queued, status,
-                r.dropReason() == null ? null : r.dropReason().name().toLowerCase(java.util.Locale.ROOT),
-                r.lengthCapped());
+    /**
+     * The priority a request deserves regardless of the configured policy, used to detect
+     * inversions: its SLO class's importance (realtime > interactive > standard > batch >
+     * background, {@link io.servesim.policy.Priorities#DEFAULT_CLASS_SCORES}) plus the workload's
+     * own per-request priority.
+     */
+    static double referencePriority(Request r) {
+        return io.servesim.policy.Priorities.DEFAULT_CLASS_SCORES.getOrDefault(r.tags().sloClass(), 0.0) + r.priority();
     }
 
-    /** Aggregates; {@code endUs} is the clock at the end of the run. */
-    public RunSummary summary(String latencyName, String latencyDescription, long totalKvBlocks, long injected,
-                              long endUs, long preemptions, long kvAllocationFailures, double cacheHitRate,
-                              long eventsProcessed) {
-        double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, endUs - firstArrivalUs) / 1e6;
-        return new RunSummary(latencyName, latencyDescription, totalKvBlocks, injected, completed, dropped,
-                unfinished, Distribution.ofMicros(Percentiles.of(ttftUs)), Distribution.ofMicros(Percentiles.of(e2eUs)),
+    private static String reason(Request r) {
+        return r.dropReason() == null ? null : r.dropReason().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Aggregates of the run; see {@link RunSummary} and {@link ClusterSummary}. */
+    public RunSummary summary(RunTotals totals) {
+        double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, totals.endUs() - firstArrivalUs) / 1e6;
+        ClusterSummary cluster = new ClusterBreakdown(this).summarize(totals, durationS);
+        RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.totalKvBlocks(),
+                totals.injected(), completed, dropped, rejected, unfinished,
+                Distribution.ofMicros(Percentiles.of(ttftUs)), Distribution.ofMicros(Percentiles.of(e2eUs)),
                 Distribution.ofMicros(Percentiles.of(tpotUs)), tokenItlDistribution(),
                 Distribution.ofMicros(Percentiles.of(schedulingUs)), Distribution.ofMicros(Percentiles.of(queueingUs)),
                 durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
-                rate(outputTokensCompleted, durationS), preemptions, kvAllocationFailures, cacheHitRate,
-                stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
-                steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, eventsProcessed);
+                rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
+                totals.cacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
+                steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
+                cluster);
+        return s.withFitness(totals.fitness());
     }
 
     private Distribution tokenItlDistribution() {
@@ -133,7 +181,23 @@ public final class MetricsCollector implements EngineObserver {
                 tokenItl.getValueAtPercentile(99) / 1e3, tokenItl.getMaxValue() / 1e3);
     }
 
-    private static double rate(long count, double seconds) {
+    static double rate(long count, double seconds) {
         return seconds <= 0 ? 0 : count / seconds;
     }
+
+    // ---- read by ClusterBreakdown ----
+    LongArrayList ttftUs() { return ttftUs; }
+    LongArrayList tpotUs() { return tpotUs; }
+    LongArrayList e2eUs() { return e2eUs; }
+    LongArrayList schedulingUs() { return schedulingUs; }
+    IntArrayList classIdx() { return classIdx; }
+    IntArrayList tenantIdx() { return tenantIdx; }
+    IntArrayList instanceIdx() { return instanceIdx; }
+    LongArrayList ids() { return ids; }
+    LongArrayList arrivalUs() { return arrivalUs; }
+    DoubleArrayList rank() { return rank; }
+    GroupCounters classes() { return classes; }
+    GroupCounters tenants() { return tenants; }
+    long delayed() { return delayed; }
+    long sloMet() { return sloMet; }
 }

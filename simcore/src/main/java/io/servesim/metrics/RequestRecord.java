@@ -28,8 +28,8 @@ package io.servesim.metrics;
  * @param meanItlUs          mean inter-token latency (TPOT): (completion - firstToken) / (outputTokens - 1); 0 for one token
  * @param schedulingDelayUs  firstScheduled - arrival (BLIS's scheduling delay)
  * @param queueingDelayUs    firstScheduled - enqueue (vLLM's queue time)
- * @param status             completed, dropped or unfinished
- * @param dropReason         why dropped, or null
+ * @param status             completed, dropped, rejected or unfinished
+ * @param dropReason         why dropped or rejected, or null
  * @param lengthCapped       stopped early at max_model_len
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
@@ -42,4 +42,5 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
+    public static final String REJECTED = "rejected";
 }

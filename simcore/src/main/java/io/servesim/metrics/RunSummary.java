@@ -13,6 +13,7 @@ import java.util.Map;
  * @param injected              requests that arrived
  * @param completed             requests that finished
  * @param dropped               requests dropped as unservable
+ * @param rejected              requests rejected at admission
  * @param unfinished            requests still queued or running at the horizon
  * @param ttftMs                time to first token
  * @param e2eMs                 end-to-end latency
@@ -32,14 +33,32 @@ import java.util.Map;
  * @param batchSizeMean         mean sequences per step
  * @param steps                 engine steps
  * @param eventsProcessed       kernel events processed
+ * @param skippedTraceLines     malformed trace lines skipped (skip_bad_lines)
+ * @param cluster               cluster-level metrics
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
-                         long completed, long dropped, long unfinished, Distribution ttftMs, Distribution e2eMs,
+                         long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
                          Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
                          Distribution queueingDelayMs, double durationS, double requestsPerSec,
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
                          long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
-                         double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed) {
+                         double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
+                         long skippedTraceLines, ClusterSummary cluster) {
+
+    /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
+    public RunSummary withFitness(FitnessWeights weights) {
+        if (weights.isEmpty()) {
+            return this;
+        }
+        ClusterSummary c = cluster;
+        ClusterSummary withScore = new ClusterSummary(c.instances(), c.requestsPerInstance(), c.loadImbalanceCv(),
+                c.delayed(), c.sloMet(), c.sloAttainment(), c.goodputRps(), c.jainFairness(), c.priorityInversions(),
+                c.headOfLineBlocks(), weights.score(this), c.bySloClass(), c.byTenant());
+        return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
+                unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
+                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, withScore);
+    }
 
     /** Stable, documented key order for JSON output. */
     public Map<String, Object> toMap() {
@@ -50,6 +69,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("injected", injected);
         m.put("completed", completed);
         m.put("dropped", dropped);
+        m.put("rejected", rejected);
         m.put("unfinished", unfinished);
         m.put("ttft_ms", ttftMs.toMap());
         m.put("e2e_ms", e2eMs.toMap());
@@ -69,6 +89,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("batch_size_mean", batchSizeMean);
         m.put("steps", steps);
         m.put("events_processed", eventsProcessed);
+        m.put("skipped_trace_lines", skippedTraceLines);
+        m.put("cluster", cluster.toMap());
         return m;
     }
 }

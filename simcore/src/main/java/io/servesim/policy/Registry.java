@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * An explicit name -> factory registry for one kind of policy (Caffeine simulator's
@@ -16,13 +16,13 @@ import java.util.function.Function;
  */
 public final class Registry<P> {
     private final String kind;
-    private final Map<String, Function<PolicySpec, P>> factories = new LinkedHashMap<>();
+    private final Map<String, BiFunction<PolicySpec, PolicyContext, P>> factories = new LinkedHashMap<>();
 
     public Registry(String kind) {
         this.kind = kind;
     }
 
-    public Registry<P> register(String name, Function<PolicySpec, P> factory) {
+    public Registry<P> register(String name, BiFunction<PolicySpec, PolicyContext, P> factory) {
         if (factories.putIfAbsent(name, factory) != null) {
             throw new IllegalArgumentException("duplicate " + kind + " policy " + name);
         }
@@ -42,8 +42,13 @@ public final class Registry<P> {
     }
 
     /** Builds a fresh policy instance (policies may keep per-run state). */
-    public P create(PolicySpec spec) {
+    public P create(PolicySpec spec, PolicyContext context) {
         requireKnown(spec);
-        return factories.get(spec.name()).apply(spec);
+        return factories.get(spec.name()).apply(spec, context);
+    }
+
+    /** Builds with the default context (validation, single-instance tests). */
+    public P create(PolicySpec spec) {
+        return create(spec, PolicyContext.DEFAULT);
     }
 }

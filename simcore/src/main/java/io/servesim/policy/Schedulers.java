@@ -15,12 +15,12 @@ public final class Schedulers {
     private static final Comparator<Request> BY_WAIT_ORDER = Comparator.comparingLong(Request::waitOrder);
 
     public static final Registry<SchedulingPolicy> REGISTRY = new Registry<SchedulingPolicy>("scheduler")
-            .register("fcfs", spec -> fixed(spec, null))
-            .register("priority-fcfs", spec -> fixed(spec,
+            .register("fcfs", (spec, ctx) -> fixed(spec, null))
+            .register("priority-fcfs", (spec, ctx) -> fixed(spec,
                     Comparator.comparingDouble(Request::priorityScore).reversed().thenComparing(BY_WAIT_ORDER)))
-            .register("sjf", spec -> fixed(spec,
+            .register("sjf", (spec, ctx) -> fixed(spec,
                     Comparator.comparingInt(Request::inputTokens).thenComparing(BY_WAIT_ORDER)))
-            .register("reverse-priority", spec -> fixed(spec,
+            .register("reverse-priority", (spec, ctx) -> fixed(spec,
                     Comparator.comparingDouble(Request::priorityScore).thenComparing(BY_WAIT_ORDER)));
 
     private Schedulers() {

@@ -10,8 +10,6 @@ import io.servesim.latency.LatencyModels;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
-import io.servesim.policy.Priorities;
-import io.servesim.policy.Schedulers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,13 +26,13 @@ import java.util.List;
 public final class RunPlan {
     private final SimConfig config;
     private final ResolvedLatency latency;
-    private final EngineConfig engineConfig;
+    private final SimSetup setup;
     private final String kvCapacitySource;
 
-    private RunPlan(SimConfig config, ResolvedLatency latency, EngineConfig engineConfig, String kvCapacitySource) {
+    private RunPlan(SimConfig config, ResolvedLatency latency, SimSetup setup, String kvCapacitySource) {
         this.config = config;
         this.latency = latency;
-        this.engineConfig = engineConfig;
+        this.setup = setup;
         this.kvCapacitySource = kvCapacitySource;
     }
 
@@ -75,23 +73,21 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        Schedulers.REGISTRY.create(cfg.scheduler());
-        Priorities.REGISTRY.create(cfg.priority());
         EngineConfig engine = new EngineConfig(e.maxNumSeqs(), e.maxNumBatchedTokens(), e.longPrefillTokenThreshold(),
                 maxModelLen, e.blockSizeTokens(), blocks, e.prefixCaching());
-        return new RunPlan(cfg, resolved, engine, source);
+        SimSetup setup = new SimSetup(engine, resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(), cfg.fitness(),
+                cfg.horizonUs());
+        return new RunPlan(cfg, resolved, setup, source);
     }
 
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
-        Simulation sim = new Simulation(engineConfig, latency.model(), Schedulers.REGISTRY.create(config.scheduler()),
-                Priorities.REGISTRY.create(config.priority()),
-                config.workload().open(config.seed(), config.horizonUs()), config.horizonUs(), sink);
-        return sim.run();
+        return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();
     }
 
     public SimConfig config() { return config; }
-    public EngineConfig engineConfig() { return engineConfig; }
+    public EngineConfig engineConfig() { return setup.engine(); }
+    public SimSetup setup() { return setup; }
     public LatencyModel latencyModel() { return latency.model(); }
     /** Where the KV capacity came from (shown by {@code servesim validate}). */
     public String kvCapacitySource() { return kvCapacitySource; }

@@ -1,113 +1,173 @@
 package io.servesim.sim;
 
+import io.servesim.cluster.ClusterView;
+import io.servesim.cluster.ControlPlane;
 import io.servesim.engine.Engine;
-import io.servesim.engine.EngineConfig;
+import io.servesim.engine.EngineObserver;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
-import io.servesim.latency.LatencyModel;
+import io.servesim.latency.StepShape;
 import io.servesim.metrics.MetricsCollector;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
-import io.servesim.policy.PriorityPolicy;
-import io.servesim.policy.SchedulingPolicy;
+import io.servesim.metrics.RunTotals;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.Priorities;
+import io.servesim.policy.Schedulers;
+import io.servesim.policy.admission.Admissions;
+import io.servesim.policy.routing.Routers;
 import io.servesim.workload.RequestSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * One deterministic, single-threaded simulation run: a request source, one engine and the event
- * loop. Requests are pulled from the source one at a time (the next arrival is the only pending
- * source event), so memory is proportional to requests in the system. The run ends when no events
+ * One deterministic, single-threaded simulation run: a request source, a control plane and N
+ * engine instances sharing one clock and one event queue (one global heap: the next event across
+ * all instances in O(log events), never a scan over instances). Requests are pulled from the source
+ * one at a time, so memory is proportional to requests in the system. The run ends when no events
  * remain, or at the horizon: then requests still queued or running are reported as unfinished.
  *
- * <p>Conservation (INV-1) is checked at the end: injected == completed + dropped + unfinished.
+ * <p>Conservation (INV-1) is checked at the end: injected == completed + dropped + rejected + unfinished.
  */
 public final class Simulation {
     private final EventQueue events = new EventQueue(1024);
-    private final Engine engine;
+    private final SimSetup setup;
+    private final Engine[] engines;
+    private final ControlPlane control;
     private final MetricsCollector metrics;
     private final RequestSource source;
-    private final long horizonUs;
-    private final LatencyModel latency;
-    private final java.util.function.Consumer<Request> injector = this::inject;
+    private final Consumer<Request> injector = this::inject;
     private Request sourcePending;
     private long injected;
 
-    public Simulation(EngineConfig engineConfig, LatencyModel latency, SchedulingPolicy scheduler,
-                      PriorityPolicy priority, RequestSource source, long horizonUs, RecordSink sink) {
-        this.metrics = new MetricsCollector(sink);
-        this.latency = latency;
-        this.engine = new Engine(0, engineConfig, latency, scheduler, priority, events, metrics);
+    public Simulation(SimSetup setup, RequestSource source, RecordSink sink) {
+        this.setup = setup;
         this.source = source;
-        this.horizonUs = horizonUs;
+        this.metrics = new MetricsCollector(sink, setup.slo());
+        int n = setup.cluster().instances();
+        PolicyContext ctx = new PolicyContext(n, setup.slo());
+        this.engines = new Engine[n];
+        ClusterView[] viewRef = new ClusterView[1];
+        EngineObserver observer = new EngineObserver() {
+            @Override
+            public void onFirstScheduled(Engine e, Request r, long nowUs) {
+                metrics.onFirstScheduled(e, r, nowUs);
+            }
+
+            @Override
+            public void onPreempted(Engine e, Request r, long nowUs) {
+                metrics.onPreempted(e, r, nowUs);
+            }
+
+            @Override
+            public void onStep(Engine e, long nowUs, long stepTimeUs, StepShape shape) {
+                metrics.onStep(e, nowUs, stepTimeUs, shape);
+                viewRef[0].onStep(e.id(), stepTimeUs);
+            }
+
+            @Override
+            public void onInterTokenLatency(long itlUs, int count) {
+                metrics.onInterTokenLatency(itlUs, count);
+            }
+
+            @Override
+            public void onLeft(Engine e, Request r, long nowUs) {
+                metrics.onLeft(e, r, nowUs);
+            }
+        };
+        for (int i = 0; i < n; i++) {
+            engines[i] = new Engine(i, setup.engine(), setup.latency(),
+                    Schedulers.REGISTRY.create(setup.policies().scheduler(), ctx), events, observer);
+        }
+        ClusterView view = new ClusterView(engines, setup.cluster().observability(),
+                Routers.usesPrefixCache(setup.policies().routing()));
+        viewRef[0] = view;
+        this.control = new ControlPlane(setup.cluster(), Admissions.REGISTRY.create(setup.policies().admission(), ctx),
+                Priorities.REGISTRY.create(setup.policies().priority(), ctx),
+                Routers.REGISTRY.create(setup.policies().routing(), ctx), engines, view, events, metrics);
     }
 
     /** Runs to completion (or the horizon) and returns the aggregates. */
     public RunSummary run() {
         try (source) {
             scheduleNextArrival();
+            control.start();
             loop();
             flushUnfinished();
         }
         long unfinished = metrics.unfinished();
-        if (injected != metrics.completed() + metrics.dropped() + unfinished) {
+        if (injected != metrics.completed() + metrics.dropped() + metrics.rejected() + unfinished) {
             throw new IllegalStateException("INV-1: injected " + injected + " != completed " + metrics.completed()
-                    + " + dropped " + metrics.dropped() + " + unfinished " + unfinished);
+                    + " + dropped " + metrics.dropped() + " + rejected " + metrics.rejected() + " + unfinished " + unfinished);
         }
-        var kv = engine.kvCache();
-        double hitRate = kv.queriedTokens() == 0 ? 0 : (double) kv.hitTokens() / kv.queriedTokens();
-        long endUs = horizonUs > 0 ? Math.min(horizonUs, Math.max(events.nowUs(), 0)) : events.nowUs();
-        if (horizonUs > 0 && unfinished > 0) {
-            endUs = horizonUs;
+        long hits = 0;
+        long queried = 0;
+        long preemptions = 0;
+        long allocFailures = 0;
+        long hol = 0;
+        for (Engine e : engines) {
+            hits += e.kvCache().hitTokens();
+            queried += e.kvCache().queriedTokens();
+            preemptions += e.preemptions();
+            allocFailures += e.kvCache().allocationFailures();
+            hol += e.headOfLineBlocks();
         }
-        return metrics.summary(latency.name(), latency.describe(), kv.totalBlocks(), injected, endUs,
-                engine.preemptions(), kv.allocationFailures(), hitRate, events.processed());
+        long horizon = setup.horizonUs();
+        long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
+        var latency = setup.latency();
+        return metrics.summary(new RunTotals(latency.name(), latency.describe(), engines[0].kvCache().totalBlocks(),
+                injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
+                events.processed(), source.skippedLines(), control.routedCounts(), hol, setup.fitness()));
     }
 
     private void loop() {
+        long horizon = setup.horizonUs();
         while (!events.isEmpty()) {
-            if (horizonUs > 0 && events.peekTimeUs() > horizonUs) {
+            if (horizon > 0 && events.peekTimeUs() > horizon) {
                 return;
             }
             events.pop();
             long now = events.poppedTimeUs();
             Object ref = events.poppedRef();
-            EventKind kind = events.poppedKind();
-            switch (kind) {
-                case ARRIVAL -> {
+            switch (events.poppedKind()) {
+                case CLUSTER_ARRIVAL -> {
                     Request r = (Request) ref;
                     injected++;
-                    metrics.onInjected(r);
-                    engine.onArrival(r, now);
+                    control.onClusterArrival(r, now);
                     if (r == sourcePending) {
                         scheduleNextArrival();
                     }
                 }
-                case QUEUED -> engine.onQueued((Request) ref, now);
-                case STEP -> engine.onStep(now);
+                case ADMISSION -> control.admit((Request) ref, now);
+                case ROUTING -> control.route((Request) ref, now);
+                case SNAPSHOT_REFRESH -> control.onScrape((Long) ref, now);
+                case ARRIVAL -> engines[events.poppedTarget()].onArrival((Request) ref, now);
+                case QUEUED -> engines[events.poppedTarget()].onQueued((Request) ref, now);
+                case STEP -> engines[events.poppedTarget()].onStep(now);
                 case SCHEDULED -> { }
                 case REQUEST_LEFT -> {
                     Request r = (Request) ref;
-                    engine.onLeft(r, now);
+                    engines[events.poppedTarget()].onLeft(r, now);
+                    control.onLeft(r, now);
                     source.onLeft(r, now, injector);
                 }
-                case CLUSTER_ARRIVAL -> throw new IllegalStateException("cluster event in a single-instance run");
             }
         }
     }
 
     /** A follow-up request from a closed-loop source (arrival must not be in the past). */
     private void inject(Request r) {
-        events.schedule(r.arrivalUs(), EventKind.ARRIVAL, 0, r);
+        events.schedule(r.arrivalUs(), EventKind.CLUSTER_ARRIVAL, -1, r);
     }
 
     private void scheduleNextArrival() {
         Request next = source.next();
         sourcePending = next;
         if (next != null) {
-            events.schedule(Math.max(next.arrivalUs(), events.nowUs()), EventKind.ARRIVAL, 0, next);
+            events.schedule(Math.max(next.arrivalUs(), events.nowUs()), EventKind.CLUSTER_ARRIVAL, -1, next);
         }
     }
 
@@ -115,18 +175,26 @@ public final class Simulation {
     private void flushUnfinished() {
         List<Request> left = new ArrayList<>();
         events.forEachPending((kind, ref) -> {
-            if ((kind == EventKind.QUEUED || kind == EventKind.REQUEST_LEFT) && ref instanceof Request r) {
+            boolean inSystem = kind == EventKind.ADMISSION || kind == EventKind.ROUTING || kind == EventKind.ARRIVAL
+                    || kind == EventKind.QUEUED || kind == EventKind.REQUEST_LEFT;
+            if (inSystem && ref instanceof Request r) {
                 left.add(r);
             }
         });
-        engine.drainUnfinished(left::add);
+        for (Engine e : engines) {
+            e.drainUnfinished(left::add);
+        }
         left.sort(Comparator.comparingLong(Request::id));
         left.forEach(metrics::onUnfinished);
     }
 
-    /** The engine (for tests and invariant checks). */
+    /** The engines (for tests and invariant checks). */
+    public Engine[] engines() {
+        return engines.clone();
+    }
+
     public Engine engine() {
-        return engine;
+        return engines[0];
     }
 
     public long injected() {

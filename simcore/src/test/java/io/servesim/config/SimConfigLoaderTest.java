@@ -33,7 +33,9 @@ class SimConfigLoaderTest {
         assertEquals(512, c.engine().maxNumBatchedTokens());
         assertEquals(16, c.engine().blockSizeTokens());
         assertEquals(-1, c.engine().maxModelLen());
-        assertEquals("fcfs", c.scheduler().name());
+        assertEquals("fcfs", c.policies().scheduler().name());
+        assertEquals("round-robin", c.policies().routing().name());
+        assertEquals(1, c.cluster().instances());
         assertEquals("auto", c.latency().kind());
         assertEquals(42, c.seed());
     }

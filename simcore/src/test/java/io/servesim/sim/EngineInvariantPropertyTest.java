@@ -71,10 +71,7 @@ class EngineInvariantPropertyTest {
         SyntheticSpec spec = new SyntheticSpec(true, 50, 100, LengthSpec.gaussian(200, 150, 1, 1000),
                 LengthSpec.gaussian(50, 40, 1, 300), 64, "p");
         List<RequestRecord> out = new ArrayList<>();
-        var sim = new Simulation(cfg, LinearLatency.steps(2000, 10, 100),
-                io.servesim.policy.Schedulers.REGISTRY.create(io.servesim.policy.PolicySpec.of("fcfs", "t")),
-                io.servesim.policy.Priorities.REGISTRY.create(io.servesim.policy.PolicySpec.of("constant", "t")),
-                spec.open(seed, 0), 0, out::add);
+        var sim = new Simulation(SimSetup.single(cfg, LinearLatency.steps(2000, 10, 100)), spec.open(seed, 0), out::add);
         sim.run();
         assertEquals(0, sim.engine().kvCache().usedBlocks());
         sim.engine().kvCache().checkInvariants();

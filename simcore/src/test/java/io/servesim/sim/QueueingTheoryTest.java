@@ -24,10 +24,8 @@ class QueueingTheoryTest {
         SyntheticSpec spec = new SyntheticSpec(true, 350.0, 200_000, LengthSpec.constant(100), LengthSpec.constant(1), 0, "none");
         DoubleAdder waitSum = new DoubleAdder();
         LongAdder n = new LongAdder();
-        var sim = new Simulation(cfg, LinearLatency.steps(1000, 10, 100),
-                io.servesim.policy.Schedulers.REGISTRY.create(io.servesim.policy.PolicySpec.of("fcfs", "t")),
-                io.servesim.policy.Priorities.REGISTRY.create(io.servesim.policy.PolicySpec.of("constant", "t")),
-                spec.open(1, 0), 0, (RequestRecord r) -> {
+        var sim = new Simulation(SimSetup.single(cfg, LinearLatency.steps(1000, 10, 100)), spec.open(1, 0),
+                (RequestRecord r) -> {
                     waitSum.add(r.queueingDelayUs());
                     n.increment();
                 });

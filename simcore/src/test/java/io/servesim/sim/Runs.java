@@ -5,9 +5,6 @@ import io.servesim.engine.Request;
 import io.servesim.latency.LatencyModel;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
-import io.servesim.policy.PolicySpec;
-import io.servesim.policy.Priorities;
-import io.servesim.policy.Schedulers;
 import io.servesim.workload.RequestSource;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -38,10 +35,14 @@ public final class Runs {
 
     public static Result run(EngineConfig cfg, LatencyModel latency, String scheduler, String priority,
                              RequestSource source, long horizonUs) {
+        SimSetup setup = SimSetup.single(cfg, latency).withHorizonUs(horizonUs)
+                .withPolicies(PolicyBundle.DEFAULT.withScheduler(scheduler).withPriority(priority));
+        return run(setup, source);
+    }
+
+    public static Result run(SimSetup setup, RequestSource source) {
         List<RequestRecord> out = new ArrayList<>();
-        Simulation sim = new Simulation(cfg, latency, Schedulers.REGISTRY.create(PolicySpec.of(scheduler, "test")),
-                Priorities.REGISTRY.create(PolicySpec.of(priority, "test")), source, horizonUs, out::add);
-        RunSummary s = sim.run();
+        RunSummary s = new Simulation(setup, source, out::add).run();
         return new Result(s, out);
     }
 

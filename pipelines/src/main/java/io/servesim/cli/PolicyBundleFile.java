@@ -1,0 +1,36 @@
+package io.servesim.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigException;
+import io.servesim.config.SimConfigLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A PolicyBundle file ({@code --policy-config}): one YAML mapping with any of {@code admission},
+ * {@code priority}, {@code routing}, {@code scheduler}, each a template name or {@code {name, params}}.
+ * Its entries replace the run config's {@code policies.*}; unknown keys fail naming the file.
+ */
+final class PolicyBundleFile {
+    static final List<String> KEYS = List.of("admission", "priority", "routing", "scheduler");
+
+    private PolicyBundleFile() {
+    }
+
+    static void apply(Path file, ObjectNode config) {
+        ObjectNode bundle = SimConfigLoader.readTree(file);
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        bundle.fieldNames().forEachRemaining(k -> {
+            if (!KEYS.contains(k)) {
+                problems.add(new ConfigException.Problem(file + ": " + k, "unknown policy kind; valid: " + String.join(", ", KEYS)));
+            }
+        });
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        ObjectNode policies = config.has("policies") && config.get("policies").isObject()
+                ? (ObjectNode) config.get("policies") : config.putObject("policies");
+        bundle.fields().forEachRemaining(e -> policies.set(e.getKey(), e.getValue()));
+    }
+}

@@ -1,0 +1,217 @@
+package io.servesim.cluster;
+
+import io.servesim.engine.Engine;
+import io.servesim.engine.KvCache;
+import io.servesim.engine.Request;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the control plane sees of the instances: every {@link Signal} read through its
+ * observability mode. Immediate and on-demand signals read live engine state; periodic ones read
+ * the values captured at the last scrape ({@link #scrape}). The prefix-cache index follows the same
+ * rule: immediate applies every stored/removed block event at once, periodic buffers them per
+ * instance and applies them at the scrape (incrementally, never copying a cache).
+ * Recent TTFT/TPOT are exponentially weighted means (weight {@value #EWMA_WEIGHT}) over completions.
+ */
+public final class ClusterView {
+    /** Weight of the newest sample in the recent-latency means. */
+    public static final double EWMA_WEIGHT = 0.1;
+
+    private final Engine[] engines;
+    private final Observability observability;
+    private final double[][] scraped;
+    private final long[] scrapedAtUs;
+    private final double[] ttftEwmaUs;
+    private final double[] tpotEwmaUs;
+    private final double[] stepEwmaUs;
+    private final PrefixIndex prefix;
+    private final boolean prefixBuffered;
+    private final LongArrayList[] pendingPrefix;
+    private final int[] overlapScratch;
+
+    public ClusterView(Engine[] engines, Observability observability, boolean needsPrefixIndex) {
+        this.engines = engines;
+        this.observability = observability;
+        int n = engines.length;
+        this.scraped = new double[Signal.all().length][n];
+        this.scrapedAtUs = new long[Signal.all().length];
+        this.ttftEwmaUs = new double[n];
+        this.tpotEwmaUs = new double[n];
+        this.stepEwmaUs = new double[n];
+        this.prefix = needsPrefixIndex ? new PrefixIndex(n) : null;
+        this.prefixBuffered = observability.mode(Signal.PREFIX_CACHE).kind() == Observability.Kind.PERIODIC;
+        this.pendingPrefix = new LongArrayList[n];
+        this.overlapScratch = new int[n];
+        for (int i = 0; i < n; i++) {
+            pendingPrefix[i] = new LongArrayList();
+            if (prefix != null) {
+                final int inst = i;
+                engines[i].kvCache().setListener(new KvCache.Listener() {
+                    @Override
+                    public void stored(long hash) {
+                        onPrefixEvent(inst, hash, true);
+                    }
+
+                    @Override
+                    public void removed(long hash) {
+                        onPrefixEvent(inst, hash, false);
+                    }
+                });
+            }
+        }
+    }
+
+    public int instances() {
+        return engines.length;
+    }
+
+    public Observability observability() {
+        return observability;
+    }
+
+    /** KV block size shared by all instances. */
+    public int blockSizeTokens() {
+        return engines[0].kvCache().blockSize();
+    }
+
+    /** The value of {@code s} at instance {@code i} as the control plane sees it now. */
+    public double value(Signal s, int i) {
+        if (observability.mode(s).kind() == Observability.Kind.PERIODIC) {
+            return scraped[s.ordinal()][i];
+        }
+        return live(s, i);
+    }
+
+    public int queueDepth(int i) { return (int) value(Signal.QUEUE_DEPTH, i); }
+    public int running(int i) { return (int) value(Signal.RUNNING, i); }
+    public double kvUtilization(int i) { return value(Signal.KV_UTILIZATION, i); }
+    public int freeKvBlocks(int i) { return (int) value(Signal.FREE_KV_BLOCKS, i); }
+    public long inFlight(int i) { return (long) value(Signal.IN_FLIGHT, i); }
+    public double recentTtftUs(int i) { return value(Signal.RECENT_TTFT, i); }
+    public double recentTpotUs(int i) { return value(Signal.RECENT_TPOT, i); }
+    public double cacheHitRate(int i) { return value(Signal.CACHE_HIT_RATE, i); }
+    public double estimatedWaitUs(int i) { return value(Signal.ESTIMATED_WAIT, i); }
+    /** KV blocks in use at instance {@code i} (total minus free), as seen. */
+    public int usedKvBlocks(int i) { return engines[i].kvCache().totalBlocks() - freeKvBlocks(i); }
+    public int totalKvBlocks(int i) { return engines[i].kvCache().totalBlocks(); }
+
+    /**
+     * Per-instance count of leading prompt blocks of {@code r} cached there (as seen); the returned
+     * array is reused by the next call. Returns all zeros when no policy needs the index.
+     */
+    public int[] prefixOverlapBlocks(Request r) {
+        if (prefix == null) {
+            java.util.Arrays.fill(overlapScratch, 0);
+        } else {
+            prefix.overlap(r, blockSizeTokens(), overlapScratch);
+        }
+        return overlapScratch;
+    }
+
+    /** An immutable snapshot of instance {@code i} (for traces and tests). */
+    public InstanceSnapshot snapshot(int i, long nowUs) {
+        return new InstanceSnapshot(i, nowUs, queueDepth(i), running(i), kvUtilization(i), freeKvBlocks(i),
+                inFlight(i), recentTtftUs(i), recentTpotUs(i), cacheHitRate(i), estimatedWaitUs(i));
+    }
+
+    /** Captures every periodic signal whose interval is {@code intervalUs} (a scrape). */
+    public void scrape(long intervalUs, long nowUs) {
+        for (Signal s : Signal.all()) {
+            Observability.Mode m = observability.mode(s);
+            if (m.kind() != Observability.Kind.PERIODIC || m.intervalUs() != intervalUs) {
+                continue;
+            }
+            scrapedAtUs[s.ordinal()] = nowUs;
+            if (s == Signal.PREFIX_CACHE) {
+                applyPendingPrefix();
+                continue;
+            }
+            for (int i = 0; i < engines.length; i++) {
+                scraped[s.ordinal()][i] = live(s, i);
+            }
+        }
+    }
+
+    /** Distinct scrape intervals of the periodic signals (each drives one recurring scrape). */
+    public List<Long> scrapeIntervals() {
+        List<Long> out = new ArrayList<>();
+        for (Signal s : Signal.all()) {
+            Observability.Mode m = observability.mode(s);
+            if (m.kind() == Observability.Kind.PERIODIC && !out.contains(m.intervalUs())) {
+                out.add(m.intervalUs());
+            }
+        }
+        return out;
+    }
+
+    /** Latency a routing decision pays to pull on-demand signals (the largest of them). */
+    public long onDemandLatencyUs() {
+        long max = 0;
+        for (Signal s : Signal.all()) {
+            Observability.Mode m = observability.mode(s);
+            if (m.kind() == Observability.Kind.ON_DEMAND) {
+                max = Math.max(max, m.latencyUs());
+            }
+        }
+        return max;
+    }
+
+    /** A request left instance {@code i}: update its recent TTFT/TPOT. */
+    public void onCompleted(int i, long ttftUs, double tpotUs) {
+        ttftEwmaUs[i] = ttftEwmaUs[i] == 0 ? ttftUs : ttftEwmaUs[i] + EWMA_WEIGHT * (ttftUs - ttftEwmaUs[i]);
+        tpotEwmaUs[i] = tpotEwmaUs[i] == 0 ? tpotUs : tpotEwmaUs[i] + EWMA_WEIGHT * (tpotUs - tpotEwmaUs[i]);
+    }
+
+    /** Instance {@code i} ran a step of {@code stepUs}. */
+    public void onStep(int i, long stepUs) {
+        stepEwmaUs[i] = stepEwmaUs[i] == 0 ? stepUs : stepEwmaUs[i] + EWMA_WEIGHT * (stepUs - stepEwmaUs[i]);
+    }
+
+    private double live(Signal s, int i) {
+        Engine e = engines[i];
+        KvCache kv = e.kvCache();
+        return switch (s) {
+            case QUEUE_DEPTH -> e.queueDepth();
+            case RUNNING -> e.runningCount();
+            case KV_UTILIZATION -> kv.utilization();
+            case FREE_KV_BLOCKS -> kv.freeBlocks();
+            case IN_FLIGHT -> e.inFlight();
+            case RECENT_TTFT -> ttftEwmaUs[i];
+            case RECENT_TPOT -> tpotEwmaUs[i];
+            case CACHE_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.hitTokens() / kv.queriedTokens();
+            case ESTIMATED_WAIT -> (double) e.waitingPromptTokens() / e.config().maxNumBatchedTokens() * stepEwmaUs[i];
+            case PREFIX_CACHE -> prefix == null ? 0 : prefix.size();
+        };
+    }
+
+    private void onPrefixEvent(int i, long hash, boolean stored) {
+        if (prefixBuffered) {
+            // encode the operation in the list: hash then +1 (stored) / -1 (removed)
+            pendingPrefix[i].add(hash);
+            pendingPrefix[i].add(stored ? 1 : -1);
+        } else if (stored) {
+            prefix.stored(i, hash);
+        } else {
+            prefix.removed(i, hash);
+        }
+    }
+
+    private void applyPendingPrefix() {
+        if (prefix == null) {
+            return;
+        }
+        for (int i = 0; i < engines.length; i++) {
+            LongArrayList ops = pendingPrefix[i];
+            for (int k = 0; k < ops.size(); k += 2) {
+                if (ops.getLong(k + 1) > 0) {
+                    prefix.stored(i, ops.getLong(k));
+                } else {
+                    prefix.removed(i, ops.getLong(k));
+                }
+            }
+            ops.clear();
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.servesim.cluster;
+
+import io.servesim.engine.Engine;
+import io.servesim.engine.Request;
+import io.servesim.kernel.EventKind;
+import io.servesim.kernel.EventQueue;
+import io.servesim.policy.PriorityPolicy;
+import io.servesim.policy.admission.AdmissionDecision;
+import io.servesim.policy.admission.AdmissionPolicy;
+import io.servesim.policy.routing.RoutingPolicy;
+
+/**
+ * The cluster's front door, online at decision time (never pre-dispatched), after BLIS's cluster
+ * events ({@code sim/cluster/cluster_event.go}): cluster arrival -> (admission latency) admission
+ * decision -> priority assignment -> (routing latency) routing decision -> instance arrival.
+ * Zero latencies are handled inline, so a one-instance cluster processes exactly the events of a
+ * lone engine. Periodic observability is driven by recurring scrape events that stop when nothing
+ * else is pending.
+ */
+public final class ControlPlane {
+    private final ClusterConfig config;
+    private final AdmissionPolicy admission;
+    private final PriorityPolicy priority;
+    private final RoutingPolicy routing;
+    private final Engine[] engines;
+    private final ClusterView view;
+    private final EventQueue events;
+    private final ClusterObserver observer;
+    private final long pullLatencyUs;
+    private final long[] routedCount;
+    private int liveScrapeChains;
+
+    public ControlPlane(ClusterConfig config, AdmissionPolicy admission, PriorityPolicy priority, RoutingPolicy routing,
+                        Engine[] engines, ClusterView view, EventQueue events, ClusterObserver observer) {
+        this.config = config;
+        this.admission = admission;
+        this.priority = priority;
+        this.routing = routing;
+        this.engines = engines;
+        this.view = view;
+        this.events = events;
+        this.observer = observer;
+        this.pullLatencyUs = view.onDemandLatencyUs();
+        this.routedCount = new long[engines.length];
+    }
+
+    /** Schedules the first scrape of every periodic signal group. */
+    public void start() {
+        for (long interval : view.scrapeIntervals()) {
+            view.scrape(interval, 0);
+            events.schedule(interval, EventKind.SNAPSHOT_REFRESH, -1, interval);
+            liveScrapeChains++;
+        }
+    }
+
+    /** CLUSTER_ARRIVAL. */
+    public void onClusterArrival(Request r, long nowUs) {
+        observer.onInjected(r);
+        if (config.admissionLatencyUs() > 0) {
+            events.schedule(nowUs + config.admissionLatencyUs(), EventKind.ADMISSION, -1, r);
+        } else {
+            admit(r, nowUs);
+        }
+    }
+
+    /** ADMISSION: the decision after the admission latency, or a retry after a DELAY. */
+    public void admit(Request r, long nowUs) {
+        AdmissionDecision d = admission.decide(r, nowUs);
+        switch (d.kind()) {
+            case ADMIT -> {
+                r.assignPriority(priority.rankKey(r));
+                if (config.routingLatencyUs() > 0) {
+                    events.schedule(nowUs + config.routingLatencyUs(), EventKind.ROUTING, -1, r);
+                } else {
+                    route(r, nowUs);
+                }
+            }
+            case REJECT -> observer.onRejected(r, d.reason(), nowUs);
+            case DELAY -> {
+                observer.onDelayed(r, d.delayUs());
+                events.schedule(nowUs + d.delayUs(), EventKind.ADMISSION, -1, r);
+            }
+        }
+    }
+
+    /** ROUTING: pick the instance now; the request reaches it after any on-demand pull latency. */
+    public void route(Request r, long nowUs) {
+        int target = routing.route(r, view, nowUs);
+        if (target < 0 || target >= engines.length) {
+            throw new IllegalStateException("routing policy chose instance " + target + " of " + engines.length);
+        }
+        routedCount[target]++;
+        if (pullLatencyUs > 0) {
+            events.schedule(nowUs + pullLatencyUs, EventKind.ARRIVAL, target, r);
+        } else {
+            engines[target].onArrival(r, nowUs);
+        }
+    }
+
+    /** SNAPSHOT_REFRESH: scrape, and keep scraping while anything else is pending. */
+    public void onScrape(long intervalUs, long nowUs) {
+        view.scrape(intervalUs, nowUs);
+        // each other live chain has exactly one pending scrape; anything beyond is real work
+        if (events.size() > liveScrapeChains - 1) {
+            events.schedule(nowUs + intervalUs, EventKind.SNAPSHOT_REFRESH, -1, intervalUs);
+        } else {
+            liveScrapeChains--;
+        }
+    }
+
+    /** A request left its instance: quota policies release it; recent-latency signals update. */
+    public void onLeft(Request r, long nowUs) {
+        admission.onLeft(r, nowUs);
+        if (r.state() == Request.State.COMPLETED) {
+            long ttft = r.firstTokenUs() - r.arrivalUs();
+            int out = r.generatedTokens();
+            double tpot = out > 1 ? (double) (r.completionUs() - r.firstTokenUs()) / (out - 1) : 0;
+            view.onCompleted(r.instanceId(), ttft, tpot);
+        }
+    }
+
+    /** Requests routed to each instance so far. */
+    public long[] routedCounts() {
+        return routedCount.clone();
+    }
+
+    public ClusterView view() {
+        return view;
+    }
+}

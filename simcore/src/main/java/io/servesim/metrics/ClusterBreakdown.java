@@ -1,0 +1,129 @@
+package io.servesim.metrics;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Computes the {@link ClusterSummary} from a collector's per-request primitives at the end of a run. */
+final class ClusterBreakdown {
+    private final MetricsCollector m;
+
+    ClusterBreakdown(MetricsCollector m) {
+        this.m = m;
+    }
+
+    ClusterSummary summarize(RunTotals totals, double durationS) {
+        long[] perInstance = totals.requestsPerInstance();
+        long injected = Math.max(1, totals.injected());
+        Map<String, GroupSummary> byClass = groups(m.classes(), m.classIdx());
+        Map<String, GroupSummary> byTenant = groups(m.tenants(), m.tenantIdx());
+        return new ClusterSummary(perInstance.length, perInstance, cv(perInstance), m.delayed(), m.sloMet(),
+                totals.injected() == 0 ? Double.NaN : (double) m.sloMet() / injected,
+                MetricsCollector.rate(m.sloMet(), durationS), jain(byTenant), inversions(perInstance.length),
+                totals.headOfLineBlocks(), Double.NaN, byClass, byTenant);
+    }
+
+    private Map<String, GroupSummary> groups(GroupCounters g, IntArrayList idxOfRequest) {
+        int n = g.names.size();
+        LongArrayList[] ttft = new LongArrayList[n];
+        LongArrayList[] tpot = new LongArrayList[n];
+        LongArrayList[] e2e = new LongArrayList[n];
+        for (int k = 0; k < n; k++) {
+            ttft[k] = new LongArrayList();
+            tpot[k] = new LongArrayList();
+            e2e[k] = new LongArrayList();
+        }
+        for (int i = 0; i < idxOfRequest.size(); i++) {
+            int k = idxOfRequest.getInt(i);
+            ttft[k].add(m.ttftUs().getLong(i));
+            tpot[k].add(m.tpotUs().getLong(i));
+            e2e[k].add(m.e2eUs().getLong(i));
+        }
+        Map<String, GroupSummary> out = new TreeMap<>();
+        for (int k = 0; k < n; k++) {
+            long inj = g.injected.getLong(k);
+            long met = g.met.getLong(k);
+            out.put(g.names.get(k), new GroupSummary(inj, g.completed.getLong(k), g.rejected.getLong(k),
+                    g.dropped.getLong(k), met, inj == 0 ? Double.NaN : (double) met / inj,
+                    Distribution.ofMicros(Percentiles.of(ttft[k])), Distribution.ofMicros(Percentiles.of(tpot[k])),
+                    Distribution.ofMicros(Percentiles.of(e2e[k]))));
+        }
+        return new LinkedHashMap<>(out);
+    }
+
+    /** Jain's fairness index (sum x)^2 / (n sum x^2) over tenants' SLO attainment; 1 when all equal. */
+    static double jain(Map<String, GroupSummary> byTenant) {
+        double sum = 0;
+        double sumSq = 0;
+        int n = 0;
+        for (GroupSummary g : byTenant.values()) {
+            if (Double.isNaN(g.sloAttainment())) {
+                continue;
+            }
+            sum += g.sloAttainment();
+            sumSq += g.sloAttainment() * g.sloAttainment();
+            n++;
+        }
+        if (n == 0) {
+            return Double.NaN;
+        }
+        return sumSq == 0 ? 1.0 : sum * sum / (n * sumSq);
+    }
+
+    static double cv(long[] counts) {
+        if (counts.length == 0) {
+            return Double.NaN;
+        }
+        double mean = 0;
+        for (long c : counts) {
+            mean += c;
+        }
+        mean /= counts.length;
+        if (mean == 0) {
+            return 0;
+        }
+        double var = 0;
+        for (long c : counts) {
+            var += (c - mean) * (c - mean);
+        }
+        return Math.sqrt(var / counts.length) / mean;
+    }
+
+    private long inversions(int instances) {
+        int total = m.instanceIdx().size();
+        int[] perCount = new int[instances];
+        for (int i = 0; i < total; i++) {
+            perCount[m.instanceIdx().getInt(i)]++;
+        }
+        long sum = 0;
+        for (int inst = 0; inst < instances; inst++) {
+            int n = perCount[inst];
+            Integer[] order = new Integer[n];
+            long[] sched = new long[n];
+            double[] rank = new double[n];
+            long[] arrival = new long[n];
+            long[] id = new long[n];
+            int k = 0;
+            for (int i = 0; i < total; i++) {
+                if (m.instanceIdx().getInt(i) == inst) {
+                    arrival[k] = m.arrivalUs().getLong(i);
+                    id[k] = m.ids().getLong(i);
+                    sched[k] = arrival[k] + m.schedulingUs().getLong(i);
+                    rank[k] = m.rank().getDouble(i);
+                    order[k] = k;
+                    k++;
+                }
+            }
+            java.util.Arrays.sort(order, (a, b) -> arrival[a] != arrival[b] ? Long.compare(arrival[a], arrival[b])
+                    : Long.compare(id[a], id[b]));
+            int[] ord = new int[n];
+            for (int j = 0; j < n; j++) {
+                ord[j] = order[j];
+            }
+            sum += InversionCounter.count(ord, sched, rank);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,31 @@
+package io.servesim.metrics;
+
+import io.servesim.engine.Request;
+
+/** Builds the {@link RequestRecord} of a request leaving the system. */
+final class RequestRecords {
+    private RequestRecords() {
+    }
+
+    /**
+     * @param status   record status
+     * @param reason   drop or rejection reason, or null
+     * @param leftUs   time it left when not completed/dropped by an engine (rejections), else -1
+     */
+    static RequestRecord of(Request r, String status, String reason, long leftUs) {
+        boolean done = RequestRecord.COMPLETED.equals(status);
+        long arrival = r.arrivalUs();
+        long ttft = r.firstTokenUs() >= 0 ? r.firstTokenUs() - arrival : -1;
+        long e2e = done ? r.completionUs() - arrival : -1;
+        int out = r.generatedTokens();
+        double itl = done && out > 1 ? (double) (r.completionUs() - r.firstTokenUs()) / (out - 1) : 0;
+        long sched = r.firstScheduleUs() >= 0 ? r.firstScheduleUs() - arrival : -1;
+        long queued = r.firstScheduleUs() >= 0 && r.enqueueUs() >= 0 ? r.firstScheduleUs() - r.enqueueUs() : -1;
+        long completion = done || RequestRecord.DROPPED.equals(status) ? r.completionUs() : leftUs;
+        var t = r.tags();
+        return new RequestRecord(r.id(), r.instanceId(), t.clientId(), t.tenantId(), t.sloClass(), t.sessionId(),
+                t.turnIndex(), r.priority(), r.streaming(), r.inputTokens(), out, r.outputTokens(),
+                r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
+                r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped());
+    }
+}

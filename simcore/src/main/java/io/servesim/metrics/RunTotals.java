@@ -1,0 +1,24 @@
+package io.servesim.metrics;
+
+/**
+ * What the simulation knows at the end beyond the collector's own tallies.
+ *
+ * @param latencyName          latency model name
+ * @param latencyDescription   latency model description
+ * @param totalKvBlocks        KV blocks per instance
+ * @param injected             requests that reached the cluster
+ * @param endUs                clock at the end of the run
+ * @param preemptions          preemptions over all instances
+ * @param kvAllocationFailures failed KV allocations over all instances
+ * @param cacheHitRate         prefix-cache hit tokens / looked-up tokens over all instances
+ * @param eventsProcessed      kernel events
+ * @param skippedTraceLines    malformed trace lines skipped
+ * @param requestsPerInstance  requests routed to each instance
+ * @param headOfLineBlocks     head-of-line blocking steps over all instances
+ * @param fitness              fitness weights (may be empty)
+ */
+public record RunTotals(String latencyName, String latencyDescription, long totalKvBlocks, long injected, long endUs,
+                        long preemptions, long kvAllocationFailures, double cacheHitRate, long eventsProcessed,
+                        long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
+                        FitnessWeights fitness) {
+}

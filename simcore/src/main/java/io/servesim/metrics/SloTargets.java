@@ -1,0 +1,47 @@
+package io.servesim.metrics;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Per-SLO-class latency targets (ms; NaN = no target for that metric). A completed request meets
+ * its SLO when every target its class defines is met; classes without targets are always met.
+ * Defaults follow common serving tiers: realtime (TTFT 200 ms, TPOT 50 ms), interactive (TTFT
+ * 1 s, TPOT 100 ms), standard (TTFT 2 s, TPOT 200 ms), batch (E2E 10 min).
+ */
+public record SloTargets(Map<String, Target> classes) {
+    /** Targets of one class, in milliseconds; NaN means none. */
+    public record Target(double ttftMs, double tpotMs, double e2eMs) {
+        public boolean met(double ttft, double tpot, double e2e) {
+            return ok(ttftMs, ttft) && ok(tpotMs, tpot) && ok(e2eMs, e2e);
+        }
+
+        private static boolean ok(double target, double value) {
+            return Double.isNaN(target) || value <= target;
+        }
+    }
+
+    private static final double NONE = Double.NaN;
+
+    public static final SloTargets DEFAULT = new SloTargets(Map.of(
+            "realtime", new Target(200, 50, NONE),
+            "interactive", new Target(1000, 100, NONE),
+            "standard", new Target(2000, 200, NONE),
+            "batch", new Target(NONE, NONE, 600_000)));
+
+    public SloTargets {
+        classes = Map.copyOf(new TreeMap<>(classes));
+    }
+
+    /** The class's targets, or no targets. */
+    public Target of(String sloClass) {
+        Target t = classes.get(sloClass);
+        return t != null ? t : new Target(NONE, NONE, NONE);
+    }
+
+    /** TTFT target in us of a class, or {@code fallbackUs} when it has none (deadline-aware priority). */
+    public long ttftTargetUs(String sloClass, long fallbackUs) {
+        double ms = of(sloClass).ttftMs();
+        return Double.isNaN(ms) ? fallbackUs : Math.round(ms * 1000);
+    }
+}

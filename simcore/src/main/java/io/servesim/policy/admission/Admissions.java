@@ -1,0 +1,71 @@
+package io.servesim.policy.admission;
+
+import io.servesim.config.ConfigException;
+import io.servesim.policy.PolicySpec;
+import io.servesim.policy.Registry;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Admission templates: {@code always-admit}; {@code token-bucket {capacity, refill_per_s,
+ * per_tenant, cost}}; {@code rate-limit {max_rps, max_delay_us}} (pacing with DELAY);
+ * {@code tenant-quota {max_in_flight, tenant_limits}}; {@code reject-all} (pathological).
+ */
+public final class Admissions {
+    private static final AdmissionDecision REJECT_ALL = AdmissionDecision.reject("reject-all");
+
+    public static final Registry<AdmissionPolicy> REGISTRY = new Registry<AdmissionPolicy>("admission")
+            .register("always-admit", (spec, ctx) -> {
+                spec.requireOnly(Set.of());
+                return (r, now) -> AdmissionDecision.ADMIT;
+            })
+            .register("token-bucket", (spec, ctx) -> tokenBucket(spec))
+            .register("rate-limit", (spec, ctx) -> {
+                spec.requireOnly(Set.of("max_rps", "max_delay_us"));
+                double rps = positive(spec, "max_rps", Double.NaN);
+                double maxDelay = spec.number("max_delay_us", Long.MAX_VALUE);
+                if (maxDelay < 0) {
+                    throw new ConfigException(spec.path() + ".params.max_delay_us", "must be >= 0");
+                }
+                return new RateLimit(rps, (long) Math.min(Long.MAX_VALUE, maxDelay));
+            })
+            .register("tenant-quota", (spec, ctx) -> {
+                spec.requireOnly(Set.of("max_in_flight", "tenant_limits"));
+                int limit = (int) positive(spec, "max_in_flight", Double.NaN);
+                Map<String, Double> limits = spec.numberMap("tenant_limits", Map.of());
+                return new TenantQuota(limit, limits);
+            })
+            .register("reject-all", (spec, ctx) -> {
+                spec.requireOnly(Set.of());
+                return (r, now) -> REJECT_ALL;
+            });
+
+    private Admissions() {
+    }
+
+    private static AdmissionPolicy tokenBucket(PolicySpec spec) {
+        spec.requireOnly(Set.of("capacity", "refill_per_s", "per_tenant", "cost"));
+        double capacity = positive(spec, "capacity", Double.NaN);
+        double refill = spec.number("refill_per_s", Double.NaN);
+        if (!(refill >= 0)) {
+            throw new ConfigException(spec.path() + ".params.refill_per_s", "required, >= 0 (tokens per second)");
+        }
+        Object perTenant = spec.params().getOrDefault("per_tenant", "false");
+        if (!"true".equals(perTenant.toString()) && !"false".equals(perTenant.toString())) {
+            throw new ConfigException(spec.path() + ".params.per_tenant", "must be true or false");
+        }
+        Object cost = spec.params().getOrDefault("cost", "requests");
+        if (!"requests".equals(cost) && !"input_tokens".equals(cost)) {
+            throw new ConfigException(spec.path() + ".params.cost", "unknown value '" + cost + "'; valid: requests, input_tokens");
+        }
+        return new TokenBucket(capacity, refill, "true".equals(perTenant.toString()), "input_tokens".equals(cost));
+    }
+
+    private static double positive(PolicySpec spec, String key, double dflt) {
+        double v = spec.number(key, dflt);
+        if (!(v > 0)) {
+            throw new ConfigException(spec.path() + ".params." + key, "required, must be > 0");
+        }
+        return v;
+    }
+}

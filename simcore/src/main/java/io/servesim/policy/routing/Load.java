@@ -1,0 +1,30 @@
+package io.servesim.policy.routing;
+
+import io.servesim.cluster.ClusterView;
+
+/** Shared load measure: waiting + running requests as seen (BLIS's effective load without in-transit). */
+final class Load {
+    private Load() {
+    }
+
+    static double of(ClusterView v, int i) {
+        return v.queueDepth(i) + v.running(i);
+    }
+
+    /** The least loaded instance; ties by lower KV utilization, then lowest id. */
+    static int leastLoaded(ClusterView v) {
+        int best = 0;
+        double bestLoad = Double.MAX_VALUE;
+        double bestKv = Double.MAX_VALUE;
+        for (int i = 0; i < v.instances(); i++) {
+            double load = of(v, i);
+            double kv = v.kvUtilization(i);
+            if (load < bestLoad || (load == bestLoad && kv < bestKv)) {
+                best = i;
+                bestLoad = load;
+                bestKv = kv;
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,21 @@
+package io.servesim.policy.routing;
+
+import io.servesim.cluster.ClusterView;
+import io.servesim.engine.Request;
+
+/**
+ * Picks the instance for an admitted request at decision time, from the control plane's view of
+ * the instances (BLIS {@code sim/routing.go}; llm-d / Dynamo routers). Ties go to the lowest
+ * instance id. Instantiated once per run; state changes only from inputs and the clock.
+ */
+public interface RoutingPolicy {
+    int route(Request r, ClusterView view, long nowUs);
+
+    /**
+     * Per-instance score components of the last decision (component name -> score per instance),
+     * for decision traces; empty for policies without a breakdown. The arrays are reused.
+     */
+    default java.util.Map<String, double[]> lastBreakdown() {
+        return java.util.Map.of();
+    }
+}

@@ -1,0 +1,71 @@
+package io.servesim.policy.routing;
+
+import io.servesim.cluster.ClusterView;
+import io.servesim.engine.Request;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Weighted scoring (the llm-d inference scheduler's scorer plug-ins): each instance scores
+ * {@code cache_affinity x overlap/promptBlocks + load x (1 - load/maxLoad) + queue_depth x
+ * (1 - queue/maxQueue) + kv_utilization x (1 - kvUtil)}, every component in [0, 1]; the highest
+ * total wins (ties: lowest id). The per-component scores of the last decision are kept for traces.
+ */
+final class WeightedScoring implements RoutingPolicy {
+    private final double wCache;
+    private final double wLoad;
+    private final double wQueue;
+    private final double wKv;
+    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
+    private final double[] cache;
+    private final double[] load;
+    private final double[] queue;
+    private final double[] kv;
+
+    WeightedScoring(double wCache, double wLoad, double wQueue, double wKv, int instances) {
+        this.wCache = wCache;
+        this.wLoad = wLoad;
+        this.wQueue = wQueue;
+        this.wKv = wKv;
+        cache = new double[instances];
+        load = new double[instances];
+        queue = new double[instances];
+        kv = new double[instances];
+        breakdown.put("cache_affinity", cache);
+        breakdown.put("load", load);
+        breakdown.put("queue_depth", queue);
+        breakdown.put("kv_utilization", kv);
+    }
+
+    @Override
+    public int route(Request r, ClusterView v, long nowUs) {
+        int n = v.instances();
+        int[] overlap = wCache != 0 ? v.prefixOverlapBlocks(r) : null;
+        int promptBlocks = Math.max(1, (r.inputTokens() - 1) / v.blockSizeTokens());
+        double maxLoad = 0;
+        double maxQueue = 0;
+        for (int i = 0; i < n; i++) {
+            maxLoad = Math.max(maxLoad, Load.of(v, i));
+            maxQueue = Math.max(maxQueue, v.queueDepth(i));
+        }
+        int best = 0;
+        double bestScore = -Double.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            cache[i] = overlap == null ? 0 : (double) overlap[i] / promptBlocks;
+            load[i] = maxLoad == 0 ? 1 : 1 - Load.of(v, i) / maxLoad;
+            queue[i] = maxQueue == 0 ? 1 : 1 - v.queueDepth(i) / maxQueue;
+            kv[i] = 1 - v.kvUtilization(i);
+            double score = wCache * cache[i] + wLoad * load[i] + wQueue * queue[i] + wKv * kv[i];
+            if (score > bestScore) {
+                bestScore = score;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public Map<String, double[]> lastBreakdown() {
+        return breakdown;
+    }
+}
