@@ -17,6 +17,8 @@ import java.util.OptionalInt;
  *   <li>{@code roofline}: needs a bundled model (or a path ending in {@code .json} to a Hugging Face
  *       config) and a GPU; TP must divide the attention heads, and the KV heads must be a multiple
  *       of TP or divide it (vLLM's sharding rule); MFU defaults to the GPU's;</li>
+ *   <li>{@code profiled}: a measured profile bundled for the (model, GPU, TP) triple
+ *       ({@link ProfileCatalog}); needs a model and a GPU;</li>
  *   <li>{@code auto} (the default): blackbox with explicit or trained coefficients when there are
  *       any, as BLIS does, else roofline.</li>
  * </ul>
@@ -25,7 +27,7 @@ import java.util.OptionalInt;
  */
 public final class LatencyModels {
     /** Valid values of {@link LatencySpec#kind()}. */
-    public static final List<String> KINDS = List.of("auto", "blackbox", "roofline");
+    public static final List<String> KINDS = List.of("auto", "blackbox", "roofline", "profiled");
 
     private LatencyModels() {
     }
@@ -51,6 +53,9 @@ public final class LatencyModels {
         ModelArchitecture arch = findArchitecture(spec.modelId(), path + ".model");
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
 
+        if (kind.equals("profiled")) {
+            return profiled(spec, arch, gpu, path);
+        }
         if (spec.coefficients() != null) {
             if (kind.equals("roofline")) {
                 throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but kind is roofline; "
@@ -97,6 +102,20 @@ public final class LatencyModels {
         double mfuPrefill = Double.isNaN(spec.mfuPrefill()) ? gpu.mfuPrefill() : spec.mfuPrefill();
         double mfuDecode = Double.isNaN(spec.mfuDecode()) ? gpu.mfuDecode() : spec.mfuDecode();
         return new ResolvedLatency(new RooflineModel(arch, gpu, tp, mfuPrefill, mfuDecode), OptionalInt.empty(), arch, gpu);
+    }
+
+    private static ResolvedLatency profiled(LatencySpec spec, ModelArchitecture arch, GpuSpec gpu, String path) {
+        if (spec.coefficients() != null) {
+            throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but kind is "
+                    + "profiled; remove them or set kind to blackbox");
+        }
+        rejectMfu(spec, path, "the profiled model is used");
+        if (spec.modelId() == null || gpu == null) {
+            throw new ConfigException(path + (spec.modelId() == null ? ".model" : ".hardware"), "the profiled model needs a "
+                    + "model and hardware; bundled profiles: " + String.join("; ", ProfileCatalog.builtIn().available()));
+        }
+        LatencyModel model = ProfileCatalog.builtIn().resolve(spec.modelId(), arch, gpu, spec.tp(), path);
+        return new ResolvedLatency(model, OptionalInt.empty(), arch, gpu);
     }
 
     /** The architecture named by {@code modelId}: a {@code .json} path is read, a bundled id looked up, anything else is null. */

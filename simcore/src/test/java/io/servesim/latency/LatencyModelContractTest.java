@@ -30,7 +30,11 @@ class LatencyModelContractTest {
                 model("roofline MoE mixtral-8x7b/A100/TP4",
                         () -> resolve(new LatencySpec("roofline", "mistralai/mixtral-8x7b-v0.1", "A100", 4, null, NAN, NAN))),
                 model("roofline MLA deepseek-v2-lite/RTXPRO6000/TP2",
-                        () -> resolve(new LatencySpec("roofline", "deepseek-ai/deepseek-v2-lite", "RTXPRO6000", 2, null, NAN, NAN))));
+                        () -> resolve(new LatencySpec("roofline", "deepseek-ai/deepseek-v2-lite", "RTXPRO6000", 2, null, NAN, NAN))),
+                model("profiled LLMServingSim llama-3.1-8b/RTXPRO6000/TP1",
+                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null, NAN, NAN))),
+                model("profiled Splitwise llama-2-70b/H100/TP4",
+                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null, NAN, NAN))));
     }
 
     private static Arguments model(String name, Supplier<LatencyModel> factory) {

@@ -142,7 +142,7 @@ class LatencyModelsTest {
     @Test
     void invalidKindTpGpuAndMfuAreReportedAtTheirPaths() {
         ConfigException kind = fails(spec("magic", "qwen/qwen3-14b", "H100", 1));
-        assertEquals("deployment.kind: unknown latency model kind 'magic'; valid: auto, blackbox, roofline", kind.getMessage());
+        assertEquals("deployment.kind: unknown latency model kind 'magic'; valid: auto, blackbox, roofline, profiled", kind.getMessage());
         assertEquals("deployment.tp", fails(spec("roofline", "qwen/qwen3-14b", "H100", 0)).problems().get(0).path());
         assertEquals("deployment.hardware", fails(spec("roofline", "qwen/qwen3-14b", "TPUv5", 1)).problems().get(0).path());
         ConfigException mfu = fails(new LatencySpec("roofline", "qwen/qwen3-14b", "H100", 1, null, NAN, 1.5));

@@ -1,0 +1,165 @@
+package io.servesim.latency;
+
+import io.servesim.config.ConfigException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Step time from a measured per-layer profile ({@link LayerProfile}), summed the way
+ * casys-kaist/LLMServingSim builds one iteration ({@code serving/core/trace_generator.py}): the
+ * architecture's prologue and head layers once, its decoder-layer sequence
+ * {@code num_hidden_layers} times, each layer looked up in its table:
+ * <pre>
+ * step_us = sum(prologue, head) + num_hidden_layers x sum(decoder layer) + TP all-reduces
+ * dense layer      at the step's tokens (prefill + decode; at least 1)
+ * per-sequence     at the step's sequences (vLLM computes logits for every scheduled request; at least 1)
+ * attention        at (new prefill tokens, their prior KV summed, decode count, mean decode KV),
+ *                  plus the skew correction toward the longest decode's KV
+ * </pre>
+ * Interpolation and extrapolation are those of {@link PiecewiseLinear} and {@link AttentionGrid}.
+ * An empty step is priced like a one-token, one-sequence step without attention.
+ *
+ * <p>The tables hold one GPU's kernels only; for TP &gt; 1 the two all-reduces per decoder layer
+ * (after o_proj and down_proj, as LLMServingSim attaches them) cost what {@link RooflineModel}
+ * charges: {@link RooflineModel#ALL_REDUCE_LATENCY_US} each plus a ring transfer of
+ * tokens x hidden x dtype bytes at the GPU's all-reduce bandwidth.
+ *
+ * <p>No CPU overhead is added: vLLM's scheduling overlaps the GPU, and LLMServingSim reports
+ * -1.0% TPOT against the real RTX PRO 6000 run with the GPU tables alone.
+ */
+public final class ProfiledModel implements LatencyModel {
+    private final String label;
+    private final int layers;
+    private final PiecewiseLinear[] layerByTokens;
+    private final PiecewiseLinear[] layerBySequences;
+    private final int attentionsPerLayer;
+    private final PiecewiseLinear[] onceByTokens;
+    private final PiecewiseLinear[] onceBySequences;
+    private final AttentionGrid attention;
+    private final SkewCorrection skew;
+    private final double allReduceFixedUs;
+    private final double allReduceUsPerToken;
+
+    /**
+     * @param profile  the measured tables
+     * @param sequence the layers a step runs
+     * @param model    the served model (its {@code num_hidden_layers}, hidden size and dtype)
+     * @param gpu      the GPU (its all-reduce bandwidth; used only when the profile's TP is above 1)
+     * @param label    short name of the profile for {@link #describe()}
+     */
+    ProfiledModel(LayerProfile profile, ProfileArchitecture sequence, ModelArchitecture model, GpuSpec gpu, String label) {
+        this.label = String.format(Locale.ROOT, "%s (%s, vLLM %s, %s TP%d) x %d layers of %s", label, profile.model(),
+                profile.vllmVersion(), profile.hardware(), profile.tp(), model.layers(), model.name());
+        this.layers = model.layers();
+        this.attention = profile.attention();
+        this.skew = profile.skew();
+        List<PiecewiseLinear> byTokens = new ArrayList<>();
+        List<PiecewiseLinear> bySeqs = new ArrayList<>();
+        int attentions = 0;
+        for (String name : sequence.layer()) {
+            if (name.equals("attention")) {
+                attentions++;
+            } else {
+                add(profile, name, byTokens, bySeqs);
+            }
+        }
+        this.attentionsPerLayer = attentions;
+        this.layerByTokens = byTokens.toArray(PiecewiseLinear[]::new);
+        this.layerBySequences = bySeqs.toArray(PiecewiseLinear[]::new);
+        byTokens.clear();
+        bySeqs.clear();
+        for (String name : concat(sequence.prologue(), sequence.head())) {
+            add(profile, name, byTokens, bySeqs);
+        }
+        this.onceByTokens = byTokens.toArray(PiecewiseLinear[]::new);
+        this.onceBySequences = bySeqs.toArray(PiecewiseLinear[]::new);
+        int tp = profile.tp();
+        int allReduces = 2 * model.layers();
+        this.allReduceFixedUs = tp > 1 ? allReduces * RooflineModel.ALL_REDUCE_LATENCY_US : 0;
+        this.allReduceUsPerToken = tp > 1
+                ? allReduces * 2.0 * (tp - 1) / tp * model.hiddenSize() * model.dtypeBytes() / gpu.allReduceBytesPerSecond() * 1e6
+                : 0;
+    }
+
+    @Override
+    public String name() {
+        return "profiled";
+    }
+
+    @Override
+    public String describe() {
+        return "profiled " + label;
+    }
+
+    @Override
+    public long stepTimeUs(StepShape step) {
+        double tokens = Math.max(1, step.totalTokens());
+        double seqs = Math.max(1, step.batchSize());
+        double perLayer = attentionsPerLayer * attentionUs(step);
+        for (PiecewiseLinear c : layerByTokens) {
+            perLayer += c.at(tokens);
+        }
+        for (PiecewiseLinear c : layerBySequences) {
+            perLayer += c.at(seqs);
+        }
+        double us = layers * perLayer;
+        for (PiecewiseLinear c : onceByTokens) {
+            us += c.at(tokens);
+        }
+        for (PiecewiseLinear c : onceBySequences) {
+            us += c.at(seqs);
+        }
+        us += allReduceFixedUs + step.totalTokens() * allReduceUsPerToken;
+        return Math.max(1L, Math.round(us));
+    }
+
+    /** One layer's attention: the table at the mean decode KV, corrected toward the longest (LLMServingSim's skew model). */
+    double attentionUs(StepShape step) {
+        int decodes = step.decodeSeqs();
+        if (step.batchSize() == 0) {
+            return 0;
+        }
+        double meanKv = decodes == 0 ? 0 : (double) step.decodeContextTokens() / decodes;
+        double t = attention.timeUs(step.prefillTokens(), step.prefillContextTokens(), decodes, meanKv);
+        if (decodes < 2) {
+            return t;
+        }
+        int minKv = Integer.MAX_VALUE;
+        int maxKv = 0;
+        for (int i = 0; i < decodes; i++) {
+            int kv = step.decodeContextTokens(i);
+            minKv = Math.min(minKv, kv);
+            maxKv = Math.max(maxKv, kv);
+        }
+        if (maxKv == minKv) {
+            return t;
+        }
+        double alpha = skew.alpha(step.prefillTokens(), decodes, (meanKv - minKv) / (maxKv - minKv), maxKv,
+                step.prefillContextTokens());
+        if (alpha <= 0) {
+            return t;
+        }
+        double tMax = attention.timeUs(step.prefillTokens(), step.prefillContextTokens(), decodes, maxKv);
+        return tMax > t ? t + alpha * (tMax - t) : t;
+    }
+
+    private static void add(LayerProfile profile, String name, List<PiecewiseLinear> byTokens, List<PiecewiseLinear> bySeqs) {
+        PiecewiseLinear seq = profile.perSequence().get(name);
+        PiecewiseLinear dense = profile.dense().get(name);
+        if (seq != null) {
+            bySeqs.add(seq);
+        } else if (dense != null) {
+            byTokens.add(dense);
+        } else {
+            throw new ConfigException(profile.where(), "architecture " + profile.architecture() + " runs layer '" + name
+                    + "', which the profile does not measure; profiled: " + String.join(", ", profile.layerNames()));
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

@@ -1,0 +1,107 @@
+package io.servesim.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The LLMServingSim-format profile of Llama-3.1-8B on an RTX PRO 6000 (bundled), priced by hand from its CSVs. */
+class ProfiledModelTest {
+    private static final double NAN = Double.NaN;
+
+    private static ProfiledModel llama8b() {
+        ResolvedLatency r = LatencyModels.resolve(new LatencySpec("profiled", "meta-llama/Llama-3.1-8B", "RTX PRO 6000", 1,
+                null, NAN, NAN), "deployment");
+        assertEquals(OptionalInt.empty(), r.kvBlocksFromCoefficients(), "KV capacity comes from GPU memory");
+        return assertInstanceOf(ProfiledModel.class, r.model());
+    }
+
+    @Test
+    void oneDecodeTokenSumsTheLayerTablesTimesThirtyTwoLayers() {
+        StepShape step = new StepShape();
+        step.addDecode(16);
+        // dense.csv at 1 token: layernorm 2.416 (twice), qkv_proj 35.8297, rotary_emb 2.709, o_proj 25.664,
+        // gate_up_proj 159.488, act_fn 2.67733, down_proj 85.5257; attention.csv (0,0,1,16) 8.35233
+        // -> 325.07806 us per layer, x 32 = 10402.49792.
+        // Once: embedding 3.14667 + final_layernorm 2.42167 (dense, 1 token) + lm_head 714.006 + sampler 24.746
+        // (per_sequence, 1 sequence) = 744.32034. Total 11146.81826 -> 11147 us.
+        assertEquals(11147, llama8b().stepTimeUs(step));
+    }
+
+    @Test
+    void skewedDecodesMoveTowardTheLongestByTheBucketAlpha() {
+        StepShape step = new StepShape();
+        step.addDecode(16);
+        step.addDecode(1008);
+        // mean 512: attention.csv (0,0,2,512) = 16.7577. Longest 1008: between 768 (18.4103) and 1024 (20.6177):
+        // 18.4103 + 240/256 x 2.2074 = 20.47973750. Skew rate (512-16)/(1008-16) = 0.5 -> "sr<=70%"; two decodes
+        // -> "n<=2"; longest 1008 -> "kvB<=1k"; no prefill -> pc 0, "kp=0". skew_fit.csv alpha 0.1554:
+        // 16.7577 + 0.1554 x (20.4797375 - 16.7577) = 16.7577 + 0.1554 x 3.7220375 = 17.3361046275.
+        assertEquals(17.3361046275, llama8b().attentionUs(step), 1e-9);
+    }
+
+    @Test
+    void uniformDecodesNeedNoCorrection() {
+        StepShape step = new StepShape();
+        step.addDecode(512);
+        step.addDecode(512);
+        assertEquals(16.7577, llama8b().attentionUs(step), 1e-9);
+    }
+
+    @Test
+    void prefillIsPricedAtItsChunkAndContext() {
+        StepShape step = new StepShape();
+        step.addPrefill(2048, 0);
+        // attention.csv (2048,0,0,0) = 172.609 us per layer.
+        assertEquals(172.609, llama8b().attentionUs(step), 1e-9);
+        StepShape withContext = new StepShape();
+        withContext.addPrefill(2048, 16384);
+        assertEquals(2138.07, llama8b().attentionUs(withContext), 1e-9);
+        assertTrue(llama8b().stepTimeUs(withContext) > llama8b().stepTimeUs(step));
+    }
+
+    @Test
+    void aTensorParallelDegreeWithoutTablesIsRejected() {
+        ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(
+                new LatencySpec("profiled", "meta-llama/llama-3.1-8b-instruct", "RTXPRO6000", 2, null, NAN, NAN), "deployment"));
+        assertEquals("deployment.tp", e.problems().get(0).path());
+    }
+
+    @Test
+    void aModelOrGpuWithoutAProfileListsTheBundledOnes() {
+        ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(
+                new LatencySpec("profiled", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN), "deployment"));
+        assertTrue(e.getMessage().contains("no measured profile for model meta-llama/llama-3.1-8b-instruct on H100"), e.getMessage());
+        assertTrue(e.getMessage().contains("llmservingsim-rtxpro6000-llama-3.1-8b-bf16"), e.getMessage());
+        assertThrows(ConfigException.class, () -> LatencyModels.resolve(
+                new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, new BlackboxCoefficients(1, 1, 1, 1, 1, 1),
+                        NAN, NAN), "deployment"));
+    }
+
+    @Test
+    void aFlatProfileDirectoryIsReadAsTpOne(@TempDir Path dir) throws IOException {
+        Path bundled = Path.of("src/main/resources/io/servesim/latency/profiles/rtxpro6000-llama-3.1-8b-bf16");
+        Files.copy(bundled.resolve("meta.yaml"), dir.resolve("meta.yaml"));
+        for (String f : new String[] {"attention.csv", "dense.csv", "per_sequence.csv", "skew_fit.csv"}) {
+            Files.copy(bundled.resolve("tp1").resolve(f), dir.resolve(f));
+        }
+        var arch = ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b", "model");
+        var gpu = GpuCatalog.builtIn().lookup("RTXPRO6000", "hardware");
+        StepShape step = new StepShape();
+        step.addDecode(16);
+        assertEquals(11147, ProfileCatalog.fromDirectory(dir, arch, gpu, 1).stepTimeUs(step));
+        ConfigException missing = assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(dir, arch, gpu, 2));
+        assertTrue(missing.getMessage().contains("no profile tables for tensor parallelism 2"), missing.getMessage());
+        Files.delete(dir.resolve("dense.csv"));
+        ConfigException noDense = assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(dir, arch, gpu, 1));
+        assertEquals(dir.resolve("dense.csv") + ": missing profile file", noDense.getMessage());
+    }
+}
