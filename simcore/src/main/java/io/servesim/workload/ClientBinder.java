@@ -14,8 +14,11 @@ import java.util.regex.Pattern;
  * Binds one client's keys (a {@code clients[i]} element, or the workload section itself for the
  * single-client short form) into a {@link ClientSpec}. Defaults: {@code tenant_id: default},
  * {@code slo_class: standard}, {@code rate_fraction: 1}, {@code arrival: {process: poisson}},
- * priority 0, {@code streaming_probability: 1}, no prefix, conversation, network or lifecycle limit.
- * {@code input_distribution} and {@code output_distribution} are required.
+ * priority 0, {@code streaming_probability: 1}, {@code max_output_tokens: 0} (none), no prefix,
+ * conversation, network or lifecycle limit. {@code input_distribution} and {@code output_distribution}
+ * are required. Within {@code conversation}, {@code turns} is required, {@code probability} defaults
+ * to 1, {@code think_time_us} to 0 and {@code context_growth} to accumulate; within {@code network},
+ * {@code bytes_per_token} defaults to 4, {@code bandwidth_mbps} to 0 (unlimited), {@code rtt_us} to 0.
  */
 final class ClientBinder {
     static final List<String> CONTEXT_GROWTH = List.of("accumulate", "none");

@@ -64,9 +64,4 @@ public final class EmpiricalSampler implements Sampler {
         int idx = i >= 0 ? i + 1 : -i - 1;
         return values[Math.min(idx, values.length - 1)];
     }
-
-    /** Number of distinct values with positive weight. */
-    public int size() {
-        return values.length;
-    }
 }

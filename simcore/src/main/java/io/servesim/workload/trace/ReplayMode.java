@@ -1,6 +1,7 @@
 package io.servesim.workload.trace;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * How a trace is replayed (NVIDIA Dynamo mocker replay's two modes).
@@ -17,11 +18,8 @@ public enum ReplayMode {
 
     public static final List<String> NAMES = List.of("trace", "concurrency");
 
-    public String configName() {
-        return NAMES.get(ordinal());
-    }
-
+    /** The mode called {@code name} (one of {@link #NAMES}). */
     public static ReplayMode of(String name) {
-        return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+        return valueOf(name.toUpperCase(Locale.ROOT));
     }
 }
