@@ -1,20 +1,19 @@
 package io.servesim.workload;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Built-in workload scenarios ({@code workload: {scenario: name, ...overrides}}), one commented
- * YAML block each. Overrides merge over the scenario: mappings merge key by key, any other value
- * (numbers, strings, lists such as {@code clients}) replaces the scenario's.
+ * YAML block each. Each key given next to {@code scenario} replaces the scenario's value for that key
+ * as a whole ({@code arrival: {process: poisson}} replaces the scenario's arrival block, parameters
+ * included; {@code clients: [...]} replaces all clients); other keys keep the scenario's values.
  *
  * <p>The {@code chat} and {@code code} presets are fitted to the Azure LLM inference trace 2023
  * (Azure/AzurePublicDataset @ b469a113, {@code AzureLLMInferenceTrace_conv.csv}: 19,366 requests
@@ -172,26 +171,14 @@ public final class Scenarios {
         return y;
     }
 
-    /** Scenario {@code name} with {@code overrides} merged over it (a new tree). */
+    /** Scenario {@code name} with the keys of {@code overrides} replacing its own (a new tree). */
     public static ObjectNode withOverrides(String name, ObjectNode overrides) {
         try {
             ObjectNode base = (ObjectNode) YAML.readTree(yaml(name));
-            merge(base, overrides);
+            base.setAll(overrides.deepCopy());
             return base;
         } catch (IOException e) {
             throw new UncheckedIOException("built-in scenario " + name + " is not valid YAML", e);
-        }
-    }
-
-    private static void merge(ObjectNode into, ObjectNode over) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = over.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            JsonNode old = into.get(e.getKey());
-            if (old instanceof ObjectNode o && e.getValue() instanceof ObjectNode n) {
-                merge(o, n);
-            } else {
-                into.set(e.getKey(), e.getValue().deepCopy());
-            }
         }
     }
 }

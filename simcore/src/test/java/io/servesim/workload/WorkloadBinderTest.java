@@ -163,6 +163,14 @@ class WorkloadBinderTest {
         assertEquals("gamma", g.clients().get(0).input().type());
         assertEquals(new ArrivalSpec.Gamma(1.072), g.clients().get(0).arrival());
         assertTrue(Yaml.problems("scenario: chat\naggregate_rate: -1\n").contains("workload.aggregate_rate: must be > 0"));
+        // A block given next to the scenario replaces the scenario's block whole (no stray cv, shape, scale).
+        GeneratorSpec poisson = Yaml.generator("""
+                scenario: chat
+                arrival: {process: poisson}
+                input_distribution: {type: exponential, params: {mean: 500}}
+                """);
+        assertEquals(new ArrivalSpec.Poisson(), poisson.clients().get(0).arrival());
+        assertEquals("exponential", poisson.clients().get(0).input().type());
     }
 
     @Test
@@ -185,6 +193,20 @@ class WorkloadBinderTest {
         e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, missing::throwIfProblems);
         assertEquals("workload: cannot read workload file " + dir.resolve("nope.yaml"), e.getMessage());
         assertNull(WorkloadBinder.bindSection(ConfigNode.root(Yaml.tree("seed: 1")), dir, 0));
+    }
+
+    @Test
+    void bindsThroughTheRunConfigLoader() {
+        // The path servesim run / validate take: SimConfigLoader binds workload: with everything else.
+        String deployment = "deployment: {coefficients: {alpha: [1, 2, 3], beta: [4, 5, 6]}}\n";
+        var c = io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment + "workload: {scenario: mixed-slo}"), Path.of("."));
+        GeneratorSpec g = (GeneratorSpec) c.workload();
+        assertEquals(List.of("realtime", "interactive", "batch"), g.clients().stream().map(ClientSpec::id).toList());
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment
+                        + "workload: {scenario: chat, arrival: {process: weibull, cv: 0}}"), Path.of(".")));
+        assertEquals("workload.arrival.cv: must be > 0", e.getMessage());
+        assertNull(io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload());
     }
 
     @Test
