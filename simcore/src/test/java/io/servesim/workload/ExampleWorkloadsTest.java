@@ -34,6 +34,11 @@ class ExampleWorkloadsTest {
     @ParameterizedTest
     @MethodSource("examples")
     void validatesAndRunsEndToEnd(Path example) {
+        ObjectNode tree = SimConfigLoader.readTree(example);
+        if (tree.has("trace")) {
+            Path trace = EXAMPLES.resolve(tree.at("/trace/path").asText());
+            Assumptions.assumeTrue(Files.isReadable(trace), "trace not present: " + trace);
+        }
         // As a run config would reference it: workload: <path>, relative to the config's directory.
         ConfigNode root = ConfigNode.root(Yaml.tree("workload: workloads/" + example.getFileName()));
         WorkloadSpec spec = WorkloadBinder.bindSection(root, EXAMPLES.getParent(), 0);
@@ -41,11 +46,9 @@ class ExampleWorkloadsTest {
         assertNotNull(spec);
         assertEquals(List.of(), spec.warnings(), example.toString());
         if (spec instanceof TraceSpec t) {
-            Assumptions.assumeTrue(Files.isReadable(t.path()), "trace not present: " + t.path());
             spec = new TraceSpec(t.format(), t.path(), t.mode(), t.speedupRatio(), t.maxInFlight(), t.skipBadLines(), 300);
         } else {
             // Run a 300-request cut of it (the examples are sized for real studies).
-            ObjectNode tree = SimConfigLoader.readTree(example);
             tree.put("num_requests", 300);
             tree.remove("horizon_us");
             spec = Yaml.workload(tree.toString(), EXAMPLES, 0);
