@@ -18,8 +18,8 @@ import java.util.SplittableRandom;
  *   <li>{@code weibull {cv}}: Weibull gaps whose shape k solves CV(k) = cv and scale = (1/rate) / Gamma(1 + 1/k).</li>
  *   <li>{@code bursty {spike_factor, spike_interval_us, spike_duration_us, first_spike_us}}: Poisson
  *       at a baseline rate b, and at {@code spike_factor} x b during spikes of {@code spike_duration_us}
- *       that start every {@code spike_interval_us} from {@code first_spike_us}. b = rate x I / (I + (f - 1) D),
- *       so the mean over a whole interval is the configured rate.</li>
+ *       that start every {@code spike_interval_us} from {@code first_spike_us} (default 0; before it the
+ *       rate is b). b = rate x I / (I + (f - 1) D), so the mean over a whole interval is the configured rate.</li>
  *   <li>{@code diurnal {period_us, peak_to_trough_ratio, peak_us}}: Poisson with rate
  *       r(t) = rate x (1 + a cos(2 pi (t - peak_us) / period_us)), a = (R - 1) / (R + 1), so
  *       max / min = R and the mean over a period is the configured rate.</li>
