@@ -86,9 +86,9 @@ public final class BenchCommand implements Callable<Integer> {
                 "deployment={model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: blackbox, instances: "
                         + instances + "}",
                 "workload.num_requests=" + n,
-                "workload.arrival={process: poisson, rate: " + rate + "}",
-                "workload.input={type: gaussian, mean: 512, std_dev: 256, min: 1, max: 2048}",
-                "workload.output={type: gaussian, mean: 512, std_dev: 256, min: 1, max: 2048}"));
+                "workload.aggregate_rate=" + rate,
+                "workload.input_distribution={type: gaussian, params: {mean: 512, std_dev: 256, min: 1, max: 2048}}",
+                "workload.output_distribution={type: gaussian, params: {mean: 512, std_dev: 256, min: 1, max: 2048}}"));
         return RunPlan.prepare(SimConfigLoader.load(null, o));
     }
 

@@ -82,7 +82,7 @@ public final class ConfigOptions {
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: admission, priority, routing, scheduler (each a name or {name, params}); flags override it")
     Path policyConfig;
 
-    @Option(names = "--rate", description = "workload.arrival.rate: requests per second")
+    @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second")
     Double rate;
 
     @Option(names = "--num-requests", description = "workload.num_requests")
@@ -111,7 +111,7 @@ public final class ConfigOptions {
         add(o, "cluster.admission_latency_us", admissionLatencyUs);
         add(o, "cluster.routing_latency_us", routingLatencyUs);
         add(o, "fitness_weights", fitnessWeights);
-        add(o, "workload.arrival.rate", rate);
+        add(o, "workload.aggregate_rate", rate);
         add(o, "workload.num_requests", numRequests);
         o.addAll(sets);
         return o;

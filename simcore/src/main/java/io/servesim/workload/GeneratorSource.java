@@ -71,8 +71,12 @@ public final class GeneratorSource implements RequestSource {
             }
         }
         produced++;
-        return new Request(nextRequestId++, tags, d.prompt, d.outputTokens, d.client.spec.maxOutputTokens(),
+        Request r = new Request(nextRequestId++, tags, d.prompt, d.outputTokens, d.client.spec.maxOutputTokens(),
                 d.arrivalUs, d.priority, d.streaming);
+        if (d.sessionTurns > 1 && d.client.spec.conversation().accumulate()) {
+            r.markOutputReusable();
+        }
+        return r;
     }
 
     /** Injects the next turn of {@code r}'s conversation if {@code r} completed and turns remain. */

@@ -46,8 +46,12 @@ final class Session {
         boolean streaming = client.streams(rng);
         long arrivalUs = completedUs + thinkUs + client.networkDelayUs(prompt.length());
         RequestTags t = client.tags;
-        return new Request(requestId, new RequestTags(t.clientId(), t.tenantId(), t.sloClass(), sessionId, turn), prompt,
-                out, client.spec.maxOutputTokens(), arrivalUs, priority, streaming);
+        Request r = new Request(requestId, new RequestTags(t.clientId(), t.tenantId(), t.sloClass(), sessionId, turn),
+                prompt, out, client.spec.maxOutputTokens(), arrivalUs, priority, streaming);
+        if (conv.accumulate() && !done()) {
+            r.markOutputReusable();
+        }
+        return r;
     }
 
     /**

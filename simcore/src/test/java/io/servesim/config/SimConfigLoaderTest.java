@@ -46,7 +46,9 @@ class SimConfigLoaderTest {
                 deployment: {model: x, hardware: H100, tp: 0}
                 engine: {max_num_seqs: -1, block_size: 12, bogus: 1}
                 policies: {scheduler: lifo, priority: {name: slo-based, params: {age_wieght: 1}}}
-                workload: {arrival: {process: bursty, rate: 5}, input: {type: gaussian, mean: 10, min: 9, max: 3}}
+                workload: {aggregate_rate: 5, num_requests: 9, arrival: {process: sometimes},
+                           input_distribution: {type: gaussian, params: {mean: 10, std_dev: 1, min: 9, max: 3}},
+                           output_distribution: {type: constant, params: {value: 1}}}
                 extra: true
                 """);
         assertTrue(p.contains("deployment.tp: must be in [1, 64], got 0"), p.toString());
@@ -55,8 +57,8 @@ class SimConfigLoaderTest {
         assertTrue(p.stream().anyMatch(s -> s.startsWith("engine.bogus: unknown key; valid keys here: ")), p.toString());
         assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority"), p.toString());
         assertTrue(p.contains("policies.priority.params.age_wieght: unknown parameter for 'slo-based'; valid: age_weight, class_scores, default_score"), p.toString());
-        assertTrue(p.contains("workload.arrival.process: unknown value 'bursty'; valid: poisson, constant"), p.toString());
-        assertTrue(p.contains("workload.input.min: min 9 > max 3"), p.toString());
+        assertTrue(p.contains("workload.arrival.process: unknown value 'sometimes'; valid: poisson, constant, gamma, weibull, bursty, diurnal"), p.toString());
+        assertTrue(p.contains("workload.input_distribution.params.min: min 9 > max 3"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("extra: unknown key")), p.toString());
     }
 
