@@ -85,6 +85,9 @@ public final class ConfigOptions {
     @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second")
     Double rate;
 
+    @Option(names = "--skip-bad-lines", description = "workload.trace.skip_bad_lines: skip malformed trace lines (counted in the summary) instead of stopping")
+    Boolean skipBadLines;
+
     @Option(names = "--num-requests", description = "workload.num_requests")
     Long numRequests;
 
@@ -113,6 +116,7 @@ public final class ConfigOptions {
         add(o, "fitness_weights", fitnessWeights);
         add(o, "workload.aggregate_rate", rate);
         add(o, "workload.num_requests", numRequests);
+        add(o, "workload.trace.skip_bad_lines", skipBadLines);
         o.addAll(sets);
         return o;
     }
