@@ -35,27 +35,33 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "seed (default 1)")
     long seed = 1;
 
+    @Option(names = "--instances", description = "engine instances (default 1)")
+    int instances = 1;
+
+    @Option(names = "--routing", description = "routing policy when instances > 1 (default weighted-scoring)")
+    String routing = "weighted-scoring";
+
     @Override
     public Integer call() {
-        return run(requests, load, seed, System.out);
+        return run(requests, load, seed, instances, routing, System.out);
     }
 
-    static int run(List<Long> sizes, double load, long seed, PrintStream out) {
-        if (!(load > 0) || sizes.isEmpty() || sizes.stream().anyMatch(n -> n <= 0)) {
-            System.err.println("servesim bench: --load must be > 0 and --requests positive");
+    static int run(List<Long> sizes, double load, long seed, int instances, String routing, PrintStream out) {
+        if (!(load > 0) || sizes.isEmpty() || sizes.stream().anyMatch(n -> n <= 0) || instances < 1) {
+            System.err.println("servesim bench: --load must be > 0, --requests and --instances positive");
             return Main.CONFIG_ERROR;
         }
         try {
-            double saturationRps = plan(5_000, 1e9, seed).run(RecordSink.NONE).requestsPerSec();
+            double saturationRps = plan(5_000L * instances, 1e9, seed, instances, routing).run(RecordSink.NONE).requestsPerSec();
             double rate = load * saturationRps;
-            out.printf("bench: llama-3.1-8b-instruct / H100 / TP1 blackbox, in/out 512+-256, saturation %.1f req/s, offered %.1f req/s%n",
-                    saturationRps, rate);
-            plan(10_000, rate, seed + 1).run(RecordSink.NONE); // warm-up (JIT)
+            out.printf("bench: llama-3.1-8b-instruct / H100 / TP1 blackbox x %d instances (%s), in/out 512+-256,"
+                    + " saturation %.1f req/s, offered %.1f req/s%n", instances, routing, saturationRps, rate);
+            plan(10_000, rate, seed + 1, instances, routing).run(RecordSink.NONE); // warm-up (JIT)
             out.printf("%10s %10s %10s %12s %14s %14s %12s %10s%n", "requests", "wall_s", "cpu_s", "events",
                     "events_per_s", "peak_heap_mb", "sim_time_s", "ttft_p99_ms");
             var threads = ManagementFactory.getThreadMXBean();
             for (long n : sizes) {
-                RunPlan p = plan(n, rate, seed);
+                RunPlan p = plan(n, rate, seed, instances, routing);
                 System.gc();
                 resetPeaks();
                 long t0 = System.nanoTime();
@@ -73,14 +79,16 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private static RunPlan plan(long n, double rate, long seed) {
+    private static RunPlan plan(long n, double rate, long seed, int instances, String routing) {
         List<String> o = new ArrayList<>(List.of(
                 "seed=" + seed,
-                "deployment={model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: blackbox}",
+                "policies.routing=" + routing,
+                "deployment={model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: blackbox, instances: "
+                        + instances + "}",
                 "workload.num_requests=" + n,
-                "workload.arrival={process: poisson, rate: " + rate + "}",
-                "workload.input={type: gaussian, mean: 512, std_dev: 256, min: 1, max: 2048}",
-                "workload.output={type: gaussian, mean: 512, std_dev: 256, min: 1, max: 2048}"));
+                "workload.aggregate_rate=" + rate,
+                "workload.input_distribution={type: gaussian, params: {mean: 512, std_dev: 256, min: 1, max: 2048}}",
+                "workload.output_distribution={type: gaussian, params: {mean: 512, std_dev: 256, min: 1, max: 2048}}"));
         return RunPlan.prepare(SimConfigLoader.load(null, o));
     }
 

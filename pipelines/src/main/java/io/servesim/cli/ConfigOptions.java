@@ -82,8 +82,11 @@ public final class ConfigOptions {
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: admission, priority, routing, scheduler (each a name or {name, params}); flags override it")
     Path policyConfig;
 
-    @Option(names = "--rate", description = "workload.arrival.rate: requests per second")
+    @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second")
     Double rate;
+
+    @Option(names = "--skip-bad-lines", description = "workload.trace.skip_bad_lines: skip malformed trace lines (counted in the summary) instead of stopping")
+    Boolean skipBadLines;
 
     @Option(names = "--num-requests", description = "workload.num_requests")
     Long numRequests;
@@ -111,8 +114,9 @@ public final class ConfigOptions {
         add(o, "cluster.admission_latency_us", admissionLatencyUs);
         add(o, "cluster.routing_latency_us", routingLatencyUs);
         add(o, "fitness_weights", fitnessWeights);
-        add(o, "workload.arrival.rate", rate);
+        add(o, "workload.aggregate_rate", rate);
         add(o, "workload.num_requests", numRequests);
+        add(o, "workload.trace.skip_bad_lines", skipBadLines);
         o.addAll(sets);
         return o;
     }

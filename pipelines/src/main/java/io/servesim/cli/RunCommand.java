@@ -41,6 +41,7 @@ public final class RunCommand implements Callable<Integer> {
         RecordFileSink file = null;
         try {
             plan = RunPlan.prepare(options.load(config));
+            plan.warnings().forEach(w -> err.println("servesim: warning: " + w));
             if (requestsOut != null) {
                 file = RequestRecordFiles.open(requestsOut);
             }

@@ -31,6 +31,11 @@ public final class ValidateCommand implements Callable<Integer> {
             out.printf("OK %s%n  latency: %s%n  kv blocks: %d x %d tokens (%s)%n  max_model_len: %s%n",
                     config, plan.latencyModel().describe(), e.totalKvBlocks(), e.blockSizeTokens(),
                     plan.kvCapacitySource(), e.maxModelLen() == 0 ? "unlimited" : e.maxModelLen());
+            out.printf("  instances: %d, policies: admission %s, priority %s, routing %s, scheduler %s%n",
+                    plan.setup().cluster().instances(), plan.setup().policies().admission().name(),
+                    plan.setup().policies().priority().name(), plan.setup().policies().routing().name(),
+                    plan.setup().policies().scheduler().name());
+            plan.warnings().forEach(w -> err.println("servesim: warning: " + w));
             return 0;
         } catch (ConfigException e) {
             err.println("servesim: invalid config " + config + ":");

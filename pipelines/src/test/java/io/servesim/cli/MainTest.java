@@ -96,4 +96,45 @@ class MainTest {
         assertEquals(Main.CONFIG_ERROR, Main.execute("validate", EXAMPLE.toString(), "--set", "engine.nope=1"));
         assertEquals(Main.CONFIG_ERROR, Main.execute("run", "--no-such-flag"));
     }
+
+    @Test
+    void badTraceLineStopsTheRunUnlessSkipped(@TempDir Path tmp) throws Exception {
+        Path trace = tmp.resolve("t.csv");
+        Files.writeString(trace, "arrival_us,input_tokens,output_tokens\n0,100,10\n1000,oops,10\n2000,50,5\n");
+        Path cfg = tmp.resolve("cfg.yaml");
+        Files.writeString(cfg, "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
+                + "workload: {trace: {format: csv, path: t.csv}}\n");
+        Out bad = run(cfg, null, opts());
+        assertEquals(Main.CONFIG_ERROR, bad.code(), bad.err());
+        assertTrue(bad.err().contains("t.csv:3"), bad.err());
+        ConfigOptions skip = opts();
+        skip.skipBadLines = true;
+        Out ok = run(cfg, null, skip);
+        assertEquals(0, ok.code(), ok.err());
+        JsonNode json = new ObjectMapper().readTree(ok.out());
+        assertEquals(1, json.get("skipped_trace_lines").asInt());
+        assertEquals(2, json.get("completed").asInt());
+    }
+
+    @Test
+    void clusterFlagsAndPolicyBundle(@TempDir Path tmp) throws Exception {
+        Path bundle = tmp.resolve("bundle.yaml");
+        Files.writeString(bundle, "routing: least-loaded\nadmission: {name: token-bucket, params: {capacity: 5, refill_per_s: 1}}\n");
+        ConfigOptions o = opts("workload.num_requests=100");
+        o.policyConfig = bundle;
+        o.numInstances = 3;
+        o.fitnessWeights = "throughput:1";
+        Out r = run(EXAMPLE, null, o);
+        assertEquals(0, r.code(), r.err());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals(3, json.get("cluster").get("instances").asInt());
+        assertTrue(json.get("rejected").asInt() > 0, "token bucket of 5 at 1/s must reject some of 100 requests at 8/s");
+        assertEquals(json.get("completed").asDouble() / 100.0, json.get("cluster").get("fitness").asDouble(), 1e-9);
+        o.routing = "round-robin";
+        Files.writeString(bundle, "routing: least-loaded\nautoscale: none\n");
+        Out badBundle = run(EXAMPLE, null, o);
+        assertEquals(Main.CONFIG_ERROR, badBundle.code());
+        assertTrue(badBundle.err().contains("bundle.yaml: autoscale: unknown policy kind; valid: admission, priority, routing, scheduler"),
+                badBundle.err());
+    }
 }

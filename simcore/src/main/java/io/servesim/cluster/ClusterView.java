@@ -93,6 +93,16 @@ public final class ClusterView {
     public double recentTpotUs(int i) { return value(Signal.RECENT_TPOT, i); }
     public double cacheHitRate(int i) { return value(Signal.CACHE_HIT_RATE, i); }
     public double estimatedWaitUs(int i) { return value(Signal.ESTIMATED_WAIT, i); }
+    /**
+     * Requests routed to instance {@code i} that are not (yet, or any more) waiting or running: in
+     * queueing delay, or finished but not yet left. The router knows what it sent, so this is
+     * always current.
+     */
+    public long inTransit(int i) {
+        Engine e = engines[i];
+        return e.inFlight() - e.queueDepth() - e.runningCount();
+    }
+
     /** KV blocks in use at instance {@code i} (total minus free), as seen. */
     public int usedKvBlocks(int i) { return engines[i].kvCache().totalBlocks() - freeKvBlocks(i); }
     public int totalKvBlocks(int i) { return engines[i].kvCache().totalBlocks(); }

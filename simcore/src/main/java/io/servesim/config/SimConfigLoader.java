@@ -87,7 +87,7 @@ public final class SimConfigLoader {
                 e.problems().forEach(p -> root.problem(p.path(), p.message()));
             }
         }
-        var workload = WorkloadBinder.bind(root.child("workload"), baseDir, horizonUs);
+        var workload = WorkloadBinder.bindSection(root, baseDir, horizonUs);
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload);

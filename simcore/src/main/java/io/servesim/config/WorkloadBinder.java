@@ -1,98 +1,128 @@
 package io.servesim.config;
 
-import io.servesim.workload.LengthSpec;
-import io.servesim.workload.SyntheticSpec;
-import io.servesim.workload.TraceFormat;
-import io.servesim.workload.TraceSpec;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.workload.GeneratorBinder;
+import io.servesim.workload.GeneratorSpec;
+import io.servesim.workload.Scenarios;
+import io.servesim.workload.TraceBinder;
 import io.servesim.workload.WorkloadSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
-/** Binds the {@code workload:} section: a synthetic generator, or {@code trace:} replay. */
-final class WorkloadBinder {
-    static final List<String> PROCESSES = List.of("poisson", "constant");
-
+/**
+ * Binds the {@code workload:} section (workload spec v2). The section is one of:
+ * <ul>
+ *   <li>a mapping: synthetic clients ({@link GeneratorBinder}) or {@code trace:} replay ({@link TraceBinder});</li>
+ *   <li>a string: the path of a standalone workload file holding that mapping, relative to the
+ *       config's directory (paths inside it are relative to its own directory);</li>
+ *   <li>either of those with {@code scenario: name}: a built-in {@link Scenarios scenario}, the
+ *       other keys overriding it.</li>
+ * </ul>
+ * An optional {@code version} must be 2. Binding is strict (unknown keys are errors) and every
+ * problem names its path from the config root ({@code workload.clients[1].arrival.cv: must be > 0});
+ * problems inside a standalone file also name the file. Warnings ({@link WorkloadSpec#warnings()})
+ * carry the same paths.
+ */
+public final class WorkloadBinder {
     private WorkloadBinder() {
     }
 
+    /** Binds the workload mapping {@code w} (a child of the config root); null when absent or invalid. */
     static WorkloadSpec bind(ConfigNode w, Path baseDir, long horizonUs) {
-        if (w.has("trace")) {
-            ConfigNode t = w.child("trace");
-            String format = t.choice("format", "csv", TraceFormat.names());
-            String file = t.stringValue("path", null);
-            long max = t.longValue("max_requests", 0, 0, Long.MAX_VALUE);
-            t.finish();
-            w.finish();
-            if (file == null) {
-                t.problem(t.pathOf("path"), "required: the trace file");
-                return null;
-            }
-            Path p = baseDir.resolve(file).normalize();
-            if (!Files.isReadable(p)) {
-                t.problem(t.pathOf("path"), "cannot read trace file " + p);
-            }
-            return new TraceSpec(TraceFormat.of(format), p, max);
-        }
-        ConfigNode arrival = w.child("arrival");
-        String process = arrival.choice("process", "poisson", PROCESSES);
-        double rate = arrival.doubleValue("rate", 1.0, 1e-9, 1e9);
-        arrival.finish();
-        long n = w.longValue("num_requests", horizonUs > 0 ? 0 : 1000, 0, Long.MAX_VALUE);
-        if (n == 0 && horizonUs == 0) {
-            w.problem(w.pathOf("num_requests"), "must be > 0 when horizon_us is 0 (the workload would never end)");
-        }
-        LengthSpec input = length(w.child("input"), LengthSpec.gaussian(512, 256, 1, 4096));
-        LengthSpec output = length(w.child("output"), LengthSpec.gaussian(256, 128, 1, 2048));
-        ConfigNode prefix = w.child("prefix");
-        int prefixTokens = prefix.intValue("tokens", 0, 0, Integer.MAX_VALUE);
-        String group = prefix.stringValue("group", "shared");
-        prefix.finish();
-        w.finish();
-        return new SyntheticSpec("poisson".equals(process), rate, n, input, output, prefixTokens, group);
+        return w.present() ? bindTree(w.raw(), w.path(), "", w, baseDir, horizonUs) : null;
     }
 
-    private static LengthSpec length(ConfigNode n, LengthSpec dflt) {
-        if (!n.present()) {
-            return dflt;
+    /**
+     * Binds {@code root}'s {@code workload} key, a mapping or the path of a standalone workload file;
+     * null when absent or invalid (problems are recorded on {@code root}).
+     */
+    public static WorkloadSpec bindSection(ConfigNode root, Path baseDir, long horizonUs) {
+        JsonNode v = root.rawValue("workload");
+        String at = root.pathOf("workload");
+        if (v == null) {
+            return null;
         }
-        String type = n.choice("type", null, LengthSpec.TYPES);
-        if (type == null) {
-            n.problem(n.pathOf("type"), "required; valid: " + String.join(", ", LengthSpec.TYPES));
-            return dflt;
+        if (v.isTextual()) {
+            return bindFile(baseDir.resolve(v.asText()).normalize(), at, root, horizonUs);
         }
-        LengthSpec out;
-        switch (type) {
-            case "constant" -> {
-                int v = n.intValue("value", 1, 1, Integer.MAX_VALUE);
-                out = LengthSpec.constant(v);
-            }
-            case "gaussian" -> {
-                double mean = n.doubleValue("mean", 0, 1, 1e9);
-                double sd = n.doubleValue("std_dev", 0, 0, 1e9);
-                int min = n.intValue("min", 1, 1, Integer.MAX_VALUE);
-                int max = n.intValue("max", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
-                if (!n.has("mean")) {
-                    n.problem(n.pathOf("mean"), "required for gaussian");
-                }
-                if (min > max) {
-                    n.problem(n.pathOf("min"), "min " + min + " > max " + max);
-                }
-                out = LengthSpec.gaussian(mean, sd, min, max);
-            }
-            default -> {
-                int min = n.intValue("min", 1, 1, Integer.MAX_VALUE);
-                int max = n.intValue("max", 1, 1, Integer.MAX_VALUE);
-                if (!n.has("min") || !n.has("max")) {
-                    n.problem(n.path(), "uniform needs min and max");
-                }
-                if (min > max) {
-                    n.problem(n.pathOf("min"), "min " + min + " > max " + max);
-                }
-                out = new LengthSpec("uniform", 0, (min + max) / 2.0, 0, min, max);
-            }
+        if (!v.isObject()) {
+            root.problem(at, "must be a mapping or the path of a workload file");
+            return null;
         }
-        n.finish();
-        return out;
+        return bindTree(v, at, "", root, baseDir, horizonUs);
+    }
+
+    /** Loads a standalone workload file (problem paths are relative to the file's root). */
+    public static WorkloadSpec load(Path file, long horizonUs) {
+        ConfigNode sink = ConfigNode.root(null);
+        WorkloadSpec spec = bindFile(file.toAbsolutePath().normalize(), "", sink, horizonUs);
+        sink.throwIfProblems();
+        return spec;
+    }
+
+    private static WorkloadSpec bindFile(Path file, String at, ConfigNode sink, long horizonUs) {
+        if (!Files.isReadable(file)) {
+            sink.problem(at, "cannot read workload file " + file);
+            return null;
+        }
+        ObjectNode tree;
+        try {
+            tree = SimConfigLoader.readTree(file);
+        } catch (ConfigException e) {
+            sink.problem(at, e.getMessage());
+            return null;
+        }
+        return bindTree(tree, at, " (in " + file + ")", sink, file.getParent(), horizonUs);
+    }
+
+    /** Binds a detached tree, reporting its problems on {@code sink} under {@code prefix}. */
+    private static WorkloadSpec bindTree(JsonNode tree, String prefix, String note, ConfigNode sink, Path baseDir,
+                                         long horizonUs) {
+        JsonNode resolved = withScenario(tree, prefix, sink);
+        if (resolved == null) {
+            return null;
+        }
+        ConfigNode w = ConfigNode.root(resolved);
+        WorkloadSpec spec = null;
+        if (resolved.isObject()) {
+            String version = w.stringValue("version", "2");
+            if (!"2".equals(version)) {
+                w.problem(w.pathOf("version"), "unsupported version '" + version + "'; this is workload spec version 2");
+            }
+            spec = w.has("trace") ? TraceBinder.bind(w.child("trace"), baseDir)
+                    : GeneratorBinder.bind(w, baseDir, horizonUs);
+            w.finish();
+        }
+        try {
+            w.throwIfProblems();
+        } catch (ConfigException e) {
+            for (ConfigException.Problem p : e.problems()) {
+                String path = p.path().isEmpty() ? prefix : prefix.isEmpty() ? p.path() : prefix + "." + p.path();
+                sink.problem(path, p.message() + note);
+            }
+            return null;
+        }
+        if (spec instanceof GeneratorSpec g && !g.warnings().isEmpty() && !prefix.isEmpty()) {
+            spec = new GeneratorSpec(g.seed(), g.aggregateRateRps(), g.numRequests(), g.horizonUs(), g.clients(),
+                    g.warnings().stream().map(m -> prefix + "." + m + note).toList());
+        }
+        return spec;
+    }
+
+    /** The tree with its {@code scenario} expanded, or null after recording an unknown scenario. */
+    private static JsonNode withScenario(JsonNode tree, String prefix, ConfigNode sink) {
+        if (!(tree instanceof ObjectNode obj) || !obj.has("scenario")) {
+            return tree;
+        }
+        String at = prefix.isEmpty() ? "scenario" : prefix + ".scenario";
+        JsonNode name = obj.get("scenario");
+        if (!name.isTextual() || !Scenarios.names().contains(name.asText())) {
+            sink.problem(at, "unknown scenario " + name + "; valid: " + String.join(", ", Scenarios.names()));
+            return null;
+        }
+        ObjectNode overrides = obj.deepCopy();
+        overrides.remove("scenario");
+        return Scenarios.withOverrides(name.asText(), overrides);
     }
 }

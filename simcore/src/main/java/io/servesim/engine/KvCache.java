@@ -227,8 +227,8 @@ public final class KvCache {
     }
 
     /**
-     * Registers the full blocks below {@code endToken} under their chained hashes. Blocks holding
-     * output tokens are registered only when another request may repeat that output.
+     * Registers the full blocks below {@code endToken} under their chained hashes, up to the
+     * {@link #registrationLimit}.
      */
     private void register(Request r, int endToken) {
         if (!prefixCaching) {
@@ -237,8 +237,14 @@ public final class KvCache {
         registerUpTo(r, registrationLimit(r, endToken) / blockSize);
     }
 
+    /**
+     * Tokens whose full blocks are worth indexing now: all of them when a later request may repeat
+     * this one's prompt and output, else only the prompt's shared part (unique content and output
+     * cannot be hit by anyone else; they are indexed on preemption for the request's own recompute).
+     * Unindexed blocks are cached and evicted exactly like indexed ones, so hit rates are unchanged.
+     */
     private static int registrationLimit(Request r, int endToken) {
-        return r.outputReusable() ? endToken : Math.min(endToken, r.inputTokens());
+        return r.outputReusable() ? endToken : Math.min(endToken, r.input().sharedTokens());
     }
 
     private void registerUpTo(Request r, int full) {

@@ -90,10 +90,11 @@ public final class Request {
     public long outputContentId() { return outputContentId; }
 
     /**
-     * True when another request may later repeat this request's output (a conversation or agent
-     * session whose next turn accumulates context): then its output blocks are registered for
-     * prefix caching while it runs. Otherwise no other request can ever hit them and they are
-     * registered only if it is preempted (so its own recomputation hits them, as in vLLM).
+     * True when another request may later repeat this request's prompt and output (a conversation
+     * or agent session whose next turn accumulates context): then all its full blocks are indexed
+     * for prefix caching while it runs. Otherwise only the prompt's shared part is; the rest can
+     * never be hit by another request and is indexed only if it is preempted (so its own
+     * recomputation hits it, as in vLLM).
      */
     public boolean outputReusable() { return outputReusable; }
 

@@ -20,21 +20,31 @@ public final class TokenSequence {
     private final long[] segmentIds;
     private final int[] segmentEnds;
     private final int length;
+    private final int sharedTokens;
 
-    private TokenSequence(int[] tokenIds, long[] segmentIds, int[] segmentEnds, int length) {
+    private TokenSequence(int[] tokenIds, long[] segmentIds, int[] segmentEnds, int length, int sharedTokens) {
         this.tokenIds = tokenIds;
         this.segmentIds = segmentIds;
         this.segmentEnds = segmentEnds;
         this.length = length;
+        this.sharedTokens = sharedTokens;
     }
 
     /** A prompt given by explicit token ids (the array is not copied; callers must not mutate it). */
     public static TokenSequence ofTokenIds(int[] tokenIds) {
-        return new TokenSequence(tokenIds, null, null, tokenIds.length);
+        return new TokenSequence(tokenIds, null, null, tokenIds.length, tokenIds.length);
     }
 
     /** A prompt made of segments; {@code lengths[i]} tokens of content {@code ids[i]}. Zero-length segments are skipped. */
     public static TokenSequence ofSegments(long[] ids, int[] lengths) {
+        return ofSegments(ids, lengths, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #ofSegments(long[], int[])}, declaring that only the first {@code sharedTokens}
+     * tokens can occur in any other request (the rest is content no other request references).
+     */
+    public static TokenSequence ofSegments(long[] ids, int[] lengths, int sharedTokens) {
         if (ids.length != lengths.length) {
             throw new IllegalArgumentException("ids and lengths differ in size");
         }
@@ -59,21 +69,30 @@ public final class TokenSequence {
                 k++;
             }
         }
-        return new TokenSequence(null, segIds, ends, total);
+        return new TokenSequence(null, segIds, ends, total, Math.min(total, Math.max(0, sharedTokens)));
     }
 
-    /** One segment of {@code length} tokens of content {@code id}. */
+    /** One segment of {@code length} tokens of content {@code id} that no other request contains. */
     public static TokenSequence unique(long id, int length) {
-        return ofSegments(new long[] {id}, new int[] {length});
+        return ofSegments(new long[] {id}, new int[] {length}, 0);
     }
 
-    /** A shared prefix of {@code prefixLength} tokens of {@code prefixId}, then a unique suffix. */
+    /** A shared prefix of {@code prefixLength} tokens of {@code prefixId}, then a suffix no other request contains. */
     public static TokenSequence prefixed(long prefixId, int prefixLength, long suffixId, int suffixLength) {
-        return ofSegments(new long[] {prefixId, suffixId}, new int[] {prefixLength, suffixLength});
+        return ofSegments(new long[] {prefixId, suffixId}, new int[] {prefixLength, suffixLength}, prefixLength);
     }
 
     public int length() {
         return length;
+    }
+
+    /**
+     * Leading tokens that other requests may also contain. Blocks past this point hold content no
+     * other request can hit, so the KV cache need not index them unless this request itself may
+     * reuse them (preemption) or a later turn repeats them ({@link Request#outputReusable()}).
+     */
+    public int sharedTokens() {
+        return sharedTokens;
     }
 
     public boolean hasTokenIds() {

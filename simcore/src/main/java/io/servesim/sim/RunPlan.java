@@ -65,6 +65,9 @@ public final class RunPlan {
             var arch = resolved.architectureOrNull();
             maxModelLen = arch != null && arch.maxPositionEmbeddings() > 0 ? arch.maxPositionEmbeddings() : 0;
         }
+        if (cfg.workload() == null) {
+            problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
+        }
         int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();
         if (divide > 0 && divide % e.blockSizeTokens() != 0) {
             problems.add(new ConfigException.Problem("engine.block_size", "must divide " + divide
@@ -89,6 +92,11 @@ public final class RunPlan {
     public EngineConfig engineConfig() { return setup.engine(); }
     public SimSetup setup() { return setup; }
     public LatencyModel latencyModel() { return latency.model(); }
+    /** Non-fatal binding notes (e.g. rate fractions normalised), each naming its config path. */
+    public java.util.List<String> warnings() {
+        return config.workload() == null ? java.util.List.of() : config.workload().warnings();
+    }
+
     /** Where the KV capacity came from (shown by {@code servesim validate}). */
     public String kvCapacitySource() { return kvCapacitySource; }
 }

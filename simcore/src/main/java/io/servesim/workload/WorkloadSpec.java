@@ -1,7 +1,9 @@
 package io.servesim.workload;
 
-/** A bound {@code workload:} section: a synthetic generator or a trace to replay. */
-public sealed interface WorkloadSpec permits SyntheticSpec, TraceSpec {
+import java.util.List;
+
+/** A bound {@code workload:} section: synthetic clients, or a trace to replay. */
+public sealed interface WorkloadSpec permits GeneratorSpec, TraceSpec {
     /** Opens a fresh, lazy request stream for one run (deterministic in {@code seed}). */
     RequestSource open(long seed, long horizonUs);
 
@@ -11,5 +13,10 @@ public sealed interface WorkloadSpec permits SyntheticSpec, TraceSpec {
      */
     default int blockSizeMustDivide() {
         return 0;
+    }
+
+    /** Non-fatal notes from binding, for {@code servesim validate} to print (e.g. normalised rate fractions). */
+    default List<String> warnings() {
+        return List.of();
     }
 }

@@ -46,7 +46,9 @@ class SimConfigLoaderTest {
                 deployment: {model: x, hardware: H100, tp: 0}
                 engine: {max_num_seqs: -1, block_size: 12, bogus: 1}
                 policies: {scheduler: lifo, priority: {name: slo-based, params: {age_wieght: 1}}}
-                workload: {arrival: {process: bursty, rate: 5}, input: {type: gaussian, mean: 10, min: 9, max: 3}}
+                workload: {aggregate_rate: 5, num_requests: 9, arrival: {process: sometimes},
+                           input_distribution: {type: gaussian, params: {mean: 10, std_dev: 1, min: 9, max: 3}},
+                           output_distribution: {type: constant, params: {value: 1}}}
                 extra: true
                 """);
         assertTrue(p.contains("deployment.tp: must be in [1, 64], got 0"), p.toString());
@@ -55,8 +57,8 @@ class SimConfigLoaderTest {
         assertTrue(p.stream().anyMatch(s -> s.startsWith("engine.bogus: unknown key; valid keys here: ")), p.toString());
         assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority"), p.toString());
         assertTrue(p.contains("policies.priority.params.age_wieght: unknown parameter for 'slo-based'; valid: age_weight, class_scores, default_score"), p.toString());
-        assertTrue(p.contains("workload.arrival.process: unknown value 'bursty'; valid: poisson, constant"), p.toString());
-        assertTrue(p.contains("workload.input.min: min 9 > max 3"), p.toString());
+        assertTrue(p.contains("workload.arrival.process: unknown value 'sometimes'; valid: poisson, constant, gamma, weibull, bursty, diurnal"), p.toString());
+        assertTrue(p.contains("workload.input_distribution.params.min: min 9 > max 3"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("extra: unknown key")), p.toString());
     }
 
@@ -80,5 +82,46 @@ class SimConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class, () -> Overrides.apply(tree, "list[3].a=1"));
         assertEquals("list[3]: no such list element (override list[3].a)", e.getMessage());
         assertThrows(ConfigException.class, () -> Overrides.apply(tree, "no-equals-sign"));
+    }
+
+    @Test
+    void bindsClusterSloAndFitness() throws Exception {
+        SimConfig c = bind("""
+                deployment: {model: m, hardware: H100, instances: 4}
+                cluster:
+                  routing_latency_us: 500
+                  observability: {default: {mode: periodic, interval_us: 100000}, queue_depth: immediate,
+                                  prefix_cache: {mode: on-demand, latency_us: 200}}
+                policies: {routing: {name: weighted-scoring, params: {cache_affinity: 2}}, admission: reject-all}
+                slo: {realtime: {ttft_ms: 150}}
+                fitness_weights: "throughput:0.5,p99_ttft:0.5"
+                """);
+        assertEquals(4, c.cluster().instances());
+        assertEquals(500, c.cluster().routingLatencyUs());
+        var obs = c.cluster().observability();
+        assertEquals(io.servesim.cluster.Observability.Kind.IMMEDIATE, obs.mode(io.servesim.cluster.Signal.QUEUE_DEPTH).kind());
+        assertEquals(100000, obs.mode(io.servesim.cluster.Signal.KV_UTILIZATION).intervalUs());
+        assertEquals(200, obs.mode(io.servesim.cluster.Signal.PREFIX_CACHE).latencyUs());
+        assertEquals(150.0, c.slo().of("realtime").ttftMs());
+        assertEquals(true, Double.isNaN(c.slo().of("realtime").tpotMs()));
+        assertEquals(0.5, c.fitness().weights().get("p99_ttft"));
+        assertEquals("reject-all", c.policies().admission().name());
+    }
+
+    @Test
+    void clusterProblemsNameTheirPaths() {
+        List<String> p = problems("""
+                deployment: {model: m, hardware: H100, instances: 0}
+                cluster: {observability: {kv_utilization: periodic, queue_depth: {mode: sometimes}}}
+                policies: {routing: nearest, admission: {name: token-bucket, params: {capacity: 5}}}
+                fitness_weights: "speed:1"
+                """);
+        assertTrue(p.contains("deployment.instances: must be in [1, 100000], got 0"), p.toString());
+        assertTrue(p.contains("cluster.observability.kv_utilization: periodic needs an interval: {mode: periodic, interval_us: N}"), p.toString());
+        assertTrue(p.contains("cluster.observability.queue_depth.mode: unknown value 'sometimes'; valid: immediate, periodic, on-demand"), p.toString());
+        assertTrue(p.contains("policies.routing.name: unknown routing policy 'nearest'; valid: round-robin, least-loaded, "
+                + "weighted-scoring, prefix-affinity, kv-router, always-busiest"), p.toString());
+        assertTrue(p.contains("policies.admission.params.refill_per_s: required, >= 0 (tokens per second)"), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: throughput")), p.toString());
     }
 }

@@ -73,10 +73,10 @@ class KvCacheTest {
     void lookupNeverCoversTheLastToken() {
         // A 32-token prompt fully cached can reuse only (32 - 1) / 16 = 1 block: vLLM recomputes the last token.
         KvCache kv = new KvCache(8, 16, true);
-        Request a = req(0, TokenSequence.unique(9, 32));
+        Request a = req(0, TokenSequence.ofSegments(new long[] {9}, new int[] {32}));
         assertTrue(kv.allocateNew(a, kv.lookupPrefix(a), 32));
         kv.release(a);
-        Request b = req(1, TokenSequence.unique(9, 32));
+        Request b = req(1, TokenSequence.ofSegments(new long[] {9}, new int[] {32}));
         assertEquals(1, kv.lookupPrefix(b));
         assertEquals(0, kv.hitTokens()); // hits are counted at admission, not at lookup
     }
@@ -89,5 +89,21 @@ class KvCacheTest {
         assertTrue(kv.allocateNew(a, kv.lookupPrefix(a), 33));
         Request b = req(1, TokenSequence.ofSegments(new long[] {3, 2}, new int[] {16, 17}));
         assertEquals(0, kv.lookupPrefix(b));
+    }
+
+    @Test
+    void uniqueContentIsNotIndexedButStillCachedAndEvictable() {
+        // A unique 64-token prompt: nothing to index (no other request can contain it). Its blocks are
+        // still allocated and freed like any others; preempting it indexes the 4 computed full blocks
+        // so its own recomputation hits (64 - 1) / 16 = 3 of them.
+        KvCache kv = new KvCache(8, 16, true);
+        Request a = req(0, TokenSequence.unique(5, 64));
+        assertTrue(kv.allocateNew(a, kv.lookupPrefix(a), 64));
+        assertEquals(0, kv.cachedBlockHashes());
+        assertEquals(4, kv.usedBlocks());
+        kv.releasePreempted(a, 64);
+        assertEquals(4, kv.cachedBlockHashes());
+        assertEquals(3, kv.lookupPrefix(a));
+        kv.checkInvariants();
     }
 }

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.RequestRecord;
-import io.servesim.workload.LengthSpec;
-import io.servesim.workload.SyntheticSpec;
+import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -39,8 +38,10 @@ class EngineInvariantPropertyTest {
                                        @ForAll long seed) {
         int blockSize = new int[] {1, 8, 16, 32}[blockSizeIndex];
         EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, threshold, 0, blockSize, kvBlocks, prefixCaching);
-        SyntheticSpec spec = new SyntheticSpec(true, rate, 300, LengthSpec.gaussian(300, 250, 1, 3000),
-                LengthSpec.gaussian(60, 60, 1, 400), prefixTokens, "p");
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: %d, num_requests: 300, input_distribution: {type: gaussian, params: {mean: 300, std_dev: 250, max: 3000}},
+                 output_distribution: {type: gaussian, params: {mean: 60, std_dev: 60, max: 400}}%s}"""
+                .formatted(rate, prefixTokens > 0 ? ", prefix: {group: p, length: " + prefixTokens + "}" : ""));
         long horizon = horizonOn == 1 ? 2_000_000 : 0;
         var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
         var first = Runs.run(cfg, latency, SCHEDULERS[scheduler], PRIORITIES[priority], spec.open(seed, horizon), horizon);
@@ -68,8 +69,9 @@ class EngineInvariantPropertyTest {
     void drainedEngineHoldsNoBlocks(@ForAll @IntRange(min = 8, max = 300) int kvBlocks, @ForAll long seed) {
         // After every request has left, every KV block is free again (INV-4 at rest).
         EngineConfig cfg = new EngineConfig(32, 512, 0, 0, 16, kvBlocks, true);
-        SyntheticSpec spec = new SyntheticSpec(true, 50, 100, LengthSpec.gaussian(200, 150, 1, 1000),
-                LengthSpec.gaussian(50, 40, 1, 300), 64, "p");
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: 50, num_requests: 100, input_distribution: {type: gaussian, params: {mean: 200, std_dev: 150, max: 1000}},
+                 output_distribution: {type: gaussian, params: {mean: 50, std_dev: 40, max: 300}}, prefix: {group: p, length: 64}}""");
         List<RequestRecord> out = new ArrayList<>();
         var sim = new Simulation(SimSetup.single(cfg, LinearLatency.steps(2000, 10, 100)), spec.open(seed, 0), out::add);
         sim.run();

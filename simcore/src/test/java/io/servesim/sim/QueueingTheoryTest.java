@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.RequestRecord;
-import io.servesim.workload.LengthSpec;
-import io.servesim.workload.SyntheticSpec;
+import io.servesim.workload.WorkloadSpec;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,9 @@ class QueueingTheoryTest {
     @Test
     void meanWaitMatchesMd1() {
         EngineConfig cfg = new EngineConfig(1, 2048, 0, 0, 16, 10_000, false);
-        SyntheticSpec spec = new SyntheticSpec(true, 350.0, 200_000, LengthSpec.constant(100), LengthSpec.constant(1), 0, "none");
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: 350, num_requests: 200000, input_distribution: {type: constant, params: {value: 100}},
+                 output_distribution: {type: constant, params: {value: 1}}}""");
         DoubleAdder waitSum = new DoubleAdder();
         LongAdder n = new LongAdder();
         var sim = new Simulation(SimSetup.single(cfg, LinearLatency.steps(1000, 10, 100)), spec.open(1, 0),

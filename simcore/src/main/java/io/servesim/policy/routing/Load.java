@@ -2,13 +2,17 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 
-/** Shared load measure: waiting + running requests as seen (BLIS's effective load without in-transit). */
+/**
+ * Shared load measure, BLIS's effective load: waiting + running requests as seen (subject to
+ * observability) + requests the router sent that have not reached the wait queue yet (router-local,
+ * always current). Without the last term a burst herds onto whichever instance looked idle.
+ */
 final class Load {
     private Load() {
     }
 
     static double of(ClusterView v, int i) {
-        return v.queueDepth(i) + v.running(i);
+        return v.queueDepth(i) + v.running(i) + v.inTransit(i);
     }
 
     /** The least loaded instance; ties by lower KV utilization, then lowest id. */

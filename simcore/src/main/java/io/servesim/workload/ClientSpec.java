@@ -1,0 +1,35 @@
+package io.servesim.workload;
+
+import io.servesim.workload.arrival.ArrivalSpec;
+import io.servesim.workload.dist.DistributionSpec;
+
+/**
+ * One workload client (BLIS workload spec v2 {@code ClientSpec}): who it is, how often it sends,
+ * and what its requests look like.
+ *
+ * @param id                   client id (unique; names the client's random streams)
+ * @param tenantId             tenant for fairness and quotas
+ * @param sloClass             SLO class (realtime, interactive, standard, batch, ...)
+ * @param rateFraction         share of the aggregate rate, normalised so the clients' shares sum to 1
+ * @param arrival              arrival process
+ * @param input                input (user part of the prompt) token distribution
+ * @param output               output token distribution
+ * @param prefix               shared system prompt prepended to every prompt, or null
+ * @param priority             per-request priority distribution
+ * @param streamingProbability probability that a request streams its response
+ * @param conversation         multi-turn sessions, or null for single requests
+ * @param startUs              lifecycle start: first send at or after this time
+ * @param stopUs               lifecycle stop: no new arrivals (sessions) after this time; follow-up turns of running sessions continue
+ * @param network              client-to-server network, or null for none
+ * @param maxOutputTokens      output budget (max_tokens) carried by each request and capping its sampled output; 0 = none
+ */
+public record ClientSpec(String id, String tenantId, String sloClass, double rateFraction, ArrivalSpec arrival,
+                         DistributionSpec input, DistributionSpec output, PrefixSpec prefix, DistributionSpec priority,
+                         double streamingProbability, ConversationSpec conversation, long startUs, long stopUs,
+                         NetworkSpec network, int maxOutputTokens) {
+    /** This client with another rate share. */
+    public ClientSpec withRateFraction(double fraction) {
+        return new ClientSpec(id, tenantId, sloClass, fraction, arrival, input, output, prefix, priority,
+                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens);
+    }
+}

@@ -1,0 +1,127 @@
+package io.servesim.workload;
+
+import io.servesim.engine.RequestTags;
+import io.servesim.engine.TokenSequence;
+import io.servesim.rng.PartitionedRng;
+import io.servesim.workload.arrival.ArrivalProcess;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * One client's open-loop requests in engine-arrival order. Every draw comes from the client's own
+ * partitioned streams ({@code workload.client.<id>.arrivals}, {@code .input}, {@code .output},
+ * {@code .priority}, {@code .streaming}, {@code .conversation}, {@code .content}, {@code .sessions}),
+ * so adding, removing or changing another client never changes this client's requests.
+ *
+ * <p>Network delay depends on the prompt, so a later send can arrive earlier. Drafts wait in a
+ * small heap until no future send can overtake them: every future send is at or after the next
+ * send time, and arrives at least {@code rtt_us} later. The heap holds the drafts sent within one
+ * maximum network delay, O(rate x delay).
+ */
+final class ClientStream {
+    final ClientSpec spec;
+    final int index;
+    final RequestTags tags;
+    private final ArrivalProcess process;
+    private final SplittableRandom arrivals;
+    private final SplittableRandom inputs;
+    private final SplittableRandom outputs;
+    private final SplittableRandom priorities;
+    private final SplittableRandom streaming;
+    private final SplittableRandom conversations;
+    private final long contentSalt;
+    private final long sessionSalt;
+    private final long lastSendUs;
+    private final long minDelayUs;
+    private final PriorityQueue<Draft> pending = new PriorityQueue<>(Draft.ORDER);
+    private double nextSendUs;
+    private long seq;
+    private long sessionsStarted;
+    private boolean exhausted;
+
+    ClientStream(ClientSpec spec, int index, double rateRps, long seed, long horizonUs) {
+        this.spec = spec;
+        this.index = index;
+        this.tags = new RequestTags(spec.id(), spec.tenantId(), spec.sloClass(), -1, 0);
+        PartitionedRng rng = new PartitionedRng(seed);
+        String base = "workload.client." + spec.id() + ".";
+        this.process = spec.arrival().atRate(rateRps);
+        this.arrivals = rng.stream(base + "arrivals");
+        this.inputs = rng.stream(base + "input");
+        this.outputs = rng.stream(base + "output");
+        this.priorities = rng.stream(base + "priority");
+        this.streaming = rng.stream(base + "streaming");
+        this.conversations = rng.stream(base + "conversation");
+        this.contentSalt = PartitionedRng.streamSeed(seed, base + "content");
+        this.sessionSalt = PartitionedRng.streamSeed(seed, base + "sessions");
+        this.lastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
+        this.minDelayUs = spec.network() == null ? 0 : spec.network().rttUs();
+        this.nextSendUs = process.nextUs(spec.startUs(), arrivals);
+    }
+
+    /** The earliest pending draft (not removed), or null when the client has no more arrivals. */
+    Draft peek() {
+        while (!exhausted && (pending.isEmpty() || pending.peek().arrivalUs > Math.round(nextSendUs) + minDelayUs)) {
+            generate();
+        }
+        return pending.peek();
+    }
+
+    /** Removes and returns the earliest pending draft. */
+    Draft poll() {
+        peek();
+        return pending.poll();
+    }
+
+    /** Drafts generated but not yet emitted (bounded by the network reorder window). */
+    int pendingDrafts() {
+        return pending.size();
+    }
+
+    private void generate() {
+        long sendUs = Math.round(nextSendUs);
+        if (sendUs > lastSendUs) {
+            exhausted = true;
+            return;
+        }
+        nextSendUs = process.nextUs(nextSendUs, arrivals);
+        long n = seq++;
+        int user = spec.input().sampleInt(inputs);
+        TokenSequence prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
+        int out = outputTokens(outputs);
+        double priority = spec.priority().sample(priorities);
+        boolean stream = streams(streaming);
+        SplittableRandom sessionRng = null;
+        int turns = 0;
+        ConversationSpec conv = spec.conversation();
+        if (conv != null && (conv.probability() >= 1 || conv.probability() > 0 && conversations.nextDouble() < conv.probability())) {
+            sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
+            turns = conv.turns().sampleInt(sessionRng);
+        }
+        pending.add(new Draft(this, n, sendUs + networkDelayUs(prompt.length()), prompt, out, priority, stream,
+                sessionRng, turns));
+    }
+
+    /** A fresh prompt: the shared prefix (if any) then {@code userTokens} of content {@code contentId}. */
+    TokenSequence prompt(long contentId, int userTokens) {
+        PrefixSpec p = spec.prefix();
+        return p == null ? TokenSequence.unique(contentId, userTokens)
+                : TokenSequence.prefixed(p.contentId(), p.lengthTokens(), contentId, userTokens);
+    }
+
+    /** A sampled output length, capped by max_output_tokens. */
+    int outputTokens(SplittableRandom rng) {
+        int out = spec.output().sampleInt(rng);
+        return spec.maxOutputTokens() > 0 ? Math.min(out, spec.maxOutputTokens()) : out;
+    }
+
+    /** Whether a request streams (draws only when the probability is strictly between 0 and 1). */
+    boolean streams(SplittableRandom rng) {
+        double p = spec.streamingProbability();
+        return p >= 1 || p > 0 && rng.nextDouble() < p;
+    }
+
+    long networkDelayUs(int inputTokens) {
+        return spec.network() == null ? 0 : spec.network().delayUs(inputTokens);
+    }
+}

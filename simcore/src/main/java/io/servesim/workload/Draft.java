@@ -1,0 +1,38 @@
+package io.servesim.workload;
+
+import io.servesim.engine.TokenSequence;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+
+/**
+ * A generated request before it is given its run-wide id: ids are assigned in emission order by
+ * {@link GeneratorSource}, so a client's drafts depend only on that client's random streams.
+ */
+final class Draft {
+    /** Engine-arrival order; ties by the client's generation order. */
+    static final Comparator<Draft> ORDER = Comparator.comparingLong((Draft d) -> d.arrivalUs).thenComparingLong(d -> d.seq);
+
+    final ClientStream client;
+    final long seq;
+    final long arrivalUs;
+    final TokenSequence prompt;
+    final int outputTokens;
+    final double priority;
+    final boolean streaming;
+    /** Random stream of the session this draft starts, or null for a single request. */
+    final SplittableRandom sessionRng;
+    final int sessionTurns;
+
+    Draft(ClientStream client, long seq, long arrivalUs, TokenSequence prompt, int outputTokens, double priority,
+          boolean streaming, SplittableRandom sessionRng, int sessionTurns) {
+        this.client = client;
+        this.seq = seq;
+        this.arrivalUs = arrivalUs;
+        this.prompt = prompt;
+        this.outputTokens = outputTokens;
+        this.priority = priority;
+        this.streaming = streaming;
+        this.sessionRng = sessionRng;
+        this.sessionTurns = sessionTurns;
+    }
+}

@@ -1,0 +1,124 @@
+package io.servesim.workload;
+
+import io.servesim.engine.Request;
+import io.servesim.engine.RequestTags;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.Consumer;
+
+/**
+ * Generates a {@link GeneratorSpec}'s requests lazily, in arrival order: a k-way merge of the
+ * clients' streams (ties broken by client order), plus closed-loop follow-up turns injected when
+ * a conversation's turn completes. State is O(clients + active sessions + network reorder window),
+ * never O(requests), so million-request workloads run in bounded memory.
+ *
+ * <p>Request ids and session ids are assigned in emission order. {@code num_requests} counts every
+ * request, follow-up turns included: once reached, no further arrival or turn is generated (running
+ * sessions end early).
+ */
+public final class GeneratorSource implements RequestSource {
+    private final long maxRequests;
+    private final long horizonUs;
+    private final PriorityQueue<ClientStream> heads =
+            new PriorityQueue<>(Comparator.comparingLong((ClientStream c) -> c.peek().arrivalUs).thenComparingInt(c -> c.index));
+    private final Long2ObjectOpenHashMap<Session> sessions = new Long2ObjectOpenHashMap<>();
+    private long nextRequestId;
+    private long nextSessionId;
+    private long produced;
+
+    GeneratorSource(GeneratorSpec spec, long seed, long horizonUs) {
+        this.maxRequests = spec.numRequests();
+        this.horizonUs = horizonUs;
+        List<ClientSpec> clients = spec.clients();
+        for (int i = 0; i < clients.size(); i++) {
+            ClientSpec c = clients.get(i);
+            ClientStream s = new ClientStream(c, i, spec.aggregateRateRps() * c.rateFraction(), seed, horizonUs);
+            if (s.peek() != null) {
+                heads.add(s);
+            }
+        }
+    }
+
+    @Override
+    public Request next() {
+        if (limitReached()) {
+            return null;
+        }
+        ClientStream c = heads.poll();
+        if (c == null) {
+            return null;
+        }
+        Draft d = c.poll();
+        if (c.peek() != null) {
+            heads.add(c);
+        }
+        if (horizonUs > 0 && d.arrivalUs > horizonUs) {
+            heads.clear();
+            return null;
+        }
+        return emit(d);
+    }
+
+    private Request emit(Draft d) {
+        RequestTags tags = d.client.tags;
+        if (d.sessionRng != null) {
+            long sid = nextSessionId++;
+            tags = new RequestTags(tags.clientId(), tags.tenantId(), tags.sloClass(), sid, 0);
+            if (d.sessionTurns > 1) {
+                sessions.put(sid, new Session(sid, d.client, d.sessionRng, d.sessionTurns));
+            }
+        }
+        produced++;
+        Request r = new Request(nextRequestId++, tags, d.prompt, d.outputTokens, d.client.spec.maxOutputTokens(),
+                d.arrivalUs, d.priority, d.streaming);
+        if (d.sessionTurns > 1 && d.client.spec.conversation().accumulate()) {
+            r.markOutputReusable();
+        }
+        return r;
+    }
+
+    /** Injects the next turn of {@code r}'s conversation if {@code r} completed and turns remain. */
+    @Override
+    public void onLeft(Request r, long nowUs, Consumer<Request> inject) {
+        long sid = r.tags().sessionId();
+        Session s = sid < 0 ? null : sessions.get(sid);
+        if (s == null) {
+            return;
+        }
+        if (r.state() != Request.State.COMPLETED || limitReached()) {
+            sessions.remove(sid);
+            return;
+        }
+        Request next = s.nextTurn(r, nowUs, nextRequestId);
+        if (s.done()) {
+            sessions.remove(sid);
+        }
+        if (horizonUs > 0 && next.arrivalUs() > horizonUs) {
+            sessions.remove(sid);
+            return;
+        }
+        nextRequestId++;
+        produced++;
+        inject.accept(next);
+    }
+
+    /** Conversations with turns still to come. */
+    public int activeSessions() {
+        return sessions.size();
+    }
+
+    /** Drafts generated ahead of emission across clients (the network reorder windows). */
+    public int bufferedDrafts() {
+        int n = 0;
+        for (ClientStream c : heads) {
+            n += c.pendingDrafts();
+        }
+        return n;
+    }
+
+    private boolean limitReached() {
+        return maxRequests > 0 && produced >= maxRequests;
+    }
+}

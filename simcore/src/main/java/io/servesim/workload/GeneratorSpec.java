@@ -1,0 +1,29 @@
+package io.servesim.workload;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * A synthetic workload (workload spec v2, after BLIS {@code sim/workload/spec.go}): clients sharing
+ * an aggregate rate, generated lazily by {@link GeneratorSource}.
+ *
+ * @param seed              the workload's own seed (random streams derive from it instead of the run's seed), if given
+ * @param aggregateRateRps  arrivals per second across all clients (sessions count once: follow-up turns come on top)
+ * @param numRequests       stop after this many requests in total, follow-up turns included; 0 = no limit
+ * @param horizonUs         no request arrives after this time; 0 = no limit (the run's horizon also applies)
+ * @param clients           the clients, rate fractions normalised to sum to 1
+ * @param warnings          non-fatal notes from binding (e.g. rate fractions normalised)
+ */
+public record GeneratorSpec(OptionalLong seed, double aggregateRateRps, long numRequests, long horizonUs,
+                            List<ClientSpec> clients, List<String> warnings) implements WorkloadSpec {
+    public GeneratorSpec {
+        clients = List.copyOf(clients);
+        warnings = List.copyOf(warnings);
+    }
+
+    @Override
+    public RequestSource open(long runSeed, long runHorizonUs) {
+        long horizon = runHorizonUs <= 0 ? horizonUs : horizonUs <= 0 ? runHorizonUs : Math.min(horizonUs, runHorizonUs);
+        return new GeneratorSource(this, seed.orElse(runSeed), horizon);
+    }
+}

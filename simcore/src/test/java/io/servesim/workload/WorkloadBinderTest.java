@@ -1,0 +1,231 @@
+package io.servesim.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
+import io.servesim.config.WorkloadBinder;
+import io.servesim.workload.arrival.ArrivalSpec;
+import io.servesim.workload.trace.ReplayMode;
+import io.servesim.workload.trace.TraceFormat;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The workload section's strict binding: forms, defaults, and exact problem paths. */
+class WorkloadBinderTest {
+    private static final String LENGTHS = """
+            input_distribution: {type: lognormal, params: {mean: 800, sigma: 0.9, min: 16, max: 8000}}
+            output_distribution: {type: exponential, params: {mean: 220}}
+            """;
+
+    @Test
+    void shortFormIsOneDefaultClient() {
+        GeneratorSpec g = Yaml.generator("aggregate_rate: 8\nnum_requests: 2000\n" + LENGTHS);
+        assertEquals(1, g.clients().size());
+        ClientSpec c = g.clients().get(0);
+        assertEquals("default", c.id());
+        assertEquals("standard", c.sloClass());
+        assertEquals(1.0, c.rateFraction());
+        assertInstanceOf(ArrivalSpec.Poisson.class, c.arrival());
+        assertEquals(1.0, c.streamingProbability());
+        assertNull(c.conversation());
+        assertEquals(List.of(), g.warnings());
+    }
+
+    @Test
+    void theIssuesExampleBinds() {
+        GeneratorSpec g = Yaml.generator("""
+                version: "2"
+                seed: 42
+                aggregate_rate: 10.0
+                num_requests: 10000
+                clients:
+                  - id: chat
+                    tenant_id: team-a
+                    slo_class: interactive
+                    rate_fraction: 0.7
+                    arrival: {process: poisson}
+                    input_distribution:  {type: lognormal, params: {mean: 800, sigma: 0.9, min: 16, max: 8000}}
+                    output_distribution: {type: exponential, params: {mean: 220}}
+                    prefix: {group: system-a, length: 512}
+                    priority_distribution: {type: constant, params: {value: 1}}
+                    streaming_probability: 0.9
+                    conversation: {probability: 0.6, turns: {type: uniform, params: {min: 2, max: 8}},
+                                   think_time_us: {type: exponential, params: {mean: 3000000}}, context_growth: accumulate}
+                    lifecycle: {start_us: 0, stop_us: 600000000}
+                    network: {bytes_per_token: 4, bandwidth_mbps: 100, rtt_us: 20000}
+                  - id: batch
+                    rate_fraction: 0.3
+                    arrival: {process: gamma, cv: 2.5}
+                """ + LENGTHS.indent(4));
+        assertEquals(42, g.seed().getAsLong());
+        assertEquals(2, g.clients().size());
+        ClientSpec chat = g.clients().get(0);
+        assertEquals("team-a", chat.tenantId());
+        assertEquals(new PrefixSpec("system-a", 512), chat.prefix());
+        assertEquals(new NetworkSpec(4, 100, 20_000), chat.network());
+        assertEquals(600_000_000L, chat.stopUs());
+        assertTrue(chat.conversation().accumulate());
+        assertEquals(new ArrivalSpec.Gamma(2.5), g.clients().get(1).arrival());
+    }
+
+    @Test
+    void problemsNameExactPaths() {
+        List<String> p = Yaml.problems("""
+                aggregate_rate: 10
+                num_requests: 10
+                clients:
+                  - {id: a, input_distribution: {type: constant, params: {value: 5}}, output_distribution: {type: constant, params: {value: 5}}}
+                  - id: b
+                    arrival: {process: gamma, cv: 0}
+                    input_distribution: {type: lognormal, params: {mean: 800, sigma: -1}}
+                    output_distribution: {type: zipf}
+                    streaming_probability: 1.5
+                    colour: blue
+                  - id: a
+                    arrival: {process: sometimes}
+                    input_distribution: {type: gaussian, params: {mean: 10, std_dev: 1, min: 9, max: 3}}
+                """);
+        assertTrue(p.contains("workload.clients[1].arrival.cv: must be > 0"), p.toString());
+        assertTrue(p.contains("workload.clients[1].input_distribution.params.sigma: must be > 0, got -1"), p.toString());
+        assertTrue(p.contains("workload.clients[1].output_distribution.type: unknown value 'zipf'; valid: constant, "
+                + "uniform, gaussian, exponential, lognormal, pareto, weibull, gamma, empirical"), p.toString());
+        assertTrue(p.contains("workload.clients[1].streaming_probability: must be in [0.0, 1.0], got 1.5"), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.startsWith("workload.clients[1].colour: unknown key; valid keys here: ")), p.toString());
+        assertTrue(p.contains("workload.clients[2].arrival.process: unknown value 'sometimes'; valid: poisson, constant, "
+                + "gamma, weibull, bursty, diurnal"), p.toString());
+        assertTrue(p.contains("workload.clients[2].input_distribution.params.min: min 9 > max 3"), p.toString());
+        assertTrue(p.contains("workload.clients[2].output_distribution: required: the output length distribution, "
+                + "e.g. {type: exponential, params: {mean: 220}}"), p.toString());
+    }
+
+    @Test
+    void processParametersAreChecked() {
+        List<String> p = Yaml.problems("""
+                aggregate_rate: 10
+                num_requests: 10
+                clients:
+                  - {id: a, arrival: {process: poisson, cv: 2}}
+                  - {id: b, arrival: {process: bursty, spike_factor: 0.5, spike_interval_us: 100, spike_duration_us: 100}}
+                  - {id: c, arrival: {process: diurnal, peak_to_trough_ratio: 3, peak_us: 90000000000}}
+                  - {id: d, arrival: {process: weibull}}
+                """);
+        assertTrue(p.contains("workload.clients[0].arrival.cv: unknown key; valid keys here: process"), p.toString());
+        assertTrue(p.contains("workload.clients[1].arrival.spike_factor: must be >= 1 (the spike rate is this multiple "
+                + "of the baseline)"), p.toString());
+        assertTrue(p.contains("workload.clients[1].arrival.spike_duration_us: must be > 0 and < spike_interval_us (100)"), p.toString());
+        assertTrue(p.contains("workload.clients[2].arrival.peak_us: must be < period_us (86400000000)"), p.toString());
+        assertTrue(p.contains("workload.clients[3].arrival.cv: required for weibull (coefficient of variation of the gaps)"),
+                p.toString());
+    }
+
+    @Test
+    void topLevelProblems() {
+        List<String> p = Yaml.problems("version: 3\nclients: []\n");
+        assertTrue(p.contains("workload.version: unsupported version '3'; this is workload spec version 2"), p.toString());
+        assertTrue(p.contains("workload.aggregate_rate: required: arrivals (requests or sessions) per second across all clients"),
+                p.toString());
+        assertTrue(p.contains("workload.num_requests: required: give num_requests or horizon_us (here or at the top level), "
+                + "or the workload never ends"), p.toString());
+        assertTrue(p.contains("workload.clients: must list at least one client"), p.toString());
+        assertEquals(List.of("workload.scenario: unknown scenario \"chit-chat\"; valid: chat, code, bursty-traffic, "
+                + "diurnal-cycle, unfair-tenants, prefix-heavy, mixed-slo"), Yaml.problems("scenario: chit-chat"));
+    }
+
+    @Test
+    void duplicateIdsAndFractionNormalisation() {
+        assertTrue(Yaml.problems("aggregate_rate: 1\nnum_requests: 1\nclients:\n  - {id: x}\n  - {id: x}\n")
+                .contains("workload.clients[1].id: duplicate client id 'x' (also clients[0])"));
+        GeneratorSpec g = Yaml.generator("aggregate_rate: 10\nnum_requests: 10\nclients:\n"
+                + ("  - {id: a, rate_fraction: 3, %s}\n  - {id: b, %s}\n").formatted(oneLine(), oneLine()));
+        assertEquals(0.75, g.clients().get(0).rateFraction(), 1e-12);
+        assertEquals(0.25, g.clients().get(1).rateFraction(), 1e-12);
+        assertEquals(List.of("workload.clients: rate_fraction values sum to 4.0, not 1; normalised (each divided by 4.0)"),
+                g.warnings());
+    }
+
+    private static String oneLine() {
+        return "input_distribution: {type: constant, params: {value: 5}}, output_distribution: {type: constant, params: {value: 5}}";
+    }
+
+    @Test
+    void scenarioWithOverrides() {
+        GeneratorSpec g = Yaml.generator("scenario: chat\naggregate_rate: 20\nnum_requests: 500\nslo_class: batch\n");
+        assertEquals(20, g.aggregateRateRps());
+        assertEquals(500, g.numRequests());
+        assertEquals("batch", g.clients().get(0).sloClass());
+        assertEquals("gamma", g.clients().get(0).input().type());
+        assertEquals(new ArrivalSpec.Gamma(1.072), g.clients().get(0).arrival());
+        assertTrue(Yaml.problems("scenario: chat\naggregate_rate: -1\n").contains("workload.aggregate_rate: must be > 0"));
+        // A block given next to the scenario replaces the scenario's block whole (no stray cv, shape, scale).
+        GeneratorSpec poisson = Yaml.generator("""
+                scenario: chat
+                arrival: {process: poisson}
+                input_distribution: {type: exponential, params: {mean: 500}}
+                """);
+        assertEquals(new ArrivalSpec.Poisson(), poisson.clients().get(0).arrival());
+        assertEquals("exponential", poisson.clients().get(0).input().type());
+    }
+
+    @Test
+    void workloadFileByPathRelativeToTheConfig(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("w"));
+        Files.writeString(dir.resolve("w/chat.yaml"), "aggregate_rate: 4\nnum_requests: 9\n" + LENGTHS);
+        Files.writeString(dir.resolve("w/bad.yaml"), "aggregate_rate: 4\nnum_requests: 9\narrival: {process: gamma, cv: -1}\n" + LENGTHS);
+        ConfigNode root = ConfigNode.root(Yaml.tree("workload: w/chat.yaml"));
+        GeneratorSpec g = (GeneratorSpec) WorkloadBinder.bindSection(root, dir, 0);
+        root.throwIfProblems();
+        assertEquals(9, g.numRequests());
+        assertEquals(4, ((GeneratorSpec) WorkloadBinder.load(dir.resolve("w/chat.yaml"), 0)).aggregateRateRps());
+
+        ConfigNode bad = ConfigNode.root(Yaml.tree("workload: w/bad.yaml"));
+        WorkloadBinder.bindSection(bad, dir, 0);
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, bad::throwIfProblems);
+        assertEquals("workload.arrival.cv: must be > 0 (in " + dir.resolve("w/bad.yaml") + ")", e.getMessage());
+        ConfigNode missing = ConfigNode.root(Yaml.tree("workload: nope.yaml"));
+        WorkloadBinder.bindSection(missing, dir, 0);
+        e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, missing::throwIfProblems);
+        assertEquals("workload: cannot read workload file " + dir.resolve("nope.yaml"), e.getMessage());
+        assertNull(WorkloadBinder.bindSection(ConfigNode.root(Yaml.tree("seed: 1")), dir, 0));
+    }
+
+    @Test
+    void bindsThroughTheRunConfigLoader() {
+        // The path servesim run / validate take: SimConfigLoader binds workload: with everything else.
+        String deployment = "deployment: {coefficients: {alpha: [1, 2, 3], beta: [4, 5, 6]}}\n";
+        var c = io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment + "workload: {scenario: mixed-slo}"), Path.of("."));
+        GeneratorSpec g = (GeneratorSpec) c.workload();
+        assertEquals(List.of("realtime", "interactive", "batch"), g.clients().stream().map(ClientSpec::id).toList());
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment
+                        + "workload: {scenario: chat, arrival: {process: weibull, cv: 0}}"), Path.of(".")));
+        assertEquals("workload.arrival.cv: must be > 0", e.getMessage());
+        assertNull(io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload());
+    }
+
+    @Test
+    void traceSection(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("t.jsonl"), "");
+        TraceSpec t = (TraceSpec) Yaml.workload("trace: {format: mooncake, path: t.jsonl, mode: concurrency, max_in_flight: 64}",
+                dir, 0);
+        assertEquals(TraceFormat.MOONCAKE, t.format());
+        assertEquals(ReplayMode.CONCURRENCY, t.mode());
+        assertEquals(64, t.maxInFlight());
+        assertEquals(512, t.blockSizeMustDivide());
+        List<String> p = Yaml.problems("trace: {format: parquet, path: missing.csv, arrival_speedup_ratio: 0, max_in_flight: 3}", dir);
+        assertTrue(p.contains("workload.trace.format: unknown value 'parquet'; valid: csv, azure, mooncake, vllm"), p.toString());
+        assertTrue(p.contains("workload.trace.path: cannot read trace file " + dir.resolve("missing.csv")), p.toString());
+        assertTrue(p.contains("workload.trace.arrival_speedup_ratio: must be > 0"), p.toString());
+        assertTrue(p.contains("workload.trace.max_in_flight: only for mode: concurrency"), p.toString());
+        assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl, mode: concurrency}", dir)
+                .contains("workload.trace.max_in_flight: required for mode: concurrency (requests kept resident)"));
+        assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\naggregate_rate: 3", dir)
+                .contains("workload.aggregate_rate: unknown key; valid keys here: trace, version"));
+    }
+}

@@ -1,0 +1,146 @@
+package io.servesim.workload.trace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.engine.EngineConfig;
+import io.servesim.metrics.RequestRecord;
+import io.servesim.sim.LinearLatency;
+import io.servesim.sim.Runs;
+import io.servesim.workload.TraceSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Trace replay through the engine: Mooncake prefix reuse, concurrency mode and trace sessions. */
+class ReplayModeTest {
+    private static final int BLOCK = 16;
+
+    private static Runs.Result run(TraceSpec spec, EngineConfig engine) {
+        return Runs.run(engine, LinearLatency.steps(1000, 10, 100), "fcfs", "constant", spec.open(0, 0), 0);
+    }
+
+    private static List<RequestRecord> byId(Runs.Result res) {
+        return res.records().stream().sorted(Comparator.comparingLong(RequestRecord::requestId)).toList();
+    }
+
+    /**
+     * With one request in flight at a time and a cache that never evicts, request i hits exactly the
+     * blocks that earlier requests registered: walking its hash ids in order, a hash id seen before
+     * covers the tokens it covered then (512, or the 16-aligned part of a partial last block; the block
+     * holding the prompt's end also holds output tokens and is never shared), and the first miss ends
+     * the chain. The engine reuses at most (input - 1) / 16 blocks. For the 500-row slice this gives
+     * 1,167,552 of 7,124,855 prompt tokens (16.39%; the same walk in Python agrees).
+     */
+    @Test
+    void mooncakePrefixSharingGivesTheHitRateItsHashIdsImply() throws Exception {
+        Path trace = TraceReaderTest.TRACES.resolve("mooncake_conversation_head500.jsonl");
+        long expectedHits = 0;
+        long inputTokens = 0;
+        Map<Long, Integer> covered = new HashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : Files.readAllLines(trace)) {
+            JsonNode row = json.readTree(line);
+            int input = row.get("input_length").asInt();
+            JsonNode ids = row.get("hash_ids");
+            int cached = 0;
+            for (int j = 0; j < ids.size(); j++) {
+                int len = j < ids.size() - 1 ? 512 : input - 512 * (ids.size() - 1);
+                int have = covered.getOrDefault(ids.get(j).asLong(), 0);
+                cached += Math.min(have, len);
+                if (have < len) {
+                    break;
+                }
+            }
+            expectedHits += (long) Math.min(cached / BLOCK, (input - 1) / BLOCK) * BLOCK;
+            inputTokens += input;
+            for (int j = 0; j < ids.size(); j++) {
+                int len = j < ids.size() - 1 ? 512 : (input - 512 * (ids.size() - 1)) / BLOCK * BLOCK;
+                covered.merge(ids.get(j).asLong(), len, Math::max);
+            }
+        }
+        TraceSpec spec = new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.CONCURRENCY, 1, 1, false, 0);
+        Runs.Result res = run(spec, new EngineConfig(256, 2048, 0, 0, BLOCK, 600_000, true));
+        assertEquals(500, res.summary().completed());
+        assertEquals(0, res.summary().preemptions());
+        assertEquals(1_167_552, expectedHits);
+        assertEquals((double) expectedHits / inputTokens, res.summary().cacheHitRate(), 1e-12);
+    }
+
+    @Test
+    void concurrencyModeKeepsMaxInFlightResident() {
+        Path trace = TraceReaderTest.TRACES.resolve("azure_code_every20.csv");
+        // One in flight: each request arrives exactly when the previous one completes.
+        List<RequestRecord> one = byId(run(new TraceSpec(TraceFormat.AZURE, trace, ReplayMode.CONCURRENCY, 1, 1, false, 60),
+                Runs.engine(100_000)));
+        assertEquals(60, one.size());
+        assertEquals(0, one.get(0).arrivalUs());
+        for (int i = 1; i < one.size(); i++) {
+            assertEquals(one.get(i - 1).completionUs(), one.get(i).arrivalUs());
+        }
+        // Four in flight: the first four arrive at 0, and at every arrival at most four are resident.
+        List<RequestRecord> four = byId(run(new TraceSpec(TraceFormat.AZURE, trace, ReplayMode.CONCURRENCY, 1, 4, false, 0),
+                Runs.engine(100_000)));
+        assertEquals(441, four.size());
+        assertEquals(List.of(0L, 0L, 0L, 0L), four.subList(0, 4).stream().map(RequestRecord::arrivalUs).toList());
+        assertTrue(four.get(4).arrivalUs() > 0);
+        for (RequestRecord r : four) {
+            long t = r.arrivalUs();
+            long resident = four.stream().filter(o -> o.arrivalUs() <= t && o.completionUs() > t).count();
+            assertTrue(resident <= 4, "resident " + resident + " at " + t);
+        }
+    }
+
+    @Test
+    void sessionTurnsUnlockAfterCompletionPlusDelay(@TempDir Path dir) throws Exception {
+        // Sessions s1 (three turns) and s2 (one), plus a sessionless row, with two slots. s1's second
+        // turn (delay 500 ms) waits behind its first; the free slot goes to s2 and then the plain row.
+        Path trace = dir.resolve("sessions.jsonl");
+        Files.writeString(trace, String.join("\n",
+                "{\"session_id\": \"s1\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"session_id\": \"s1\", \"input_length\": 120, \"output_length\": 5, \"delay\": 500}",
+                "{\"session_id\": \"s2\", \"input_length\": 300, \"output_length\": 50}",
+                "{\"session_id\": \"s1\", \"input_length\": 140, \"output_length\": 5}",
+                "{\"input_length\": 50, \"output_length\": 3}", ""));
+        List<RequestRecord> rs = byId(run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.CONCURRENCY, 1, 2, false, 0),
+                Runs.engine(10_000)));
+        assertEquals(5, rs.size());
+        RequestRecord s1t0 = rs.get(0);
+        RequestRecord s2 = rs.get(1);
+        assertEquals(List.of(100, 300), List.of(s1t0.inputTokens(), s2.inputTokens()));
+        assertEquals(0, s1t0.arrivalUs());
+        assertEquals(0, s2.arrivalUs());
+        assertEquals(0, s1t0.turnIndex());
+        RequestRecord s1t1 = rs.stream().filter(r -> r.inputTokens() == 120).findFirst().orElseThrow();
+        RequestRecord s1t2 = rs.stream().filter(r -> r.inputTokens() == 140).findFirst().orElseThrow();
+        assertEquals(s1t0.sessionId(), s1t1.sessionId());
+        assertEquals(1, s1t1.turnIndex());
+        assertEquals(2, s1t2.turnIndex());
+        assertEquals(s1t0.completionUs() + 500_000, s1t1.arrivalUs());
+        assertEquals(s1t1.completionUs(), s1t2.arrivalUs());
+        assertEquals(-1, rs.stream().filter(r -> r.inputTokens() == 50).findFirst().orElseThrow().sessionId());
+    }
+
+    @Test
+    void aDroppedTurnEndsTheTraceSession(@TempDir Path dir) throws Exception {
+        // max_model_len 110: s1's 120-token second turn is dropped, so its third turn is never replayed.
+        Path trace = dir.resolve("sessions.jsonl");
+        Files.writeString(trace, String.join("\n",
+                "{\"session_id\": 7, \"input_length\": 100, \"output_length\": 5}",
+                "{\"session_id\": 7, \"input_length\": 120, \"output_length\": 5}",
+                "{\"session_id\": 7, \"input_length\": 60, \"output_length\": 5}",
+                "{\"input_length\": 50, \"output_length\": 3}", ""));
+        Runs.Result res = run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.CONCURRENCY, 1, 1, false, 0),
+                new EngineConfig(256, 2048, 0, 110, 16, 10_000, true));
+        assertEquals(3, res.summary().injected());
+        assertEquals(1, res.summary().dropped());
+        assertTrue(res.records().stream().noneMatch(r -> r.inputTokens() == 60));
+    }
+}
