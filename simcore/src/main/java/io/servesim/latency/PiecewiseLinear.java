@@ -58,14 +58,4 @@ public final class PiecewiseLinear {
         int lo = hi - 1;
         return ys[lo] + (x - xs[lo]) / (xs[hi] - xs[lo]) * (ys[hi] - ys[lo]);
     }
-
-    /** Smallest sample point. */
-    public double minX() {
-        return xs[0];
-    }
-
-    /** Largest sample point. */
-    public double maxX() {
-        return xs[xs.length - 1];
-    }
 }
