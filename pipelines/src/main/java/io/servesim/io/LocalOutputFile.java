@@ -14,10 +14,10 @@ import org.apache.parquet.io.PositionOutputStream;
  * file needs no Hadoop {@code FileSystem} (and leaves no {@code .crc} side files). Parquet 1.14
  * ships the same idea as {@code org.apache.parquet.io.LocalOutputFile}; Beam 2.62 brings 1.13.1.
  */
-final class LocalOutputFile implements OutputFile {
+public final class LocalOutputFile implements OutputFile {
     private final Path path;
 
-    LocalOutputFile(Path path) {
+    public LocalOutputFile(Path path) {
         this.path = path;
     }
 

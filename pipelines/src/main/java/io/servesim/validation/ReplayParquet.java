@@ -1,0 +1,71 @@
+package io.servesim.validation;
+
+import io.servesim.io.LocalOutputFile;
+import io.servesim.io.Schemas;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * Writes a replay's per-request rows ({@link ReplayRow}) to Parquet with the schema
+ * {@code schemas/replay.avsc}, through parquet-avro as {@code io.servesim.io.ParquetRequestSink}
+ * does (Snappy, overwrite). NaN latencies (absent on one side) become nulls.
+ */
+public final class ReplayParquet {
+    private ReplayParquet() {
+    }
+
+    /** The schema {@code schemas/replay.avsc}. */
+    public static Schema schema() {
+        return Schemas.load("replay.avsc");
+    }
+
+    /** Writes {@code rows} of a replay with {@code latencyModel} to {@code file} (parent directories created). */
+    public static void write(Path file, String latencyModel, List<ReplayRow> rows) throws IOException {
+        Schema schema = schema();
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        try (ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
+                .withSchema(schema)
+                .withDataModel(GenericData.get())
+                .withCompressionCodec(CompressionCodecName.SNAPPY)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .build()) {
+            GenericData.Record row = new GenericData.Record(schema);
+            for (ReplayRow r : rows) {
+                row.put("request_index", r.index());
+                row.put("request_id", r.requestId());
+                row.put("latency_model", latencyModel);
+                row.put("input_tokens", r.inputTokens());
+                row.put("output_tokens", r.outputTokens());
+                row.put("sim_arrival_us", r.arrivalUs());
+                row.put("sim_status", r.simStatus());
+                row.put("sim_prefix_hit_tokens", r.prefixHitTokens());
+                row.put("sim_preemptions", r.preemptions());
+                row.put("real_ttft_ms", r.realTtftMs());
+                row.put("sim_ttft_ms", orNull(r.simTtftMs()));
+                row.put("real_tpot_ms", orNull(r.realTpotMs()));
+                row.put("sim_tpot_ms", orNull(r.simTpotMs()));
+                row.put("real_e2e_ms", r.realE2eMs());
+                row.put("sim_e2e_ms", orNull(r.simE2eMs()));
+                row.put("real_queueing_ms", r.realQueueingMs());
+                row.put("sim_queueing_ms", orNull(r.simQueueingMs()));
+                writer.write(row);
+            }
+        }
+    }
+
+    private static Double orNull(double v) {
+        return Double.isNaN(v) ? null : v;
+    }
+}
