@@ -68,7 +68,7 @@ final class AttentionGrid {
             slices.computeIfAbsent(key(pc, nd), k -> new Slice()).put(kp, kd, csv.number(r, cT, 0));
         }
         if (slices.isEmpty()) {
-            throw new ConfigException(csv.where(0), "attention table has no rows");
+            throw new ConfigException(csv.file(), "attention table has no rows");
         }
         double[] pc = toArray(pcs);
         double[] nd = toArray(nds);
@@ -86,7 +86,7 @@ final class AttentionGrid {
                 for (int a = 0; a < kp.length; a++) {
                     for (int b = 0; b < kd.length; b++) {
                         grid[((i * nd.length + j) * kp.length + a) * kd.length + b] =
-                                filled(bySlice, i, j, kp[a], kd[b], csv.where(0));
+                                filled(bySlice, i, j, kp[a], kd[b], csv.file());
                     }
                 }
             }

@@ -100,8 +100,8 @@ final class ProfileCsv {
         return (int) v;
     }
 
-    /** Where row {@code row} is, for messages. */
-    String where(int row) {
-        return where + ":" + lineNumbers[row];
+    /** The file, for messages. */
+    String file() {
+        return where;
     }
 }

@@ -34,8 +34,4 @@ public record ReplayOptions(String latencyKind, String hardwareOrNull, String mo
     public ReplayOptions withHardware(String hardware) {
         return new ReplayOptions(latencyKind, hardware, modelOrNull, coefficientsOrNull, profileDirOrNull);
     }
-
-    public ReplayOptions withLatencyKind(String kind) {
-        return new ReplayOptions(kind, hardwareOrNull, modelOrNull, coefficientsOrNull, profileDirOrNull);
-    }
 }

@@ -70,5 +70,7 @@ class AttentionGridTest {
                 """));
         assertEquals("test.csv:3: n_decode is not a number: 'x'", e.getMessage());
         assertThrows(ConfigException.class, () -> grid("prefill_chunk,kv_prefill,n_decode,time_us\n0,0,1,1\n"));
+        assertEquals("test.csv: attention table has no rows",
+                assertThrows(ConfigException.class, () -> grid("prefill_chunk,kv_prefill,n_decode,kv_decode,time_us\n")).getMessage());
     }
 }
