@@ -29,6 +29,8 @@ public final class ControlPlane {
     private final long pullLatencyUs;
     private final long[] routedCount;
     private int liveScrapeChains;
+    private io.servesim.trace.DecisionSink decisions;
+    private String routingName = "";
 
     public ControlPlane(ClusterConfig config, AdmissionPolicy admission, PriorityPolicy priority, RoutingPolicy routing,
                         Engine[] engines, ClusterView view, EventQueue events, ClusterObserver observer) {
@@ -42,6 +44,12 @@ public final class ControlPlane {
         this.observer = observer;
         this.pullLatencyUs = view.onDemandLatencyUs();
         this.routedCount = new long[engines.length];
+    }
+
+    /** Turns on decision tracing: every routing decision is reported to {@code sink}. */
+    public void traceDecisions(io.servesim.trace.DecisionSink sink, String routingPolicyName) {
+        this.decisions = sink;
+        this.routingName = routingPolicyName;
     }
 
     /** Schedules the first scrape of every periodic signal group. */
@@ -90,11 +98,28 @@ public final class ControlPlane {
             throw new IllegalStateException("routing policy chose instance " + target + " of " + engines.length);
         }
         routedCount[target]++;
+        if (decisions != null) {
+            decisions.accept(decision(r, target, nowUs));
+        }
         if (pullLatencyUs > 0) {
             events.schedule(nowUs + pullLatencyUs, EventKind.ARRIVAL, target, r);
         } else {
             engines[target].onArrival(r, nowUs);
         }
+    }
+
+    private io.servesim.trace.DecisionRecord decision(Request r, int target, long nowUs) {
+        int n = engines.length;
+        double[] loads = new double[n];
+        double[] kv = new double[n];
+        for (int i = 0; i < n; i++) {
+            loads[i] = view.queueDepth(i) + view.running(i) + view.inTransit(i);
+            kv[i] = view.kvUtilization(i);
+        }
+        java.util.Map<String, double[]> scores = new java.util.LinkedHashMap<>();
+        routing.lastBreakdown().forEach((k, v) -> scores.put(k, v.clone()));
+        return new io.servesim.trace.DecisionRecord(r.id(), nowUs, routingName, target, loads, kv,
+                view.prefixOverlapBlocks(r).clone(), scores);
     }
 
     /** SNAPSHOT_REFRESH: scrape, and keep scraping while anything else is pending. */

@@ -83,6 +83,12 @@ public final class RunPlan {
         return new RunPlan(cfg, resolved, setup, source);
     }
 
+    /** One fresh run that also streams every routing decision to {@code decisions}. */
+    public RunSummary run(RecordSink sink, io.servesim.trace.DecisionSink decisions) {
+        return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink)
+                .traceDecisions(decisions).run();
+    }
+
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();

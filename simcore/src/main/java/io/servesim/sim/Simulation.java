@@ -90,6 +90,12 @@ public final class Simulation {
                 Routers.REGISTRY.create(setup.policies().routing(), ctx), engines, view, events, metrics);
     }
 
+    /** Streams every routing decision to {@code sink} (decision traces; off by default). */
+    public Simulation traceDecisions(io.servesim.trace.DecisionSink sink) {
+        control.traceDecisions(sink, setup.policies().routing().name());
+        return this;
+    }
+
     /** Runs to completion (or the horizon) and returns the aggregates. */
     public RunSummary run() {
         try (source) {
