@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The measured profiles bundled for the {@code profiled} latency model, indexed by
  * {@code profiles/index.yaml} (sources per entry there), plus {@link #fromDirectory} for a user's
- * own LLMServingSim-format profile. A profile applies to a model when their ids name the same
+ * own LLMServingSim-format profile. A bundled per-layer profile is read once per process (about
+ * 0.2 s) and shared, which matters to sweeps that resolve it per cell. A profile applies to a model when their ids name the same
  * bundled architecture ({@link ModelCatalog}: the base and instruct models share one) and to the
  * GPU it was measured on.
  */
@@ -33,6 +35,8 @@ public final class ProfileCatalog {
     }
 
     private final List<Entry> entries;
+    /** Bundled per-layer profiles already read, by "folder/tp" (immutable once read; shared by every run). */
+    private final Map<String, LayerProfile> loaded = new ConcurrentHashMap<>();
 
     private ProfileCatalog(List<Entry> entries) {
         this.entries = List.copyOf(entries);
@@ -67,7 +71,8 @@ public final class ProfileCatalog {
             if (!files.sub("tp" + tp).exists("attention.csv")) {
                 throw new ConfigException(path + ".tp", "profile " + e.id() + " has no tables for tensor parallelism " + tp);
             }
-            return layered(LayerProfile.read(files, tp), architectureOrNull, gpu, e.id(), path + ".model");
+            LayerProfile profile = loaded.computeIfAbsent(e.folder() + "/" + tp, k -> LayerProfile.read(files, tp));
+            return layered(profile, architectureOrNull, gpu, e.id(), path + ".model");
         }
         throw new ConfigException(path, "no measured profile for model " + modelId + " on " + gpu.name() + "; bundled: "
                 + String.join("; ", available()) + " (or use kind roofline or blackbox)");
