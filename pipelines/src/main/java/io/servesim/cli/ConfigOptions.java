@@ -28,7 +28,7 @@ public final class ConfigOptions {
     @Option(names = "--tp", description = "deployment.tp: tensor-parallel degree")
     Integer tp;
 
-    @Option(names = "--latency-model", description = "deployment.latency_model: auto, blackbox or roofline")
+    @Option(names = "--latency-model", description = "deployment.latency_model: auto, blackbox, roofline or profiled")
     String latencyModel;
 
     @Option(names = "--seed", description = "seed")
