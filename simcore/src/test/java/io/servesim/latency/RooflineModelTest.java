@@ -21,15 +21,15 @@ class RooflineModelTest {
     }
 
     @Test
-    void llama8bDecodeBatch1IsMemoryBoundAtAboutFiveMilliseconds() {
+    void llama8bDecodeBatch1IsMemoryBoundAtAboutSevenMilliseconds() {
         StepShape step = new StepShape();
         step.addDecode(1000);
         // bytes = 15,009,849,344 weights + 1,001 x 131,072 KV (1,000 read + 1 written) + 524,288 activations
-        //       = 15,141,576,704 B / 3.35e12 B/s = 4,519.87 us
+        //       = 15,141,576,704 B / (3.35e12 B/s x 0.72 bandwidth efficiency = 2.412e12) = 6,277.60 us
         // FLOPs = 13,958,643,712 + 1,050,673,152 + 1,001 pairs x 524,288 = 15,534,129,152
         //       / (989.5e12 x 0.30) = 52.3 us  -> memory-bound
-        // step = 4,519.87 + 500 overhead = 5,019.87 -> 5,020 us
-        assertEquals(5020, roofline(LLAMA_8B, 1).stepTimeUs(step));
+        // step = 6,277.60 + 500 overhead = 6,777.60 -> 6,778 us
+        assertEquals(6778, roofline(LLAMA_8B, 1).stepTimeUs(step));
     }
 
     @Test
@@ -39,7 +39,7 @@ class RooflineModelTest {
         // FLOPs = 2048 x 13,958,643,712 (28,587,302,322,176) + 1 x 1,050,673,152
         //       + 2048 x 2049 / 2 causal pairs (2,098,176) x 524,288 (1,100,048,498,688)
         //       = 29,688,401,494,016 / (989.5e12 x 0.45) = 66,674.31 us
-        // bytes = 15,009,849,344 + 2048 x (131,072 + 524,288) = 16,352,026,624 B -> 4,881 us (compute wins)
+        // bytes = 15,009,849,344 + 2048 x (131,072 + 524,288) = 16,352,026,624 B / 2.412e12 -> 6,779 us (compute wins)
         // step = 66,674.31 + 500 = 67,174.31 -> 67,174 us
         assertEquals(67174, roofline(LLAMA_8B, 1).stepTimeUs(step));
     }
@@ -49,11 +49,11 @@ class RooflineModelTest {
         StepShape step = new StepShape();
         step.addDecode(1000);
         // per GPU: weights 7,504,924,672 + KV 1,001 x 65,536 (4 of 8 KV heads) + activations 524,288
-        //   = 7,571,050,496 B / 3.35e12 = 2,260.02 us (compute 26 us)
+        //   = 7,571,050,496 B / 2.412e12 = 3,138.91 us (compute 26 us)
         // all-reduces: 2 per layer x 32 = 64 x 20 us = 1,280 us
         //   + 64 x 2(2-1)/2 x (1 token x 4096 x 2 B) / 300e9 B/s = 1.75 us
-        // step = 2,260.02 + 1,281.75 + 500 = 4,041.76 -> 4,042 us
-        assertEquals(4042, roofline(LLAMA_8B, 2).stepTimeUs(step));
+        // step = 3,138.91 + 1,281.75 + 500 = 4,920.66 -> 4,921 us
+        assertEquals(4921, roofline(LLAMA_8B, 2).stepTimeUs(step));
     }
 
     @Test
@@ -65,9 +65,9 @@ class RooflineModelTest {
         // bytes = embedding 151,936 x 2048 x 2 (622,329,856) + non-expert layers 918,751,232 x 2 (1,837,502,464)
         //       + 8 experts x 48 layers x (3 x 2048 x 768 x 2 B = 9,437,184) (3,623,878,656)
         //       + KV 1,001 x 98,304 (98,402,304) + activations 2 x 48 x 2048 x 2 (393,216)
-        //       = 6,182,506,496 B / 3.35e12 = 1,845.52 us (compute 23 us)
-        // step = 1,845.52 + 500 = 2,345.52 -> 2,346 us; all 128 experts would be 18.2 GB, > 5 ms
-        assertEquals(2346, roofline(qwen, 1).stepTimeUs(step));
+        //       = 6,182,506,496 B / 2.412e12 = 2,563.23 us (compute 23 us)
+        // step = 2,563.23 + 500 = 3,063.23 -> 3,063 us; all 128 experts would be 18.2 GB, > 7.5 ms
+        assertEquals(3063, roofline(qwen, 1).stepTimeUs(step));
     }
 
     @Test
@@ -89,9 +89,10 @@ class RooflineModelTest {
         StepShape two = new StepShape();
         two.addDecode(1000);
         two.addDecode(1000);
-        // the second sequence adds only its KV (1,001 x 131,072 B = 39 us) and activations, not 4.5 ms of weights
+        // the second sequence adds only its KV (1,001 x 131,072 B / 2.412e12 B/s = 54.4 us) and activations
+        // (0.2 us), not 6.2 ms of weights
         long extra = model.stepTimeUs(two) - model.stepTimeUs(one);
-        assertTrue(extra >= 39 && extra <= 41, "extra " + extra);
+        assertTrue(extra >= 54 && extra <= 56, "extra " + extra);
     }
 
     @Test
