@@ -214,4 +214,20 @@ class AgenticScenariosTest {
             assertEquals(res.summary().injected(), res.requests().size());
         }
     }
+
+    @Test
+    void agenticMixExampleRuns() {
+        // sweeps/workloads/agentic-mix.yaml, cut to its first 20 s: both clients' sessions run and are summarised.
+        AgenticRuns.Result res = AgenticRuns.run(AgenticRuns.DEPLOYMENT + "horizon_us: 20000000\n"
+                + "workload: ../sweeps/workloads/agentic-mix.yaml\n");
+        var byClient = res.summary().sessionsByClient();
+        assertEquals(java.util.Set.of("react-agent", "tot-solver"), byClient.keySet());
+        assertTrue(byClient.get("react-agent").completed() > 5 && byClient.get("tot-solver").completed() > 3,
+                byClient::toString);
+        assertEquals(22.0, res.sessions().stream().filter(s -> s.clientId().equals("tot-solver")
+                && s.status().equals(SessionRecord.COMPLETED)).mapToInt(SessionRecord::llmCalls).average().orElseThrow());
+        assertTrue(res.sessions().stream().allMatch(s -> s.status().equals(SessionRecord.COMPLETED)
+                || s.status().equals(SessionRecord.CUT_BY_HORIZON)));
+        assertTrue(byClient.get("react-agent").meanQueuedFraction() >= 0);
+    }
 }
