@@ -30,6 +30,7 @@ final class AgentSession {
     private final int[] pending;
     private final boolean[] started;
     private final long[] readyUs;
+    private final long[] doneUs;
     private final long[] readyPathUs;
     private final long[] readyPathQueuedUs;
     private final int[] carriedTokens;
@@ -80,6 +81,8 @@ final class AgentSession {
         started = new boolean[n];
         readyUs = new long[n];
         Arrays.fill(readyUs, arrivalUs);
+        doneUs = new long[n];
+        Arrays.fill(doneUs, -1);
         readyPathUs = new long[n];
         readyPathQueuedUs = new long[n];
         carriedTokens = new int[n];
@@ -148,21 +151,22 @@ final class AgentSession {
         int slot = g.slotBase[s] + j;
         assert !started[slot] : "step " + describe(s, j, iteration) + " started twice (fan-in must be injected once)";
         started[slot] = true;
+        assert parentsDoneBy(s, j, readyUs[slot]);
         SplittableRandom rng = new SplittableRandom(PartitionedRng.mix64(seed ^ PartitionedRng.mix64(((long) iteration << 32) | slot)));
         long ready = readyUs[slot];
         if (g.types[s] == StepType.TOOL_CALL) {
             long latencyUs = g.tool[s].latencyUs().sampleLong(rng);
             assert latencyUs >= 0 : "negative tool latency " + latencyUs;
             int tokens = g.tool[s].outputTokens().sampleInt(rng);
-            long doneUs = ready + latencyUs;
-            if (registry.beyondHorizon(doneUs)) {
+            long toolDoneUs = ready + latencyUs;
+            if (registry.beyondHorizon(toolDoneUs)) {
                 end(SessionRecord.CUT_BY_HORIZON, describe(s, j, iteration) + " completes after the horizon", registry.horizonUs());
                 return;
             }
             toolCalls++;
             toolWaitUs += latencyUs;
             resultTokens[slot] = carriedTokens[slot] + tokens;
-            complete(s, j, slot, doneUs, readyPathUs[slot] + latencyUs, readyPathQueuedUs[slot], latencyUs);
+            complete(s, j, slot, toolDoneUs, readyPathUs[slot] + latencyUs, readyPathQueuedUs[slot], latencyUs);
             return;
         }
         if (registry.beyondHorizon(ready)) {
@@ -199,7 +203,8 @@ final class AgentSession {
         return r;
     }
 
-    private void complete(int s, int j, int slot, long doneUs, long pathUs, long pathQueuedUs, long latencyUs) {
+    private void complete(int s, int j, int slot, long atUs, long pathUs, long pathQueuedUs, long latencyUs) {
+        doneUs[slot] = atUs;
         steps++;
         stepLatencySumUs += latencyUs;
         if (g.fanOut[s] > 1) {
@@ -209,14 +214,14 @@ final class AgentSession {
             criticalPathUs = pathUs;
             criticalPathQueuedUs = pathQueuedUs;
         }
-        endUs = Math.max(endUs, doneUs);
+        endUs = Math.max(endUs, atUs);
         for (int c : g.children[s]) {
             if (!g.inLoop[s] || g.inLoop[c]) {
-                release(s, j, slot, c, doneUs, pathUs, pathQueuedUs);
+                release(s, j, slot, c, atUs, pathUs, pathQueuedUs);
             }
         }
         if (g.inLoop[s]) {
-            iterEndUs = Math.max(iterEndUs, doneUs);
+            iterEndUs = Math.max(iterEndUs, atUs);
             if (pathUs > iterPathUs) {
                 iterPathUs = pathUs;
                 iterPathQueuedUs = pathQueuedUs;
@@ -234,13 +239,13 @@ final class AgentSession {
     }
 
     /** Parent instance {@code pj} of step {@code p} completed: its waiting children instances of step {@code c} count it. */
-    private void release(int p, int pj, int pslot, int c, long doneUs, long pathUs, long pathQueuedUs) {
+    private void release(int p, int pj, int pslot, int c, long atUs, long pathUs, long pathQueuedUs) {
         int from = g.tree[c] ? pj * g.fanOut[c] : 0;
         int to = g.tree[c] ? from + g.fanOut[c] : g.instances[c];
         for (int j = from; j < to; j++) {
             int slot = g.slotBase[c] + j;
             assert !started[slot] && pending[slot] > 0 : "released " + describe(c, j, iteration) + " after it started";
-            readyUs[slot] = Math.max(readyUs[slot], doneUs);
+            readyUs[slot] = Math.max(readyUs[slot], atUs);
             if (pathUs >= readyPathUs[slot]) {
                 readyPathUs[slot] = pathUs;
                 readyPathQueuedUs[slot] = pathQueuedUs;
@@ -270,6 +275,7 @@ final class AgentSession {
                 if (g.inLoop[s]) {
                     for (int slot = g.slotBase[s]; slot < g.slotBase[s] + g.instances[s]; slot++) {
                         started[slot] = false;
+                        doneUs[slot] = -1;
                         pending[slot] = g.bodyPending[slot];
                         readyUs[slot] = end;
                         readyPathUs[slot] = path;
@@ -297,6 +303,20 @@ final class AgentSession {
                 }
             }
         }
+    }
+
+    /** INV-A1: every parent instance slot {@code (s, j)} waits for completed at or before {@code readyUs}. */
+    private boolean parentsDoneBy(int s, int j, long readyUs) {
+        for (int p : g.parents[s]) {
+            for (int pj = 0; pj < g.instances[p]; pj++) {
+                long done = doneUs[g.slotBase[p] + pj];
+                if (g.waitsFor(s, j, p, pj) && (done < 0 || done > readyUs)) {
+                    throw new IllegalStateException("INV-A1: " + describe(s, j, iteration) + " ready at " + readyUs
+                            + " but parent " + describe(p, pj, iteration) + " completed at " + done);
+                }
+            }
+        }
+        return true;
     }
 
     private String describe(int s, int j, int iter) {
