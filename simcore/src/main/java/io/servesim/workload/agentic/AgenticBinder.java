@@ -85,7 +85,7 @@ public final class AgenticBinder {
         if (!WorkflowRules.check(a, nodes, steps, loop, tools)) {
             return null;
         }
-        return new AgenticSpec(workflow, steps, loop, tools, new WorkflowGraph(steps, loop, tools));
+        return new AgenticSpec(workflow, steps, loop, tools);
     }
 
     private static StepSpec step(ConfigNode n, Map<String, ToolSpec> tools, Path baseDir) {

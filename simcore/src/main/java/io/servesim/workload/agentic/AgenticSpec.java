@@ -15,12 +15,15 @@ import java.util.Map;
  * @param steps    the steps, in declaration order
  * @param loop     the repeating body, or null
  * @param tools    tools by name
- * @param graph    the compiled DAG
  */
-public record AgenticSpec(String workflow, List<StepSpec> steps, LoopSpec loop, Map<String, ToolSpec> tools,
-                          WorkflowGraph graph) {
+public record AgenticSpec(String workflow, List<StepSpec> steps, LoopSpec loop, Map<String, ToolSpec> tools) {
     public AgenticSpec {
         steps = List.copyOf(steps);
         tools = Map.copyOf(tools);
+    }
+
+    /** The workflow compiled into its DAG and instance layout (a new one per call: keep it). */
+    public WorkflowGraph graph() {
+        return new WorkflowGraph(steps, loop, tools);
     }
 }

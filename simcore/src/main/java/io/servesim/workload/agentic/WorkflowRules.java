@@ -58,11 +58,10 @@ final class WorkflowRules {
                 ok = false;
             }
         }
-        for (String used : steps.stream().map(StepSpec::tool).filter(t -> t != null).toList()) {
-            distinct.add("tool:" + used);
-        }
+        Set<String> usedTools = new HashSet<>();
+        steps.forEach(s -> usedTools.add(s.tool()));
         for (String t : tools.keySet()) {
-            if (!distinct.contains("tool:" + t)) {
+            if (!usedTools.contains(t)) {
                 a.problem(a.pathOf("tools") + "." + t, "not used by any tool_call step");
                 ok = false;
             }
