@@ -69,6 +69,45 @@ class AgenticRuntimeTest {
     }
 
     @Test
+    void droppedCandidateEndsTheSessionOnceItsSiblingsLeave() {
+        // decompose (10 ms) fans out to 4 candidates of 100 to 900 prompt tokens; max_model_len 500 drops the long
+        // ones at enqueue (10 ms). The session is dropped there: nothing after the candidates starts, the short
+        // candidates still finish (10 ms later) and count, and the record is emitted once they have left.
+        String agentic = """
+                workflow: fan-out-drops
+                steps:
+                  - {id: decompose, type: llm_call, input_distribution: {type: constant, params: {value: 50}},
+                     output_distribution: {type: constant, params: {value: 10}}}
+                  - {id: candidate, type: llm_call, depends_on: [decompose], fan_out: 4,
+                     input_distribution: {type: uniform, params: {min: 100, max: 900}},
+                     output_distribution: {type: constant, params: {value: 10}}}
+                  - {id: pick, type: llm_call, depends_on: [candidate], input_distribution: {type: constant, params: {value: 50}},
+                     output_distribution: {type: constant, params: {value: 10}}}
+                """;
+        AgenticRuns.Result res = AgenticRuns.run(AgenticRuns.DEPLOYMENT.replace("max_num_seqs: 1024", "max_num_seqs: 1024, max_model_len: 500")
+                + "workload:\n  aggregate_rate: 10\n  num_requests: 100000\n  clients:\n    - id: agent\n"
+                + "      arrival: {process: constant}\n      lifecycle: {stop_us: 3000000}\n      agentic:\n" + agentic.indent(8));
+        assertEquals(30, res.sessions().size());
+        int dropped = 0;
+        for (SessionRecord s : res.sessions()) {
+            List<RequestRecord> rs = res.requestsOf(s.sessionId());
+            long drops = rs.stream().filter(r -> r.status().equals(RequestRecord.DROPPED)).count();
+            if (drops == 0) {
+                assertEquals(SessionRecord.COMPLETED, s.status());
+                assertEquals(30_000, s.e2eUs());
+                continue;
+            }
+            dropped++;
+            assertEquals(SessionRecord.DROPPED, s.status());
+            assertEquals(s.arrivalUs() + 10_000, s.endUs());
+            assertTrue(s.reason().matches("step candidate\\[[0-3]\\]: exceeds_max_model_len"), s.reason());
+            assertEquals(1 + 4 - drops, s.llmCalls());
+            assertTrue(rs.stream().noneMatch(r -> "pick".equals(r.stepId())));
+        }
+        assertTrue(dropped > 20, "with 4 candidates each dropped with probability 1/2, most sessions drop: " + dropped);
+    }
+
+    @Test
     void rejectedRootEndsTheSession() {
         AgenticRuns.Result res = AgenticRuns.run(AgenticRuns.DEPLOYMENT + "policies: {admission: reject-all}\nworkload:\n"
                 + workload(1000, 30, 500_000).indent(2));
