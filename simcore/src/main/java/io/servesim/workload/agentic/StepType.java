@@ -18,10 +18,6 @@ public enum StepType {
         this.yamlName = yamlName;
     }
 
-    public String yamlName() {
-        return yamlName;
-    }
-
     static StepType of(String yamlName) {
         return yamlName.equals(LLM_CALL.yamlName) ? LLM_CALL : TOOL_CALL;
     }

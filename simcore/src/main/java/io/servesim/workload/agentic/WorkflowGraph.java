@@ -166,7 +166,6 @@ public final class WorkflowGraph {
         return i == null ? -1 : i;
     }
 
-    public int stepCount() { return ids.length; }
     public String stepId(int step) { return ids[step]; }
     public StepType type(int step) { return types[step]; }
     /** Instances of {@code step} per pass (per loop iteration for body steps). */
