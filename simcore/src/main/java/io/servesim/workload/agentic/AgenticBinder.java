@@ -122,10 +122,12 @@ public final class AgenticBinder {
                     n.problem(n.pathOf(key), "not allowed on a tool_call step (its latency and output come from its tool)");
                 }
             }
+            String valid = tools.isEmpty() ? "none is defined (add it under agentic.tools)"
+                    : "valid: " + String.join(", ", sorted(tools));
             if (tool == null) {
-                n.problem(n.pathOf("tool"), "required for a tool_call step; valid: " + String.join(", ", sorted(tools)));
+                n.problem(n.pathOf("tool"), "required for a tool_call step; " + valid);
             } else if (!tools.containsKey(tool)) {
-                n.problem(n.pathOf("tool"), "unknown tool '" + tool + "'; valid: " + String.join(", ", sorted(tools)));
+                n.problem(n.pathOf("tool"), "unknown tool '" + tool + "'; " + valid);
             }
         }
         n.finish();
