@@ -124,6 +124,10 @@ class AgenticScenariosTest {
             assertEquals(1_000, s.criticalPathQueuedUs());
             assertEquals(1.0 / 49, s.queuedFraction(), 1e-12);
         }
+        // The 4-wide, 3-level tree alone: 21 LLM calls per session.
+        for (SessionRecord s : res.sessions()) {
+            assertEquals(21, res.requestsOf(s.sessionId()).stream().filter(r -> !"refine".equals(r.stepId())).count());
+        }
         var evaluates = res.requestsOf(0).stream().filter(r -> "evaluate".equals(r.stepId())).toList();
         assertEquals(16, evaluates.size());
         assertEquals(java.util.stream.IntStream.range(0, 16).boxed().toList(),
