@@ -83,7 +83,10 @@ public final class ControlPlane {
                     route(r, nowUs);
                 }
             }
-            case REJECT -> observer.onRejected(r, d.reason(), nowUs);
+            case REJECT -> {
+                r.reject(d.reason());
+                observer.onRejected(r, d.reason(), nowUs);
+            }
             case DELAY -> {
                 observer.onDelayed(r, d.delayUs());
                 events.schedule(nowUs + d.delayUs(), EventKind.ADMISSION, -1, r);

@@ -85,6 +85,15 @@ public final class ConfigNode {
         return value(key);
     }
 
+    /**
+     * A node at this node's path over another tree (an expanded built-in with this node's keys
+     * laid over it): problems land in the same list, unknown keys are reported by its own
+     * {@link #finish()}.
+     */
+    public ConfigNode over(JsonNode tree) {
+        return new ConfigNode(tree, path, problems);
+    }
+
     /** A child mapping (possibly absent: then every read returns defaults). */
     public ConfigNode child(String key) {
         read.add(key);

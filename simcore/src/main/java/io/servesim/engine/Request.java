@@ -41,6 +41,7 @@ public final class Request {
     int preemptions;
     boolean lengthCapped;
     DropReason dropReason;
+    private String rejectReason;
     long lastStepEndUs = -1;
     long enqueueUs = -1;
     long firstScheduleUs = -1;
@@ -107,6 +108,15 @@ public final class Request {
     public int prefixHitTokens() { return prefixHitTokens; }
     public int preemptions() { return preemptions; }
     public boolean lengthCapped() { return lengthCapped; }
+    /** Why admission rejected the request, or null. */
+    public String rejectReason() { return rejectReason; }
+
+    /** Admission rejected the request (control plane); it never reaches an instance. */
+    public void reject(String reason) {
+        this.state = State.REJECTED;
+        this.rejectReason = reason;
+    }
+
     /** Why the request was dropped, or null. */
     public DropReason dropReason() { return dropReason; }
     /** Client-visible time of the latest output token, or -1. */

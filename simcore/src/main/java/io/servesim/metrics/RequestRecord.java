@@ -31,6 +31,9 @@ package io.servesim.metrics;
  * @param status             completed, dropped, rejected or unfinished
  * @param dropReason         why dropped or rejected, or null
  * @param lengthCapped       stopped early at max_model_len
+ * @param stepId             agentic workflow step, or null when the request is not an agentic step
+ * @param loopIteration      loop iteration (0-based) of an agentic step inside loop.over; -1 otherwise
+ * @param fanOutIndex        instance of an agentic step (0 when not fanned out); -1 when not agentic
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
                             long sessionId, int turnIndex, double priority, boolean streaming,
@@ -38,9 +41,23 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                             int preemptions, long arrivalUs, long enqueueUs, long firstScheduledUs,
                             long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
                             long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
-                            boolean lengthCapped) {
+                            boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex) {
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
     public static final String REJECTED = "rejected";
+
+    /** A record of a request that is not an agentic step. */
+    public RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
+                         long sessionId, int turnIndex, double priority, boolean streaming,
+                         int inputTokens, int outputTokens, int requestedOutputTokens, int prefixHitTokens,
+                         int preemptions, long arrivalUs, long enqueueUs, long firstScheduledUs,
+                         long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
+                         long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
+                         boolean lengthCapped) {
+        this(requestId, instanceId, clientId, tenantId, sloClass, sessionId, turnIndex, priority, streaming,
+                inputTokens, outputTokens, requestedOutputTokens, prefixHitTokens, preemptions, arrivalUs, enqueueUs,
+                firstScheduledUs, firstTokenUs, completionUs, ttftUs, e2eUs, meanItlUs, schedulingDelayUs,
+                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1);
+    }
 }

@@ -26,6 +26,7 @@ final class RequestRecords {
         return new RequestRecord(r.id(), r.instanceId(), t.clientId(), t.tenantId(), t.sloClass(), t.sessionId(),
                 t.turnIndex(), r.priority(), r.streaming(), r.inputTokens(), out, r.outputTokens(),
                 r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
-                r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped());
+                r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped(),
+                t.stepId(), t.loopIteration(), t.fanOutIndex());
     }
 }

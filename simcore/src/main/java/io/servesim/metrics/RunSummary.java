@@ -35,6 +35,7 @@ import java.util.Map;
  * @param eventsProcessed       kernel events processed
  * @param skippedTraceLines     malformed trace lines skipped (skip_bad_lines)
  * @param cluster               cluster-level metrics
+ * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
@@ -43,7 +44,19 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
                          long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
-                         long skippedTraceLines, ClusterSummary cluster) {
+                         long skippedTraceLines, ClusterSummary cluster, Map<String, SessionSummary> sessionsByClient) {
+    public RunSummary {
+        sessionsByClient = Map.copyOf(sessionsByClient);
+    }
+
+    /** This summary with the agentic session aggregates {@code byClient}. */
+    public RunSummary withSessions(Map<String, SessionSummary> byClient) {
+        return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
+                unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
+                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, cluster,
+                byClient);
+    }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
     public RunSummary withFitness(FitnessWeights weights) {
@@ -57,7 +70,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, withScore);
+                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, withScore,
+                sessionsByClient);
     }
 
     /** Stable, documented key order for JSON output. */
@@ -91,6 +105,11 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("events_processed", eventsProcessed);
         m.put("skipped_trace_lines", skippedTraceLines);
         m.put("cluster", cluster.toMap());
+        if (!sessionsByClient.isEmpty()) {
+            Map<String, Object> sessions = new LinkedHashMap<>();
+            new java.util.TreeMap<>(sessionsByClient).forEach((id, s) -> sessions.put(id, s.toMap()));
+            m.put("sessions", sessions);
+        }
         return m;
     }
 }

@@ -89,6 +89,15 @@ public final class RunPlan {
                 .traceDecisions(decisions).run();
     }
 
+    /**
+     * One fresh run; request records stream to {@code sink}, one record per agentic session to
+     * {@code sessions}. (A lambda for {@code sessions} needs a {@code SessionSink}-typed variable:
+     * {@link #run(RecordSink, io.servesim.trace.DecisionSink)} also takes a functional interface.)
+     */
+    public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions) {
+        return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions).run();
+    }
+
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();

@@ -1,5 +1,6 @@
 package io.servesim.sim;
 
+import io.servesim.cluster.ClusterObserver;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.ControlPlane;
 import io.servesim.engine.Engine;
@@ -12,6 +13,8 @@ import io.servesim.metrics.MetricsCollector;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.RunTotals;
+import io.servesim.metrics.SessionSink;
+import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.Priorities;
 import io.servesim.policy.Schedulers;
@@ -30,7 +33,9 @@ import java.util.function.Consumer;
  * one at a time, so memory is proportional to requests in the system. The run ends when no events
  * remain, or at the horizon: then requests still queued or running are reported as unfinished.
  *
- * <p>Conservation (INV-1) is checked at the end: injected == completed + dropped + rejected + unfinished.
+ * <p>Conservation (INV-1) is checked at the end: injected == completed + dropped + rejected + unfinished
+ * (unfinished: queued or running at the horizon). Sources learn of every request that leaves,
+ * rejected ones included, and of the end of the run, so sessions end with a status instead of hanging.
  */
 public final class Simulation {
     private final EventQueue events = new EventQueue(1024);
@@ -40,13 +45,21 @@ public final class Simulation {
     private final MetricsCollector metrics;
     private final RequestSource source;
     private final Consumer<Request> injector = this::inject;
+    private final SessionStats sessionStats;
     private Request sourcePending;
     private long injected;
 
     public Simulation(SimSetup setup, RequestSource source, RecordSink sink) {
+        this(setup, source, sink, SessionSink.NONE);
+    }
+
+    /** A run that also streams one record per agentic session to {@code sessions}. */
+    public Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions) {
         this.setup = setup;
         this.source = source;
         this.metrics = new MetricsCollector(sink, setup.slo());
+        this.sessionStats = new SessionStats(sessions);
+        source.reportSessionsTo(sessionStats);
         int n = setup.cluster().instances();
         PolicyContext ctx = new PolicyContext(n, setup.slo());
         this.engines = new Engine[n];
@@ -85,9 +98,27 @@ public final class Simulation {
         ClusterView view = new ClusterView(engines, setup.cluster().observability(),
                 Routers.usesPrefixCache(setup.policies().routing()));
         viewRef[0] = view;
+        // A rejected request leaves the system at the decision: the source learns of it as of any other.
+        ClusterObserver clusterObserver = new ClusterObserver() {
+            @Override
+            public void onInjected(Request r) {
+                metrics.onInjected(r);
+            }
+
+            @Override
+            public void onRejected(Request r, String reason, long nowUs) {
+                metrics.onRejected(r, reason, nowUs);
+                source.onLeft(r, nowUs, injector);
+            }
+
+            @Override
+            public void onDelayed(Request r, long delayUs) {
+                metrics.onDelayed(r, delayUs);
+            }
+        };
         this.control = new ControlPlane(setup.cluster(), Admissions.REGISTRY.create(setup.policies().admission(), ctx),
                 Priorities.REGISTRY.create(setup.policies().priority(), ctx),
-                Routers.REGISTRY.create(setup.policies().routing(), ctx), engines, view, events, metrics);
+                Routers.REGISTRY.create(setup.policies().routing(), ctx), engines, view, events, clusterObserver);
     }
 
     /** Streams every routing decision to {@code sink} (decision traces; off by default). */
@@ -98,11 +129,13 @@ public final class Simulation {
 
     /** Runs to completion (or the horizon) and returns the aggregates. */
     public RunSummary run() {
+        boolean cut;
         try (source) {
             scheduleNextArrival();
             control.start();
-            loop();
+            cut = loop();
             flushUnfinished();
+            source.endOfRun(cut ? setup.horizonUs() : events.nowUs(), cut);
         }
         long unfinished = metrics.unfinished();
         if (injected != metrics.completed() + metrics.dropped() + metrics.rejected() + unfinished) {
@@ -126,14 +159,16 @@ public final class Simulation {
         var latency = setup.latency();
         return metrics.summary(new RunTotals(latency.name(), latency.describe(), engines[0].kvCache().totalBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
-                events.processed(), source.skippedLines(), control.routedCounts(), hol, setup.fitness()));
+                events.processed(), source.skippedLines(), control.routedCounts(), hol, setup.fitness()))
+                .withSessions(sessionStats.byClient());
     }
 
-    private void loop() {
+    /** Runs events in order; true when it stopped at the horizon with events still pending. */
+    private boolean loop() {
         long horizon = setup.horizonUs();
         while (!events.isEmpty()) {
             if (horizon > 0 && events.peekTimeUs() > horizon) {
-                return;
+                return true;
             }
             events.pop();
             long now = events.poppedTimeUs();
@@ -162,10 +197,18 @@ public final class Simulation {
                 }
             }
         }
+        return false;
     }
 
-    /** A follow-up request from a closed-loop source (arrival must not be in the past). */
+    /**
+     * A follow-up request from a closed-loop source, arriving now or later (after a think time or a
+     * tool call): a future CLUSTER_ARRIVAL event. An arrival in the past would break causality.
+     */
     private void inject(Request r) {
+        if (r.arrivalUs() < events.nowUs()) {
+            throw new IllegalStateException("injected request " + r.id() + " arrives at " + r.arrivalUs()
+                    + ", before now (" + events.nowUs() + ")");
+        }
         events.schedule(r.arrivalUs(), EventKind.CLUSTER_ARRIVAL, -1, r);
     }
 

@@ -1,6 +1,8 @@
 package io.servesim.workload;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.workload.agentic.AgenticBinder;
+import io.servesim.workload.agentic.AgenticSpec;
 import io.servesim.workload.arrival.ArrivalBinder;
 import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.dist.DistributionBinder;
@@ -16,8 +18,9 @@ import java.util.regex.Pattern;
  * {@code slo_class: standard}, {@code rate_fraction: 1}, {@code arrival: {process: poisson}},
  * priority 0, {@code streaming_probability: 1}, {@code max_output_tokens: 0} (none), no prefix,
  * conversation, network or lifecycle limit. {@code input_distribution} and {@code output_distribution}
- * are required. Within {@code conversation}, {@code turns} is required, {@code probability} defaults
- * to 1, {@code think_time_us} to 0 and {@code context_growth} to accumulate; within {@code network},
+ * are required, except on an {@code agentic} client (bound by {@link AgenticBinder}), whose steps
+ * carry their own and which excludes {@code conversation} and {@code network}. Within
+ * {@code conversation}, {@code turns} is required, {@code probability} defaults to 1, {@code think_time_us} to 0 and {@code context_growth} to accumulate; within {@code network},
  * {@code bytes_per_token} defaults to 4, {@code bandwidth_mbps} to 0 (unlimited), {@code rtt_us} to 0.
  */
 final class ClientBinder {
@@ -42,9 +45,13 @@ final class ClientBinder {
             c.problem(c.pathOf("rate_fraction"), "must be > 0");
         }
         ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"));
-        DistributionSpec input = required(c, "input_distribution", Kind.TOKENS, baseDir,
+        boolean agenticClient = c.has("agentic");
+        AgenticSpec agentic = agenticClient ? AgenticBinder.bind(c.child("agentic"), baseDir) : null;
+        DistributionSpec input = agenticClient ? notForAgentic(c, "input_distribution")
+                : required(c, "input_distribution", Kind.TOKENS, baseDir,
                 "the prompt length distribution, e.g. {type: lognormal, params: {mean: 800, sigma: 0.9}}");
-        DistributionSpec output = required(c, "output_distribution", Kind.TOKENS, baseDir,
+        DistributionSpec output = agenticClient ? notForAgentic(c, "output_distribution")
+                : required(c, "output_distribution", Kind.TOKENS, baseDir,
                 "the output length distribution, e.g. {type: exponential, params: {mean: 220}}");
         PrefixSpec prefix = prefix(c.child("prefix"));
         DistributionSpec priority = optional(c, "priority_distribution", Kind.REAL, baseDir, DistributionSpec.constant(0));
@@ -59,11 +66,33 @@ final class ClientBinder {
         life.finish();
         NetworkSpec network = network(c.child("network"));
         int maxOutput = c.intValue("max_output_tokens", 0, 0, Integer.MAX_VALUE);
-        if (id == null || arrival == null || input == null || output == null || priority == null) {
+        if (agenticClient) {
+            for (String key : new String[] {"conversation", "network"}) {
+                if (c.has(key)) {
+                    c.problem(c.pathOf("agentic"), "excludes " + key + " on the same client ("
+                            + ("conversation".equals(key) ? "an agentic session already chains its requests"
+                            : "step arrivals follow parent completions directly") + "); remove one of them");
+                }
+            }
+            if (id == null || arrival == null || agentic == null || priority == null || c.has("conversation")
+                    || c.has("network")) {
+                return null;
+            }
+        } else if (id == null || arrival == null || input == null || output == null || priority == null) {
             return null;
         }
         return new ClientSpec(id, tenant, slo, fraction, arrival, input, output, prefix, priority, streaming,
-                conversation, startUs, stopUs, network, maxOutput);
+                conversation, startUs, stopUs, network, maxOutput, agentic);
+    }
+
+    /** Marks {@code key} read and reports it if given: an agentic client's steps carry their own lengths. */
+    private static DistributionSpec notForAgentic(ConfigNode c, String key) {
+        c.child(key);
+        if (c.has(key)) {
+            c.problem(c.pathOf(key), "not used by an agentic client: each llm_call step has its own input_distribution "
+                    + "and output_distribution");
+        }
+        return null;
     }
 
     private static DistributionSpec required(ConfigNode c, String key, Kind kind, Path baseDir, String what) {

@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.workload.agentic.AgenticSpec;
 import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.dist.DistributionSpec;
 
@@ -12,8 +13,8 @@ import io.servesim.workload.dist.DistributionSpec;
  * @param sloClass             SLO class (realtime, interactive, standard, batch, ...)
  * @param rateFraction         share of the aggregate rate, normalised so the clients' shares sum to 1
  * @param arrival              arrival process
- * @param input                input (user part of the prompt) token distribution
- * @param output               output token distribution
+ * @param input                input (user part of the prompt) token distribution (null for agentic clients)
+ * @param output               output token distribution (null for agentic clients)
  * @param prefix               shared system prompt prepended to every prompt, or null
  * @param priority             per-request priority distribution
  * @param streamingProbability probability that a request streams its response
@@ -22,14 +23,24 @@ import io.servesim.workload.dist.DistributionSpec;
  * @param stopUs               lifecycle stop: no new arrivals (sessions) after this time; follow-up turns of running sessions continue
  * @param network              client-to-server network, or null for none
  * @param maxOutputTokens      output budget (max_tokens) carried by each request and capping its sampled output; 0 = none
+ * @param agentic              agentic workflow sessions, or null; then input and output are null (each llm_call step has its own)
  */
 public record ClientSpec(String id, String tenantId, String sloClass, double rateFraction, ArrivalSpec arrival,
                          DistributionSpec input, DistributionSpec output, PrefixSpec prefix, DistributionSpec priority,
                          double streamingProbability, ConversationSpec conversation, long startUs, long stopUs,
-                         NetworkSpec network, int maxOutputTokens) {
+                         NetworkSpec network, int maxOutputTokens, AgenticSpec agentic) {
+    /** A client without agentic sessions. */
+    public ClientSpec(String id, String tenantId, String sloClass, double rateFraction, ArrivalSpec arrival,
+                      DistributionSpec input, DistributionSpec output, PrefixSpec prefix, DistributionSpec priority,
+                      double streamingProbability, ConversationSpec conversation, long startUs, long stopUs,
+                      NetworkSpec network, int maxOutputTokens) {
+        this(id, tenantId, sloClass, rateFraction, arrival, input, output, prefix, priority, streamingProbability,
+                conversation, startUs, stopUs, network, maxOutputTokens, null);
+    }
+
     /** This client with another rate share. */
     public ClientSpec withRateFraction(double fraction) {
         return new ClientSpec(id, tenantId, sloClass, fraction, arrival, input, output, prefix, priority,
-                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens);
+                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens, agentic);
     }
 }

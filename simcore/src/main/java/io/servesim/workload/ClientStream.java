@@ -3,6 +3,7 @@ package io.servesim.workload;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
 import io.servesim.rng.PartitionedRng;
+import io.servesim.workload.agentic.AgenticClient;
 import io.servesim.workload.arrival.ArrivalProcess;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
@@ -22,6 +23,8 @@ final class ClientStream {
     final ClientSpec spec;
     final int index;
     final RequestTags tags;
+    /** The client's agentic workflow context, or null for a client of single requests or conversations. */
+    final AgenticClient agentic;
     private final ArrivalProcess process;
     private final SplittableRandom arrivals;
     private final SplittableRandom inputs;
@@ -57,6 +60,10 @@ final class ClientStream {
         this.lastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
         this.minDelayUs = spec.network() == null ? 0 : spec.network().rttUs();
         this.nextSendUs = process.nextUs(spec.startUs(), arrivals);
+        PrefixSpec p = spec.prefix();
+        this.agentic = spec.agentic() == null ? null : new AgenticClient(spec.agentic(), spec.id(), spec.tenantId(),
+                spec.sloClass(), p == null ? 0 : p.contentId(), p == null ? 0 : p.lengthTokens(), spec.maxOutputTokens(),
+                spec.priority(), spec.streamingProbability());
     }
 
     /** The earliest pending draft (not removed), or null when the client has no more arrivals. */
@@ -86,6 +93,12 @@ final class ClientStream {
         }
         nextSendUs = process.nextUs(nextSendUs, arrivals);
         long n = seq++;
+        if (agentic != null) {
+            // An agentic session: its steps are drawn by the session registry from the session's stream.
+            SplittableRandom sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
+            pending.add(new Draft(this, n, sendUs, null, 0, 0, false, sessionRng, 0));
+            return;
+        }
         int user = spec.input().sampleInt(inputs);
         TokenSequence prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
         int out = outputTokens(outputs);

@@ -15,11 +15,12 @@ final class Draft {
     final ClientStream client;
     final long seq;
     final long arrivalUs;
+    /** The prompt, or null for an agentic session (its root steps are made by the session registry). */
     final TokenSequence prompt;
     final int outputTokens;
     final double priority;
     final boolean streaming;
-    /** Random stream of the session this draft starts, or null for a single request. */
+    /** Random stream of the session this draft starts (a conversation or an agentic session), or null for a single request. */
     final SplittableRandom sessionRng;
     final int sessionTurns;
 

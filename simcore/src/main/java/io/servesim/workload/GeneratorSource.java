@@ -3,6 +3,9 @@ package io.servesim.workload;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import io.servesim.metrics.SessionSink;
+import io.servesim.workload.agentic.SessionRegistry;
+import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -11,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * Generates a {@link GeneratorSpec}'s requests lazily, in arrival order: a k-way merge of the
  * clients' streams (ties broken by client order), plus closed-loop follow-up turns injected when
- * a conversation's turn completes. State is O(clients + active sessions + network reorder window),
+ * a conversation's turn completes, and agentic workflow steps injected by a {@link SessionRegistry}
+ * when their parents complete (only an agentic session's root steps come from the merge). State is O(clients + active sessions + network reorder window),
  * never O(requests), so million-request workloads run in bounded memory.
  *
  * <p>Request ids and session ids are assigned in emission order. {@code num_requests} counts every
@@ -24,6 +28,10 @@ public final class GeneratorSource implements RequestSource {
     private final PriorityQueue<ClientStream> heads =
             new PriorityQueue<>(Comparator.comparingLong((ClientStream c) -> c.peek().arrivalUs).thenComparingInt(c -> c.index));
     private final Long2ObjectOpenHashMap<Session> sessions = new Long2ObjectOpenHashMap<>();
+    /** Agentic sessions, or null when no client is agentic (then nothing agentic costs anything). */
+    private final SessionRegistry agentic;
+    /** Root requests of an agentic session beyond its first, all at the session's arrival time. */
+    private final ArrayDeque<Request> roots = new ArrayDeque<>();
     private long nextRequestId;
     private long nextSessionId;
     private long produced;
@@ -32,6 +40,8 @@ public final class GeneratorSource implements RequestSource {
         this.maxRequests = spec.numRequests();
         this.horizonUs = horizonUs;
         List<ClientSpec> clients = spec.clients();
+        boolean anyAgentic = clients.stream().anyMatch(c -> c.agentic() != null);
+        this.agentic = anyAgentic ? new SessionRegistry(this::reserveRequestId, horizonUs) : null;
         for (int i = 0; i < clients.size(); i++) {
             ClientSpec c = clients.get(i);
             ClientStream s = new ClientStream(c, i, spec.aggregateRateRps() * c.rateFraction(), seed, horizonUs);
@@ -43,6 +53,9 @@ public final class GeneratorSource implements RequestSource {
 
     @Override
     public Request next() {
+        if (!roots.isEmpty()) {
+            return roots.poll();
+        }
         if (limitReached()) {
             return null;
         }
@@ -62,6 +75,10 @@ public final class GeneratorSource implements RequestSource {
     }
 
     private Request emit(Draft d) {
+        if (d.client.agentic != null) {
+            agentic.open(d.client.agentic, nextSessionId++, d.arrivalUs, d.sessionRng, roots::add);
+            return roots.poll();
+        }
         RequestTags tags = d.client.tags;
         if (d.sessionRng != null) {
             long sid = nextSessionId++;
@@ -79,9 +96,16 @@ public final class GeneratorSource implements RequestSource {
         return r;
     }
 
-    /** Injects the next turn of {@code r}'s conversation if {@code r} completed and turns remain. */
+    /**
+     * Injects the next turn of {@code r}'s conversation if {@code r} completed and turns remain; an
+     * agentic step goes to the session registry.
+     */
     @Override
     public void onLeft(Request r, long nowUs, Consumer<Request> inject) {
+        if (r.tags().stepId() != null) {
+            agentic.onLeft(r, nowUs, inject);
+            return;
+        }
         long sid = r.tags().sessionId();
         Session s = sid < 0 ? null : sessions.get(sid);
         if (s == null) {
@@ -104,9 +128,32 @@ public final class GeneratorSource implements RequestSource {
         inject.accept(next);
     }
 
-    /** Conversations with turns still to come. */
+    @Override
+    public void reportSessionsTo(SessionSink sink) {
+        if (agentic != null) {
+            agentic.reportTo(sink);
+        }
+    }
+
+    @Override
+    public void endOfRun(long endUs, boolean horizonReached) {
+        if (agentic != null) {
+            agentic.endOfRun(endUs, horizonReached);
+        }
+    }
+
+    /** Conversations with turns still to come plus agentic sessions not yet ended. */
     public int activeSessions() {
-        return sessions.size();
+        return sessions.size() + (agentic == null ? 0 : agentic.activeSessions());
+    }
+
+    /** The next request id, counted against num_requests; -1 once it is reached. */
+    private long reserveRequestId() {
+        if (limitReached()) {
+            return -1;
+        }
+        produced++;
+        return nextRequestId++;
     }
 
     /** Drafts generated ahead of emission across clients (the network reorder windows). */

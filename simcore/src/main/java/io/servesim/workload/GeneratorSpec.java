@@ -8,8 +8,10 @@ import java.util.OptionalLong;
  * an aggregate rate, generated lazily by {@link GeneratorSource}.
  *
  * @param seed              the workload's own seed (random streams derive from it instead of the run's seed), if given
- * @param aggregateRateRps  arrivals per second across all clients (sessions count once: follow-up turns come on top)
- * @param numRequests       stop after this many requests in total, follow-up turns included; 0 = no limit
+ * @param aggregateRateRps  arrivals per second across all clients (sessions count once: follow-up turns and
+ *                          agentic steps come on top)
+ * @param numRequests       stop after this many requests in total, follow-up turns and agentic steps included
+ *                          (sessions then end cut_by_limit); 0 = no limit
  * @param horizonUs         no request arrives after this time; 0 = no limit (the run's horizon also applies)
  * @param clients           the clients, rate fractions normalised to sum to 1
  * @param warnings          non-fatal notes from binding (e.g. rate fractions normalised)

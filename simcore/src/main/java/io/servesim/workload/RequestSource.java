@@ -12,12 +12,25 @@ public interface RequestSource extends AutoCloseable {
     Request next();
 
     /**
-     * Called when a request of this source leaves its instance (completed or dropped), at the
-     * client-visible completion time. Closed-loop workloads (conversations, agent sessions) use
-     * {@code inject} to add follow-up requests arriving at or after {@code nowUs}; requests given
-     * to {@code inject} bypass {@link #next()}'s ordering.
+     * Called when a request of this source leaves the system: completed or dropped at its instance
+     * (at the client-visible completion time), or rejected by admission (at the decision time;
+     * {@link Request#state()} is then REJECTED). Closed-loop workloads (conversations, agent
+     * sessions) use {@code inject} to add follow-up requests arriving at or after {@code nowUs},
+     * possibly later (the kernel queues them as future arrivals); requests given to {@code inject}
+     * bypass {@link #next()}'s ordering.
      */
     default void onLeft(Request r, long nowUs, java.util.function.Consumer<Request> inject) {
+    }
+
+    /** Session records (agentic workloads) go to {@code sink}; called once, before the first {@link #next()}. */
+    default void reportSessionsTo(io.servesim.metrics.SessionSink sink) {
+    }
+
+    /**
+     * The run ended at {@code endUs}, cut by the horizon or not: sessions still open are reported
+     * (called once, after the last {@link #onLeft}).
+     */
+    default void endOfRun(long endUs, boolean horizonReached) {
     }
 
     /** Lines skipped as malformed (trace sources with skip-bad-lines); 0 otherwise. */

@@ -26,6 +26,8 @@
  *       conversation: {probability: 0.6, turns: {...}, think_time_us: {...}, context_growth: accumulate}
  *       lifecycle: {start_us: 0, stop_us: 600000000}
  *       network: {bytes_per_token: 4, bandwidth_mbps: 100, rtt_us: 20000}
+ *       agentic: {workflow: react}    # instead of input/output_distribution, conversation and network:
+ *                                     # workflow sessions (see io.servesim.workload.agentic)
  *   trace:                        # instead of the above: replay
  *     {format: csv | azure | mooncake | vllm, path: f, mode: trace | concurrency,
  *      arrival_speedup_ratio: 1.0, max_in_flight: 64, skip_bad_lines: false, max_requests: 0}
@@ -38,6 +40,7 @@
  * replay: {@link io.servesim.workload.trace.TraceReplaySource} and
  * {@link io.servesim.workload.trace.ConcurrencyReplaySource}. A request's {@code RequestTags} carry
  * client, tenant, SLO class, session id (-1 for none) and turn index; a conversational follow-up
- * turn is one with turn index > 0.
+ * turn is one with turn index > 0; an agentic step also carries its step id, loop iteration and
+ * fan-out index.
  */
 package io.servesim.workload;

@@ -92,4 +92,16 @@ class ConversationTest {
         assertEquals(100, res.summary().dropped());
         assertEquals(res.summary().injected(), res.summary().completed() + res.summary().dropped());
     }
+
+    @Test
+    void rejectedTurnEndsItsConversation() {
+        // Admission rejects every first turn; the source learns of each rejection, so no session is left open.
+        GeneratorSource source = (GeneratorSource) Yaml.workload(CHAT.formatted("accumulate")).open(1, 0);
+        var setup = io.servesim.sim.SimSetup.single(Runs.engine(100_000), LinearLatency.steps(1000, 10, 100))
+                .withPolicies(io.servesim.sim.PolicyBundle.DEFAULT.withAdmission(
+                        io.servesim.policy.PolicySpec.of("reject-all", "policies.admission")));
+        var summary = new io.servesim.sim.Simulation(setup, source, r -> { }).run();
+        assertEquals(100, summary.rejected());
+        assertEquals(0, source.activeSessions());
+    }
 }

@@ -1,0 +1,233 @@
+package io.servesim.workload.agentic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigNode;
+import io.servesim.workload.dist.DistributionBinder;
+import io.servesim.workload.dist.DistributionBinder.Kind;
+import io.servesim.workload.dist.DistributionSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Binds and validates a client's {@code agentic} section strictly (unknown keys, unknown step ids
+ * and unknown tools are reported with their path and the valid choices). Either {@code steps}
+ * (and {@code tools}, {@code loop}) are given, {@code workflow} then being a free label, or
+ * {@code steps} is omitted and {@code workflow} names a {@link Workflows built-in}, whose
+ * {@code loop} and {@code tools} blocks may be replaced by giving them. The structural rules are
+ * checked by {@link WorkflowRules}.
+ */
+public final class AgenticBinder {
+    /** Upper bound on {@code loop.max_iterations}. */
+    static final int MAX_ITERATIONS = 10_000;
+
+    private AgenticBinder() {
+    }
+
+    /** The spec, or null when invalid (problems recorded); finishes the node (strict keys). */
+    public static AgenticSpec bind(ConfigNode a, Path baseDir) {
+        String workflow = a.stringValue("workflow", null);
+        if (a.has("steps")) {
+            return bindSteps(a, workflow, baseDir);
+        }
+        if (workflow == null) {
+            a.problem(a.pathOf("steps"), "required: the workflow's steps, or workflow: <built-in> (valid: "
+                    + String.join(", ", Workflows.names()) + ")");
+            a.finish();
+            return null;
+        }
+        if (!Workflows.names().contains(workflow)) {
+            a.problem(a.pathOf("workflow"), "unknown built-in workflow '" + workflow + "' (give steps to define one); valid: "
+                    + String.join(", ", Workflows.names()));
+            return null;
+        }
+        ObjectNode merged = Workflows.withOverrides(workflow, (ObjectNode) a.raw());
+        ConfigNode n = a.over(merged);
+        n.stringValue("workflow", null);
+        return bindSteps(n, workflow, baseDir);
+    }
+
+    private static AgenticSpec bindSteps(ConfigNode a, String workflow, Path baseDir) {
+        if (workflow == null) {
+            a.problem(a.pathOf("workflow"), "required: a name for the workflow (a built-in name or a label)");
+        }
+        Map<String, ToolSpec> tools = tools(a.child("tools"), baseDir);
+        List<ConfigNode> nodes = a.list("steps");
+        if (nodes.isEmpty()) {
+            a.problem(a.pathOf("steps"), "must list at least one step");
+        }
+        List<StepSpec> steps = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        boolean ok = tools != null;
+        for (int i = 0; i < nodes.size(); i++) {
+            StepSpec s = step(nodes.get(i), tools == null ? Map.of() : tools, baseDir);
+            if (s == null) {
+                ok = false;
+                continue;
+            }
+            Integer first = seen.putIfAbsent(s.id(), i);
+            if (first != null) {
+                nodes.get(i).problem(nodes.get(i).pathOf("id"), "duplicate step id '" + s.id() + "' (also steps[" + first + "])");
+                ok = false;
+            }
+            steps.add(s);
+        }
+        LoopSpec loop = loop(a.child("loop"), baseDir);
+        a.finish();
+        if (!ok || workflow == null || nodes.isEmpty() || (a.has("loop") && loop == null)) {
+            return null;
+        }
+        if (!WorkflowRules.check(a, nodes, steps, loop, tools)) {
+            return null;
+        }
+        return new AgenticSpec(workflow, steps, loop, tools);
+    }
+
+    private static StepSpec step(ConfigNode n, Map<String, ToolSpec> tools, Path baseDir) {
+        String id = n.stringValue("id", null);
+        if (id == null || id.isBlank()) {
+            n.problem(n.pathOf("id"), "required: a step id unique within the workflow");
+        }
+        String typeName = n.choice("type", null, StepType.NAMES);
+        if (typeName == null && !n.has("type")) {
+            n.problem(n.pathOf("type"), "required; valid: " + String.join(", ", StepType.NAMES));
+        }
+        List<String> dependsOn = strings(n, "depends_on");
+        int fanOut = n.intValue("fan_out", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        if (n.has("fan_out") && fanOut < 2) {
+            n.problem(n.pathOf("fan_out"), "must be >= 2 when given (one instance is the default), got " + fanOut);
+        }
+        String growth = n.choice("context_growth", "none", List.of("accumulate", "none"));
+        String tool = n.stringValue("tool", null);
+        DistributionSpec input = distribution(n, "input_distribution", Kind.TOKENS, baseDir);
+        DistributionSpec output = distribution(n, "output_distribution", Kind.TOKENS, baseDir);
+        StepType type = typeName == null ? null : StepType.of(typeName);
+        if (type == StepType.LLM_CALL) {
+            for (String key : new String[] {"input_distribution", "output_distribution"}) {
+                if (!n.has(key)) {
+                    n.problem(n.pathOf(key), "required for an llm_call step");
+                }
+            }
+            if (n.has("tool")) {
+                n.problem(n.pathOf("tool"), "only for tool_call steps");
+            }
+        } else if (type == StepType.TOOL_CALL) {
+            for (String key : new String[] {"input_distribution", "output_distribution"}) {
+                if (n.has(key)) {
+                    n.problem(n.pathOf(key), "not allowed on a tool_call step (its latency and output come from its tool)");
+                }
+            }
+            String valid = tools.isEmpty() ? "none is defined (add it under agentic.tools)"
+                    : "valid: " + String.join(", ", sorted(tools));
+            if (tool == null) {
+                n.problem(n.pathOf("tool"), "required for a tool_call step; " + valid);
+            } else if (!tools.containsKey(tool)) {
+                n.problem(n.pathOf("tool"), "unknown tool '" + tool + "'; " + valid);
+            }
+        }
+        n.finish();
+        boolean llmOk = type != StepType.LLM_CALL || input != null && output != null && !n.has("tool");
+        boolean toolOk = type != StepType.TOOL_CALL || tools.containsKey(tool) && !n.has("input_distribution")
+                && !n.has("output_distribution");
+        if (id == null || id.isBlank() || type == null || dependsOn == null || (n.has("fan_out") && fanOut < 2)
+                || !llmOk || !toolOk) {
+            return null;
+        }
+        return new StepSpec(id, type, type == StepType.TOOL_CALL ? tool : null, dependsOn, fanOut,
+                "accumulate".equals(growth), input, output);
+    }
+
+    private static Map<String, ToolSpec> tools(ConfigNode t, Path baseDir) {
+        Map<String, ToolSpec> out = new LinkedHashMap<>();
+        if (!t.present()) {
+            return out;
+        }
+        boolean ok = true;
+        Iterator<String> names = t.raw().fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            ConfigNode tool = t.child(name);
+            DistributionSpec latency = required(tool, "latency", Kind.MICROS, baseDir,
+                    "the call's latency in microseconds, e.g. {type: exponential, params: {mean: 50000}}");
+            DistributionSpec tokens = required(tool, "output_tokens", Kind.TOKENS, baseDir,
+                    "tokens the result adds to the next llm_call's prompt, e.g. {type: constant, params: {value: 200}}");
+            tool.finish();
+            if (latency == null || tokens == null) {
+                ok = false;
+            } else {
+                out.put(name, new ToolSpec(latency, tokens));
+            }
+        }
+        t.finish();
+        return ok ? out : null;
+    }
+
+    private static LoopSpec loop(ConfigNode l, Path baseDir) {
+        if (!l.present()) {
+            return null;
+        }
+        List<String> over = strings(l, "over");
+        if (!l.has("over")) {
+            l.problem(l.pathOf("over"), "required: the ids of the steps that repeat");
+        } else if (over != null && over.isEmpty()) {
+            l.problem(l.pathOf("over"), "must name at least one step");
+        }
+        int max = l.intValue("max_iterations", 0, 1, MAX_ITERATIONS);
+        if (!l.has("max_iterations")) {
+            l.problem(l.pathOf("max_iterations"), "required: the upper bound on iterations (>= 1)");
+        }
+        DistributionSpec iterations = l.has("iterations") ? DistributionBinder.bind(l.child("iterations"), Kind.COUNT, baseDir)
+                : null;
+        l.finish();
+        if (over == null || over.isEmpty() || max < 1 || (l.has("iterations") && iterations == null)) {
+            return null;
+        }
+        return new LoopSpec(over, max, iterations);
+    }
+
+    private static DistributionSpec distribution(ConfigNode n, String key, Kind kind, Path baseDir) {
+        ConfigNode d = n.child(key);
+        return d.present() ? DistributionBinder.bind(d, kind, baseDir) : null;
+    }
+
+    private static DistributionSpec required(ConfigNode n, String key, Kind kind, Path baseDir, String what) {
+        if (!n.has(key)) {
+            n.problem(n.pathOf(key), "required: " + what);
+            n.child(key);
+            return null;
+        }
+        return DistributionBinder.bind(n.child(key), kind, baseDir);
+    }
+
+    /** A list of strings under {@code key} (empty when absent), or null after recording a problem. */
+    static List<String> strings(ConfigNode n, String key) {
+        JsonNode v = n.rawValue(key);
+        List<String> out = new ArrayList<>();
+        if (v == null) {
+            return out;
+        }
+        if (!v.isArray()) {
+            n.problem(n.pathOf(key), "must be a list of step ids");
+            return null;
+        }
+        for (JsonNode e : v) {
+            if (!e.isTextual()) {
+                n.problem(n.pathOf(key), "must be a list of step ids, got " + e);
+                return null;
+            }
+            out.add(e.asText());
+        }
+        return out;
+    }
+
+    private static List<String> sorted(Map<String, ToolSpec> tools) {
+        List<String> names = new ArrayList<>(tools.keySet());
+        names.sort(null);
+        return names;
+    }
+}
