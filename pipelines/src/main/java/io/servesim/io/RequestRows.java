@@ -50,5 +50,8 @@ public final class RequestRows {
         row.put("status", r.status());
         row.put("drop_reason", r.dropReason());
         row.put("length_capped", r.lengthCapped());
+        row.put("step_id", r.stepId());
+        row.put("loop_iteration", r.loopIteration());
+        row.put("fan_out_index", r.fanOutIndex());
     }
 }

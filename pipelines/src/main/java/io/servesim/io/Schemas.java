@@ -18,6 +18,11 @@ public final class Schemas {
         return load("request.avsc");
     }
 
+    /** {@code schemas/session.avsc}: one agentic session's outcome. */
+    public static Schema session() {
+        return load("session.avsc");
+    }
+
     /** Parses {@code /schemas/<fileName>} from the classpath. */
     public static Schema load(String fileName) {
         String resource = "/schemas/" + fileName;

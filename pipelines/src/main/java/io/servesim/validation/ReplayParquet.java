@@ -16,7 +16,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Writes a replay's per-request rows ({@link ReplayRow}) to Parquet with the schema
- * {@code schemas/replay.avsc}, through parquet-avro as {@code io.servesim.io.ParquetRequestSink}
+ * {@code schemas/replay.avsc}, through parquet-avro as {@code io.servesim.io.ParquetRowFile}
  * does (Snappy, overwrite). NaN latencies (absent on one side) become nulls.
  */
 public final class ReplayParquet {

@@ -9,6 +9,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,9 +26,13 @@ class MainTest {
     }
 
     private static Out run(Path config, Path requestsOut, ConfigOptions options) {
+        return run(config, requestsOut, null, options);
+    }
+
+    private static Out run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = RunCommand.run(config, requestsOut, options, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = RunCommand.run(config, requestsOut, sessionsOut, options, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Out(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -81,6 +89,32 @@ class MainTest {
         assertTrue(r.err().contains("--requests-out"), r.err());
         Out bad = run(EXAMPLE, tmp.resolve("out.txt"), opts("workload.num_requests=10"));
         assertEquals(Main.CONFIG_ERROR, bad.code());
+    }
+
+    @Test
+    void agenticRunWritesSessionsThatJoinTheirRequests(@TempDir Path tmp) throws Exception {
+        Path requests = tmp.resolve("r.parquet");
+        Path sessions = tmp.resolve("s.parquet");
+        Out r = run(EXAMPLE, requests, sessions, opts("workload=../workloads/agentic-mix.yaml",
+                "horizon_us=60000000"));
+        assertEquals(0, r.code(), r.err());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            // every completed session's llm_calls equals the count of its completed requests
+            ResultSet rs = st.executeQuery("SELECT count(*), count(*) FILTER (WHERE s.llm_calls = q.n),"
+                    + " count(DISTINCT s.workflow) FROM '" + sessions + "' s JOIN (SELECT session_id, count(*) n FROM '"
+                    + requests + "' WHERE status = 'completed' GROUP BY session_id) q USING (session_id)"
+                    + " WHERE s.status = 'completed'");
+            rs.next();
+            assertTrue(rs.getLong(1) > 5, "completed sessions " + rs.getLong(1));
+            assertEquals(rs.getLong(1), rs.getLong(2));
+            assertEquals(2, rs.getLong(3), "react and tree-of-thought");
+            // tree-of-thought's 16 expansions carry fan-out indices 0..15 of one step
+            rs = st.executeQuery("SELECT max(fan_out_index), count(*) FILTER (WHERE step_id IS NULL) FROM '" + requests + "'");
+            rs.next();
+            assertEquals(15, rs.getInt(1));
+            assertEquals(0, rs.getLong(2), "every request of this workload is an agentic step");
+        }
+        assertTrue(r.out().contains("\"sessions\""), "summary has the per-client sessions block");
     }
 
     @Test

@@ -83,10 +83,20 @@ public final class RunPlan {
         return new RunPlan(cfg, resolved, setup, source);
     }
 
+    /**
+     * One fresh run streaming everything it produces: request records to {@code sink}, one record per
+     * agentic session to {@code sessions}, every routing decision to {@code decisions} ({@code null}:
+     * decisions are not traced).
+     */
+    public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions,
+                          io.servesim.trace.DecisionSink decisions) {
+        Simulation sim = new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions);
+        return (decisions == null ? sim : sim.traceDecisions(decisions)).run();
+    }
+
     /** One fresh run that also streams every routing decision to {@code decisions}. */
     public RunSummary run(RecordSink sink, io.servesim.trace.DecisionSink decisions) {
-        return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink)
-                .traceDecisions(decisions).run();
+        return run(sink, io.servesim.metrics.SessionSink.NONE, decisions);
     }
 
     /**

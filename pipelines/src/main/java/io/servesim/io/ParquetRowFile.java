@@ -1,8 +1,6 @@
 package io.servesim.io;
 
-import io.servesim.metrics.RequestRecord;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -13,38 +11,36 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * Writes request rows with parquet-avro's {@link AvroParquetWriter}, Snappy-compressed (snappy-java
- * bundles its native library, so no system libraries are needed). One row object is reused: the
- * writer copies values out before {@code write} returns.
+ * Rows written with parquet-avro's {@link AvroParquetWriter}, Snappy-compressed (snappy-java bundles
+ * its native library, so no system libraries are needed).
  */
-final class ParquetRequestSink implements RecordFileSink {
+final class ParquetRowFile implements RowFile {
     private final ParquetWriter<GenericRecord> writer;
-    private final GenericData.Record row;
+    private final Schema schema;
 
-    private ParquetRequestSink(ParquetWriter<GenericRecord> writer, Schema schema) {
+    private ParquetRowFile(ParquetWriter<GenericRecord> writer, Schema schema) {
         this.writer = writer;
-        this.row = new GenericData.Record(schema);
+        this.schema = schema;
     }
 
-    static ParquetRequestSink open(Path file) throws IOException {
-        Schema schema = Schemas.request();
+    static ParquetRowFile open(Path file, Schema schema) throws IOException {
         ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
                 .withSchema(schema)
                 .withDataModel(GenericData.get())
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
                 .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
                 .build();
-        return new ParquetRequestSink(writer, schema);
+        return new ParquetRowFile(writer, schema);
     }
 
     @Override
-    public void accept(RequestRecord record) {
-        RequestRows.fill(row, record);
-        try {
-            writer.write(row);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public void write(GenericRecord row) throws IOException {
+        writer.write(row);
     }
 
     @Override

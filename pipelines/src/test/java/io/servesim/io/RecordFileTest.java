@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.config.ConfigException;
 import io.servesim.metrics.RequestRecord;
+import io.servesim.metrics.SessionRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,8 +18,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Writes request records to Parquet and CSV and reads them back through DuckDB. */
-class RequestRecordFilesTest {
+/** Writes request and session records to Parquet and CSV and reads them back through DuckDB. */
+class RecordFileTest {
     @TempDir
     Path dir;
 
@@ -31,7 +32,7 @@ class RequestRecordFilesTest {
             record(1, 500, 3_500, 20_500, RequestRecord.COMPLETED, null),
             new RequestRecord(2, 0, "default", "default", "standard", -1, 0, 0.0, true, 9000, 0, 128, 0, 0,
                     700, 700, -1, -1, 700, -1, -1, 0.0, -1, -1, RequestRecord.DROPPED, "too_long, for \"cache\"",
-                    false));
+                    false, "observe", 2, 3));
 
     static RequestRecord record(long id, long arrivalUs, long firstTokenUs, long completionUs, String status,
                                 String dropReason) {
@@ -42,7 +43,7 @@ class RequestRecordFilesTest {
 
     private Path write(String name) throws Exception {
         Path file = dir.resolve("nested").resolve(name);
-        try (RecordFileSink sink = RequestRecordFiles.open(file)) {
+        try (RecordFile.Requests sink = RecordFile.requests(file)) {
             RECORDS.forEach(sink::accept);
         }
         return file;
@@ -91,12 +92,60 @@ class RequestRecordFilesTest {
     }
 
     @Test
+    void agenticStepFieldsAreNullOrMinusOneForPlainRequests() throws Exception {
+        Path file = write("requests.parquet");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT request_id, step_id, loop_iteration, fan_out_index FROM '" + file
+                    + "' ORDER BY request_id");
+            rs.next();
+            assertNull(rs.getString(2));
+            assertEquals(-1, rs.getInt(3));
+            assertEquals(-1, rs.getInt(4));
+            rs.next();
+            rs.next();
+            assertEquals("observe", rs.getString(2));
+            assertEquals(2, rs.getInt(3));
+            assertEquals(3, rs.getInt(4));
+        }
+    }
+
+    @Test
+    void sessionRecordsRoundTripInParquetAndCsv() throws Exception {
+        // one completed react session (80 ms, 7 LLM calls) and one rejected with its reason
+        List<SessionRecord> sessions = List.of(
+                new SessionRecord(4, "agent", "react", SessionRecord.COMPLETED, null, 1_000, 81_000, 80_000, 10, 7, 3,
+                        9_000, 3, 3, 0, 0, 80_000, 95_000, 2_000, 1_000, 1_000 / 80_000.0, 1_500, 400, 208),
+                new SessionRecord(5, "agent", "react", SessionRecord.REJECTED, "reason: token-bucket, empty", 2_000,
+                        2_000, -1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0.0, 0, 0, 0));
+        for (String name : new String[] {"sessions.parquet", "sessions.csv"}) {
+            Path file = dir.resolve(name);
+            try (RecordFile.Sessions sink = RecordFile.sessions(file)) {
+                sessions.forEach(sink::accept);
+            }
+            String from = name.endsWith(".csv") ? "read_csv('" + file + "', header = true)" : "'" + file + "'";
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+                ResultSet rs = st.executeQuery("SELECT count(*), sum(llm_calls), max(e2e_us), max(queued_fraction),"
+                        + " string_agg(status, '|' ORDER BY session_id), max(reason) FROM " + from);
+                rs.next();
+                assertEquals(2, rs.getLong(1), name);
+                assertEquals(7, rs.getLong(2), name);
+                assertEquals(80_000, rs.getLong(3), name);
+                assertEquals(0.0125, rs.getDouble(4), 1e-12, name);
+                assertEquals("completed|rejected", rs.getString(5), name);
+                assertEquals("reason: token-bucket, empty", rs.getString(6), name);
+            }
+        }
+        assertEquals("--sessions-out", assertThrows(ConfigException.class,
+                () -> RecordFile.sessions(dir.resolve("s.txt"))).problems().get(0).path());
+    }
+
+    @Test
     void rejectsUnknownExtensionAndUnwritablePath() throws Exception {
-        ConfigException ext = assertThrows(ConfigException.class, () -> RequestRecordFiles.open(dir.resolve("r.json")));
+        ConfigException ext = assertThrows(ConfigException.class, () -> RecordFile.requests(dir.resolve("r.json")));
         assertEquals("--requests-out", ext.problems().get(0).path());
         Path notADir = Files.writeString(dir.resolve("plain-file"), "x");
         ConfigException unwritable = assertThrows(ConfigException.class,
-                () -> RequestRecordFiles.open(notADir.resolve("r.parquet")));
+                () -> RecordFile.requests(notADir.resolve("r.parquet")));
         assertEquals("--requests-out", unwritable.problems().get(0).path());
         assertTrue(unwritable.getMessage().contains("cannot write"), unwritable.getMessage());
     }
