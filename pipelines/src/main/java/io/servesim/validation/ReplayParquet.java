@@ -1,23 +1,18 @@
 package io.servesim.validation;
 
-import io.servesim.io.LocalOutputFile;
+import io.servesim.io.RowFile;
+import io.servesim.io.RowFiles;
 import io.servesim.io.Schemas;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.parquet.avro.AvroParquetWriter;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Writes a replay's per-request rows ({@link ReplayRow}) to Parquet with the schema
- * {@code schemas/replay.avsc}, through parquet-avro as {@code io.servesim.io.ParquetRowFile}
- * does (Snappy, overwrite). NaN latencies (absent on one side) become nulls.
+ * {@code schemas/replay.avsc} (a {@link RowFile}: parquet-avro, Snappy, overwrite). NaN latencies (absent
+ * on one side) become nulls.
  */
 public final class ReplayParquet {
     private ReplayParquet() {
@@ -31,16 +26,7 @@ public final class ReplayParquet {
     /** Writes {@code rows} of a replay with {@code latencyModel} to {@code file} (parent directories created). */
     public static void write(Path file, String latencyModel, List<ReplayRow> rows) throws IOException {
         Schema schema = schema();
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try (ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
-                .withSchema(schema)
-                .withDataModel(GenericData.get())
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .build()) {
+        try (RowFile writer = RowFiles.open(file, schema, "--out")) {
             GenericData.Record row = new GenericData.Record(schema);
             for (ReplayRow r : rows) {
                 row.put("request_index", r.index());

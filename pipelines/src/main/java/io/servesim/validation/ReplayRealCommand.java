@@ -40,7 +40,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "DIR", description = "LLMServingSim-format profile directory for --latency-model profiled")
     Path profile;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request Parquet (default replay-<latency-model>.parquet)")
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request rows, .parquet or .csv (default replay-<latency-model>.parquet)")
     Path out;
 
     @Override
