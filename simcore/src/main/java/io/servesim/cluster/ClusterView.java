@@ -104,7 +104,12 @@ public final class ClusterView {
     }
 
     /** KV blocks in use at instance {@code i} (total minus free), as seen. */
-    public int usedKvBlocks(int i) { return engines[i].kvCache().totalBlocks() - freeKvBlocks(i); }
+    /**
+     * Prompt KV blocks of the requests routed to instance {@code i} that have not left (waiting,
+     * running or in queueing delay). Router-local bookkeeping of its own dispatches, as NVIDIA Dynamo's
+     * KV router keeps, so it is always current whatever the observability settings.
+     */
+    public long inFlightPromptBlocks(int i) { return engines[i].inFlightPromptBlocks(); }
     public int totalKvBlocks(int i) { return engines[i].kvCache().totalBlocks(); }
 
     /**

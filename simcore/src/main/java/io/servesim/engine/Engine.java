@@ -38,6 +38,7 @@ public final class Engine {
     private long steps;
     private long preemptions;
     private long inFlight;
+    private long inFlightPromptBlocks;
     private long headOfLineBlocks;
     private long pendingItlUs;
     private int pendingItlCount;
@@ -84,6 +85,8 @@ public final class Engine {
     public int runningCount() { return running.size(); }
     /** Requests routed here that have not left yet (in queueing delay, waiting or running). */
     public long inFlight() { return inFlight; }
+    /** KV blocks of the prompts of the requests in flight here (what a router tracking its own dispatches counts). */
+    public long inFlightPromptBlocks() { return inFlightPromptBlocks; }
     public long steps() { return steps; }
     public long preemptions() { return preemptions; }
     public boolean stepPending() { return stepPending; }
@@ -96,6 +99,7 @@ public final class Engine {
     public void onArrival(Request r, long nowUs) {
         r.instanceId = id;
         inFlight++;
+        inFlightPromptBlocks += kv.blocksFor(r.inputTokens());
         events.schedule(nowUs + latency.queueingDelayUs(r.inputTokens()), EventKind.QUEUED, id, r);
     }
 
@@ -234,6 +238,7 @@ public final class Engine {
     /** REQUEST_LEFT: hand the finished request to observers. */
     public void onLeft(Request r, long nowUs) {
         inFlight--;
+        inFlightPromptBlocks -= kv.blocksFor(r.inputTokens());
         observer.onLeft(this, r, nowUs);
     }
 

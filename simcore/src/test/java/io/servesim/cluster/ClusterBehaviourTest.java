@@ -121,6 +121,19 @@ class ClusterBehaviourTest {
     }
 
     @Test
+    void kvRouterCountsQueuedWorkAndDoesNotPileOntoOnePrefix() {
+        // Two prefix groups over four instances at ~90 rps (loaded, as above). A router whose load term
+        // saw only allocated KV blocks would keep each group on "its" instance once that cache is full
+        // (allocated blocks stop growing while the queue does) and leave two instances idle; Dynamo's
+        // bookkeeping of dispatched prompt blocks, queued ones included, spreads a group as soon as an
+        // instance holds more than one request's worth of extra prompt blocks.
+        RunSummary rr = run(cluster(4, routing("round-robin")), MixedWorkload.generate(3000, 90, 0.5, 2, 19));
+        RunSummary kv = run(cluster(4, routing("kv-router")), MixedWorkload.generate(3000, 90, 0.5, 2, 19));
+        assertTrue(kv.ttftMs().p99() < 1.5 * rr.ttftMs().p99(), kv.ttftMs().p99() + " vs " + rr.ttftMs().p99());
+        assertTrue(kv.cacheHitRate() >= rr.cacheHitRate(), kv.cacheHitRate() + " vs " + rr.cacheHitRate());
+    }
+
+    @Test
     void staleSignalsDegradeLeastLoaded() {
         // Scraping queue depth, running batch and KV utilisation only every 2 s makes least-loaded herd
         // requests onto whichever instance looked idle at the last scrape.

@@ -15,8 +15,14 @@ import java.util.Set;
  *   <li>{@code prefix-affinity}: the instance caching the longest prefix of the prompt; on a miss
  *       (no instance caches its first block) least-loaded; ties by load then id.</li>
  *   <li>{@code kv-router {overlap_weight}}: NVIDIA Dynamo's KV-aware router cost
- *       {@code overlap_weight x (prompt blocks to prefill) + active KV blocks} (its
- *       {@code DefaultWorkerSelector} logit at temperature 0), lowest cost wins; default weight 1.</li>
+ *       {@code overlap_weight x (prompt blocks to prefill) + potential active blocks} (its
+ *       {@code DefaultWorkerSelector} logit at temperature 0), lowest cost wins; default weight 1.
+ *       Active blocks are the router's own bookkeeping of what it dispatched (Dynamo
+ *       {@code docs/design_docs/router_design.md}: incremented when a request is added, decremented
+ *       when it completes), here the prompt blocks of the instance's in-flight requests, queued ones
+ *       included, plus the new request's; Dynamo also adds blocks as tokens stream, which this omits.
+ *       Counting only the KV blocks an engine has allocated would hide its wait queue and pile
+ *       requests onto the instance holding a popular prefix once its cache is full.</li>
  *   <li>{@code always-busiest}: the most loaded instance (pathological).</li>
  * </ul>
  */
@@ -67,7 +73,7 @@ public final class Routers {
                     int best = 0;
                     double bestCost = Double.MAX_VALUE;
                     for (int i = 0; i < v.instances(); i++) {
-                        double cost = w * (promptBlocks - overlap[i]) + v.usedKvBlocks(i);
+                        double cost = w * (promptBlocks - overlap[i]) + v.inFlightPromptBlocks(i) + promptBlocks;
                         if (cost < bestCost) {
                             bestCost = cost;
                             best = i;
