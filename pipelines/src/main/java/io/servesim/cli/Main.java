@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 @Command(name = "servesim", mixinStandardHelpOptions = true, version = "servesim 0.1.0",
         description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).",
         subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class,
-                io.servesim.validation.ReplayRealCommand.class, io.servesim.validation.CalibrateCommand.class})
+                io.servesim.validation.ReplayRealCommand.class, io.servesim.validation.CalibrateCommand.class,
+                io.servesim.sweep.SweepCommand.class})
 public final class Main {
     /** Exit code for a bad configuration. */
     public static final int CONFIG_ERROR = 2;
