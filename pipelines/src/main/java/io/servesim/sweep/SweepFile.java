@@ -92,6 +92,7 @@ public final class SweepFile {
         for (ConfigNode a : root.list("axes")) {
             String name = a.stringValue("name", null);
             String at = a.pathOf("name");
+            boolean named = false;
             if (name == null) {
                 a.problem(at, "required: the axis column name");
             } else if (!COLUMN.matcher(name).matches()) {
@@ -100,12 +101,14 @@ public final class SweepFile {
                 a.problem(at, "'" + name + "' is already a column of the output datasets; pick another axis name");
             } else if (!names.add(name)) {
                 a.problem(at, "duplicate axis name '" + name + "'");
+            } else {
+                named = true;
             }
             String path = a.stringValue("path", null);
             JsonNode values = a.rawValue("values");
             List<Axis.Value> bound = values(a, path, values);
             a.finish();
-            if (name != null && !bound.isEmpty()) {
+            if (named && !bound.isEmpty()) {
                 axes.add(new Axis(name, bound));
             }
         }
@@ -201,7 +204,8 @@ public final class SweepFile {
     private static List<Long> seeds(ConfigNode root) {
         List<Long> seeds = new ArrayList<>();
         JsonNode s = root.rawValue("seeds");
-        boolean replicates = root.has("replicates");
+        boolean replicates = root.rawValue("replicates") != null;
+        root.rawValue("seed");
         if (s != null && replicates) {
             root.problem("replicates", "give either seeds or replicates, not both");
             return seeds;

@@ -76,6 +76,7 @@ public final class SweepJob {
         long completed = counter(result, "cells_completed");
         long failed = counter(result, "cells_failed");
         try {
+            EmptyDatasets.fill(dir, written, DatasetSchemas.forAxes(plan.spec().axisNames()));
             Map<Dataset, Long> rows = SweepResults.rowCounts(dir, written);
             String table = SweepResults.table(dir, plan.spec().axisNames());
             SweepSidecars.writeSummary(dir, summary(plan, runner, dir, total, completed, failed, rows, t0, validatedNs, ranNs));

@@ -1,6 +1,5 @@
 package io.servesim.sweep;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,10 +31,6 @@ final class SweepResults {
         Map<Dataset, Long> counts = new EnumMap<>(Dataset.class);
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             for (Dataset d : written) {
-                if (!hasFiles(outDir, d)) {
-                    counts.put(d, 0L);
-                    continue;
-                }
                 try (ResultSet rs = st.executeQuery("SELECT count(*) FROM read_parquet(" + glob(outDir, d) + ")")) {
                     rs.next();
                     counts.put(d, rs.getLong(1));
@@ -47,9 +42,6 @@ final class SweepResults {
 
     /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, mean over seeds. */
     static String table(Path outDir, List<String> axes) throws SQLException {
-        if (!hasFiles(outDir, Dataset.CELLS)) {
-            return "(no completed cells)\n";
-        }
         String cols = axes.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", "));
         String sql = "SELECT " + cols + ", count(*) AS seeds, avg(ttft_p99_ms) AS ttft_p99_ms, avg(e2e_p99_ms) AS e2e_p99_ms,"
                 + " avg(throughput_rps) AS throughput_rps, avg(output_tokens_per_s) AS output_tok_per_s,"
@@ -74,14 +66,6 @@ final class SweepResults {
             }
         }
         return render(rows, axes.size());
-    }
-
-    private static boolean hasFiles(Path outDir, Dataset d) {
-        try (var files = Files.list(outDir.resolve(d.directory()))) {
-            return files.anyMatch(f -> f.toString().endsWith(".parquet"));
-        } catch (java.io.IOException e) {
-            return false;
-        }
     }
 
     private static String format(String column, double v) {
