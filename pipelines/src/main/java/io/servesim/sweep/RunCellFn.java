@@ -1,6 +1,6 @@
 package io.servesim.sweep;
 
-import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -11,38 +11,38 @@ import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * Thin Beam adapter over {@link CellRunner}: one kernel run per cell, its rows to one output per
- * {@link Dataset}. A cell that throws emits only an {@code errors} row (its partial records are
- * dropped with it). The function writes no files itself, so a retried bundle cannot leave
+ * {@link Dataset}, each as one batch (see {@link RowBatchSink}). A cell that throws emits only an
+ * {@code errors} row (its partial records are dropped with it). The function writes no files itself, so a retried bundle cannot leave
  * duplicate rows: FileIO's finalization keeps one attempt's output.
  */
-final class RunCellFn extends DoFn<Cell, GenericRecord> {
+final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
     private static final long serialVersionUID = 1L;
 
     /** Beam metric namespace of the counters below. */
     static final String METRICS = "servesim.sweep";
 
-    private final Map<Dataset, String> schemaJson = new EnumMap<>(Dataset.class);
+    private final List<String> axes;
     private final SweepOutputs outputs;
     private final String progressKey;
     private final Counter completed = Metrics.counter(METRICS, "cells_completed");
     private final Counter failed = Metrics.counter(METRICS, "cells_failed");
     private transient Map<Dataset, Schema> schemas;
 
-    RunCellFn(Map<Dataset, Schema> schemas, SweepOutputs outputs, String progressKey) {
-        schemas.forEach((d, s) -> schemaJson.put(d, s.toString()));
+    /** {@code axes}: the sweep's axis names, from which each worker rebuilds the dataset schemas. */
+    RunCellFn(List<String> axes, SweepOutputs outputs, String progressKey) {
+        this.axes = List.copyOf(axes);
         this.outputs = outputs;
         this.progressKey = progressKey;
     }
 
     /** The output tag of {@code dataset} (its directory name). */
-    static TupleTag<GenericRecord> tag(Dataset dataset) {
+    static TupleTag<List<GenericRecord>> tag(Dataset dataset) {
         return new TupleTag<>(dataset.directory());
     }
 
     @Setup
     public void setup() {
-        schemas = new EnumMap<>(Dataset.class);
-        schemaJson.forEach((d, s) -> schemas.put(d, new Schema.Parser().parse(s)));
+        schemas = DatasetSchemas.forAxes(axes);
     }
 
     @ProcessElement
@@ -51,17 +51,23 @@ final class RunCellFn extends DoFn<Cell, GenericRecord> {
         try {
             outcome = CellRunner.run(cell, outputs.requests(), outputs.decisions());
         } catch (RuntimeException | AssertionError | StackOverflowError e) {
-            out.get(tag(Dataset.ERRORS)).output(SweepRows.error(schemas.get(Dataset.ERRORS), cell, e));
+            out.get(tag(Dataset.ERRORS)).output(List.of(SweepRows.error(schemas.get(Dataset.ERRORS), cell, e)));
             failed.inc();
             SweepProgress.cellDone(progressKey);
             return;
         }
         Schema requests = schemas.get(Dataset.REQUESTS);
-        outcome.requests().forEach(r -> out.get(tag(Dataset.REQUESTS)).output(SweepRows.request(requests, cell, r)));
         Schema decisions = schemas.get(Dataset.DECISIONS);
-        outcome.decisions().forEach(d -> out.get(tag(Dataset.DECISIONS)).output(SweepRows.decision(decisions, cell, d)));
-        out.get(tag(Dataset.CELLS)).output(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary()));
+        emit(out, Dataset.REQUESTS, outcome.requests().stream().map(r -> SweepRows.request(requests, cell, r)).toList());
+        emit(out, Dataset.DECISIONS, outcome.decisions().stream().map(d -> SweepRows.decision(decisions, cell, d)).toList());
+        emit(out, Dataset.CELLS, List.of(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary())));
         completed.inc();
         SweepProgress.cellDone(progressKey);
+    }
+
+    private static void emit(MultiOutputReceiver out, Dataset d, List<GenericRecord> rows) {
+        if (!rows.isEmpty()) {
+            out.get(tag(d)).output(rows);
+        }
     }
 }

@@ -73,6 +73,8 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
         if (runner == Runner.direct) {
             DirectOptions o = PipelineOptionsFactory.as(DirectOptions.class);
             o.setRunner(DirectRunner.class);
+            o.setEnforceImmutability(false);
+            o.setEnforceEncodability(false);
             if (parallelism != null) {
                 o.setTargetParallelism(parallelism);
             }

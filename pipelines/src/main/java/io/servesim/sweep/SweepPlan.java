@@ -47,15 +47,9 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
     /** Some cells are invalid; the message lists each once per axis combination (seeds merged). */
     public static final class InvalidCellsException extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        private final transient List<InvalidCell> invalid;
 
         InvalidCellsException(int total, List<InvalidCell> invalid) {
             super(render(total, invalid));
-            this.invalid = List.copyOf(invalid);
-        }
-
-        public List<InvalidCell> invalid() {
-            return invalid;
         }
 
         private static String render(int total, List<InvalidCell> invalid) {
