@@ -61,7 +61,7 @@ public final class SweepJob {
                 err.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
                         + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");
             }
-            try (SweepProgress progress = SweepProgress.start(key, total, err, 2000)) {
+            try (SweepProgress progress = runner.inProcess() ? SweepProgress.start(key, total, err, 2000) : null) {
                 result = p.run();
                 result.waitUntilFinish();
             }
