@@ -12,8 +12,12 @@ import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import io.servesim.sweep.SweepBench;
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim bench}: kernel speed on one instance with prompts and outputs of 512 +- 256
@@ -41,8 +45,24 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--routing", description = "routing policy when instances > 1 (default weighted-scoring)")
     String routing = "weighted-scoring";
 
+    @Option(names = "--sweep", paramLabel = "FILE", description = "instead: run a sweep file's cells in a plain serial loop"
+            + " over the kernel and report cells/s (the baseline of scripts/bench-sweep); excludes the other options")
+    Path sweep;
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        if (sweep != null) {
+            for (String other : List.of("--requests", "--load", "--seed", "--instances", "--routing")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(other)) {
+                    System.err.println("servesim bench: " + other + " does not apply with --sweep (the sweep file sets everything)");
+                    return Main.CONFIG_ERROR;
+                }
+            }
+            return SweepBench.run(sweep, System.out, System.err);
+        }
         return run(requests, load, seed, instances, routing, System.out);
     }
 

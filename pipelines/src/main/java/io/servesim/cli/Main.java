@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).",
         subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class,
                 io.servesim.validation.ReplayRealCommand.class, io.servesim.validation.CalibrateCommand.class,
-                io.servesim.compare.CompareCommand.class})
+                io.servesim.compare.CompareCommand.class, io.servesim.sweep.SweepCommand.class})
 public final class Main {
     /** Exit code for a bad configuration. */
     public static final int CONFIG_ERROR = 2;

@@ -1,0 +1,56 @@
+package io.servesim.sweep;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.config.SimConfigLoader;
+import io.servesim.metrics.RequestRecord;
+import io.servesim.metrics.RunSummary;
+import io.servesim.sim.RunPlan;
+import io.servesim.trace.DecisionRecord;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one cell on the unchanged single-threaded kernel: binds its resolved config exactly as
+ * {@code servesim run} would, runs it once, and keeps its records in memory so that a cell that
+ * throws half-way leaves no partial rows behind (its records are discarded and it becomes an
+ * {@code errors} row instead). Plain Java, no Beam: the serial benchmark and {@link RunCellFn} share it.
+ */
+public final class CellRunner {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private CellRunner() {
+    }
+
+    /**
+     * A finished cell.
+     *
+     * @param summary   the run's aggregates
+     * @param requests  every request record, in the order the kernel emitted them
+     * @param decisions routing decisions (empty unless traced)
+     */
+    public record Outcome(RunSummary summary, List<RequestRecord> requests, List<DecisionRecord> decisions) {
+    }
+
+    /** Binds and validates the cell's config; throws {@code ConfigException} naming every bad path. */
+    public static RunPlan plan(Cell cell) {
+        try {
+            return RunPlan.prepare(SimConfigLoader.bind(JSON.readTree(cell.configJson()), Path.of(cell.baseDir())));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the cell; {@code keepRequests} / {@code traceDecisions} choose which records are kept. */
+    public static Outcome run(Cell cell, boolean keepRequests, boolean traceDecisions) {
+        RunPlan plan = plan(cell);
+        List<RequestRecord> requests = new ArrayList<>();
+        List<DecisionRecord> decisions = new ArrayList<>();
+        RunSummary summary = traceDecisions
+                ? plan.run(keepRequests ? requests::add : r -> { }, decisions::add)
+                : plan.run(keepRequests ? requests::add : r -> { });
+        return new Outcome(summary, requests, decisions);
+    }
+}

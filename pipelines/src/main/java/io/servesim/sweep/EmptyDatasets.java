@@ -1,0 +1,41 @@
+package io.servesim.sweep;
+
+import io.servesim.io.LocalOutputFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+
+/**
+ * FileIO writes no file for an empty PCollection, so a sweep without failures would have no
+ * {@code errors/} files and {@code SELECT * FROM 'out/x/errors/*.parquet'} would fail. After the
+ * pipeline, the launcher gives every written dataset that has no file one schema-only Parquet file
+ * (zero rows), so queries over any dataset need no special case.
+ */
+final class EmptyDatasets {
+    private EmptyDatasets() {
+    }
+
+    static void fill(Path outDir, List<Dataset> written, Map<Dataset, Schema> schemas) throws IOException {
+        for (Dataset d : written) {
+            Path dir = outDir.resolve(d.directory());
+            Files.createDirectories(dir);
+            boolean empty;
+            try (var files = Files.list(dir)) {
+                empty = files.noneMatch(f -> f.getFileName().toString().endsWith(".parquet"));
+            }
+            if (empty) {
+                ParquetWriter<GenericRecord> w = AvroParquetWriter.<GenericRecord>builder(
+                                new LocalOutputFile(dir.resolve("part-00000-of-00001.parquet")))
+                        .withSchema(schemas.get(d)).withDataModel(GenericData.get()).build();
+                w.close();
+            }
+        }
+    }
+}

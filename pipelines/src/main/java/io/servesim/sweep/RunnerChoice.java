@@ -1,0 +1,106 @@
+package io.servesim.sweep;
+
+import io.servesim.config.ConfigException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.direct.DirectRunner;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.runners.flink.FlinkRunner;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * Where a sweep runs, validated into Beam pipeline options once (a flag that does not apply to the
+ * chosen runner is an error, never ignored).
+ *
+ * <ul>
+ *   <li>{@code direct}: Beam's DirectRunner in this JVM; {@code parallelism} is its target parallelism.</li>
+ *   <li>{@code flink} with master {@code [local]}: an embedded Flink mini cluster in this JVM.</li>
+ *   <li>{@code flink} with master {@code host:port}: a Flink 1.19 session cluster (REST port); the
+ *       shaded application jar ({@code mvn -Pflink-jar package}) is staged to it.</li>
+ * </ul>
+ *
+ * @param runner      direct or flink
+ * @param parallelism workers (null = the runner's default)
+ * @param flinkMaster Flink master (null unless flink)
+ * @param flinkJar    jar staged to a remote Flink cluster (null unless remote)
+ */
+public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaster, Path flinkJar) {
+    /** Beam runners a sweep can use. */
+    public enum Runner { direct, flink }
+
+    /** The embedded Flink mini cluster. */
+    public static final String LOCAL = "[local]";
+
+    /** Validates the flag combination; problems name the flag. */
+    public static RunnerChoice of(Runner runner, Integer parallelism, String flinkMaster, Path flinkJar) {
+        if (parallelism != null && parallelism < 1) {
+            throw new ConfigException("--parallelism", "must be >= 1, got " + parallelism);
+        }
+        if (runner == Runner.direct) {
+            if (flinkMaster != null || flinkJar != null) {
+                throw new ConfigException(flinkMaster != null ? "--flink-master" : "--flink-jar", "only applies to --runner flink");
+            }
+            return new RunnerChoice(runner, parallelism, null, null);
+        }
+        String master = flinkMaster == null ? LOCAL : flinkMaster;
+        if (LOCAL.equals(master)) {
+            if (flinkJar != null) {
+                throw new ConfigException("--flink-jar", "only applies to a remote --flink-master host:port");
+            }
+            return new RunnerChoice(runner, parallelism, master, null);
+        }
+        if (!master.matches("[^:\\s]+:\\d+")) {
+            throw new ConfigException("--flink-master", "must be [local] or host:port of a Flink REST endpoint, got '" + master + "'");
+        }
+        if (flinkJar == null || !Files.isReadable(flinkJar)) {
+            throw new ConfigException("--flink-jar", "a remote Flink master needs the shaded application jar: build it with"
+                    + " 'mvn -B -ntp -Pflink-jar -DskipTests package' and pass pipelines/target/servesim-flink.jar"
+                    + (flinkJar == null ? "" : "; cannot read " + flinkJar));
+        }
+        return new RunnerChoice(runner, parallelism, master, flinkJar.toAbsolutePath());
+    }
+
+    /** True when cells run in this JVM (so the launcher can count them as they finish). */
+    public boolean inProcess() {
+        return flinkJar == null;
+    }
+
+    /** Beam options for this choice. */
+    public PipelineOptions options(String jobName) {
+        if (runner == Runner.direct) {
+            DirectOptions o = PipelineOptionsFactory.as(DirectOptions.class);
+            o.setRunner(DirectRunner.class);
+            // Model checks that encode every output again; RunCellFn builds fresh rows and the
+            // Flink runs (which encode everything) check encodability in the tests.
+            o.setEnforceImmutability(false);
+            o.setEnforceEncodability(false);
+            if (parallelism != null) {
+                o.setTargetParallelism(parallelism);
+            }
+            o.setJobName(jobName);
+            return o;
+        }
+        FlinkPipelineOptions o = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+        o.setRunner(FlinkRunner.class);
+        o.setFlinkMaster(flinkMaster);
+        // Rows are never mutated after output, so chained operators may hand them on without a
+        // coder round trip (the runner otherwise deep-copies every batch of request rows).
+        o.setFasterCopy(true);
+        if (parallelism != null) {
+            o.setParallelism(parallelism);
+        }
+        if (flinkJar != null) {
+            o.setFilesToStage(List.of(flinkJar.toString()));
+        }
+        o.setJobName(jobName);
+        return o;
+    }
+
+    @Override
+    public String toString() {
+        return runner == Runner.direct ? "direct" : "flink " + flinkMaster;
+    }
+}

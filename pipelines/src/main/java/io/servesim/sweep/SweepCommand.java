@@ -1,0 +1,44 @@
+package io.servesim.sweep;
+
+import io.servesim.cli.Main;
+import io.servesim.config.ConfigException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code servesim sweep FILE}: run a sweep of simulations as a Beam pipeline into Parquet datasets. */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "Run a sweep (grid of configs x seeds) as a Beam pipeline; Parquet datasets under out/<sweep name>/.")
+public final class SweepCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "sweep YAML (e.g. sweeps/quickstart.yaml)")
+    Path file;
+
+    @Option(names = "--output", paramLabel = "DIR", description = "output directory (default out/<sweep name>/)")
+    Path output;
+
+    @Option(names = "--runner", description = "direct (embedded, default) or flink")
+    RunnerChoice.Runner runner = RunnerChoice.Runner.direct;
+
+    @Option(names = "--flink-master", description = "with --runner flink: [local] (embedded mini cluster, default) or host:port of a Flink 1.19 session cluster")
+    String flinkMaster;
+
+    @Option(names = "--flink-jar", paramLabel = "JAR", description = "with a remote --flink-master: the shaded jar to stage (mvn -Pflink-jar package -> pipelines/target/servesim-flink.jar)")
+    Path flinkJar;
+
+    @Option(names = "--parallelism", description = "workers: DirectRunner target parallelism or Flink parallelism (default: the runner's)")
+    Integer parallelism;
+
+    @Override
+    public Integer call() {
+        RunnerChoice choice;
+        try {
+            choice = RunnerChoice.of(runner, parallelism, flinkMaster, flinkJar);
+        } catch (ConfigException e) {
+            System.err.println("servesim sweep: " + e.getMessage());
+            return Main.CONFIG_ERROR;
+        }
+        return SweepJob.run(file, output, choice, System.out, System.err);
+    }
+}

@@ -1,0 +1,256 @@
+package io.servesim.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
+import io.servesim.config.SimConfigLoader;
+import io.servesim.rng.PartitionedRng;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Binds a sweep file ({@code sweeps/*.yaml}) into a {@link SweepSpec}, strictly: unknown keys are
+ * errors, and every problem names its exact path ({@code axes[1].values[2]}) and the valid choices.
+ * All problems are reported at once. Relative paths (the {@code base} file, paths inside an inline
+ * base) resolve against the sweep file's directory.
+ *
+ * <p>Seeds: {@code seeds: [1, 2]} lists them; {@code replicates: N} derives N seeds from the sweep
+ * {@code seed} (default 1) as SplitMix64(seed XOR FNV-1a("replicate-i")), masked to be non-negative,
+ * so adding replicates keeps the earlier ones.
+ */
+public final class SweepFile {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+    private static final Pattern COLUMN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private SweepFile() {
+    }
+
+    /** Reads and binds {@code file}; throws {@link ConfigException} listing every problem. */
+    public static SweepSpec load(Path file) {
+        Path abs = file.toAbsolutePath().normalize();
+        ObjectNode tree = SimConfigLoader.readTree(abs);
+        return bind(tree, abs.getParent());
+    }
+
+    /** Binds a sweep tree whose relative paths resolve against {@code dir}. */
+    public static SweepSpec bind(ObjectNode tree, Path dir) {
+        ConfigNode root = ConfigNode.root(tree);
+        String name = root.stringValue("name", null);
+        if (name == null) {
+            root.problem("name", "required: the sweep name (names the output directory out/<name>/)");
+        } else if (!NAME.matcher(name).matches()) {
+            root.problem("name", "must be letters, digits, '_', '.' or '-' (it names a directory), got '" + name + "'");
+        }
+        ObjectNode base = null;
+        Path baseDir = dir;
+        JsonNode b = root.rawValue("base");
+        if (b == null) {
+            root.problem("base", "required: a run config file (relative to the sweep file) or an inline run config");
+        } else if (b.isTextual()) {
+            Path f = dir.resolve(b.asText()).normalize();
+            if (!Files.isReadable(f)) {
+                root.problem("base", "cannot read run config " + f);
+            } else {
+                try {
+                    base = SimConfigLoader.readTree(f);
+                    baseDir = f.getParent();
+                } catch (ConfigException e) {
+                    root.problem("base", e.getMessage());
+                }
+            }
+        } else if (b instanceof ObjectNode inline) {
+            base = inline.deepCopy();
+        } else {
+            root.problem("base", "must be a run config file path or a mapping");
+        }
+        List<Axis> axes = axes(root);
+        List<List<String>> zip = zip(root, axes);
+        List<Long> seeds = seeds(root);
+        SweepOutputs outputs = outputs(root.child("outputs"));
+        root.finish();
+        root.throwIfProblems();
+        return new SweepSpec(name, base, baseDir, axes, zip, seeds, outputs);
+    }
+
+    private static List<Axis> axes(ConfigNode root) {
+        List<Axis> axes = new ArrayList<>();
+        if (!root.has("axes")) {
+            root.problem("axes", "required: a list of axes ({name, path, values} or {name, values: {label: {path: value}}})");
+            return axes;
+        }
+        Set<String> names = new HashSet<>();
+        Set<String> reserved = DatasetSchemas.reservedColumns();
+        for (ConfigNode a : root.list("axes")) {
+            String name = a.stringValue("name", null);
+            String at = a.pathOf("name");
+            boolean named = false;
+            if (name == null) {
+                a.problem(at, "required: the axis column name");
+            } else if (!COLUMN.matcher(name).matches()) {
+                a.problem(at, "must be an identifier ([A-Za-z_][A-Za-z0-9_]*) usable as a column, got '" + name + "'");
+            } else if (reserved.contains(name)) {
+                a.problem(at, "'" + name + "' is already a column of the output datasets; pick another axis name");
+            } else if (!names.add(name)) {
+                a.problem(at, "duplicate axis name '" + name + "'");
+            } else {
+                named = true;
+            }
+            String path = a.stringValue("path", null);
+            JsonNode values = a.rawValue("values");
+            List<Axis.Value> bound = values(a, path, values);
+            a.finish();
+            if (named && !bound.isEmpty()) {
+                axes.add(new Axis(name, bound));
+            }
+        }
+        if (root.raw().get("axes").isArray() && root.raw().get("axes").isEmpty()) {
+            root.problem("axes", "must list at least one axis");
+        }
+        return axes;
+    }
+
+    private static List<Axis.Value> values(ConfigNode a, String path, JsonNode values) {
+        String at = a.pathOf("values");
+        List<Axis.Value> out = new ArrayList<>();
+        Set<String> labels = new HashSet<>();
+        if (values == null || values.isEmpty() || !(values.isArray() || values.isObject())) {
+            a.problem(at, "required: a non-empty list of values (with path) or a mapping of label -> {path: value}");
+            return out;
+        }
+        if (values.isArray()) {
+            if (path == null) {
+                a.problem(a.pathOf("path"), "required when values is a list (or give values as label -> {path: value})");
+                return out;
+            }
+            for (int i = 0; i < values.size(); i++) {
+                JsonNode v = values.get(i);
+                String label = v.isValueNode() ? v.asText() : v.toString();
+                if (!labels.add(label)) {
+                    a.problem(at + "[" + i + "]", "duplicate value '" + label + "'");
+                }
+                Map<String, JsonNode> set = new LinkedHashMap<>();
+                set.put(path, v);
+                out.add(new Axis.Value(label, set));
+            }
+            return out;
+        }
+        if (path != null) {
+            a.problem(a.pathOf("path"), "not allowed with named alternatives (values: {label: {path: value}}): each sets its own paths");
+            return out;
+        }
+        values.fields().forEachRemaining(e -> {
+            String vAt = at + "." + e.getKey();
+            if (!(e.getValue() instanceof ObjectNode alt) || alt.isEmpty()) {
+                a.problem(vAt, "must be a non-empty mapping of config path -> value, e.g. {deployment.tp: 2}");
+                return;
+            }
+            Map<String, JsonNode> set = new LinkedHashMap<>();
+            alt.fields().forEachRemaining(p -> set.put(p.getKey(), p.getValue()));
+            out.add(new Axis.Value(e.getKey(), set));
+        });
+        return out;
+    }
+
+    private static List<List<String>> zip(ConfigNode root, List<Axis> axes) {
+        List<List<String>> groups = new ArrayList<>();
+        JsonNode z = root.rawValue("zip");
+        if (z == null) {
+            return groups;
+        }
+        if (!z.isArray()) {
+            root.problem("zip", "must be a list of axis-name lists, e.g. [[rate, slo_target]]");
+            return groups;
+        }
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        axes.forEach(x -> sizes.put(x.name(), x.values().size()));
+        Set<String> used = new HashSet<>();
+        for (int g = 0; g < z.size(); g++) {
+            String gAt = "zip[" + g + "]";
+            JsonNode group = z.get(g);
+            if (!group.isArray() || group.size() < 2) {
+                root.problem(gAt, "must be a list of at least two axis names");
+                continue;
+            }
+            List<String> names = new ArrayList<>();
+            Set<Integer> lengths = new LinkedHashSet<>();
+            for (int i = 0; i < group.size(); i++) {
+                String n = group.get(i).asText();
+                if (!sizes.containsKey(n)) {
+                    root.problem(gAt + "[" + i + "]", "unknown axis '" + n + "'; axes: " + String.join(", ", sizes.keySet()));
+                } else if (!used.add(n)) {
+                    root.problem(gAt + "[" + i + "]", "axis '" + n + "' is already zipped");
+                } else {
+                    names.add(n);
+                    lengths.add(sizes.get(n));
+                }
+            }
+            if (lengths.size() > 1) {
+                root.problem(gAt, "zipped axes must have equal numbers of values; got " + names + " with " + lengths);
+            }
+            groups.add(names);
+        }
+        return groups;
+    }
+
+    private static List<Long> seeds(ConfigNode root) {
+        List<Long> seeds = new ArrayList<>();
+        JsonNode s = root.rawValue("seeds");
+        boolean replicates = root.rawValue("replicates") != null;
+        root.rawValue("seed");
+        if (s != null && replicates) {
+            root.problem("replicates", "give either seeds or replicates, not both");
+            return seeds;
+        }
+        if (replicates) {
+            int n = root.intValue("replicates", 1, 1, 1_000_000);
+            long sweepSeed = root.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+            for (int i = 0; i < n; i++) {
+                seeds.add(replicateSeed(sweepSeed, i));
+            }
+            return seeds;
+        }
+        if (root.has("seed")) {
+            root.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+            root.problem("seed", "only used with replicates (it derives their seeds); with seeds, list them");
+        }
+        if (s == null || !s.isArray() || s.isEmpty()) {
+            root.problem("seeds", "required: a non-empty list of seeds, or replicates: N");
+            return seeds;
+        }
+        for (int i = 0; i < s.size(); i++) {
+            if (!s.get(i).isIntegralNumber()) {
+                root.problem("seeds[" + i + "]", "must be an integer, got " + s.get(i));
+            } else if (seeds.contains(s.get(i).asLong())) {
+                root.problem("seeds[" + i + "]", "duplicate seed " + s.get(i).asLong());
+            } else {
+                seeds.add(s.get(i).asLong());
+            }
+        }
+        return seeds;
+    }
+
+    /** The seed of replicate {@code i} of a sweep with seed {@code sweepSeed}. */
+    public static long replicateSeed(long sweepSeed, int i) {
+        return PartitionedRng.streamSeed(sweepSeed, "replicate-" + i) & Long.MAX_VALUE;
+    }
+
+    private static SweepOutputs outputs(ConfigNode o) {
+        boolean requests = o.boolValue("requests", true);
+        boolean decisions = o.boolValue("decisions", false);
+        if (o.boolValue("sessions", false)) {
+            o.problem(o.pathOf("sessions"), "session records are not produced yet (the kernel has no session sink);"
+                    + " set false or remove; valid datasets: requests, cells, decisions, errors");
+        }
+        o.finish();
+        return new SweepOutputs(requests, decisions);
+    }
+}

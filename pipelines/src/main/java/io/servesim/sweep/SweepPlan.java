@@ -1,0 +1,73 @@
+package io.servesim.sweep;
+
+import io.servesim.config.ConfigException;
+import io.servesim.sim.RunPlan;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A sweep whose every cell has been bound and validated ({@link RunPlan#prepare}) before anything
+ * runs. If any cell is invalid, {@link #prepare} throws {@link InvalidCellsException} listing all of
+ * them at once, each with its axis labels and the config path at fault.
+ *
+ * @param spec  the sweep
+ * @param cells its cells in grid order
+ */
+public record SweepPlan(SweepSpec spec, List<Cell> cells) {
+    public SweepPlan {
+        cells = List.copyOf(cells);
+    }
+
+    public static SweepPlan prepare(SweepSpec spec) {
+        Grid.Expansion grid = Grid.expand(spec);
+        List<InvalidCell> invalid = new ArrayList<>(grid.invalid());
+        Map<String, Cell> byId = new HashMap<>();
+        for (Cell cell : grid.cells()) {
+            try {
+                CellRunner.plan(cell);
+            } catch (ConfigException e) {
+                invalid.add(new InvalidCell(cell.axes(), cell.seed(), e.problems()));
+                continue;
+            }
+            Cell twin = byId.putIfAbsent(cell.cellId(), cell);
+            if (twin != null) {
+                invalid.add(new InvalidCell(cell.axes(), cell.seed(), List.of(new ConfigException.Problem("axes",
+                        "resolves to the same config and seed as " + twin.describeAxes() + " (cell_id " + cell.cellId() + ")"))));
+            }
+        }
+        if (!invalid.isEmpty()) {
+            throw new InvalidCellsException(grid.cells().size() + grid.invalid().size(), invalid);
+        }
+        return new SweepPlan(spec, grid.cells());
+    }
+
+    /** Some cells are invalid; the message lists each once per axis combination (seeds merged). */
+    public static final class InvalidCellsException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidCellsException(int total, List<InvalidCell> invalid) {
+            super(render(total, invalid));
+        }
+
+        private static String render(int total, List<InvalidCell> invalid) {
+            Map<String, List<Long>> seedsByCell = new LinkedHashMap<>();
+            for (InvalidCell c : invalid) {
+                StringBuilder key = new StringBuilder(String.join(", ", c.axes().stream().map(Cell.AxisLabel::toString).toList()));
+                c.problems().forEach(p -> key.append("\n      ").append(p));
+                seedsByCell.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(c.seed());
+            }
+            StringBuilder sb = new StringBuilder(invalid.size() + " of " + total + " cells are invalid:");
+            seedsByCell.forEach((key, seeds) -> {
+                int nl = key.indexOf('\n');
+                String axes = nl < 0 ? key : key.substring(0, nl);
+                sb.append("\n  ").append(axes).append(" (seed").append(seeds.size() > 1 ? "s " : " ")
+                        .append(String.join(", ", seeds.stream().map(String::valueOf).toList())).append(')')
+                        .append(nl < 0 ? "" : key.substring(nl));
+            });
+            return sb.toString();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.servesim.sweep;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The files written beside the datasets: {@code _SWEEP.yaml}, the resolved sweep (base config
+ * inlined, seeds expanded, every cell with its id, axis labels and seed) so a result directory says
+ * exactly what produced it; and {@code _SUMMARY.json}, the run's outcome and wall-clock timings
+ * (kept out of the Parquet rows so those stay reproducible).
+ */
+final class SweepSidecars {
+    static final String SWEEP = "_SWEEP.yaml";
+    static final String SUMMARY = "_SUMMARY.json";
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SweepSidecars() {
+    }
+
+    static void writeSweep(Path outDir, SweepPlan plan) throws IOException {
+        SweepSpec spec = plan.spec();
+        ObjectNode root = YAML.createObjectNode();
+        root.put("name", spec.name());
+        root.put("base_dir", spec.baseDir().toString());
+        root.set("base", spec.base());
+        ArrayNode axes = root.putArray("axes");
+        for (Axis axis : spec.axes()) {
+            ObjectNode a = axes.addObject();
+            a.put("name", axis.name());
+            ObjectNode values = a.putObject("values");
+            axis.values().forEach(v -> {
+                ObjectNode set = values.putObject(v.label());
+                v.assignments().forEach(set::set);
+            });
+        }
+        root.set("zip", YAML.valueToTree(spec.zip()));
+        root.set("seeds", YAML.valueToTree(spec.seeds()));
+        ObjectNode outputs = root.putObject("outputs");
+        outputs.put("requests", spec.outputs().requests());
+        outputs.put("decisions", spec.outputs().decisions());
+        ArrayNode cells = root.putArray("cells");
+        for (Cell c : plan.cells()) {
+            ObjectNode cell = cells.addObject();
+            cell.put("index", c.index());
+            cell.put("cell_id", c.cellId());
+            ObjectNode labels = cell.putObject("axes");
+            c.axes().forEach(l -> labels.put(l.axis(), l.label()));
+            cell.put("seed", c.seed());
+        }
+        YAML.writeValue(outDir.resolve(SWEEP).toFile(), root);
+    }
+
+    static void writeSummary(Path outDir, Map<String, Object> summary) throws IOException {
+        JSON.writeValue(outDir.resolve(SUMMARY).toFile(), summary);
+    }
+}
