@@ -3,8 +3,11 @@ package io.servesim.sweep;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.SimConfigLoader;
+import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
+import io.servesim.metrics.SessionRecord;
+import io.servesim.metrics.SessionSink;
 import io.servesim.sim.RunPlan;
 import io.servesim.trace.DecisionRecord;
 import java.io.UncheckedIOException;
@@ -28,10 +31,12 @@ public final class CellRunner {
      * A finished cell.
      *
      * @param summary   the run's aggregates
-     * @param requests  every request record, in the order the kernel emitted them
+     * @param requests  every request record, in the order the kernel emitted them (empty unless kept)
+     * @param sessions  every agentic session record, in the order the kernel emitted them (empty unless kept)
      * @param decisions routing decisions (empty unless traced)
      */
-    public record Outcome(RunSummary summary, List<RequestRecord> requests, List<DecisionRecord> decisions) {
+    public record Outcome(RunSummary summary, List<RequestRecord> requests, List<SessionRecord> sessions,
+                          List<DecisionRecord> decisions) {
     }
 
     /** Binds and validates the cell's config; throws {@code ConfigException} naming every bad path. */
@@ -43,14 +48,15 @@ public final class CellRunner {
         }
     }
 
-    /** Runs the cell; {@code keepRequests} / {@code traceDecisions} choose which records are kept. */
-    public static Outcome run(Cell cell, boolean keepRequests, boolean traceDecisions) {
+    /** Runs the cell, keeping the records of the datasets {@code outputs} writes. */
+    public static Outcome run(Cell cell, SweepOutputs outputs) {
         RunPlan plan = plan(cell);
         List<RequestRecord> requests = new ArrayList<>();
+        List<SessionRecord> sessions = new ArrayList<>();
         List<DecisionRecord> decisions = new ArrayList<>();
-        RunSummary summary = traceDecisions
-                ? plan.run(keepRequests ? requests::add : r -> { }, decisions::add)
-                : plan.run(keepRequests ? requests::add : r -> { });
-        return new Outcome(summary, requests, decisions);
+        RecordSink requestSink = outputs.requests() ? requests::add : RecordSink.NONE;
+        SessionSink sessionSink = outputs.sessions() ? sessions::add : SessionSink.NONE;
+        RunSummary summary = plan.run(requestSink, sessionSink, outputs.decisions() ? decisions::add : null);
+        return new Outcome(summary, requests, sessions, decisions);
     }
 }

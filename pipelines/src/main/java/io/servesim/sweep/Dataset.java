@@ -6,11 +6,13 @@ import org.apache.avro.Schema;
 /**
  * The Parquet datasets a sweep writes, each under {@code out/<sweep>/<directory>/} with the columns
  * of its {@code schemas/*.avsc} file behind the sweep's key columns ({@link DatasetSchemas}).
- * Adding a dataset (e.g. sessions) is a constant here, a schema file and one output in {@link RunCellFn}.
+ * Adding a dataset is a constant here, a schema file and one output in {@link RunCellFn}.
  */
 public enum Dataset {
     /** One row per simulated request. */
     REQUESTS("requests", "request.avsc"),
+    /** One row per agentic session (empty for workloads without agentic clients). */
+    SESSIONS("sessions", "session.avsc"),
     /** One row per cell: its aggregates. */
     CELLS("cells", "cell.avsc"),
     /** One row per routing decision (opt-in). */

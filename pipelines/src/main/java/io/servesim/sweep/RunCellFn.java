@@ -49,7 +49,7 @@ final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
     public void process(@Element Cell cell, MultiOutputReceiver out) {
         CellRunner.Outcome outcome;
         try {
-            outcome = CellRunner.run(cell, outputs.requests(), outputs.decisions());
+            outcome = CellRunner.run(cell, outputs);
         } catch (RuntimeException | AssertionError | StackOverflowError e) {
             out.get(tag(Dataset.ERRORS)).output(List.of(SweepRows.error(schemas.get(Dataset.ERRORS), cell, e)));
             failed.inc();
@@ -57,8 +57,10 @@ final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
             return;
         }
         Schema requests = schemas.get(Dataset.REQUESTS);
+        Schema sessions = schemas.get(Dataset.SESSIONS);
         Schema decisions = schemas.get(Dataset.DECISIONS);
         emit(out, Dataset.REQUESTS, outcome.requests().stream().map(r -> SweepRows.request(requests, cell, r)).toList());
+        emit(out, Dataset.SESSIONS, outcome.sessions().stream().map(s -> SweepRows.session(sessions, cell, s)).toList());
         emit(out, Dataset.DECISIONS, outcome.decisions().stream().map(d -> SweepRows.decision(decisions, cell, d)).toList());
         emit(out, Dataset.CELLS, List.of(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary())));
         completed.inc();

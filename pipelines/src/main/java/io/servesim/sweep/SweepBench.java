@@ -25,11 +25,11 @@ public final class SweepBench {
             return Main.CONFIG_ERROR;
         }
         SweepOutputs outputs = plan.spec().outputs();
-        CellRunner.run(plan.cells().get(0), outputs.requests(), outputs.decisions());
+        CellRunner.run(plan.cells().get(0), outputs);
         long requests = 0;
         long t0 = System.nanoTime();
         for (Cell cell : plan.cells()) {
-            requests += CellRunner.run(cell, outputs.requests(), outputs.decisions()).summary().injected();
+            requests += CellRunner.run(cell, outputs).summary().injected();
         }
         double wallS = (System.nanoTime() - t0) / 1e9;
         out.printf("bench sweep %s: serial loop over the kernel (no Beam, no Parquet), 1 thread%n", plan.spec().name());

@@ -245,12 +245,9 @@ public final class SweepFile {
 
     private static SweepOutputs outputs(ConfigNode o) {
         boolean requests = o.boolValue("requests", true);
+        boolean sessions = o.boolValue("sessions", true);
         boolean decisions = o.boolValue("decisions", false);
-        if (o.boolValue("sessions", false)) {
-            o.problem(o.pathOf("sessions"), "session records are not produced yet (the kernel has no session sink);"
-                    + " set false or remove; valid datasets: requests, cells, decisions, errors");
-        }
         o.finish();
-        return new SweepOutputs(requests, decisions);
+        return new SweepOutputs(requests, sessions, decisions);
     }
 }

@@ -2,13 +2,15 @@ package io.servesim.sweep;
 
 /**
  * Which optional datasets a sweep writes. {@code cells/} and {@code errors/} are always written;
- * {@code requests/} is on by default (one row per simulated request); {@code decisions/} (one row
- * per routing decision, {@code io.servesim.trace}) is opt-in because it is as large as requests.
+ * {@code requests/} (one row per simulated request) and {@code sessions/} (one row per agentic
+ * session) are on by default; {@code decisions/} (one row per routing decision,
+ * {@code io.servesim.trace}) is opt-in because it is as large as requests.
  *
  * @param requests  write the per-request dataset
+ * @param sessions  write the agentic-session dataset
  * @param decisions write the routing-decision dataset
  */
-public record SweepOutputs(boolean requests, boolean decisions) implements java.io.Serializable {
+public record SweepOutputs(boolean requests, boolean sessions, boolean decisions) implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Whether {@code dataset} is written under these settings. */
@@ -16,6 +18,7 @@ public record SweepOutputs(boolean requests, boolean decisions) implements java.
         return switch (dataset) {
             case CELLS, ERRORS -> true;
             case REQUESTS -> requests;
+            case SESSIONS -> sessions;
             case DECISIONS -> decisions;
         };
     }

@@ -1,9 +1,11 @@
 package io.servesim.sweep;
 
 import io.servesim.io.RequestRows;
+import io.servesim.io.SessionRows;
 import io.servesim.metrics.Distribution;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
+import io.servesim.metrics.SessionRecord;
 import io.servesim.trace.DecisionRecord;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,6 +28,12 @@ final class SweepRows {
     static GenericRecord request(Schema schema, Cell cell, RequestRecord r) {
         GenericData.Record row = keyed(schema, cell);
         RequestRows.fill(row, r);
+        return row;
+    }
+
+    static GenericRecord session(Schema schema, Cell cell, SessionRecord s) {
+        GenericData.Record row = keyed(schema, cell);
+        SessionRows.fill(row, s);
         return row;
     }
 

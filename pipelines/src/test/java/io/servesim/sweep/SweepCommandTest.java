@@ -49,6 +49,32 @@ class SweepCommandTest {
     }
 
     @Test
+    void agenticSweepWritesSessionsThatJoinTheirRequestsAndCells(@TempDir Path tmp) throws Exception {
+        Path workload = Path.of("..", "sweeps", "workloads", "agentic-mix.yaml").toAbsolutePath().normalize();
+        Path sweep = TestSweeps.write(tmp, "agents", """
+                name: agents
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 2}
+                  horizon_us: 20000000
+                  workload: %s
+                axes: [{name: routing, path: policies.routing.name, values: [round-robin, kv-router]}]
+                seeds: [1]
+                """.formatted(workload));
+        Path out = tmp.resolve("out");
+        assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString()));
+        String sessions = TestSweeps.glob(out, "sessions");
+        String requests = TestSweeps.glob(out, "requests");
+        assertTrue(TestSweeps.scalar("SELECT count(*) FROM " + sessions + " WHERE status = 'completed'") > 10);
+        assertEquals(2, TestSweeps.scalar("SELECT count(DISTINCT routing) FROM " + sessions));
+        // a completed session's llm_calls equals its completed requests in the same cell
+        assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + sessions + " s JOIN (SELECT cell_id, session_id,"
+                + " count(*) FILTER (WHERE status = 'completed') AS n FROM " + requests + " GROUP BY ALL) q"
+                + " USING (cell_id, session_id) WHERE s.status = 'completed' AND s.llm_calls <> q.n"));
+        assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + sessions + " s ANTI JOIN "
+                + TestSweeps.glob(out, "cells") + " c USING (cell_id)"), "every session row belongs to a cell");
+    }
+
+    @Test
     void resultTableAndPathsOnStdout(@TempDir Path tmp) throws Exception {
         Path sweep = TestSweeps.write(tmp, "table", TestSweeps.BASE + """
                 name: table

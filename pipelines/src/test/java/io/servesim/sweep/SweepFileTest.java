@@ -44,18 +44,6 @@ class SweepFileTest {
     }
 
     @Test
-    void sessionsOutputIsRejectedUntilTheKernelProducesThem() throws Exception {
-        List<String> p = problems("""
-                name: t
-                axes: [{name: rate, path: workload.aggregate_rate, values: [10]}]
-                seeds: [1]
-                outputs: {requests: true, sessions: true}
-                """);
-        assertEquals(1, p.size(), p.toString());
-        assertTrue(p.get(0).startsWith("outputs.sessions: session records are not produced yet"), p.get(0));
-    }
-
-    @Test
     void zippedAxesNeedEqualLengthsAndSeedsAreRequired() throws Exception {
         List<String> p = problems("""
                 name: t
