@@ -22,12 +22,19 @@ public final class KvCache {
     private final int totalBlocks;
     private final int blockSize;
     private final boolean prefixCaching;
-    private final int[] refCount;
+    /**
+     * Per-block fields packed {@value #STRIDE} ints per block (LRU links, reference count, hashed
+     * flag), so a free-list pop or release touches one cache line per block instead of one per field
+     * array: the free list is walked in LRU order, which scatters across the cache after warm-up.
+     */
+    private final int[] meta;
     private final long[] hash;
-    private final boolean[] hashed;
-    private final int[] prev;
-    private final int[] next;
     private final int sentinel;
+    private static final int PREV = 0;
+    private static final int NEXT = 1;
+    private static final int REF = 2;
+    private static final int HASHED = 3;
+    private static final int STRIDE = 4;
     private final Long2IntOpenHashMap index;
     private final int[] hitScratch;
     private Request lastLookup;
@@ -59,19 +66,16 @@ public final class KvCache {
         this.totalBlocks = totalBlocks;
         this.blockSize = blockSize;
         this.prefixCaching = prefixCaching;
-        this.refCount = new int[totalBlocks];
+        this.meta = new int[(totalBlocks + 1) * STRIDE];
         this.hash = new long[totalBlocks];
-        this.hashed = new boolean[totalBlocks];
-        this.prev = new int[totalBlocks + 1];
-        this.next = new int[totalBlocks + 1];
         this.sentinel = totalBlocks;
         // Load factor 0.5: removals (every reuse of a cached block) use backward-shift deletion,
         // whose cost grows with cluster length; a sparser table keeps clusters short.
         this.index = new Long2IntOpenHashMap(prefixCaching ? totalBlocks : 4, 0.5f);
         this.index.defaultReturnValue(-1);
         this.hitScratch = new int[totalBlocks];
-        prev[sentinel] = sentinel;
-        next[sentinel] = sentinel;
+        meta[sentinel * STRIDE + PREV] = sentinel;
+        meta[sentinel * STRIDE + NEXT] = sentinel;
         for (int b = 0; b < totalBlocks; b++) {
             linkTail(b);
         }
@@ -144,7 +148,7 @@ public final class KvCache {
         int needNew = blocksFor(endToken) - cachedBlocks;
         int evictableHits = 0;
         for (int i = 0; i < cachedBlocks; i++) {
-            if (refCount[hitScratch[i]] == 0) {
+            if (meta[hitScratch[i] * STRIDE + REF] == 0) {
                 evictableHits++;
             }
         }
@@ -154,7 +158,7 @@ public final class KvCache {
         }
         for (int i = 0; i < cachedBlocks; i++) {
             int blk = hitScratch[i];
-            if (refCount[blk]++ == 0) {
+            if (meta[blk * STRIDE + REF]++ == 0) {
                 unlink(blk);
                 freeCount--;
             }
@@ -202,10 +206,10 @@ public final class KvCache {
     public void release(Request r) {
         for (int i = r.blocks.size() - 1; i >= 0; i--) {
             int blk = r.blocks.getInt(i);
-            if (--refCount[blk] == 0) {
+            if (--meta[blk * STRIDE + REF] == 0) {
                 linkTail(blk);
                 freeCount++;
-            } else if (refCount[blk] < 0) {
+            } else if (meta[blk * STRIDE + REF] < 0) {
                 throw new IllegalStateException("block " + blk + " freed twice");
             }
         }
@@ -250,13 +254,13 @@ public final class KvCache {
     private void registerUpTo(Request r, int full) {
         for (int b = r.registeredBlocks; b < full; b++) {
             int blk = r.blocks.getInt(b);
-            if (hashed[blk]) {
+            if (meta[blk * STRIDE + HASHED] != 0) {
                 continue;
             }
             long h = r.blockHash(b, blockSize);
             if (index.putIfAbsent(h, blk) == -1) {
                 hash[blk] = h;
-                hashed[blk] = true;
+                meta[blk * STRIDE + HASHED] = 1;
                 if (listener != null) {
                     listener.stored(h);
                 }
@@ -268,33 +272,35 @@ public final class KvCache {
     }
 
     private int popFree() {
-        int blk = next[sentinel];
+        int blk = meta[sentinel * STRIDE + NEXT];
         if (blk == sentinel) {
             throw new IllegalStateException("free list empty with freeCount=" + freeCount);
         }
         unlink(blk);
         freeCount--;
-        if (hashed[blk]) {
+        if (meta[blk * STRIDE + HASHED] != 0) {
             if (index.remove(hash[blk], blk) && listener != null) {
                 listener.removed(hash[blk]);
             }
-            hashed[blk] = false;
+            meta[blk * STRIDE + HASHED] = 0;
         }
-        refCount[blk] = 1;
+        meta[blk * STRIDE + REF] = 1;
         return blk;
     }
 
     private void linkTail(int blk) {
-        int last = prev[sentinel];
-        next[last] = blk;
-        prev[blk] = last;
-        next[blk] = sentinel;
-        prev[sentinel] = blk;
+        int last = meta[sentinel * STRIDE + PREV];
+        meta[last * STRIDE + NEXT] = blk;
+        meta[blk * STRIDE + PREV] = last;
+        meta[blk * STRIDE + NEXT] = sentinel;
+        meta[sentinel * STRIDE + PREV] = blk;
     }
 
     private void unlink(int blk) {
-        next[prev[blk]] = next[blk];
-        prev[next[blk]] = prev[blk];
+        int before = meta[blk * STRIDE + PREV];
+        int after = meta[blk * STRIDE + NEXT];
+        meta[before * STRIDE + NEXT] = after;
+        meta[after * STRIDE + PREV] = before;
     }
 
     /**
@@ -303,15 +309,15 @@ public final class KvCache {
      */
     public void checkInvariants() {
         int listed = 0;
-        for (int b = next[sentinel]; b != sentinel; b = next[b]) {
-            if (refCount[b] != 0) {
-                throw new IllegalStateException("INV-4: block " + b + " on free list with refCount " + refCount[b]);
+        for (int b = meta[sentinel * STRIDE + NEXT]; b != sentinel; b = meta[b * STRIDE + NEXT]) {
+            if (meta[b * STRIDE + REF] != 0) {
+                throw new IllegalStateException("INV-4: block " + b + " on free list with refCount " + meta[b * STRIDE + REF]);
             }
             listed++;
         }
         int referenced = 0;
         for (int b = 0; b < totalBlocks; b++) {
-            if (refCount[b] > 0) {
+            if (meta[b * STRIDE + REF] > 0) {
                 referenced++;
             }
         }
