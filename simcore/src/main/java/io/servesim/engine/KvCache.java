@@ -248,7 +248,7 @@ public final class KvCache {
      * Unindexed blocks are cached and evicted exactly like indexed ones, so hit rates are unchanged.
      */
     private static int registrationLimit(Request r, int endToken) {
-        return r.outputReusable() ? endToken : Math.min(endToken, r.input().sharedTokens());
+        return r.outputReusable() ? endToken : Math.min(endToken, r.sharedInputTokens());
     }
 
     private void registerUpTo(Request r, int full) {

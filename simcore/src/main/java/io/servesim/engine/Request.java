@@ -23,6 +23,9 @@ public final class Request {
     private final long id;
     private final RequestTags tags;
     private final TokenSequence input;
+    /** {@code input.length()} and {@code input.sharedTokens()}, copied so the per-step paths stay on this object. */
+    private final int inputLength;
+    private final int sharedInputTokens;
     private final int outputTokens;
     private final int maxOutputTokens;
     private final long arrivalUs;
@@ -67,6 +70,8 @@ public final class Request {
         this.id = id;
         this.tags = tags;
         this.input = input;
+        this.inputLength = input.length();
+        this.sharedInputTokens = input.sharedTokens();
         this.outputTokens = outputTokens;
         this.maxOutputTokens = maxOutputTokens;
         this.arrivalUs = arrivalUs;
@@ -78,7 +83,9 @@ public final class Request {
     public long id() { return id; }
     public RequestTags tags() { return tags; }
     public TokenSequence input() { return input; }
-    public int inputTokens() { return input.length(); }
+    public int inputTokens() { return inputLength; }
+    /** Prompt tokens whose content other requests may share ({@link TokenSequence#sharedTokens()}). */
+    public int sharedInputTokens() { return sharedInputTokens; }
     /** Output tokens this request generates when not cut short (the trace's or sampled length). */
     public int outputTokens() { return outputTokens; }
     /** The client's output budget ({@code max_tokens}); 0 when none was given. */
@@ -137,7 +144,7 @@ public final class Request {
 
     /** Tokens the request must hold in KV before its next token can be sampled: prompt plus generated (vLLM {@code num_tokens}). */
     public int numTokens() {
-        return input.length() + generatedTokens;
+        return inputLength + generatedTokens;
     }
 
     /** Output tokens to generate: the given length, at least one (an engine always samples a first token). */
