@@ -1,8 +1,6 @@
 package io.servesim.io;
 
 import io.servesim.metrics.RequestRecord;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -12,13 +10,6 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class RequestRows {
     private RequestRows() {
-    }
-
-    /** A fresh record of {@code schema} with the request fields of {@code r} set. */
-    public static GenericRecord toRow(Schema schema, RequestRecord r) {
-        GenericData.Record row = new GenericData.Record(schema);
-        fill(row, r);
-        return row;
     }
 
     /** Sets every field of {@code schemas/request.avsc} on {@code row}. */

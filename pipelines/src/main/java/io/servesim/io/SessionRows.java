@@ -1,8 +1,6 @@
 package io.servesim.io;
 
 import io.servesim.metrics.SessionRecord;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
 /**
@@ -12,13 +10,6 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class SessionRows {
     private SessionRows() {
-    }
-
-    /** A fresh record of {@code schema} with the session fields of {@code s} set. */
-    public static GenericRecord toRow(Schema schema, SessionRecord s) {
-        GenericData.Record row = new GenericData.Record(schema);
-        fill(row, s);
-        return row;
     }
 
     /** Sets every field of {@code schemas/session.avsc} on {@code row}. */
