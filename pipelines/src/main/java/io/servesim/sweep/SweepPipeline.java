@@ -29,11 +29,11 @@ import org.apache.beam.sdk.values.TupleTagList;
 public final class SweepPipeline {
     /**
      * Files per dataset: one for the small per-cell datasets; the runner's choice (0) for the bulky
-     * per-request ones. Pinning shards there would group every row by shard first, which the
+     * per-request, per-session and per-decision ones. Pinning shards there would group every row by shard first, which the
      * DirectRunner does by copying its whole in-memory state per bundle (quadratic in the rows).
      */
     static int shards(Dataset d) {
-        return d == Dataset.REQUESTS || d == Dataset.DECISIONS ? 0 : 1;
+        return d == Dataset.REQUESTS || d == Dataset.SESSIONS || d == Dataset.DECISIONS ? 0 : 1;
     }
 
     private SweepPipeline() {
