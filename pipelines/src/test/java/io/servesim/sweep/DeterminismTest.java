@@ -1,6 +1,7 @@
 package io.servesim.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -40,5 +41,28 @@ class DeterminismTest {
         assertEquals(0, TestSweeps.scalar(String.format(q, TestSweeps.glob(direct, "decisions"), TestSweeps.glob(flink, "decisions"))));
         assertEquals(0, TestSweeps.scalar(String.format(q, TestSweeps.glob(flink, "decisions"), TestSweeps.glob(direct, "decisions"))));
         assertEquals(480, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(flink, "requests")));
+    }
+
+    @Test
+    void agenticSessionsAreTheSameOnEveryRunner(@TempDir Path tmp) throws Exception {
+        Path workload = Path.of("..", "sweeps", "workloads", "agentic-mix.yaml").toAbsolutePath().normalize();
+        Path sweep = TestSweeps.write(tmp, "agents", """
+                name: agents
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 2}
+                  horizon_us: 10000000
+                  workload: %s
+                axes: [{name: routing, path: policies.routing.name, values: [round-robin, kv-router]}]
+                seeds: [1]
+                """.formatted(workload));
+        Path direct = tmp.resolve("direct");
+        Path flink = tmp.resolve("flink-p2");
+        assertEquals(0, TestSweeps.run(sweep, direct, TestSweeps.direct(null)).code());
+        TestSweeps.Run f = TestSweeps.run(sweep, flink, RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null));
+        assertEquals(0, f.code(), f.err());
+        for (String dataset : new String[] {"sessions", "requests", "cells"}) {
+            assertEquals(0, TestSweeps.symmetricDifference(direct, flink, dataset), dataset + ": direct vs flink p=2");
+        }
+        assertTrue(TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(flink, "sessions")) > 10);
     }
 }
