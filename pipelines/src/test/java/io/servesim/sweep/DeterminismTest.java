@@ -45,16 +45,7 @@ class DeterminismTest {
 
     @Test
     void agenticSessionsAreTheSameOnEveryRunner(@TempDir Path tmp) throws Exception {
-        Path workload = Path.of("..", "sweeps", "workloads", "agentic-mix.yaml").toAbsolutePath().normalize();
-        Path sweep = TestSweeps.write(tmp, "agents", """
-                name: agents
-                base:
-                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 2}
-                  horizon_us: 10000000
-                  workload: %s
-                axes: [{name: routing, path: policies.routing.name, values: [round-robin, kv-router]}]
-                seeds: [1]
-                """.formatted(workload));
+        Path sweep = TestSweeps.agenticSweep(tmp, 10_000_000);
         Path direct = tmp.resolve("direct");
         Path flink = tmp.resolve("flink-p2");
         assertEquals(0, TestSweeps.run(sweep, direct, TestSweeps.direct(null)).code());

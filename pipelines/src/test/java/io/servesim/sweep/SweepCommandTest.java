@@ -50,16 +50,7 @@ class SweepCommandTest {
 
     @Test
     void agenticSweepWritesSessionsThatJoinTheirRequestsAndCells(@TempDir Path tmp) throws Exception {
-        Path workload = Path.of("..", "sweeps", "workloads", "agentic-mix.yaml").toAbsolutePath().normalize();
-        Path sweep = TestSweeps.write(tmp, "agents", """
-                name: agents
-                base:
-                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 2}
-                  horizon_us: 20000000
-                  workload: %s
-                axes: [{name: routing, path: policies.routing.name, values: [round-robin, kv-router]}]
-                seeds: [1]
-                """.formatted(workload));
+        Path sweep = TestSweeps.agenticSweep(tmp, 20_000_000);
         Path out = tmp.resolve("out");
         assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString()));
         String sessions = TestSweeps.glob(out, "sessions");

@@ -31,6 +31,23 @@ final class TestSweeps {
     private TestSweeps() {
     }
 
+    /**
+     * A 2-cell sweep (round-robin, kv-router) over {@code sweeps/workloads/agentic-mix.yaml} on 2 x H100,
+     * cut at {@code horizonUs} of simulated time.
+     */
+    static Path agenticSweep(Path dir, long horizonUs) throws IOException {
+        Path workload = Path.of("..", "sweeps", "workloads", "agentic-mix.yaml").toAbsolutePath().normalize();
+        return write(dir, "agents", """
+                name: agents
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 2}
+                  horizon_us: %d
+                  workload: %s
+                axes: [{name: routing, path: policies.routing.name, values: [round-robin, kv-router]}]
+                seeds: [1]
+                """.formatted(horizonUs, workload));
+    }
+
     /** Writes {@code name}.yaml with {@code body} (BASE is not added automatically). */
     static Path write(Path dir, String name, String body) throws IOException {
         Path f = dir.resolve(name + ".yaml");
