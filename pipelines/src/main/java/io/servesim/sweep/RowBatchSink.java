@@ -2,35 +2,44 @@ package io.servesim.sweep;
 
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
-import java.util.List;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.io.parquet.ParquetIO;
 
 /**
- * Beam's {@link ParquetIO#sink} for elements that are batches of rows: a cell's rows travel
- * through the pipeline as one element (thousands of request rows per cell), so the runner's
- * per-element costs (coder calls, DirectRunner immutability checks, shuffle records) are paid once
- * per cell instead of once per request. Each row is still written by ParquetIO's own sink.
+ * Beam's {@link ParquetIO#sink} for {@link RowBatch} elements: each batch (one cell's rows of one
+ * dataset) is decoded row by row into one reused record, which ParquetIO's own sink writes; the
+ * Parquet writer shreds a record into its column buffers before returning, so reuse is safe.
  */
-final class RowBatchSink implements FileIO.Sink<List<GenericRecord>> {
+final class RowBatchSink implements FileIO.Sink<byte[]> {
     private static final long serialVersionUID = 1L;
     private final ParquetIO.Sink rows;
+    private final String schemaJson;
+    private transient GenericDatumReader<GenericRecord> reader;
+    private transient BinaryDecoder decoder;
+    private transient GenericRecord reused;
 
     RowBatchSink(Schema schema) {
         this.rows = ParquetIO.sink(schema);
+        this.schemaJson = schema.toString();
     }
 
     @Override
     public void open(WritableByteChannel channel) throws IOException {
+        reader = new GenericDatumReader<>(new Schema.Parser().parse(schemaJson));
         rows.open(channel);
     }
 
     @Override
-    public void write(List<GenericRecord> batch) throws IOException {
-        for (GenericRecord row : batch) {
-            rows.write(row);
+    public void write(byte[] batch) throws IOException {
+        decoder = DecoderFactory.get().binaryDecoder(batch, decoder);
+        while (!decoder.isEnd()) {
+            reused = reader.read(reused, decoder);
+            rows.write(reused);
         }
     }
 

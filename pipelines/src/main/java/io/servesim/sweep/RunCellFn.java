@@ -1,9 +1,9 @@
 package io.servesim.sweep;
 
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -11,11 +11,11 @@ import org.apache.beam.sdk.values.TupleTag;
 
 /**
  * Thin Beam adapter over {@link CellRunner}: one kernel run per cell, its rows to one output per
- * {@link Dataset}, each as one batch (see {@link RowBatchSink}). A cell that throws emits only an
+ * written {@link Dataset}, each as one encoded {@link RowBatch}. A cell that throws emits only an
  * {@code errors} row (its partial records are dropped with it). The function writes no files itself, so a retried bundle cannot leave
  * duplicate rows: FileIO's finalization keeps one attempt's output.
  */
-final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
+final class RunCellFn extends DoFn<Cell, byte[]> {
     private static final long serialVersionUID = 1L;
 
     /** Beam metric namespace of the counters below. */
@@ -27,6 +27,7 @@ final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
     private final Counter completed = Metrics.counter(METRICS, "cells_completed");
     private final Counter failed = Metrics.counter(METRICS, "cells_failed");
     private transient Map<Dataset, Schema> schemas;
+    private transient Map<Dataset, RowBatch> batches;
 
     /** {@code axes}: the sweep's axis names, from which each worker rebuilds the dataset schemas. */
     RunCellFn(List<String> axes, SweepOutputs outputs, String progressKey) {
@@ -36,13 +37,15 @@ final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
     }
 
     /** The output tag of {@code dataset} (its directory name). */
-    static TupleTag<List<GenericRecord>> tag(Dataset dataset) {
+    static TupleTag<byte[]> tag(Dataset dataset) {
         return new TupleTag<>(dataset.directory());
     }
 
     @Setup
     public void setup() {
         schemas = DatasetSchemas.forAxes(axes);
+        batches = new EnumMap<>(Dataset.class);
+        schemas.forEach((d, schema) -> batches.put(d, new RowBatch(schema)));
     }
 
     @ProcessElement
@@ -51,7 +54,8 @@ final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
         try {
             outcome = CellRunner.run(cell, outputs);
         } catch (RuntimeException | AssertionError | StackOverflowError e) {
-            out.get(tag(Dataset.ERRORS)).output(List.of(SweepRows.error(schemas.get(Dataset.ERRORS), cell, e)));
+            batches.get(Dataset.ERRORS).add(SweepRows.error(schemas.get(Dataset.ERRORS), cell, e));
+            emit(out, Dataset.ERRORS);
             failed.inc();
             SweepProgress.cellDone(progressKey);
             return;
@@ -59,17 +63,22 @@ final class RunCellFn extends DoFn<Cell, List<GenericRecord>> {
         Schema requests = schemas.get(Dataset.REQUESTS);
         Schema sessions = schemas.get(Dataset.SESSIONS);
         Schema decisions = schemas.get(Dataset.DECISIONS);
-        emit(out, Dataset.REQUESTS, outcome.requests().stream().map(r -> SweepRows.request(requests, cell, r)).toList());
-        emit(out, Dataset.SESSIONS, outcome.sessions().stream().map(s -> SweepRows.session(sessions, cell, s)).toList());
-        emit(out, Dataset.DECISIONS, outcome.decisions().stream().map(d -> SweepRows.decision(decisions, cell, d)).toList());
-        emit(out, Dataset.CELLS, List.of(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary())));
+        outcome.requests().forEach(r -> batches.get(Dataset.REQUESTS).add(SweepRows.request(requests, cell, r)));
+        outcome.sessions().forEach(s -> batches.get(Dataset.SESSIONS).add(SweepRows.session(sessions, cell, s)));
+        outcome.decisions().forEach(d -> batches.get(Dataset.DECISIONS).add(SweepRows.decision(decisions, cell, d)));
+        batches.get(Dataset.CELLS).add(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary()));
+        for (Dataset d : Dataset.values()) {
+            emit(out, d);
+        }
         completed.inc();
         SweepProgress.cellDone(progressKey);
     }
 
-    private static void emit(MultiOutputReceiver out, Dataset d, List<GenericRecord> rows) {
-        if (!rows.isEmpty()) {
-            out.get(tag(d)).output(rows);
+    /** Outputs {@code d}'s batch, if it has rows (only written datasets ever do: see {@link CellRunner}). */
+    private void emit(MultiOutputReceiver out, Dataset d) {
+        RowBatch batch = batches.get(d);
+        if (batch.size() > 0) {
+            out.get(tag(d)).output(batch.take());
         }
     }
 }

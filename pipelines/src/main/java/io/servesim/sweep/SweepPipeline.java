@@ -5,11 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.coders.ListCoder;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
-import org.apache.beam.sdk.extensions.avro.coders.AvroCoder;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -23,7 +21,8 @@ import org.apache.beam.sdk.values.TupleTagList;
  * The sweep as a Beam pipeline: validated cells -> Reshuffle (spreads cells over workers) ->
  * {@link RunCellFn} (one kernel run per cell) -> one Parquet dataset per {@link Dataset} under the
  * output directory, written by {@code FileIO.write()} via ParquetIO's sink (per row of each cell's
- * batch, {@link RowBatchSink}). Rows never depend on the runner or its parallelism; how the
+ * {@link RowBatch}, {@link RowBatchSink}). Only written datasets are outputs of the DoFn, so no
+ * runner carries rows nobody reads. Rows never depend on the runner or its parallelism; how the
  * per-request rows are split into files does (see {@link #shards}).
  */
 public final class SweepPipeline {
@@ -48,7 +47,7 @@ public final class SweepPipeline {
                 .apply("Spread", Reshuffle.viaRandomKey());
         List<TupleTag<?>> others = new ArrayList<>();
         for (Dataset d : Dataset.values()) {
-            if (d != Dataset.CELLS) {
+            if (d != Dataset.CELLS && outputs.writes(d)) {
                 others.add(RunCellFn.tag(d));
             }
         }
@@ -57,13 +56,12 @@ public final class SweepPipeline {
                         .withOutputTags(RunCellFn.tag(Dataset.CELLS), TupleTagList.of(others)));
         List<Dataset> written = new ArrayList<>();
         for (Dataset d : Dataset.values()) {
-            Schema schema = schemas.get(d);
-            PCollection<List<GenericRecord>> out = rows.get(RunCellFn.tag(d)).setCoder(ListCoder.of(AvroCoder.of(schema)));
             if (!outputs.writes(d)) {
                 continue;
             }
-            FileIO.Write<Void, List<GenericRecord>> write = FileIO.<List<GenericRecord>>write()
-                    .via(new RowBatchSink(schema))
+            PCollection<byte[]> out = rows.get(RunCellFn.tag(d)).setCoder(ByteArrayCoder.of());
+            FileIO.Write<Void, byte[]> write = FileIO.<byte[]>write()
+                    .via(new RowBatchSink(schemas.get(d)))
                     .to(outDir.resolve(d.directory()).toString())
                     .withPrefix("part")
                     .withSuffix(".parquet");

@@ -1,0 +1,54 @@
+package io.servesim.sweep;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+
+/**
+ * Encodes one cell's rows of one dataset into a single pipeline element: the rows' Avro binary
+ * encodings, concatenated (Avro's schema-less datum format, the body of an Avro data file block).
+ * A batch moves through the runner as one {@code byte[]}, so every copy, shuffle or fan-out the
+ * runner performs costs one array copy per cell rather than a coder call per field of every row
+ * (Flink's batch translation decodes a multi-output DoFn's whole output once per output);
+ * {@link RowBatchSink} decodes it once, at the writer. Not thread-safe: one per DoFn instance.
+ */
+final class RowBatch {
+    private final GenericDatumWriter<GenericRecord> writer;
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
+    private BinaryEncoder encoder;
+    private int rows;
+
+    RowBatch(Schema schema) {
+        this.writer = new GenericDatumWriter<>(schema);
+    }
+
+    /** Appends {@code row} (which must conform to the schema). */
+    void add(GenericRecord row) {
+        try {
+            encoder = EncoderFactory.get().binaryEncoder(bytes, encoder);
+            writer.write(row, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        rows++;
+    }
+
+    /** Rows appended since the last {@link #take}. */
+    int size() {
+        return rows;
+    }
+
+    /** The encoded rows so far; the batch starts empty again. */
+    byte[] take() {
+        byte[] out = bytes.toByteArray();
+        bytes.reset();
+        rows = 0;
+        return out;
+    }
+}
