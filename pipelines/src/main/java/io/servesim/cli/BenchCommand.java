@@ -49,6 +49,10 @@ public final class BenchCommand implements Callable<Integer> {
             + " over the kernel and report cells/s (the baseline of scripts/bench-sweep); excludes the other options")
     Path sweep;
 
+    @Option(names = "--threads", description = "with --sweep: threads taking cells from one shared list (default 1);"
+            + " shows how the kernel alone scales on this machine, the ceiling for a parallel runner")
+    int threads = 1;
+
     @Spec
     CommandSpec spec;
 
@@ -61,7 +65,15 @@ public final class BenchCommand implements Callable<Integer> {
                     return Main.CONFIG_ERROR;
                 }
             }
-            return SweepBench.run(sweep, System.out, System.err);
+            if (threads < 1) {
+                System.err.println("servesim bench: --threads must be >= 1, got " + threads);
+                return Main.CONFIG_ERROR;
+            }
+            return SweepBench.run(sweep, threads, System.out, System.err);
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--threads")) {
+            System.err.println("servesim bench: --threads only applies with --sweep");
+            return Main.CONFIG_ERROR;
         }
         return run(requests, load, seed, instances, routing, System.out);
     }

@@ -6,7 +6,7 @@ import org.apache.avro.Schema;
 /**
  * The Parquet datasets a sweep writes, each under {@code out/<sweep>/<directory>/} with the columns
  * of its {@code schemas/*.avsc} file behind the sweep's key columns ({@link DatasetSchemas}).
- * Adding a dataset is a constant here, a schema file and one output in {@link RunCellFn}.
+ * Adding a dataset is a constant here, a schema file and its rows in {@link RunCellFn}.
  */
 public enum Dataset {
     /** One row per simulated request. */

@@ -23,9 +23,10 @@ final class RowBatchSink implements FileIO.Sink<byte[]> {
     private transient BinaryDecoder decoder;
     private transient GenericRecord reused;
 
-    RowBatchSink(Schema schema) {
-        this.rows = ParquetIO.sink(schema);
-        this.schemaJson = schema.toString();
+    /** {@code schemaJson}: the dataset's Avro schema as JSON. */
+    RowBatchSink(String schemaJson) {
+        this.rows = ParquetIO.sink(new Schema.Parser().parse(schemaJson));
+        this.schemaJson = schemaJson;
     }
 
     @Override

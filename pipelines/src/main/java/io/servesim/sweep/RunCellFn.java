@@ -7,15 +7,15 @@ import org.apache.avro.Schema;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.KV;
 
 /**
- * Thin Beam adapter over {@link CellRunner}: one kernel run per cell, its rows to one output per
- * written {@link Dataset}, each as one encoded {@link RowBatch}. A cell that throws emits only an
+ * Thin Beam adapter over {@link CellRunner}: one kernel run per cell, emitting per written
+ * {@link Dataset} one encoded {@link RowBatch} keyed by the dataset's directory. A cell that throws emits only an
  * {@code errors} row (its partial records are dropped with it). The function writes no files itself, so a retried bundle cannot leave
  * duplicate rows: FileIO's finalization keeps one attempt's output.
  */
-final class RunCellFn extends DoFn<Cell, byte[]> {
+final class RunCellFn extends DoFn<Cell, KV<String, byte[]>> {
     private static final long serialVersionUID = 1L;
 
     /** Beam metric namespace of the counters below. */
@@ -36,11 +36,6 @@ final class RunCellFn extends DoFn<Cell, byte[]> {
         this.progressKey = progressKey;
     }
 
-    /** The output tag of {@code dataset} (its directory name). */
-    static TupleTag<byte[]> tag(Dataset dataset) {
-        return new TupleTag<>(dataset.directory());
-    }
-
     @Setup
     public void setup() {
         schemas = DatasetSchemas.forAxes(axes);
@@ -49,7 +44,7 @@ final class RunCellFn extends DoFn<Cell, byte[]> {
     }
 
     @ProcessElement
-    public void process(@Element Cell cell, MultiOutputReceiver out) {
+    public void process(@Element Cell cell, OutputReceiver<KV<String, byte[]>> out) {
         CellRunner.Outcome outcome;
         try {
             outcome = CellRunner.run(cell, outputs);
@@ -75,10 +70,10 @@ final class RunCellFn extends DoFn<Cell, byte[]> {
     }
 
     /** Outputs {@code d}'s batch, if it has rows (only written datasets ever do: see {@link CellRunner}). */
-    private void emit(MultiOutputReceiver out, Dataset d) {
+    private void emit(OutputReceiver<KV<String, byte[]>> out, Dataset d) {
         RowBatch batch = batches.get(d);
         if (batch.size() > 0) {
-            out.get(tag(d)).output(batch.take());
+            out.output(KV.of(d.directory(), batch.take()));
         }
     }
 }

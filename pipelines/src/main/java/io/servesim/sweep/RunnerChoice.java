@@ -68,6 +68,20 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
         return flinkJar == null;
     }
 
+    /**
+     * Files per dataset to ask FileIO for; 0 leaves it to the runner. Flink writes each worker's
+     * rows as they come (no shuffle). The DirectRunner replaces "runner's choice" with a shard count
+     * computed from a side input over all rows, and re-evaluates every pending bundle of the
+     * sharding step whenever the watermark moves until that side input is ready (quadratic in the
+     * cells); a fixed count, one file per worker thread, avoids that.
+     */
+    public int fileShards() {
+        if (runner == Runner.flink) {
+            return 0;
+        }
+        return parallelism != null ? parallelism : Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
     /** Beam options for this choice. */
     public PipelineOptions options(String jobName) {
         if (runner == Runner.direct) {

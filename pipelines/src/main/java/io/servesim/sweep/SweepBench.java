@@ -3,20 +3,30 @@ package io.servesim.sweep;
 import io.servesim.cli.Main;
 import io.servesim.config.ConfigException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The baseline a sweep runner is measured against: the sweep's cells run one after another on
- * this thread through {@link CellRunner} (the same kernel work {@link RunCellFn} does, keeping the
- * same records), with no Beam and no Parquet. One warm-up cell first (JIT), then the timed loop.
- * {@code scripts/bench-sweep} compares its cells/s with the DirectRunner and embedded Flink.
+ * The baseline a sweep runner is measured against: the sweep's cells run through
+ * {@link CellRunner} (the same kernel work {@link RunCellFn} does, keeping the same records) with
+ * no Beam and no Parquet, one after another on each of {@code threads} threads that take the next
+ * cell from a shared counter. One warm-up cell first (JIT), then the timed loop. With one thread it
+ * is the serial loop {@code scripts/bench-sweep} compares the runners with; with more, the most a
+ * parallel runner could reach on this machine (the kernel's own scaling: shared caches, JIT and GC
+ * threads competing for the same cores). {@code cpu_ms_cell} is the kernel threads' CPU time per
+ * cell: it grows with threads when they slow each other down rather than wait.
  */
 public final class SweepBench {
     private SweepBench() {
     }
 
-    /** Runs every cell of {@code sweepFile} serially and prints cells/s; returns the exit code. */
-    public static int run(Path sweepFile, PrintStream out, PrintStream err) {
+    /** Runs every cell of {@code sweepFile} on {@code threads} threads and prints cells/s; returns the exit code. */
+    public static int run(Path sweepFile, int threads, PrintStream out, PrintStream err) {
         SweepPlan plan;
         try {
             plan = SweepPlan.prepare(SweepFile.load(sweepFile));
@@ -25,16 +35,40 @@ public final class SweepBench {
             return Main.CONFIG_ERROR;
         }
         SweepOutputs outputs = plan.spec().outputs();
-        CellRunner.run(plan.cells().get(0), outputs);
-        long requests = 0;
+        List<Cell> cells = plan.cells();
+        CellRunner.run(cells.get(0), outputs);
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong requests = new AtomicLong();
+        AtomicLong cpuNs = new AtomicLong();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        Runnable worker = () -> {
+            long cpu0 = cpu.getCurrentThreadCpuTime();
+            for (int i = next.getAndIncrement(); i < cells.size(); i = next.getAndIncrement()) {
+                requests.addAndGet(CellRunner.run(cells.get(i), outputs).summary().injected());
+            }
+            cpuNs.addAndGet(cpu.getCurrentThreadCpuTime() - cpu0);
+        };
         long t0 = System.nanoTime();
-        for (Cell cell : plan.cells()) {
-            requests += CellRunner.run(cell, outputs).summary().injected();
+        List<Thread> pool = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Thread thread = new Thread(worker, "bench-" + t);
+            thread.start();
+            pool.add(thread);
+        }
+        for (Thread t : pool) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Main.RUNTIME_ERROR;
+            }
         }
         double wallS = (System.nanoTime() - t0) / 1e9;
-        out.printf("bench sweep %s: serial loop over the kernel (no Beam, no Parquet), 1 thread%n", plan.spec().name());
-        out.printf("%8s %10s %10s %10s%n", "cells", "requests", "wall_s", "cells_per_s");
-        out.printf("%8d %10d %10.2f %10.2f%n", plan.cells().size(), requests, wallS, plan.cells().size() / wallS);
+        out.printf("bench sweep %s: %s over the kernel (no Beam, no Parquet), %d thread%s%n", plan.spec().name(),
+                threads == 1 ? "serial loop" : "parallel loops", threads, threads == 1 ? "" : "s");
+        out.printf("%8s %10s %10s %10s %12s%n", "cells", "requests", "wall_s", "cells_per_s", "cpu_ms_cell");
+        out.printf("%8d %10d %10.2f %10.2f %12.1f%n", cells.size(), requests.get(), wallS, cells.size() / wallS,
+                cpuNs.get() / 1e6 / cells.size());
         return 0;
     }
 }

@@ -7,67 +7,58 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.FileIO;
+import org.apache.beam.sdk.transforms.Contextful;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
-import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TupleTag;
-import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.KV;
 
 /**
  * The sweep as a Beam pipeline: validated cells -> Reshuffle (spreads cells over workers) ->
- * {@link RunCellFn} (one kernel run per cell) -> one Parquet dataset per {@link Dataset} under the
- * output directory, written by {@code FileIO.write()} via ParquetIO's sink (per row of each cell's
- * {@link RowBatch}, {@link RowBatchSink}). Only written datasets are outputs of the DoFn, so no
- * runner carries rows nobody reads. Rows never depend on the runner or its parallelism; how the
- * per-request rows are split into files does (see {@link #shards}).
+ * {@link RunCellFn} (one kernel run per cell, emitting one {@link RowBatch} per written dataset,
+ * keyed by the dataset's directory) -> one {@code FileIO.writeDynamic()} whose destinations are the
+ * datasets, each written via ParquetIO's sink ({@link RowBatchSink}) as
+ * {@code <output>/<dataset>/part-*.parquet}.
+ *
+ * <p>One write for all datasets rather than one per dataset keeps the graph small: the
+ * DirectRunner re-translates a ParDo for every bundle it evaluates, and Flink's batch translation
+ * gives every output of a multi-output DoFn its own full copy of the stream. How rows are split
+ * into files depends on the runner and its parallelism; the rows themselves never do.
  */
 public final class SweepPipeline {
-    /**
-     * Files per dataset: one for the small per-cell datasets; the runner's choice (0) for the bulky
-     * per-request, per-session and per-decision ones. Pinning shards there would group every row by shard first, which the
-     * DirectRunner does by copying its whole in-memory state per bundle (quadratic in the rows).
-     */
-    static int shards(Dataset d) {
-        return d == Dataset.REQUESTS || d == Dataset.SESSIONS || d == Dataset.DECISIONS ? 0 : 1;
-    }
-
     private SweepPipeline() {
     }
 
-    /** Adds the sweep's transforms to {@code p}; the datasets it writes, in order. */
-    public static List<Dataset> build(Pipeline p, SweepPlan plan, Path outDir, String progressKey) {
-        Map<Dataset, Schema> schemas = DatasetSchemas.forAxes(plan.spec().axisNames());
+    /**
+     * Adds the sweep's transforms to {@code p}; the datasets it writes, in order. {@code fileShards}:
+     * files per dataset, or 0 for the runner's choice ({@link RunnerChoice#fileShards()}).
+     */
+    public static List<Dataset> build(Pipeline p, SweepPlan plan, Path outDir, String progressKey, int fileShards) {
         SweepOutputs outputs = plan.spec().outputs();
-        PCollection<Cell> cells = p
-                .apply("Cells", Create.of(plan.cells()).withCoder(SerializableCoder.of(Cell.class)))
-                .apply("Spread", Reshuffle.viaRandomKey());
-        List<TupleTag<?>> others = new ArrayList<>();
-        for (Dataset d : Dataset.values()) {
-            if (d != Dataset.CELLS && outputs.writes(d)) {
-                others.add(RunCellFn.tag(d));
-            }
-        }
-        PCollectionTuple rows = cells.apply("RunCell",
-                ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey))
-                        .withOutputTags(RunCellFn.tag(Dataset.CELLS), TupleTagList.of(others)));
+        Map<Dataset, Schema> schemas = DatasetSchemas.forAxes(plan.spec().axisNames());
         List<Dataset> written = new ArrayList<>();
+        Map<String, String> schemaJson = new java.util.HashMap<>();
         for (Dataset d : Dataset.values()) {
-            if (!outputs.writes(d)) {
-                continue;
+            if (outputs.writes(d)) {
+                written.add(d);
+                schemaJson.put(d.directory(), schemas.get(d).toString());
             }
-            PCollection<byte[]> out = rows.get(RunCellFn.tag(d)).setCoder(ByteArrayCoder.of());
-            FileIO.Write<Void, byte[]> write = FileIO.<byte[]>write()
-                    .via(new RowBatchSink(schemas.get(d)))
-                    .to(outDir.resolve(d.directory()).toString())
-                    .withPrefix("part")
-                    .withSuffix(".parquet");
-            out.apply("Write " + d.directory(), shards(d) > 0 ? write.withNumShards(shards(d)) : write);
-            written.add(d);
         }
+        FileIO.Write<String, KV<String, byte[]>> write = FileIO.<String, KV<String, byte[]>>writeDynamic()
+                .by(KV::getKey)
+                .withDestinationCoder(StringUtf8Coder.of())
+                .via(Contextful.fn(KV::getValue), Contextful.fn(dir -> new RowBatchSink(schemaJson.get(dir))))
+                .to(outDir.toString())
+                .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
+        p.apply("Cells", Create.of(plan.cells()).withCoder(SerializableCoder.of(Cell.class)))
+                .apply("Spread", Reshuffle.viaRandomKey())
+                .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey)))
+                .setCoder(KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of()))
+                .apply("Write", fileShards > 0 ? write.withNumShards(fileShards) : write);
         return written;
     }
 }
