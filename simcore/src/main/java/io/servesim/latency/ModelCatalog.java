@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The model architectures bundled with servesim: Hugging Face {@code config.json} files under
@@ -39,6 +40,8 @@ public final class ModelCatalog {
 
     private final List<Entry> entries;
     private final Map<String, Entry> byKey;
+    /** Parsed bundled configs: a sweep resolves the same model once per cell, from any thread. */
+    private final Map<Entry, ModelArchitecture> parsed = new ConcurrentHashMap<>();
 
     private ModelCatalog(List<Entry> entries) {
         this.entries = List.copyOf(entries);
@@ -76,10 +79,10 @@ public final class ModelCatalog {
         return architecture(e, path);
     }
 
-    /** The architecture of a bundled entry. */
+    /** The architecture of a bundled entry (parsed once; bundled configs are valid, so {@code path} never shows). */
     public ModelArchitecture architecture(Entry e, String path) {
-        JsonNode root = Resources.json("models/" + e.file());
-        return HfConfig.parse(root, e.id(), path, Resources.BASE + "models/" + e.file());
+        return parsed.computeIfAbsent(e, entry -> HfConfig.parse(Resources.json("models/" + entry.file()), entry.id(), path,
+                Resources.BASE + "models/" + entry.file()));
     }
 
     /** Reads any Hugging Face {@code config.json}; {@code path} is the config path that named it. */

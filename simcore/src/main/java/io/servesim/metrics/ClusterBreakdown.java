@@ -1,6 +1,7 @@
 package io.servesim.metrics;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -100,7 +101,7 @@ final class ClusterBreakdown {
         long sum = 0;
         for (int inst = 0; inst < instances; inst++) {
             int n = perCount[inst];
-            Integer[] order = new Integer[n];
+            int[] ord = new int[n];
             long[] sched = new long[n];
             double[] rank = new double[n];
             long[] arrival = new long[n];
@@ -112,16 +113,13 @@ final class ClusterBreakdown {
                     id[k] = m.ids().getLong(i);
                     sched[k] = arrival[k] + m.schedulingUs().getLong(i);
                     rank[k] = m.rank().getDouble(i);
-                    order[k] = k;
+                    ord[k] = k;
                     k++;
                 }
             }
-            java.util.Arrays.sort(order, (a, b) -> arrival[a] != arrival[b] ? Long.compare(arrival[a], arrival[b])
+            // Primitive index sort (ids are unique, so the order is total and stability moot).
+            IntArrays.quickSort(ord, 0, n, (a, b) -> arrival[a] != arrival[b] ? Long.compare(arrival[a], arrival[b])
                     : Long.compare(id[a], id[b]));
-            int[] ord = new int[n];
-            for (int j = 0; j < n; j++) {
-                ord[j] = order[j];
-            }
             sum += InversionCounter.count(ord, sched, rank);
         }
         return sum;
