@@ -156,6 +156,9 @@ public final class KvCache {
             allocationFailures++;
             return false;
         }
+        // Room for the whole prompt and target output up front: decode then appends a block every
+        // blockSize tokens without regrowing the list (an array copy per growth step otherwise).
+        r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
         for (int i = 0; i < cachedBlocks; i++) {
             int blk = hitScratch[i];
             if (meta[blk * STRIDE + REF]++ == 0) {
@@ -181,7 +184,10 @@ public final class KvCache {
      * when the request's blocks already hold {@code endToken} tokens and no block becomes full.
      */
     public boolean ensure(Request r, int endToken) {
-        if (endToken <= r.blockTokens && (!prefixCaching || registrationLimit(r, endToken) / blockSize <= r.registeredBlocks)) {
+        // "no new full block to register": limit / blockSize <= registeredBlocks, without the per-step
+        // integer division (both sides are non-negative).
+        if (endToken <= r.blockTokens
+                && (!prefixCaching || registrationLimit(r, endToken) < (r.registeredBlocks + 1) * blockSize)) {
             return true;
         }
         return allocate(r, endToken);
