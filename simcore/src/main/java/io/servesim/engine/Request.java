@@ -39,7 +39,6 @@ public final class Request {
     int computedTokens;
     int generatedTokens;
     int newTokensThisStep;
-    int cachedTokensAtAdmission;
     int prefixHitTokens;
     int preemptions;
     boolean lengthCapped;
