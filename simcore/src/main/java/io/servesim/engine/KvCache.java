@@ -17,29 +17,45 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  * </ul>
  * State lives in primitive arrays with an intrusive doubly linked free list; nothing is allocated
  * per call.
+ *
+ * <p>Only blocks whose content is indexed (hashed) need an identity: a block nobody can hit is
+ * interchangeable with any other. Such anonymous blocks are held by a request as {@code -1} entries
+ * and sit in the free queue as runs (one node counting consecutive anonymous blocks), while hashed
+ * blocks are nodes of their own; a block id is handed out when a block is registered and taken back
+ * when it is evicted. The queue thus holds exactly vLLM's sequence of free blocks, so which hashed
+ * block is evicted when is unchanged, but allocating and freeing the bulk of blocks (unique prompts,
+ * outputs) is a counter update instead of a walk over scattered per-block state.
  */
 public final class KvCache {
     private final int totalBlocks;
     private final int blockSize;
     private final boolean prefixCaching;
     /**
-     * Per-block fields packed {@value #STRIDE} ints per block (LRU links, reference count, hashed
-     * flag), so a free-list pop or release touches one cache line per block instead of one per field
-     * array: the free list is walked in LRU order, which scatters across the cache after warm-up.
+     * Free-queue nodes, {@value #STRIDE} ints each (links and a count): ids {@code [0, totalBlocks)}
+     * are hashed blocks (count = reference count), {@code totalBlocks} is the sentinel, and the ids
+     * above it are runs of anonymous free blocks (count = blocks in the run). Packed so a node
+     * touches one cache line.
      */
     private final int[] meta;
     private final long[] hash;
     private final int sentinel;
     private static final int PREV = 0;
     private static final int NEXT = 1;
-    private static final int REF = 2;
-    private static final int HASHED = 3;
+    private static final int COUNT = 2;
     private static final int STRIDE = 4;
+    /** Block ids not currently naming a hashed block. */
+    private final int[] freeIds;
+    private int freeIdCount;
+    /** Run node ids not in the queue. */
+    private final int[] freeRuns;
+    private int freeRunCount;
     private final Long2IntOpenHashMap index;
     private final int[] hitScratch;
     private Request lastLookup;
     private int lastLookupHits;
     private int freeCount;
+    /** Anonymous blocks held by requests (for the conservation check). */
+    private long anonymousHeld;
     private Listener listener;
     private long hitTokens;
     private long queriedTokens;
@@ -66,7 +82,8 @@ public final class KvCache {
         this.totalBlocks = totalBlocks;
         this.blockSize = blockSize;
         this.prefixCaching = prefixCaching;
-        this.meta = new int[(totalBlocks + 1) * STRIDE];
+        // a run needs a hashed block (or the sentinel) before it, so at most totalBlocks + 1 runs
+        this.meta = new int[(2 * totalBlocks + 2) * STRIDE];
         this.hash = new long[totalBlocks];
         this.sentinel = totalBlocks;
         // Load factor 0.5: removals (every reuse of a cached block) use backward-shift deletion,
@@ -74,10 +91,20 @@ public final class KvCache {
         this.index = new Long2IntOpenHashMap(prefixCaching ? totalBlocks : 4, 0.5f);
         this.index.defaultReturnValue(-1);
         this.hitScratch = new int[totalBlocks];
+        this.freeIds = new int[totalBlocks];
+        for (int b = 0; b < totalBlocks; b++) {
+            freeIds[b] = totalBlocks - 1 - b;
+        }
+        this.freeIdCount = totalBlocks;
+        this.freeRuns = new int[totalBlocks + 1];
+        for (int k = 0; k <= totalBlocks; k++) {
+            freeRuns[k] = 2 * totalBlocks + 1 - k;
+        }
+        this.freeRunCount = totalBlocks + 1;
         meta[sentinel * STRIDE + PREV] = sentinel;
         meta[sentinel * STRIDE + NEXT] = sentinel;
         for (int b = 0; b < totalBlocks; b++) {
-            linkTail(b);
+            linkTailAnonymous();
         }
         freeCount = totalBlocks;
     }
@@ -148,7 +175,7 @@ public final class KvCache {
         int needNew = blocksFor(endToken) - cachedBlocks;
         int evictableHits = 0;
         for (int i = 0; i < cachedBlocks; i++) {
-            if (meta[hitScratch[i] * STRIDE + REF] == 0) {
+            if (meta[hitScratch[i] * STRIDE + COUNT] == 0) {
                 evictableHits++;
             }
         }
@@ -161,15 +188,17 @@ public final class KvCache {
         r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
         for (int i = 0; i < cachedBlocks; i++) {
             int blk = hitScratch[i];
-            if (meta[blk * STRIDE + REF]++ == 0) {
+            if (meta[blk * STRIDE + COUNT]++ == 0) {
                 unlink(blk);
                 freeCount--;
             }
             r.blocks.add(blk);
         }
         for (int i = 0; i < needNew; i++) {
-            r.blocks.add(popFree());
+            popFree();
+            r.blocks.add(-1);
         }
+        anonymousHeld += needNew;
         r.blockTokens = r.blocks.size() * blockSize;
         r.registeredBlocks = cachedBlocks;
         hitTokens += (long) cachedBlocks * blockSize;
@@ -201,8 +230,10 @@ public final class KvCache {
             return false;
         }
         for (int i = 0; i < need; i++) {
-            r.blocks.add(popFree());
+            popFree();
+            r.blocks.add(-1);
         }
+        anonymousHeld += need;
         r.blockTokens = r.blocks.size() * blockSize;
         register(r, endToken);
         return true;
@@ -212,10 +243,14 @@ public final class KvCache {
     public void release(Request r) {
         for (int i = r.blocks.size() - 1; i >= 0; i--) {
             int blk = r.blocks.getInt(i);
-            if (--meta[blk * STRIDE + REF] == 0) {
+            if (blk < 0) {
+                linkTailAnonymous();
+                anonymousHeld--;
+                freeCount++;
+            } else if (--meta[blk * STRIDE + COUNT] == 0) {
                 linkTail(blk);
                 freeCount++;
-            } else if (meta[blk * STRIDE + REF] < 0) {
+            } else if (meta[blk * STRIDE + COUNT] < 0) {
                 throw new IllegalStateException("block " + blk + " freed twice");
             }
         }
@@ -259,14 +294,17 @@ public final class KvCache {
 
     private void registerUpTo(Request r, int full) {
         for (int b = r.registeredBlocks; b < full; b++) {
-            int blk = r.blocks.getInt(b);
-            if (meta[blk * STRIDE + HASHED] != 0) {
-                continue;
+            if (r.blocks.getInt(b) >= 0) {
+                continue; // a prefix hit: already hashed
             }
             long h = r.blockHash(b, blockSize);
-            if (index.putIfAbsent(h, blk) == -1) {
+            if (!index.containsKey(h)) {
+                int blk = freeIds[--freeIdCount];
+                index.put(h, blk);
                 hash[blk] = h;
-                meta[blk * STRIDE + HASHED] = 1;
+                meta[blk * STRIDE + COUNT] = 1;
+                r.blocks.set(b, blk);
+                anonymousHeld--;
                 if (listener != null) {
                     listener.stored(h);
                 }
@@ -277,21 +315,40 @@ public final class KvCache {
         }
     }
 
-    private int popFree() {
-        int blk = meta[sentinel * STRIDE + NEXT];
-        if (blk == sentinel) {
+    /**
+     * Takes the block at the head of the free queue for a new owner: one block off an anonymous
+     * run, or a hashed block whose hash is evicted (its id is released; the block is anonymous now).
+     */
+    private void popFree() {
+        int head = meta[sentinel * STRIDE + NEXT];
+        if (head == sentinel) {
             throw new IllegalStateException("free list empty with freeCount=" + freeCount);
         }
-        unlink(blk);
         freeCount--;
-        if (meta[blk * STRIDE + HASHED] != 0) {
-            if (index.remove(hash[blk], blk) && listener != null) {
-                listener.removed(hash[blk]);
+        if (head > sentinel) {
+            if (--meta[head * STRIDE + COUNT] == 0) {
+                unlink(head);
+                freeRuns[freeRunCount++] = head;
             }
-            meta[blk * STRIDE + HASHED] = 0;
+            return;
         }
-        meta[blk * STRIDE + REF] = 1;
-        return blk;
+        unlink(head);
+        if (index.remove(hash[head], head) && listener != null) {
+            listener.removed(hash[head]);
+        }
+        freeIds[freeIdCount++] = head;
+    }
+
+    /** Appends one anonymous block to the queue's tail (extending the tail run, or starting one). */
+    private void linkTailAnonymous() {
+        int last = meta[sentinel * STRIDE + PREV];
+        if (last > sentinel) {
+            meta[last * STRIDE + COUNT]++;
+            return;
+        }
+        int run = freeRuns[--freeRunCount];
+        meta[run * STRIDE + COUNT] = 1;
+        linkTail(run);
     }
 
     private void linkTail(int blk) {
@@ -310,26 +367,32 @@ public final class KvCache {
     }
 
     /**
-     * INV-4: every block is either referenced or on the free list, never both, and the free list
-     * holds exactly {@code freeBlocks()} blocks. O(total blocks): debug mode only.
+     * INV-4: every block is either referenced or in the free queue, never both, and the free queue
+     * holds exactly {@code freeBlocks()} blocks; the index names exactly the hashed blocks. O(total
+     * blocks): debug mode only.
      */
     public void checkInvariants() {
         int listed = 0;
-        for (int b = meta[sentinel * STRIDE + NEXT]; b != sentinel; b = meta[b * STRIDE + NEXT]) {
-            if (meta[b * STRIDE + REF] != 0) {
-                throw new IllegalStateException("INV-4: block " + b + " on free list with refCount " + meta[b * STRIDE + REF]);
+        for (int n = meta[sentinel * STRIDE + NEXT]; n != sentinel; n = meta[n * STRIDE + NEXT]) {
+            int count = meta[n * STRIDE + COUNT];
+            if (n > sentinel ? count <= 0 : count != 0) {
+                throw new IllegalStateException("INV-4: free-queue node " + n + " with count " + count);
             }
-            listed++;
+            listed += n > sentinel ? count : 1;
         }
-        int referenced = 0;
+        long referencedHashed = 0;
         for (int b = 0; b < totalBlocks; b++) {
-            if (meta[b * STRIDE + REF] > 0) {
-                referenced++;
+            if (meta[b * STRIDE + COUNT] > 0) {
+                referencedHashed++;
             }
         }
-        if (listed != freeCount || referenced + listed != totalBlocks) {
-            throw new IllegalStateException("INV-4: referenced " + referenced + " + free " + listed
-                    + " != total " + totalBlocks + " (freeCount " + freeCount + ")");
+        if (index.size() + freeIdCount != totalBlocks) {
+            throw new IllegalStateException("INV-4: " + index.size() + " hashed blocks + " + freeIdCount
+                    + " free ids != total " + totalBlocks);
+        }
+        if (listed != freeCount || referencedHashed + anonymousHeld + listed != totalBlocks) {
+            throw new IllegalStateException("INV-4: referenced " + referencedHashed + " hashed + " + anonymousHeld
+                    + " anonymous + free " + listed + " != total " + totalBlocks + " (freeCount " + freeCount + ")");
         }
     }
 }

@@ -106,4 +106,29 @@ class KvCacheTest {
         assertEquals(3, kv.lookupPrefix(a));
         kv.checkInvariants();
     }
+
+    @Test
+    void anonymousBlocksKeepTheirPlaceInTheEvictionOrder() {
+        // 6 blocks of 16. A = shared prefix P (32 tokens, 2 indexed blocks P0 P1) + 16 unique tokens
+        // (1 anonymous block U). The 3 untouched blocks stay free. Releasing A frees tail first (vLLM):
+        // the free queue is [3 free, U, P1, P0]. B (4 unique blocks) takes the 3 free and U, so both
+        // prefix blocks survive: D (P + 8 tokens) hits (40 - 1) / 16 = 2. C (1 block) then takes P1,
+        // the least recently freed, and D hits only P0, the one free block left.
+        KvCache kv = new KvCache(6, 16, true);
+        Request a = req(0, TokenSequence.prefixed(77, 32, 1, 16));
+        assertTrue(kv.allocateNew(a, kv.lookupPrefix(a), 48));
+        assertEquals(2, kv.cachedBlockHashes());
+        kv.release(a);
+        kv.checkInvariants();
+        Request b = req(1, TokenSequence.unique(2, 64));
+        assertTrue(kv.allocateNew(b, kv.lookupPrefix(b), 64));
+        Request d = req(3, TokenSequence.prefixed(77, 32, 4, 8));
+        assertEquals(2, kv.lookupPrefix(d));
+        Request c = req(2, TokenSequence.unique(3, 16));
+        assertTrue(kv.allocateNew(c, kv.lookupPrefix(c), 16));
+        assertEquals(1, kv.cachedBlockHashes());
+        assertEquals(1, kv.lookupPrefix(d));
+        assertEquals(1, kv.freeBlocks()); // P0, still hit-able
+        kv.checkInvariants();
+    }
 }
