@@ -10,9 +10,16 @@ import java.util.TreeMap;
 /** Computes the {@link ClusterSummary} from a collector's per-request primitives at the end of a run. */
 final class ClusterBreakdown {
     private final MetricsCollector m;
+    private final Distribution allTtft;
+    private final Distribution allTpot;
+    private final Distribution allE2e;
 
-    ClusterBreakdown(MetricsCollector m) {
+    /** {@code allTtft}, {@code allTpot}, {@code allE2e}: the run's distributions, reused by a group holding every request. */
+    ClusterBreakdown(MetricsCollector m, Distribution allTtft, Distribution allTpot, Distribution allE2e) {
         this.m = m;
+        this.allTtft = allTtft;
+        this.allTpot = allTpot;
+        this.allE2e = allE2e;
     }
 
     ClusterSummary summarize(RunTotals totals, double durationS) {
@@ -48,10 +55,14 @@ final class ClusterBreakdown {
             long met = g.met.getLong(k);
             out.put(g.names.get(k), new GroupSummary(inj, g.completed.getLong(k), g.rejected.getLong(k),
                     g.dropped.getLong(k), met, inj == 0 ? Double.NaN : (double) met / inj,
-                    Distribution.ofMicros(Percentiles.of(ttft[k])), Distribution.ofMicros(Percentiles.of(tpot[k])),
-                    Distribution.ofMicros(Percentiles.of(e2e[k]))));
+                    distribution(ttft[k], allTtft), distribution(tpot[k], allTpot), distribution(e2e[k], allE2e)));
         }
         return new LinkedHashMap<>(out);
+    }
+
+    /** A group's distribution; the run's own when the group holds every request (one class or tenant). */
+    private Distribution distribution(LongArrayList groupUs, Distribution all) {
+        return groupUs.size() == m.ttftUs().size() ? all : Distribution.ofMicros(Percentiles.of(groupUs));
     }
 
     /** Jain's fairness index (sum x)^2 / (n sum x^2) over tenants' SLO attainment; 1 when all equal. */

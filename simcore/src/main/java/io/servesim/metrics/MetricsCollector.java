@@ -157,11 +157,13 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     /** Aggregates of the run; see {@link RunSummary} and {@link ClusterSummary}. */
     public RunSummary summary(RunTotals totals) {
         double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, totals.endUs() - firstArrivalUs) / 1e6;
-        ClusterSummary cluster = new ClusterBreakdown(this).summarize(totals, durationS);
+        Distribution ttft = Distribution.ofMicros(Percentiles.of(ttftUs));
+        Distribution e2e = Distribution.ofMicros(Percentiles.of(e2eUs));
+        Distribution tpot = Distribution.ofMicros(Percentiles.of(tpotUs));
+        ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
         RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.totalKvBlocks(),
                 totals.injected(), completed, dropped, rejected, unfinished,
-                Distribution.ofMicros(Percentiles.of(ttftUs)), Distribution.ofMicros(Percentiles.of(e2eUs)),
-                Distribution.ofMicros(Percentiles.of(tpotUs)), tokenItlDistribution(),
+                ttft, e2e, tpot, tokenItlDistribution(),
                 Distribution.ofMicros(Percentiles.of(schedulingUs)), Distribution.ofMicros(Percentiles.of(queueingUs)),
                 durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
