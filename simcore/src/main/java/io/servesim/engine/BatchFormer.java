@@ -33,6 +33,10 @@ final class BatchFormer {
         void headOfLineBlocked(Request r, long nowUs);
     }
 
+    private static final int FITS = 0;
+    private static final int FITS_AFTER_PREEMPTION = 1;
+    private static final int EVICTED = 2;
+
     private final EngineConfig config;
     private final KvCache kv;
     private final WaitQueue waitQueue;
@@ -50,38 +54,32 @@ final class BatchFormer {
     void form(long nowUs, StepShape shape) {
         int budget = config.maxNumBatchedTokens();
         boolean preempted = false;
-        // Phase 1: continuing requests; the bound is re-read because preemption shrinks the batch.
+        // Phase 1: continuing requests; the bound is re-read because preemption shrinks the batch
+        // (it never grows here, so the slot arrays stay the same).
+        int[] computed = running.computed;
+        int[] tokens = running.tokens;
+        int[] generated = running.generated;
+        int[] scheduled = running.newTokens;
+        int[] fastLimit = running.fastLimit;
         for (int i = 0; i < running.size(); i++) {
             if (budget <= 0) {
                 break;
             }
-            Request r = running.get(i);
-            int newTokens = cap(r.numTokens() - r.computedTokens, r.computedTokens, budget);
+            int done = computed[i];
+            int newTokens = cap(tokens[i] - done, done, budget);
             if (newTokens <= 0) {
                 continue;
             }
-            boolean fits = true;
-            while (!kv.ensure(r, r.computedTokens + newTokens)) {
+            int outcome = done + newTokens <= fastLimit[i] ? FITS : allocate(i, done + newTokens, nowUs);
+            if (outcome != FITS) {
                 preempted = true;
-                Request victim = running.removeLast();
-                if (victim == r && running.isEmpty()) {
-                    kv.release(r);
-                    listener.neverFits(r, nowUs);
-                    fits = false;
+                if (outcome == EVICTED) {
                     break;
                 }
-                preempt(victim, nowUs);
-                if (victim == r) {
-                    fits = false;
-                    break;
-                }
-            }
-            if (!fits) {
-                break;
             }
             budget -= newTokens;
-            r.newTokensThisStep = newTokens;
-            addToShape(shape, r, newTokens);
+            scheduled[i] = newTokens;
+            addToShape(shape, generated[i], done, tokens[i], newTokens);
         }
         // Phase 2: new requests from the wait queue.
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waitQueue.isEmpty()) {
@@ -97,15 +95,40 @@ final class BatchFormer {
                 break;
             }
             waitQueue.poll();
-            running.add(r);
             r.state = Request.State.RUNNING;
             r.computedTokens = cachedTokens;
             r.prefixHitTokens = cachedTokens;
-            r.newTokensThisStep = newTokens;
+            running.add(r, newTokens);
             budget -= newTokens;
-            addToShape(shape, r, newTokens);
+            addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);
             listener.admitted(r, nowUs);
         }
+    }
+
+    /**
+     * Slow path of phase 1: slot {@code i} needs KV for tokens up to {@code endToken} beyond what it
+     * holds. Preempts from the tail (recompute) until the allocation succeeds; returns
+     * {@link #FITS}, {@link #FITS_AFTER_PREEMPTION}, or {@link #EVICTED} when the request itself
+     * was preempted or can never fit (it is then gone from the batch).
+     */
+    private int allocate(int i, int endToken, long nowUs) {
+        Request r = running.sync(i);
+        int outcome = FITS;
+        while (!kv.ensure(r, endToken)) {
+            outcome = FITS_AFTER_PREEMPTION;
+            Request victim = running.removeLast();
+            if (victim == r && running.isEmpty()) {
+                kv.release(r);
+                listener.neverFits(r, nowUs);
+                return EVICTED;
+            }
+            preempt(victim, nowUs);
+            if (victim == r) {
+                return EVICTED;
+            }
+        }
+        running.refreshLimit(i);
+        return outcome;
     }
 
     /** Chunk size: threshold cap (chunked prefill), token budget, and the proactive max_model_len cap. */
@@ -122,19 +145,18 @@ final class BatchFormer {
         return n;
     }
 
-    private static void addToShape(StepShape shape, Request r, int newTokens) {
-        boolean decode = r.generatedTokens > 0 && newTokens == 1 && r.computedTokens == r.numTokens() - 1;
-        if (decode) {
-            shape.addDecode(r.computedTokens);
+    /** A decode step samples one token for a request whose KV covers all but its last token. */
+    private static void addToShape(StepShape shape, int generated, int computed, int tokens, int newTokens) {
+        if (generated > 0 && newTokens == 1 && computed == tokens - 1) {
+            shape.addDecode(computed);
         } else {
-            shape.addPrefill(newTokens, r.computedTokens);
+            shape.addPrefill(newTokens, computed);
         }
     }
 
     private void preempt(Request victim, long nowUs) {
         kv.releasePreempted(victim, victim.computedTokens);
         victim.computedTokens = 0;
-        victim.newTokensThisStep = 0;
         victim.preemptions++;
         victim.state = Request.State.QUEUED;
         waitQueue.addFront(victim);

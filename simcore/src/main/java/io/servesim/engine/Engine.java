@@ -50,7 +50,7 @@ public final class Engine {
         this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching());
         this.latency = latency;
         this.waitQueue = new WaitQueue(scheduling.order());
-        this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024));
+        this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024), config.blockSizeTokens(), config.prefixCaching());
         this.batchFormer = new BatchFormer(config, kv, waitQueue, running, new BatchFormer.Listener() {
             @Override
             public void preempted(Request r, long nowUs) {
@@ -177,44 +177,52 @@ public final class Engine {
      */
     private void executeAndComplete(long endUs) {
         int maxLen = config.maxModelLen();
+        int[] computed = running.computed;
+        int[] tokens = running.tokens;
+        int[] generated = running.generated;
+        int[] target = running.target;
+        int[] scheduled = running.newTokens;
+        boolean[] capped = running.capped;
         int kept = 0;
         for (int i = 0, n = running.size(); i < n; i++) {
-            Request r = running.get(i);
-            int newTokens = r.newTokensThisStep;
+            int newTokens = scheduled[i];
             if (newTokens > 0) {
-                r.newTokensThisStep = 0;
-                r.computedTokens += newTokens;
-                if (r.computedTokens == r.numTokens()) {
-                    sampleToken(r, endUs, maxLen);
+                scheduled[i] = 0;
+                if ((computed[i] += newTokens) == tokens[i]) {
+                    sampleToken(i, endUs, maxLen);
                 }
             }
-            if (r.generatedTokens >= r.targetOutputTokens() || r.lengthCapped) {
+            if (generated[i] >= target[i] || capped[i]) {
+                Request r = running.sync(i);
                 kv.release(r);
                 r.state = Request.State.COMPLETED;
                 r.completionUs = r.lastTokenUs;
                 events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
             } else {
-                running.set(kept++, r);
+                running.move(i, kept++);
             }
         }
         running.truncate(kept);
         flushItl();
     }
 
-    /** A token is sampled at the end of this step; it is visible a2 later (cumulative, as BLIS). */
-    private void sampleToken(Request r, long endUs, int maxLen) {
-        if (r.generatedTokens == 0) {
-            r.firstTokenUs = endUs + outputProcessingUs;
-            r.lastTokenUs = r.firstTokenUs;
+    /** Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS). */
+    private void sampleToken(int i, long endUs, int maxLen) {
+        RunningBatch b = running;
+        if (b.generated[i] == 0) {
+            long firstUs = endUs + outputProcessingUs;
+            b.request(i).firstTokenUs = firstUs;
+            b.lastTokenUs[i] = firstUs;
         } else {
-            long itl = (endUs - r.lastStepEndUs) + outputProcessingUs;
-            r.lastTokenUs += itl;
+            long itl = (endUs - b.lastStepEndUs[i]) + outputProcessingUs;
+            b.lastTokenUs[i] += itl;
             recordItl(itl);
         }
-        r.lastStepEndUs = endUs;
-        r.generatedTokens++;
-        if (maxLen > 0 && r.numTokens() >= maxLen && r.generatedTokens < r.targetOutputTokens()) {
-            r.lengthCapped = true;
+        b.lastStepEndUs[i] = endUs;
+        int generated = ++b.generated[i];
+        int tokens = ++b.tokens[i];
+        if (maxLen > 0 && tokens >= maxLen && generated < b.target[i]) {
+            b.capped[i] = true;
         }
     }
 
@@ -244,10 +252,7 @@ public final class Engine {
 
     /** End of run (horizon): hands every still-waiting or running request to {@code sink}. */
     public void drainUnfinished(Consumer<Request> sink) {
-        for (int i = 0; i < running.size(); i++) {
-            sink.accept(running.get(i));
-        }
-        running.clear();
+        running.drain(sink);
         waitQueue.drain(sink);
     }
 

@@ -27,12 +27,17 @@ public final class Invariants {
         }
         long held = 0;
         for (int i = 0; i < running.size(); i++) {
-            Request r = running.get(i);
+            Request r = running.request(i);
             if (r.state != Request.State.RUNNING) {
                 throw new IllegalStateException("non-running request in batch: " + r);
             }
-            if (r.heldBlocks() < kv.blocksFor(r.computedTokens)) {
-                throw new IllegalStateException("request holds " + r.heldBlocks() + " blocks for " + r.computedTokens + " tokens: " + r);
+            int computed = running.computed[i];
+            if (r.heldBlocks() < kv.blocksFor(computed)) {
+                throw new IllegalStateException("request holds " + r.heldBlocks() + " blocks for " + computed + " tokens: " + r);
+            }
+            if (running.fastLimit[i] > r.blockTokens) {
+                throw new IllegalStateException("running slot " + i + " may reach " + running.fastLimit[i]
+                        + " tokens without KV but holds " + r.blockTokens + ": " + r);
             }
             held += r.heldBlocks();
         }

@@ -34,11 +34,11 @@ public final class Request {
     private final long outputContentId;
     private boolean outputReusable;
 
-    // ---- progress (engine-owned) ----
+    // ---- progress (engine-owned; while running, computedTokens, generatedTokens, lengthCapped,
+    // lastStepEndUs and lastTokenUs live in the RunningBatch slot and are synced back on leaving it) ----
     State state = State.PENDING;
     int computedTokens;
     int generatedTokens;
-    int newTokensThisStep;
     int prefixHitTokens;
     int preemptions;
     boolean lengthCapped;

@@ -1,18 +1,73 @@
 package io.servesim.engine;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
- * The running batch of one engine in admission order (vLLM v1 {@code self.running}): a plain array
- * with a size, because the engine walks it several times per step and the tail is where
- * preemption evicts.
+ * The running batch of one engine in admission order (vLLM v1 {@code self.running}), with the
+ * progress of each running request held in parallel primitive arrays (struct of arrays): every step
+ * walks the whole batch twice (batch formation, then execution), and a decoding request's step only
+ * needs a few ints and longs, so keeping them contiguous replaces a cache miss per request per step
+ * with sequential reads. The {@link Request} object is the record of a request outside the batch:
+ * its progress fields are loaded on {@link #add} and written back by {@link #sync} before anything
+ * else reads them (KV allocation, preemption, completion, end of run).
+ *
+ * <p>{@code fastLimit[i]} is the largest token count slot {@code i} can reach without calling the
+ * KV cache: within the request's allocated blocks, and completing no block that prefix caching
+ * would register (the fast path of {@link KvCache#ensure}).
  */
 final class RunningBatch {
-    private Request[] items;
+    private final int blockSize;
+    private final boolean prefixCaching;
+    private Request[] reqs;
+    /** Tokens whose KV is computed ({@code Request.computedTokens}). */
+    int[] computed;
+    /** Prompt plus generated tokens ({@link Request#numTokens()}). */
+    int[] tokens;
+    /** Output tokens generated so far ({@code Request.generatedTokens}). */
+    int[] generated;
+    /** Output tokens the request generates in total ({@link Request#targetOutputTokens()}). */
+    int[] target;
+    /** Tokens scheduled for the step being formed or executed. */
+    int[] newTokens;
+    /** Largest token count reachable without a KV cache call (see the class comment). */
+    int[] fastLimit;
+    /** End of the step that sampled the request's last token ({@code Request.lastStepEndUs}). */
+    long[] lastStepEndUs;
+    /** When the last token became visible ({@code Request.lastTokenUs}). */
+    long[] lastTokenUs;
+    /** Generation stopped at max_model_len ({@code Request.lengthCapped}). */
+    boolean[] capped;
     private int size;
 
-    RunningBatch(int initialCapacity) {
-        items = new Request[Math.max(4, initialCapacity)];
+    RunningBatch(int initialCapacity, int blockSize, boolean prefixCaching) {
+        this.blockSize = blockSize;
+        this.prefixCaching = prefixCaching;
+        int capacity = Math.max(4, initialCapacity);
+        reqs = new Request[capacity];
+        computed = new int[capacity];
+        tokens = new int[capacity];
+        generated = new int[capacity];
+        target = new int[capacity];
+        newTokens = new int[capacity];
+        fastLimit = new int[capacity];
+        lastStepEndUs = new long[capacity];
+        lastTokenUs = new long[capacity];
+        capped = new boolean[capacity];
+    }
+
+    private void grow() {
+        int capacity = reqs.length * 2;
+        reqs = Arrays.copyOf(reqs, capacity);
+        computed = Arrays.copyOf(computed, capacity);
+        tokens = Arrays.copyOf(tokens, capacity);
+        generated = Arrays.copyOf(generated, capacity);
+        target = Arrays.copyOf(target, capacity);
+        newTokens = Arrays.copyOf(newTokens, capacity);
+        fastLimit = Arrays.copyOf(fastLimit, capacity);
+        lastStepEndUs = Arrays.copyOf(lastStepEndUs, capacity);
+        lastTokenUs = Arrays.copyOf(lastTokenUs, capacity);
+        capped = Arrays.copyOf(capped, capacity);
     }
 
     int size() {
@@ -23,36 +78,91 @@ final class RunningBatch {
         return size == 0;
     }
 
-    Request get(int i) {
-        return items[i];
+    /** The request in slot {@code i}; its progress fields are stale until {@link #sync}. */
+    Request request(int i) {
+        return reqs[i];
     }
 
-    void add(Request r) {
-        if (size == items.length) {
-            items = Arrays.copyOf(items, size * 2);
+    /** Appends {@code r} (its progress fields current) with {@code scheduled} tokens in the step being formed. */
+    void add(Request r, int scheduled) {
+        if (size == reqs.length) {
+            grow();
         }
-        items[size++] = r;
+        int i = size++;
+        reqs[i] = r;
+        computed[i] = r.computedTokens;
+        tokens[i] = r.numTokens();
+        generated[i] = r.generatedTokens;
+        target[i] = r.targetOutputTokens();
+        newTokens[i] = scheduled;
+        lastStepEndUs[i] = r.lastStepEndUs;
+        lastTokenUs[i] = r.lastTokenUs;
+        capped[i] = r.lengthCapped;
+        refreshLimit(i);
     }
 
-    Request removeLast() {
-        Request r = items[--size];
-        items[size] = null;
+    /** Recomputes slot {@code i}'s {@link #fastLimit} after a KV cache call changed its request's blocks. */
+    void refreshLimit(int i) {
+        Request r = reqs[i];
+        int limit = r.blockTokens;
+        if (prefixCaching) {
+            // KvCache.ensure registers a block once registrationLimit(end) reaches the next block end.
+            int nextBlockEnd = (r.registeredBlocks + 1) * blockSize;
+            if (r.outputReusable() || r.sharedInputTokens() >= nextBlockEnd) {
+                limit = Math.min(limit, nextBlockEnd - 1);
+            }
+        }
+        fastLimit[i] = limit;
+    }
+
+    /** Writes slot {@code i}'s progress back to its request and returns it. */
+    Request sync(int i) {
+        Request r = reqs[i];
+        r.computedTokens = computed[i];
+        r.generatedTokens = generated[i];
+        r.lastStepEndUs = lastStepEndUs[i];
+        r.lastTokenUs = lastTokenUs[i];
+        r.lengthCapped = capped[i];
         return r;
+    }
+
+    /** Removes the tail slot, its request synced. */
+    Request removeLast() {
+        Request r = sync(--size);
+        reqs[size] = null;
+        return r;
+    }
+
+    /** Copies slot {@code from} into slot {@code to} (compacting survivors to the front). */
+    void move(int from, int to) {
+        if (from == to) {
+            return;
+        }
+        reqs[to] = reqs[from];
+        computed[to] = computed[from];
+        tokens[to] = tokens[from];
+        generated[to] = generated[from];
+        target[to] = target[from];
+        newTokens[to] = newTokens[from];
+        fastLimit[to] = fastLimit[from];
+        lastStepEndUs[to] = lastStepEndUs[from];
+        lastTokenUs[to] = lastTokenUs[from];
+        capped[to] = capped[from];
     }
 
     /** Keeps the first {@code n} slots (callers compact survivors to the front first). */
     void truncate(int n) {
         if (n < size) {
-            Arrays.fill(items, n, size, null);
+            Arrays.fill(reqs, n, size, null);
             size = n;
         }
     }
 
-    void set(int i, Request r) {
-        items[i] = r;
-    }
-
-    void clear() {
+    /** Syncs and hands every slot's request to {@code sink}, in order, and empties the batch. */
+    void drain(Consumer<Request> sink) {
+        for (int i = 0; i < size; i++) {
+            sink.accept(sync(i));
+        }
         truncate(0);
     }
 }
