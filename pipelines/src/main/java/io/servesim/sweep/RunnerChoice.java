@@ -82,6 +82,20 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
         return parallelism != null ? parallelism : Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
+    /**
+     * Workers the runner uses: the flag, else the runner's default (DirectRunner: its target
+     * parallelism default; embedded Flink: one slot per core); null for a remote cluster's default.
+     */
+    public Integer effectiveParallelism() {
+        if (parallelism != null) {
+            return parallelism;
+        }
+        if (runner == Runner.direct) {
+            return PipelineOptionsFactory.as(DirectOptions.class).getTargetParallelism();
+        }
+        return LOCAL.equals(flinkMaster) ? Runtime.getRuntime().availableProcessors() : null;
+    }
+
     /** Beam options for this choice. */
     public PipelineOptions options(String jobName) {
         if (runner == Runner.direct) {

@@ -131,7 +131,7 @@ public final class SweepJob {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sweep", plan.spec().name());
         m.put("runner", runner.toString());
-        m.put("parallelism", runner.parallelism());
+        m.put("parallelism", runner.effectiveParallelism());
         m.put("cells", total);
         m.put("cells_completed", completed);
         m.put("cells_failed", failed);
