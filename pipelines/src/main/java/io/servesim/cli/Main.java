@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,11 +10,13 @@ import picocli.CommandLine.Command;
  * Exit codes: 0 success, 1 runtime failure, 2 configuration error.
  */
 @Command(name = "servesim", mixinStandardHelpOptions = true, version = "servesim 0.1.0",
-        description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).",
-        subcommands = {RunCommand.class, ValidateCommand.class, BenchCommand.class,
-                io.servesim.validation.ReplayRealCommand.class, io.servesim.validation.CalibrateCommand.class,
-                io.servesim.compare.CompareCommand.class, io.servesim.sweep.SweepCommand.class})
+        description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).")
 public final class Main {
+    /** The subcommands, in help order. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ValidateCommand.class, BenchCommand.class,
+            io.servesim.validation.ReplayRealCommand.class, io.servesim.validation.CalibrateCommand.class,
+            io.servesim.compare.CompareCommand.class, io.servesim.sweep.SweepCommand.class);
+
     /** Exit code for a bad configuration. */
     public static final int CONFIG_ERROR = 2;
     /** Exit code for a failure while running. */
@@ -34,6 +37,15 @@ public final class Main {
     /** Parses and runs without exiting (for tests). */
     public static int execute(String... args) {
         CommandLine cl = new CommandLine(new Main());
+        // picocli builds a subcommand's model by reflection when it is added; a call names one, so
+        // only that one is built (all of them for help, errors and unknown names).
+        String named = args.length > 0 ? args[0] : "";
+        boolean one = SUBCOMMANDS.stream().anyMatch(c -> c.getAnnotation(Command.class).name().equals(named));
+        for (Class<?> c : SUBCOMMANDS) {
+            if (!one || c.getAnnotation(Command.class).name().equals(named)) {
+                cl.addSubcommand(c);
+            }
+        }
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("servesim: " + ex.getMessage());
             ex.getCommandLine().usage(ex.getCommandLine().getErr());
