@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Progress of a running sweep on stderr: cells done / total, cells/s and ETA, every few seconds.
+ * Progress of a running sweep on stderr: cells done / total, cells/s and ETA, every few seconds,
+ * then one line when every cell has run and the runner is finalizing the datasets.
  * Cells are counted by {@link RunCellFn} in a JVM-local counter keyed by the sweep run, so this
  * sees cells run in the launching JVM: the DirectRunner and the embedded Flink mini cluster. On a
  * remote Flink cluster the workers count in their own JVMs; the launcher then says so and points
@@ -23,6 +24,7 @@ final class SweepProgress implements AutoCloseable {
     private final PrintStream err;
     private final long startNs = System.nanoTime();
     private final ScheduledExecutorService timer;
+    private boolean finishing;
 
     private SweepProgress(String key, int total, PrintStream err, long periodMs) {
         this.key = key;
@@ -59,6 +61,14 @@ final class SweepProgress implements AutoCloseable {
         long done = done();
         double s = (System.nanoTime() - startNs) / 1e9;
         double rate = done / Math.max(s, 1e-9);
+        if (done >= total) {
+            // every cell ran; the runner is finalizing files: say so once instead of repeating N/N
+            if (!finishing) {
+                finishing = true;
+                err.printf("sweep: %d/%d cells in %.1f s, %.2f cells/s; writing the datasets ...%n", done, total, s, rate);
+            }
+            return;
+        }
         String eta = done == 0 ? "?" : String.format("%.0f s", (total - done) / rate);
         err.printf("sweep: %d/%d cells, %.2f cells/s, ETA %s%n", done, total, rate, eta);
     }
