@@ -47,8 +47,13 @@ final class RowBatch {
     /** The encoded rows so far; the batch starts empty again. */
     byte[] take() {
         byte[] out = bytes.toByteArray();
+        clear();
+        return out;
+    }
+
+    /** Drops the rows appended since the last {@link #take}. */
+    void clear() {
         bytes.reset();
         rows = 0;
-        return out;
     }
 }

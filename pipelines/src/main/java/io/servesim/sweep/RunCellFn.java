@@ -11,9 +11,10 @@ import org.apache.beam.sdk.values.KV;
 
 /**
  * Thin Beam adapter over {@link CellRunner}: one kernel run per cell, emitting per written
- * {@link Dataset} one encoded {@link RowBatch} keyed by the dataset's directory. A cell that throws emits only an
- * {@code errors} row (its partial records are dropped with it). The function writes no files itself, so a retried bundle cannot leave
- * duplicate rows: FileIO's finalization keeps one attempt's output.
+ * {@link Dataset} one encoded {@link RowBatch} keyed by the dataset's directory. A cell that throws
+ * (in the kernel or while its rows are built) emits only an {@code errors} row; its other rows are
+ * dropped with it. The function writes no files itself, so a retried bundle cannot leave duplicate
+ * rows: FileIO's finalization keeps one attempt's output.
  */
 final class RunCellFn extends DoFn<Cell, KV<String, byte[]>> {
     private static final long serialVersionUID = 1L;
@@ -45,23 +46,23 @@ final class RunCellFn extends DoFn<Cell, KV<String, byte[]>> {
 
     @ProcessElement
     public void process(@Element Cell cell, OutputReceiver<KV<String, byte[]>> out) {
-        CellRunner.Outcome outcome;
         try {
-            outcome = CellRunner.run(cell, outputs);
+            CellRunner.Outcome outcome = CellRunner.run(cell, outputs);
+            Schema requests = schemas.get(Dataset.REQUESTS);
+            Schema sessions = schemas.get(Dataset.SESSIONS);
+            Schema decisions = schemas.get(Dataset.DECISIONS);
+            outcome.requests().forEach(r -> batches.get(Dataset.REQUESTS).add(SweepRows.request(requests, cell, r)));
+            outcome.sessions().forEach(s -> batches.get(Dataset.SESSIONS).add(SweepRows.session(sessions, cell, s)));
+            outcome.decisions().forEach(d -> batches.get(Dataset.DECISIONS).add(SweepRows.decision(decisions, cell, d)));
+            batches.get(Dataset.CELLS).add(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary()));
         } catch (RuntimeException | AssertionError | StackOverflowError e) {
+            batches.values().forEach(RowBatch::clear); // a cell's rows go out whole or not at all
             batches.get(Dataset.ERRORS).add(SweepRows.error(schemas.get(Dataset.ERRORS), cell, e));
             emit(out, Dataset.ERRORS);
             failed.inc();
             SweepProgress.cellDone(progressKey);
             return;
         }
-        Schema requests = schemas.get(Dataset.REQUESTS);
-        Schema sessions = schemas.get(Dataset.SESSIONS);
-        Schema decisions = schemas.get(Dataset.DECISIONS);
-        outcome.requests().forEach(r -> batches.get(Dataset.REQUESTS).add(SweepRows.request(requests, cell, r)));
-        outcome.sessions().forEach(s -> batches.get(Dataset.SESSIONS).add(SweepRows.session(sessions, cell, s)));
-        outcome.decisions().forEach(d -> batches.get(Dataset.DECISIONS).add(SweepRows.decision(decisions, cell, d)));
-        batches.get(Dataset.CELLS).add(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary()));
         for (Dataset d : Dataset.values()) {
             emit(out, d);
         }
