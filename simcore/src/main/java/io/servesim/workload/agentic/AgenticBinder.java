@@ -79,6 +79,9 @@ public final class AgenticBinder {
         }
         LoopSpec loop = loop(a.child("loop"), baseDir);
         a.finish();
+        if (!ok) {
+            undeclaredDependencies(nodes);
+        }
         if (!ok || workflow == null || nodes.isEmpty() || (a.has("loop") && loop == null)) {
             return null;
         }
@@ -86,6 +89,26 @@ public final class AgenticBinder {
             return null;
         }
         return new AgenticSpec(workflow, steps, loop, tools);
+    }
+
+    /**
+     * When some step failed to bind, the graph rules ({@link WorkflowRules}) do not run; this still
+     * reports every {@code depends_on} naming no declared step, so one pass lists all problems.
+     */
+    private static void undeclaredDependencies(List<ConfigNode> nodes) {
+        List<String> declared = new ArrayList<>();
+        for (ConfigNode n : nodes) {
+            if (n.raw().path("id").isTextual()) {
+                declared.add(n.raw().path("id").asText());
+            }
+        }
+        for (ConfigNode n : nodes) {
+            for (JsonNode d : n.raw().path("depends_on")) {
+                if (d.isTextual() && !declared.contains(d.asText())) {
+                    n.problem(n.pathOf("depends_on"), "unknown step '" + d.asText() + "'; valid: " + String.join(", ", declared));
+                }
+            }
+        }
     }
 
     private static StepSpec step(ConfigNode n, Map<String, ToolSpec> tools, Path baseDir) {

@@ -166,6 +166,16 @@ class AgenticBinderTest {
                 """.formatted(LLM, TOOLS));
         assertProblem(p, "workload.clients[1].agentic.steps[1].tool: unknown tool 'web'; valid: search");
         assertProblem(p, "workload.clients[1].agentic.steps[2].tool: required for a tool_call step; valid: search");
+        // a bad tool and a bad reference in one workflow: both are reported in one pass
+        List<String> both = problems("""
+                workflow: w
+                steps:
+                  - {id: a, type: llm_call, %s}
+                  - {id: t, type: tool_call, tool: web, depends_on: [zz]}
+                %s
+                """.formatted(LLM, TOOLS));
+        assertProblem(both, "workload.clients[1].agentic.steps[1].tool: unknown tool 'web'; valid: search");
+        assertProblem(both, "workload.clients[1].agentic.steps[1].depends_on: unknown step 'zz'; valid: a, t");
         assertProblem(problems("workflow: w\nsteps: [{id: a, type: llm_call, %s}]\n%s".formatted(LLM, TOOLS)),
                 "workload.clients[1].agentic.tools.search: not used by any tool_call step");
     }
