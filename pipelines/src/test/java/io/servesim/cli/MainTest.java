@@ -171,4 +171,20 @@ class MainTest {
         assertTrue(badBundle.err().contains("bundle.yaml: autoscale: unknown policy kind; valid: admission, priority, routing, scheduler"),
                 badBundle.err());
     }
+
+    @Test
+    void benchThreadsIsCheckedAndOnlyForSweeps() {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--threads", "2"));
+            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml", "--threads", "0"));
+        } finally {
+            System.setErr(saved);
+        }
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("--threads only applies with --sweep"), text);
+        assertTrue(text.contains("--threads must be >= 1, got 0"), text);
+    }
 }
