@@ -17,7 +17,8 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  *
  * <ul>
  *   <li>{@code direct}: Beam's DirectRunner in this JVM; {@code parallelism} is its target parallelism.</li>
- *   <li>{@code flink} with master {@code [local]}: an embedded Flink mini cluster in this JVM.</li>
+ *   <li>{@code flink} with master {@code [local]}: an embedded Flink mini cluster in this JVM, its
+ *       memory sized to the parallelism ({@link FlinkLocalConf}) unless {@code FLINK_CONF_DIR} is set.</li>
  *   <li>{@code flink} with master {@code host:port}: a Flink 1.19 session cluster (REST port); the
  *       shaded application jar ({@code mvn -Pflink-jar package}) is staged to it.</li>
  * </ul>
@@ -122,6 +123,11 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
         }
         if (flinkJar != null) {
             o.setFilesToStage(List.of(flinkJar.toString()));
+        } else {
+            Path conf = FlinkLocalConf.materialize(effectiveParallelism(), System.getenv());
+            if (conf != null) {
+                o.setFlinkConfDir(conf.toString());
+            }
         }
         o.setJobName(jobName);
         return o;
