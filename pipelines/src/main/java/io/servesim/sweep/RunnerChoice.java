@@ -84,6 +84,18 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
     }
 
     /**
+     * Keys the cells are spread over before they run, 0 for one random key per cell. Flink (0):
+     * each key's cells stream through the worker owning it, and many keys balance the workers. The
+     * DirectRunner evaluates one bundle per key, and its overhead grows with the number of bundles
+     * (measured with scripts/bench-sweep's 200-cell sweep at the default target parallelism 3: 200
+     * keys took 16 s, 12 keys 15 s, 6 keys 13.7 s, 3 keys 12.5 s). So one key, one bundle, per worker
+     * thread; {@code index mod keys} mixes cheap and costly cells in every bundle.
+     */
+    public int spreadKeys() {
+        return runner == Runner.flink ? 0 : effectiveParallelism();
+    }
+
+    /**
      * Workers the runner uses: the flag, else the runner's default (DirectRunner: its target
      * parallelism default; embedded Flink: one slot per core); null for a remote cluster's default.
      */

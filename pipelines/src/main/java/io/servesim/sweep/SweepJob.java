@@ -56,7 +56,7 @@ public final class SweepJob {
             prepareDirectory(dir);
             SweepSidecars.writeSweep(dir, plan);
             Pipeline p = Pipeline.create(runner.options("servesim-sweep-" + plan.spec().name()));
-            written = SweepPipeline.build(p, plan, dir.toAbsolutePath(), key, runner.fileShards());
+            written = SweepPipeline.build(p, plan, dir.toAbsolutePath(), key, runner);
             if (!runner.inProcess()) {
                 err.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
                         + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");

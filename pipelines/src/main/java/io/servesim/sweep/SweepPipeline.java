@@ -15,7 +15,11 @@ import org.apache.beam.sdk.transforms.Contextful;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.Values;
+import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * The sweep as a Beam pipeline: validated cells -> Reshuffle (spreads cells over workers) ->
@@ -23,6 +27,11 @@ import org.apache.beam.sdk.values.KV;
  * keyed by the dataset's directory) -> one {@code FileIO.writeDynamic()} whose destinations are the
  * datasets, each written via ParquetIO's sink ({@link RowBatchSink}) as
  * {@code <output>/<dataset>/part-*.parquet}.
+ *
+ * <p>How cells are spread is the runner's ({@link RunnerChoice#spreadKeys()}): Flink streams each
+ * key's cells through the worker that owns it, so every cell gets its own random key; the
+ * DirectRunner makes one bundle per key and slows down with the bundles in flight, so there the
+ * cells share one key per worker thread ({@code index mod keys}).
  *
  * <p>One write for all datasets rather than one per dataset keeps the graph small: the
  * DirectRunner re-translates a ParDo for every bundle it evaluates, and Flink's batch translation
@@ -34,10 +43,11 @@ public final class SweepPipeline {
     }
 
     /**
-     * Adds the sweep's transforms to {@code p}; the datasets it writes, in order. {@code fileShards}:
-     * files per dataset, or 0 for the runner's choice ({@link RunnerChoice#fileShards()}).
+     * Adds the sweep's transforms to {@code p}, spreading cells and sharding files as {@code runner}
+     * says ({@link RunnerChoice#spreadKeys()}, {@link RunnerChoice#fileShards()}); the datasets it
+     * writes, in order.
      */
-    public static List<Dataset> build(Pipeline p, SweepPlan plan, Path outDir, String progressKey, int fileShards) {
+    public static List<Dataset> build(Pipeline p, SweepPlan plan, Path outDir, String progressKey, RunnerChoice runner) {
         SweepOutputs outputs = plan.spec().outputs();
         Map<Dataset, Schema> schemas = DatasetSchemas.forAxes(plan.spec().axisNames());
         List<Dataset> written = new ArrayList<>();
@@ -54,9 +64,15 @@ public final class SweepPipeline {
                 .via(Contextful.fn(KV::getValue), Contextful.fn(dir -> new RowBatchSink(schemaJson.get(dir))))
                 .to(outDir.toString())
                 .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
-        p.apply("Cells", Create.of(plan.cells()).withCoder(SerializableCoder.of(Cell.class)))
-                .apply("Spread", Reshuffle.viaRandomKey())
-                .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey)))
+        int fileShards = runner.fileShards();
+        int keys = runner.spreadKeys();
+        PCollection<Cell> cells = p.apply("Cells", Create.of(plan.cells()).withCoder(SerializableCoder.of(Cell.class)));
+        PCollection<Cell> spread = keys == 0
+                ? cells.apply("Spread", Reshuffle.viaRandomKey())
+                : cells.apply("Key", WithKeys.of((Cell c) -> c.index() % keys).withKeyType(TypeDescriptors.integers()))
+                        .apply("Spread", Reshuffle.of())
+                        .apply("Unkey", Values.create());
+        spread.apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey)))
                 .setCoder(KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of()))
                 .apply("Write", fileShards > 0 ? write.withNumShards(fileShards) : write);
         return written;
