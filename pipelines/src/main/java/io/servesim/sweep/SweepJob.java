@@ -33,6 +33,7 @@ public final class SweepJob {
     /** Runs {@code sweepFile} into {@code outDir} (null = {@code out/<name>/}); returns the exit code. */
     public static int run(Path sweepFile, Path outDir, RunnerChoice runner, PrintStream out, PrintStream err) {
         long t0 = System.nanoTime();
+        RunnerChoice.preloadBeam();
         SweepPlan plan;
         try {
             plan = SweepPlan.prepare(SweepFile.load(sweepFile));
