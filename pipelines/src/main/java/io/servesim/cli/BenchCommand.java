@@ -53,6 +53,10 @@ public final class BenchCommand implements Callable<Integer> {
             + " shows how the kernel alone scales on this machine, the ceiling for a parallel runner")
     int threads = 1;
 
+    @Option(names = "--passes", description = "with --sweep: run all cells this many times in the same JVM, one line"
+            + " per pass (default 1); later passes show the warm-JIT speed and scaling, the first what a fresh process gets")
+    int passes = 1;
+
     @Spec
     CommandSpec spec;
 
@@ -65,15 +69,18 @@ public final class BenchCommand implements Callable<Integer> {
                     return Main.CONFIG_ERROR;
                 }
             }
-            if (threads < 1) {
-                System.err.println("servesim bench: --threads must be >= 1, got " + threads);
+            if (threads < 1 || passes < 1) {
+                System.err.println("servesim bench: " + (threads < 1 ? "--threads must be >= 1, got " + threads
+                        : "--passes must be >= 1, got " + passes));
                 return Main.CONFIG_ERROR;
             }
-            return SweepBench.run(sweep, threads, System.out, System.err);
+            return SweepBench.run(sweep, threads, passes, System.out, System.err);
         }
-        if (spec.commandLine().getParseResult().hasMatchedOption("--threads")) {
-            System.err.println("servesim bench: --threads only applies with --sweep");
-            return Main.CONFIG_ERROR;
+        for (String sweepOnly : List.of("--threads", "--passes")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(sweepOnly)) {
+                System.err.println("servesim bench: " + sweepOnly + " only applies with --sweep");
+                return Main.CONFIG_ERROR;
+            }
         }
         return run(requests, load, seed, instances, routing, System.out);
     }

@@ -19,14 +19,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * is the serial loop {@code scripts/bench-sweep} compares the runners with; with more, the most a
  * parallel runner could reach on this machine (the kernel's own scaling: shared caches, JIT and GC
  * threads competing for the same cores). {@code cpu_ms_cell} is the kernel threads' CPU time per
- * cell: it grows with threads when they slow each other down rather than wait.
+ * cell: it grows with threads when they slow each other down rather than wait. With {@code passes}
+ * above 1 the timed loop runs again over the same cells in the same JVM, one line per pass: the
+ * first pass is what a fresh process (and so a sweep runner) gets, with the JIT compiler still at
+ * work on the second core; later ones show the kernel's warm speed and how far threads scale once
+ * compilation is done.
  */
 public final class SweepBench {
     private SweepBench() {
     }
 
-    /** Runs every cell of {@code sweepFile} on {@code threads} threads and prints cells/s; returns the exit code. */
-    public static int run(Path sweepFile, int threads, PrintStream out, PrintStream err) {
+    /** Runs every cell of {@code sweepFile} {@code passes} times on {@code threads} threads and prints cells/s per pass; returns the exit code. */
+    public static int run(Path sweepFile, int threads, int passes, PrintStream out, PrintStream err) {
         SweepPlan plan;
         try {
             plan = SweepPlan.prepare(SweepFile.load(sweepFile));
@@ -37,6 +41,25 @@ public final class SweepBench {
         SweepOutputs outputs = plan.spec().outputs();
         List<Cell> cells = plan.cells();
         CellRunner.run(cells.get(0), outputs);
+        out.printf("bench sweep %s: %s over the kernel (no Beam, no Parquet), %d thread%s%n", plan.spec().name(),
+                threads == 1 ? "serial loop" : "parallel loops", threads, threads == 1 ? "" : "s");
+        out.printf("%4s %8s %10s %10s %10s %12s%n", "pass", "cells", "requests", "wall_s", "cells_per_s", "cpu_ms_cell");
+        for (int pass = 1; pass <= passes; pass++) {
+            Pass p = timePass(cells, outputs, threads);
+            if (p == null) {
+                return Main.RUNTIME_ERROR;
+            }
+            out.printf("%4d %8d %10d %10.2f %10.2f %12.1f%n", pass, cells.size(), p.requests, p.wallS,
+                    cells.size() / p.wallS, p.cpuNs / 1e6 / cells.size());
+        }
+        return 0;
+    }
+
+    private record Pass(long requests, double wallS, long cpuNs) {
+    }
+
+    /** One timed loop over every cell; null if interrupted. */
+    private static Pass timePass(List<Cell> cells, SweepOutputs outputs, int threads) {
         AtomicInteger next = new AtomicInteger();
         AtomicLong requests = new AtomicLong();
         AtomicLong cpuNs = new AtomicLong();
@@ -60,15 +83,9 @@ public final class SweepBench {
                 t.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return Main.RUNTIME_ERROR;
+                return null;
             }
         }
-        double wallS = (System.nanoTime() - t0) / 1e9;
-        out.printf("bench sweep %s: %s over the kernel (no Beam, no Parquet), %d thread%s%n", plan.spec().name(),
-                threads == 1 ? "serial loop" : "parallel loops", threads, threads == 1 ? "" : "s");
-        out.printf("%8s %10s %10s %10s %12s%n", "cells", "requests", "wall_s", "cells_per_s", "cpu_ms_cell");
-        out.printf("%8d %10d %10.2f %10.2f %12.1f%n", cells.size(), requests.get(), wallS, cells.size() / wallS,
-                cpuNs.get() / 1e6 / cells.size());
-        return 0;
+        return new Pass(requests.get(), (System.nanoTime() - t0) / 1e9, cpuNs.get());
     }
 }
