@@ -30,7 +30,7 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  *
  * <p>How cells are spread is the runner's ({@link RunnerChoice#spreadKeys()}): Flink streams each
  * key's cells through the worker that owns it, so every cell gets its own random key; the
- * DirectRunner makes one bundle per key and slows down with the bundles in flight, so there the
+ * DirectRunner makes one bundle per key and its overhead grows with the number of bundles, so there the
  * cells share one key per worker thread ({@code index mod keys}).
  *
  * <p>One write for all datasets rather than one per dataset keeps the graph small: the
