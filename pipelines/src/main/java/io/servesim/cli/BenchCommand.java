@@ -60,6 +60,15 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** True (and says so on stderr) when {@code value} of {@code flag} is below 1. */
+    private static boolean belowOne(String flag, int value) {
+        if (value < 1) {
+            System.err.println("servesim bench: " + flag + " must be >= 1, got " + value);
+            return true;
+        }
+        return false;
+    }
+
     @Override
     public Integer call() {
         if (sweep != null) {
@@ -69,9 +78,8 @@ public final class BenchCommand implements Callable<Integer> {
                     return Main.CONFIG_ERROR;
                 }
             }
-            if (threads < 1 || passes < 1) {
-                System.err.println("servesim bench: " + (threads < 1 ? "--threads must be >= 1, got " + threads
-                        : "--passes must be >= 1, got " + passes));
+            boolean badThreads = belowOne("--threads", threads);
+            if (badThreads | belowOne("--passes", passes)) { // both checked: one call lists every problem
                 return Main.CONFIG_ERROR;
             }
             return SweepBench.run(sweep, threads, passes, System.out, System.err);

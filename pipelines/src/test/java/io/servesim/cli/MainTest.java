@@ -174,39 +174,40 @@ class MainTest {
 
     @Test
     void benchThreadsAndPassesAreCheckedAndOnlyForSweeps() {
-        PrintStream saved = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
+        String text = capture(System::setErr, System.err, () -> {
             assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--threads", "2"));
             assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--passes", "2"));
-            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml", "--threads", "0"));
-            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml", "--passes", "0"));
-        } finally {
-            System.setErr(saved);
-        }
-        String text = err.toString(StandardCharsets.UTF_8);
+            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml",
+                    "--threads", "0", "--passes", "0"));
+        });
         assertTrue(text.contains("--threads only applies with --sweep"), text);
         assertTrue(text.contains("--passes only applies with --sweep"), text);
+        // both bad counts are reported by the one call
         assertTrue(text.contains("--threads must be >= 1, got 0"), text);
         assertTrue(text.contains("--passes must be >= 1, got 0"), text);
     }
 
     @Test
     void benchSweepPrintsOneLinePerPass() {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            assertEquals(0, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml", "--passes", "2", "--threads", "2"));
-        } finally {
-            System.setOut(saved);
-        }
-        String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\n");
+        String text = capture(System::setOut, System.out, () -> assertEquals(0,
+                Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml", "--passes", "2", "--threads", "2")));
+        String[] lines = text.strip().split("\n");
         assertTrue(lines[0].contains("parallel loops over the kernel"), lines[0]);
-        assertEquals(4, lines.length, String.join("\n", lines)); // title, header, pass 1, pass 2
+        assertEquals(4, lines.length, text); // title, header, pass 1, pass 2
         // pass, cells, requests: bench-1.yaml is one cell of 2,000 requests
         assertTrue(lines[2].trim().matches("1\\s+1\\s+2000\\s.*"), lines[2]);
         assertTrue(lines[3].trim().matches("2\\s+1\\s+2000\\s.*"), lines[3]);
+    }
+
+    /** What {@code body} prints on the stream that {@code set} replaces ({@code saved} is put back). */
+    private static String capture(java.util.function.Consumer<PrintStream> set, PrintStream saved, Runnable body) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        set.accept(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            body.run();
+        } finally {
+            set.accept(saved);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 }
