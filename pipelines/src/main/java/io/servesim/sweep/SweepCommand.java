@@ -18,6 +18,14 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "DIR", description = "output directory (default out/<sweep name>/)")
     Path output;
 
+    @Option(names = "--overwrite", description = "write into an output directory that holds another sweep's results or files"
+            + " of yours, or discard an interrupted sweep there; servesim still deletes only files its own manifest lists")
+    boolean overwrite;
+
+    @Option(names = "--resume", description = "finish the interrupted sweep in the output directory: run only the cells"
+            + " without rows yet (the result is row-identical to an uninterrupted sweep)")
+    boolean resume;
+
     @Option(names = "--runner", description = "direct (embedded, default) or flink")
     RunnerChoice.Runner runner = RunnerChoice.Runner.direct;
 
@@ -39,6 +47,6 @@ public final class SweepCommand implements Callable<Integer> {
             System.err.println("servesim sweep: " + e.getMessage());
             return Main.CONFIG_ERROR;
         }
-        return SweepJob.run(file, output, choice, System.out, System.err);
+        return SweepJob.run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), System.out, System.err);
     }
 }

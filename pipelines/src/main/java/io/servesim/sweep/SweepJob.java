@@ -7,10 +7,11 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
@@ -22,16 +23,31 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
 
 /**
  * {@code servesim sweep}, the work behind the command: bind the sweep file, validate every cell
- * (exit 2 listing all invalid ones), clear the previous datasets, run the pipeline with progress on
- * stderr, then read the cells back and print the result table and output paths on stdout. Exit 1
- * when cells failed at run time (their {@code errors} rows say why; the other cells are written).
+ * (exit 2 listing all invalid ones), check the output directory ({@link OutputDir}: exit 2 rather
+ * than touch a file servesim did not write), run the pipeline into a staging folder with progress
+ * on stderr, read the cells back, move the datasets into place ({@link OutputCommit}, {@code _SUCCESS}
+ * last) and print the result table and output paths on stdout. Exit 1 when cells failed at run time
+ * (their {@code errors} rows say why; the other cells are written) or the pipeline failed (finished
+ * cells are kept for {@code --resume}); an interrupted sweep exits 130 / 143 ({@link InterruptGuard}).
  */
 public final class SweepJob {
     private SweepJob() {
     }
 
+    /**
+     * How the sweep may treat its output directory.
+     *
+     * @param overwrite write even where the directory holds another sweep or the user's files (only
+     *                  servesim's own files are ever deleted), discarding an interrupted sweep
+     * @param resume    finish the interrupted sweep in the directory: run only its unfinished cells
+     */
+    public record OutputFlags(boolean overwrite, boolean resume) {
+        /** Neither flag. */
+        public static final OutputFlags NONE = new OutputFlags(false, false);
+    }
+
     /** Runs {@code sweepFile} into {@code outDir} (null = {@code out/<name>/}); returns the exit code. */
-    public static int run(Path sweepFile, Path outDir, RunnerChoice runner, PrintStream out, PrintStream err) {
+    public static int run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream out, PrintStream err) {
         long t0 = System.nanoTime();
         RunnerChoice.preloadBeam();
         SweepPlan plan;
@@ -45,76 +61,134 @@ public final class SweepJob {
             err.println("servesim: sweep " + sweepFile + ": " + e.getMessage());
             return Main.CONFIG_ERROR;
         }
-        Path dir = outDir != null ? outDir : Path.of("out", plan.spec().name());
+        Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
+        String resumeCommand = "servesim sweep " + sweepFile + " --output " + dir + " --resume";
+        OutputDir.Verdict verdict;
+        Staged staged;
+        try {
+            verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
+            if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
+                err.println("servesim: nothing to resume: " + dir + " already holds this sweep's complete results");
+                return 0;
+            }
+            staged = stage(verdict, plan, resumeCommand);
+        } catch (OutputDir.RefusedException e) {
+            err.println("servesim: " + e.getMessage());
+            return Main.CONFIG_ERROR;
+        } catch (IOException | UncheckedIOException e) {
+            err.println("servesim: cannot write the sweep output " + dir + ": " + rootCause(e));
+            return Main.CONFIG_ERROR;
+        }
         int total = plan.cells().size();
         long validatedNs = System.nanoTime();
-        err.printf("sweep %s: %d cells validated in %.1f s; running on %s%n", plan.spec().name(), total,
-                (validatedNs - t0) / 1e9, runner);
-        List<Dataset> written;
-        PipelineResult result;
-        String key = UUID.randomUUID().toString();
-        try {
-            prepareDirectory(dir);
-            SweepSidecars.writeSweep(dir, plan);
-            Pipeline p = Pipeline.create(runner.options("servesim-sweep-" + plan.spec().name()));
-            written = SweepPipeline.build(p, plan, dir.toAbsolutePath(), key, runner);
-            if (!runner.inProcess()) {
-                err.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
-                        + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");
+        err.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
+                (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
+                        + staged.toRun().size() + " to run; ", runner);
+        Path staging = verdict.staging();
+        try (InterruptGuard guard = InterruptGuard.install(err, dir, staging, verdict.previousComplete(), resumeCommand)) {
+            List<Dataset> written;
+            PipelineResult result;
+            String key = UUID.randomUUID().toString();
+            try {
+                Pipeline p = Pipeline.create(runner.options("servesim-sweep-" + plan.spec().name()));
+                written = SweepPipeline.build(p, plan, staged.toRun(), staged.replay(), staging, Checkpoint.dir(staging), key, runner);
+                if (!runner.inProcess()) {
+                    err.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
+                            + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");
+                }
+                try (SweepProgress progress = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), err, 2000) : null) {
+                    result = p.run();
+                    result.waitUntilFinish();
+                }
+            } catch (RuntimeException e) {
+                err.println("servesim: sweep pipeline failed: " + rootCause(e));
+                err.println("servesim: " + Checkpoint.count(staging) + " finished cells are kept in " + staging
+                        + "; finish the sweep with: " + resumeCommand);
+                return Main.RUNTIME_ERROR;
             }
-            try (SweepProgress progress = runner.inProcess() ? SweepProgress.start(key, total, err, 2000) : null) {
-                result = p.run();
-                result.waitUntilFinish();
+            long ranNs = System.nanoTime();
+            long completed = counter(result, "cells_completed") + staged.replay().size();
+            long failed = counter(result, "cells_failed");
+            try {
+                EmptyDatasets.fill(staging, written, DatasetSchemas.forAxes(plan.spec().axisNames()));
+                Map<Dataset, Long> rows = SweepResults.rowCounts(staging, written);
+                String table = SweepResults.table(staging, plan.spec().axisNames());
+                SweepSidecars.writeSummary(staging, summary(plan, runner, dir, total, completed, failed,
+                        staged.replay().size(), rows, t0, validatedNs, ranNs));
+                guard.committing(() -> OutputCommit.commit(staging, dir, written, verdict.ownedFiles()));
+                out.print(table);
+                out.println();
+                for (Dataset d : written) {
+                    out.printf("%-9s %s (%d rows)%n", d.directory(), dir.resolve(d.directory()), rows.get(d));
+                }
+                out.printf("%-9s %s%n%-9s %s%n", "sweep", dir.resolve(SweepSidecars.SWEEP), "summary", dir.resolve(SweepSidecars.SUMMARY));
+            } catch (IOException | java.sql.SQLException e) {
+                err.println("servesim: finishing the sweep in " + dir + ": " + rootCause(e) + "; its rows are in " + staging);
+                return Main.RUNTIME_ERROR;
             }
-        } catch (IOException | UncheckedIOException e) {
-            err.println("servesim: sweep output " + dir + ": " + e.getMessage());
-            return Main.RUNTIME_ERROR;
-        } catch (RuntimeException e) {
-            err.println("servesim: sweep pipeline failed: " + e);
-            return Main.RUNTIME_ERROR;
-        }
-        long ranNs = System.nanoTime();
-        long completed = counter(result, "cells_completed");
-        long failed = counter(result, "cells_failed");
-        try {
-            EmptyDatasets.fill(dir, written, DatasetSchemas.forAxes(plan.spec().axisNames()));
-            Map<Dataset, Long> rows = SweepResults.rowCounts(dir, written);
-            String table = SweepResults.table(dir, plan.spec().axisNames());
-            SweepSidecars.writeSummary(dir, summary(plan, runner, dir, total, completed, failed, rows, t0, validatedNs, ranNs));
-            out.print(table);
-            out.println();
-            for (Dataset d : written) {
-                out.printf("%-9s %s (%d rows)%n", d.directory(), dir.resolve(d.directory()), rows.get(d));
+            double runS = (ranNs - validatedNs) / 1e9;
+            err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", plan.spec().name(), completed, total,
+                    runS, (completed - staged.replay().size()) / Math.max(runS, 1e-9));
+            if (failed > 0) {
+                err.printf("servesim: %d of %d cells failed at run time; see %s%n", failed, total, dir.resolve(Dataset.ERRORS.directory()));
+                return Main.RUNTIME_ERROR;
             }
-            out.printf("%-9s %s%n%-9s %s%n", "sweep", dir.resolve(SweepSidecars.SWEEP), "summary", dir.resolve(SweepSidecars.SUMMARY));
-        } catch (IOException | java.sql.SQLException e) {
-            err.println("servesim: reading back " + dir + ": " + e.getMessage());
-            return Main.RUNTIME_ERROR;
+            return 0;
         }
-        double runS = (ranNs - validatedNs) / 1e9;
-        err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", plan.spec().name(), completed, total,
-                runS, completed / Math.max(runS, 1e-9));
-        if (failed > 0) {
-            err.printf("servesim: %d of %d cells failed at run time; see %s%n", failed, total, dir.resolve(Dataset.ERRORS.directory()));
-            return Main.RUNTIME_ERROR;
-        }
-        return 0;
     }
 
-    /** Creates {@code dir} and removes datasets a previous run left (stale shards would mix in). */
-    private static void prepareDirectory(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        for (Dataset d : Dataset.values()) {
-            Path sub = dir.resolve(d.directory());
-            if (Files.exists(sub)) {
-                try (Stream<Path> walk = Files.walk(sub)) {
-                    for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.delete(f);
+    /**
+     * The cells to run now and the finished cells' checkpoint files to read back.
+     *
+     * @param toRun  cells without a checkpoint
+     * @param replay checkpoint files of finished cells (absolute paths)
+     */
+    private record Staged(List<Cell> toRun, List<String> replay) {
+    }
+
+    /**
+     * Prepares the staging folder: a fresh one (with {@code _INCOMPLETE} in the output directory
+     * when there are no earlier complete results to keep), or, on resume, the interrupted one with
+     * its runner files cleared and its checkpoints kept.
+     */
+    private static Staged stage(OutputDir.Verdict v, SweepPlan plan, String resumeCommand) throws IOException {
+        Path staging = v.staging();
+        Files.createDirectories(v.dir());
+        if (v.mode() == OutputDir.Mode.RESUME) {
+            try (Stream<Path> entries = Files.list(staging)) {
+                for (Path e : entries.toList()) {
+                    if (!e.getFileName().toString().equals(Checkpoint.DIRECTORY)) {
+                        OutputCommit.deleteTree(e);
                     }
                 }
             }
+        } else if (v.discardStaging()) {
+            OutputCommit.deleteTree(staging);
         }
-        Files.deleteIfExists(dir.resolve(SweepSidecars.SUMMARY));
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepSidecars.writeSweep(staging, plan);
+        if (!v.previousComplete()) {
+            Set<String> owned = new HashSet<>(v.ownedFiles());
+            owned.remove(OutputManifest.Marker.INCOMPLETE.file);
+            OutputManifest.incomplete("sweep " + plan.spec().name() + " is running, or was interrupted or failed: its finished"
+                    + " cells are kept in " + OutputDir.STAGING + "/" + Checkpoint.DIRECTORY + "; finish it with: " + resumeCommand,
+                    owned).write(v.dir());
+        }
+        List<Path> finished = v.mode() == OutputDir.Mode.RESUME ? Checkpoint.files(Checkpoint.dir(staging)) : List.of();
+        Set<String> done = new HashSet<>();
+        finished.forEach(f -> done.add(Checkpoint.cellId(f)));
+        List<Cell> toRun = plan.cells().stream().filter(c -> !done.contains(c.cellId())).toList();
+        return new Staged(toRun, finished.stream().map(f -> f.toAbsolutePath().toString()).toList());
+    }
+
+    /** The innermost cause's message: what went wrong, without the wrapping exceptions' class names. */
+    static String rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
     }
 
     private static long counter(PipelineResult result, String name) {
@@ -128,7 +202,8 @@ public final class SweepJob {
     }
 
     private static Map<String, Object> summary(SweepPlan plan, RunnerChoice runner, Path dir, int total, long completed,
-                                               long failed, Map<Dataset, Long> rows, long t0, long validatedNs, long ranNs) {
+                                               long failed, int resumed, Map<Dataset, Long> rows, long t0,
+                                               long validatedNs, long ranNs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sweep", plan.spec().name());
         m.put("runner", runner.toString());
@@ -136,6 +211,7 @@ public final class SweepJob {
         m.put("cells", total);
         m.put("cells_completed", completed);
         m.put("cells_failed", failed);
+        m.put("cells_resumed", resumed);
         Map<String, Object> counts = new LinkedHashMap<>();
         rows.forEach((d, n) -> counts.put(d.directory(), n));
         m.put("rows", counts);
@@ -143,8 +219,8 @@ public final class SweepJob {
         m.put("validate_wall_s", (validatedNs - t0) / 1e9);
         m.put("pipeline_wall_s", (ranNs - validatedNs) / 1e9);
         m.put("total_wall_s", (endNs - t0) / 1e9);
-        m.put("cells_per_s", completed / Math.max((ranNs - validatedNs) / 1e9, 1e-9));
-        m.put("output_dir", dir.toAbsolutePath().toString());
+        m.put("cells_per_s", (completed - resumed) / Math.max((ranNs - validatedNs) / 1e9, 1e-9));
+        m.put("output_dir", dir.toString());
         return m;
     }
 }

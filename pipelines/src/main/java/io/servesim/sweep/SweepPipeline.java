@@ -13,12 +13,14 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.transforms.Contextful;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -43,11 +45,15 @@ public final class SweepPipeline {
     }
 
     /**
-     * Adds the sweep's transforms to {@code p}, spreading cells and sharding files as {@code runner}
-     * says ({@link RunnerChoice#spreadKeys()}, {@link RunnerChoice#fileShards()}); the datasets it
-     * writes, in order.
+     * Adds the sweep's transforms to {@code p}: {@code toRun} (cells of {@code plan}) are run, and
+     * the rows of cells that finished before an interruption are read back from {@code replay}
+     * ({@link Checkpoint} files) into the same write. Cells are spread and files sharded as
+     * {@code runner} says ({@link RunnerChoice#spreadKeys()}, {@link RunnerChoice#fileShards()});
+     * datasets go under {@code outDir}, finished cells' rows into {@code checkpointDir}. Returns the
+     * datasets it writes, in order.
      */
-    public static List<Dataset> build(Pipeline p, SweepPlan plan, Path outDir, String progressKey, RunnerChoice runner) {
+    public static List<Dataset> build(Pipeline p, SweepPlan plan, List<Cell> toRun, List<String> replay, Path outDir,
+                                      Path checkpointDir, String progressKey, RunnerChoice runner) {
         SweepOutputs outputs = plan.spec().outputs();
         Map<Dataset, Schema> schemas = DatasetSchemas.forAxes(plan.spec().axisNames());
         List<Dataset> written = new ArrayList<>();
@@ -66,15 +72,21 @@ public final class SweepPipeline {
                 .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
         int fileShards = runner.fileShards();
         int keys = runner.spreadKeys();
-        PCollection<Cell> cells = p.apply("Cells", Create.of(plan.cells()).withCoder(SerializableCoder.of(Cell.class)));
+        PCollection<Cell> cells = p.apply("Cells", Create.of(toRun).withCoder(SerializableCoder.of(Cell.class)));
         PCollection<Cell> spread = keys == 0
                 ? cells.apply("Spread", Reshuffle.viaRandomKey())
                 : cells.apply("Key", WithKeys.of((Cell c) -> c.index() % keys).withKeyType(TypeDescriptors.integers()))
                         .apply("Spread", Reshuffle.of())
                         .apply("Unkey", Values.create());
-        spread.apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey)))
-                .setCoder(KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of()))
-                .apply("Write", fileShards > 0 ? write.withNumShards(fileShards) : write);
+        KvCoder<String, byte[]> batchCoder = KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of());
+        PCollection<KV<String, byte[]>> ran = spread
+                .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey, checkpointDir)))
+                .setCoder(batchCoder);
+        PCollection<KV<String, byte[]>> rows = replay.isEmpty() ? ran : PCollectionList.of(ran)
+                .and(p.apply("Finished", Create.of(replay).withCoder(StringUtf8Coder.of()))
+                        .apply("ReadFinished", ParDo.of(new ReplayCheckpointFn())).setCoder(batchCoder))
+                .apply("Rows", Flatten.pCollections());
+        rows.apply("Write", fileShards > 0 ? write.withNumShards(fileShards) : write);
         return written;
     }
 }

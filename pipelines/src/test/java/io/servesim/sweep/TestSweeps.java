@@ -59,9 +59,13 @@ final class TestSweeps {
     }
 
     static Run run(Path sweep, Path out, RunnerChoice runner) {
+        return run(sweep, out, runner, SweepJob.OutputFlags.NONE);
+    }
+
+    static Run run(Path sweep, Path out, RunnerChoice runner, SweepJob.OutputFlags flags) {
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code = SweepJob.run(sweep, out, runner, new PrintStream(o, true, StandardCharsets.UTF_8),
+        int code = SweepJob.run(sweep, out, runner, flags, new PrintStream(o, true, StandardCharsets.UTF_8),
                 new PrintStream(e, true, StandardCharsets.UTF_8));
         return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     }

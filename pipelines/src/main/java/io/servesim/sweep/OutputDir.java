@@ -1,0 +1,194 @@
+package io.servesim.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * What a sweep output directory holds before a sweep writes into it, and whether it may: the
+ * sweep's safety check, made before any cell runs. servesim only ever deletes files one of its
+ * manifests ({@link OutputManifest}) lists; everything else in the directory is the user's.
+ *
+ * <p>The rules, in order:
+ * <ol>
+ *   <li>A file of the user's inside a dataset directory ({@code cells/}, {@code requests/}, ...)
+ *       would be read as part of the dataset: always refused, even with {@code --overwrite}.</li>
+ *   <li>An interrupted sweep ({@code _staging/}) is finished with {@code --resume} (same grid
+ *       only) or discarded with {@code --overwrite}; with neither, the sweep is refused.</li>
+ *   <li>Results of a sweep of the same grid (same cell ids) are replaced once the new sweep has
+ *       succeeded; results of another grid, or any other non-empty directory, only with
+ *       {@code --overwrite}, which still keeps every file servesim did not write.</li>
+ * </ol>
+ */
+final class OutputDir {
+    /** The staging folder under the output directory: the running or interrupted sweep. */
+    static final String STAGING = "_staging";
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final int LISTED = 5;
+
+    private OutputDir() {
+    }
+
+    /** How the sweep may proceed. */
+    enum Mode {
+        /** Start a new sweep (earlier results, if any, are replaced when it succeeds). */
+        FRESH,
+        /** Finish the interrupted sweep in {@code _staging/}. */
+        RESUME,
+        /** {@code --resume} on a directory that already holds this grid's complete results. */
+        ALREADY_COMPLETE
+    }
+
+    /**
+     * The check's verdict.
+     *
+     * @param dir           the output directory
+     * @param mode          how to proceed
+     * @param ownedFiles    files of an earlier sweep that the commit may delete (relative to {@code dir})
+     * @param discardStaging whether an interrupted sweep's staging folder is to be discarded first
+     * @param previousComplete whether {@code dir} holds complete earlier results ({@code _SUCCESS})
+     */
+    record Verdict(Path dir, Mode mode, Set<String> ownedFiles, boolean discardStaging, boolean previousComplete) {
+        Path staging() {
+            return dir.resolve(STAGING);
+        }
+    }
+
+    /** The directory may not be used as asked; the message says why and what to do (exit 2). */
+    static final class RefusedException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        RefusedException(String message) {
+            super(message);
+        }
+    }
+
+    /** Inspects {@code dir} for a sweep of {@code plan}'s cells under the user's flags. */
+    static Verdict inspect(Path dir, SweepPlan plan, boolean overwrite, boolean resume) throws RefusedException, IOException {
+        if (overwrite && resume) {
+            throw new RefusedException("--overwrite and --resume exclude each other: --resume finishes the interrupted sweep,"
+                    + " --overwrite discards it");
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new RefusedException("sweep output " + dir + " is a file, not a directory; choose another --output");
+        }
+        if (!Files.exists(dir)) {
+            if (resume) {
+                throw new RefusedException("nothing to resume: " + dir + " does not exist");
+            }
+            return new Verdict(dir, Mode.FRESH, Set.of(), false, false);
+        }
+        Set<String> gridIds = cellIds(plan);
+        Optional<OutputManifest> success = OutputManifest.read(dir, OutputManifest.Marker.SUCCESS);
+        Optional<OutputManifest> incomplete = OutputManifest.read(dir, OutputManifest.Marker.INCOMPLETE);
+        Set<String> owned = new HashSet<>();
+        success.ifPresent(m -> owned.addAll(m.files()));
+        incomplete.ifPresent(m -> owned.addAll(m.files()));
+        success.ifPresent(m -> owned.add(m.marker().file));
+        incomplete.ifPresent(m -> owned.add(m.marker().file));
+
+        Path staging = dir.resolve(STAGING);
+        Optional<Set<String>> stagedGrid = Files.isDirectory(staging) ? sweepIds(staging) : Optional.empty();
+        List<String> foreignInDatasets = new ArrayList<>();
+        List<String> foreignElsewhere = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) walk.filter(p -> !Files.isDirectory(p))::iterator) {
+                String rel = dir.relativize(f).toString().replace('\\', '/');
+                boolean inStaging = rel.startsWith(STAGING + "/");
+                if (owned.contains(rel) || (inStaging && stagedGrid.isPresent())) {
+                    continue;
+                }
+                (isDatasetFile(rel) ? foreignInDatasets : foreignElsewhere).add(rel);
+            }
+        }
+        if (!foreignInDatasets.isEmpty()) {
+            throw new RefusedException("sweep output " + dir + " has files servesim did not write inside its dataset folders ("
+                    + list(foreignInDatasets) + "); they would be read as part of the datasets, and servesim never deletes"
+                    + " a file it did not write: move them away or choose another --output");
+        }
+        if (stagedGrid.isPresent()) {
+            if (resume) {
+                if (!stagedGrid.get().equals(gridIds)) {
+                    throw new RefusedException("cannot resume: the interrupted sweep in " + staging + " is of another grid ("
+                            + stagedGrid.get().size() + " cells, " + gridIds.size() + " now); --overwrite discards it");
+                }
+                return new Verdict(dir, Mode.RESUME, owned, false, success.isPresent());
+            }
+            if (!overwrite) {
+                throw new RefusedException(dir + " holds an interrupted sweep (" + Checkpoint.count(staging) + " of "
+                        + stagedGrid.get().size() + " cells finished, in " + staging + "): --resume finishes it,"
+                        + " --overwrite discards it");
+            }
+        } else if (resume) {
+            if (success.isPresent() && sweepIds(dir).map(gridIds::equals).orElse(false)) {
+                return new Verdict(dir, Mode.ALREADY_COMPLETE, owned, false, true);
+            }
+            throw new RefusedException("nothing to resume in " + dir + ": it holds no interrupted sweep (no " + STAGING + "/)");
+        }
+        boolean ownedSweep = !owned.isEmpty() && owned.contains(SweepSidecars.SWEEP);
+        boolean sameGrid = ownedSweep && sweepIds(dir).map(gridIds::equals).orElse(false);
+        if (!overwrite && !sameGrid) {
+            if (ownedSweep) {
+                throw new RefusedException(dir + " holds the results of another sweep grid (see " + dir.resolve(SweepSidecars.SWEEP)
+                        + "); choose another --output, or --overwrite to replace them (only the files its "
+                        + OutputManifest.Marker.SUCCESS.file + " lists are deleted)");
+            }
+            if (!foreignElsewhere.isEmpty()) {
+                throw new RefusedException("sweep output " + dir + " is not empty and is not a servesim sweep (it holds "
+                        + list(foreignElsewhere) + "); servesim never deletes a file it did not write: choose another"
+                        + " --output, or --overwrite to write the sweep beside them (they are kept)");
+            }
+        }
+        return new Verdict(dir, Mode.FRESH, owned, stagedGrid.isPresent(), success.isPresent());
+    }
+
+    /** Whether {@code rel} lies inside one of the dataset directories. */
+    private static boolean isDatasetFile(String rel) {
+        for (Dataset d : Dataset.values()) {
+            if (rel.startsWith(d.directory() + "/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Set<String> cellIds(SweepPlan plan) {
+        Set<String> ids = new HashSet<>();
+        plan.cells().forEach(c -> ids.add(c.cellId()));
+        return ids;
+    }
+
+    /** The cell ids of the {@code _SWEEP.yaml} in {@code dir}, if it is a readable servesim sweep file. */
+    static Optional<Set<String>> sweepIds(Path dir) {
+        Path f = dir.resolve(SweepSidecars.SWEEP);
+        if (!Files.isRegularFile(f)) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode cells = YAML.readTree(f.toFile()).path("cells");
+            if (!cells.isArray()) {
+                return Optional.empty();
+            }
+            Set<String> ids = new HashSet<>();
+            cells.forEach(c -> ids.add(c.path("cell_id").asText()));
+            return Optional.of(ids);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String list(List<String> files) {
+        List<String> sorted = files.stream().sorted().toList();
+        String shown = String.join(", ", sorted.subList(0, Math.min(LISTED, sorted.size())));
+        return sorted.size() > LISTED ? shown + " and " + (sorted.size() - LISTED) + " more" : shown;
+    }
+}

@@ -1,0 +1,95 @@
+package io.servesim.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The two markers that say what a sweep output directory holds, each a JSON file listing the files
+ * servesim wrote there (paths relative to the directory), so a later sweep deletes exactly those
+ * and never a file of the user's:
+ * <ul>
+ *   <li>{@code _SUCCESS}: written last, when every dataset is in place. Hadoop, Spark and Beam
+ *       users look for it; like the S3A committer's, it is a JSON manifest rather than empty.</li>
+ *   <li>{@code _INCOMPLETE}: present while a sweep without earlier results runs, after it was
+ *       interrupted or failed, and while datasets are being moved into place. Its {@code note} says
+ *       how to finish the sweep.</li>
+ * </ul>
+ * Both are written to a temporary name and renamed, so a reader never sees half a marker.
+ *
+ * @param marker which marker this is
+ * @param note   human-readable state (empty for {@code _SUCCESS})
+ * @param files  files servesim wrote, relative to the output directory, sorted
+ */
+record OutputManifest(Marker marker, String note, Set<String> files) {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final String WRITER = "servesim";
+
+    /** The marker file names. */
+    enum Marker {
+        SUCCESS("_SUCCESS"), INCOMPLETE("_INCOMPLETE");
+
+        final String file;
+
+        Marker(String file) {
+            this.file = file;
+        }
+    }
+
+    OutputManifest {
+        files = new TreeSet<>(files);
+    }
+
+    static OutputManifest success(Collection<String> files) {
+        return new OutputManifest(Marker.SUCCESS, "", new TreeSet<>(files));
+    }
+
+    static OutputManifest incomplete(String note, Collection<String> files) {
+        return new OutputManifest(Marker.INCOMPLETE, note, new TreeSet<>(files));
+    }
+
+    /**
+     * The marker {@code m} in {@code dir}, if it exists and servesim wrote it (a JSON object whose
+     * {@code written_by} is servesim); an empty Hadoop {@code _SUCCESS} or any other file is not ours.
+     */
+    static Optional<OutputManifest> read(Path dir, Marker m) {
+        Path f = dir.resolve(m.file);
+        if (!Files.isRegularFile(f)) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode root = JSON.readTree(f.toFile());
+            if (root == null || !root.isObject() || !WRITER.equals(root.path("written_by").asText())
+                    || !root.path("files").isArray()) {
+                return Optional.empty();
+            }
+            Set<String> files = new TreeSet<>();
+            root.get("files").forEach(n -> files.add(n.asText()));
+            return Optional.of(new OutputManifest(m, root.path("note").asText(""), files));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Writes this marker into {@code dir} atomically (temporary name, then rename). */
+    void write(Path dir) throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("written_by", WRITER);
+        if (!note.isEmpty()) {
+            root.put("note", note);
+        }
+        files.forEach(root.putArray("files")::add);
+        Path tmp = dir.resolve(marker.file + ".tmp");
+        JSON.writeValue(tmp.toFile(), root);
+        Files.move(tmp, dir.resolve(marker.file), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

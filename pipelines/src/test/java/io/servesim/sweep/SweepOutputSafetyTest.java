@@ -1,0 +1,124 @@
+package io.servesim.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sweep never deletes or overwrites a file it did not write, never leaves datasets that look
+ * complete when they are not, and a resumed sweep writes the rows an uninterrupted one writes.
+ */
+class SweepOutputSafetyTest {
+    private static final String GRID = TestSweeps.BASE + """
+            name: safety
+            axes: [{name: rate, path: workload.aggregate_rate, values: [10, 40]}]
+            seeds: [1]
+            """;
+
+    @Test
+    void aUsersFilesSurviveAndARefusalNamesThem(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        Files.createDirectories(out.resolve("cells"));
+        Files.writeString(out.resolve("notes.txt"), "my notes");
+        Files.writeString(out.resolve("cells/mine.parquet"), "not servesim's");
+
+        TestSweeps.Run inDataset = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false));
+        assertEquals(2, inDataset.code(), "a foreign file inside cells/ is refused even with --overwrite");
+        assertTrue(inDataset.err().contains("cells/mine.parquet"), inDataset.err());
+        Files.delete(out.resolve("cells/mine.parquet"));
+
+        TestSweeps.Run notASweep = TestSweeps.run(sweep, out, TestSweeps.direct(1));
+        assertEquals(2, notASweep.code());
+        assertTrue(notASweep.err().contains("not empty and is not a servesim sweep") && notASweep.err().contains("notes.txt")
+                && notASweep.err().contains("--overwrite"), notASweep.err());
+
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false)).code());
+        assertEquals("my notes", Files.readString(out.resolve("notes.txt")));
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
+
+        // a sweep of the same grid replaces its own results and still keeps the user's file
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(2)).code());
+        assertEquals("my notes", Files.readString(out.resolve("notes.txt")));
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        assertFalse(Files.exists(out.resolve("_INCOMPLETE")));
+        assertFalse(Files.exists(out.resolve(OutputDir.STAGING)));
+    }
+
+    @Test
+    void anotherGridIsReplacedOnlyWithOverwriteAndLeavesNoStaleShards(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        Path first = TestSweeps.write(tmp, "first", GRID.replace("values: [10, 40]", "values: [10, 20, 40]"));
+        assertEquals(0, TestSweeps.run(first, out, TestSweeps.direct(3)).code());
+        Map<String, String> before = tree(out);
+
+        Path second = TestSweeps.write(tmp, "second", GRID);
+        TestSweeps.Run refused = TestSweeps.run(second, out, TestSweeps.direct(1));
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().contains("another sweep grid"), refused.err());
+        assertEquals(before, tree(out), "a refused sweep touches nothing");
+
+        assertEquals(0, TestSweeps.run(second, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false)).code());
+        // 2 cells now, not 3 + 2: the first sweep's shards (3 workers' files) are gone
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
+        assertEquals(240, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "requests")));
+        String manifest = Files.readString(out.resolve("_SUCCESS"));
+        try (Stream<Path> files = Files.walk(out)) {
+            files.filter(Files::isRegularFile).map(f -> out.relativize(f).toString())
+                    .filter(f -> !f.equals("_SUCCESS"))
+                    .forEach(f -> assertTrue(manifest.contains("\"" + f + "\""), f + " is listed in _SUCCESS"));
+        }
+    }
+
+    @Test
+    void resumeWithoutAnInterruptedSweepIsRefusedAndAFinishedOneIsLeftAlone(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        TestSweeps.Run nothing = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(2, nothing.code());
+        assertTrue(nothing.err().contains("nothing to resume"), nothing.err());
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1)).code());
+        Map<String, String> done = tree(out);
+        TestSweeps.Run again = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(0, again.code());
+        assertTrue(again.err().contains("already holds this sweep's complete results"), again.err());
+        assertEquals(done, tree(out));
+    }
+
+    @Test
+    void anOutputPathThatIsAFileIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path file = tmp.resolve("taken");
+        Files.writeString(file, "mine");
+        TestSweeps.Run r = TestSweeps.run(sweep, file, TestSweeps.direct(1));
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("is a file, not a directory"), r.err());
+        assertEquals("mine", Files.readString(file));
+    }
+
+    /** Every file under {@code dir} with its content digest, by relative path. */
+    static Map<String, String> tree(Path dir) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path f : walk.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(f).toString(), Integer.toHexString(java.util.Arrays.hashCode(Files.readAllBytes(f))));
+            }
+        }
+        return files;
+    }
+
+    static long summaryField(Path out, String field) throws IOException {
+        return new ObjectMapper().readTree(out.resolve("_SUMMARY.json").toFile()).get(field).asLong();
+    }
+}
