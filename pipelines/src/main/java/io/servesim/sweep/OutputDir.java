@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  *   <li>A file of the user's inside a dataset directory ({@code cells/}, {@code requests/}, ...)
  *       would be read as part of the dataset: always refused, even with {@code --overwrite}.</li>
  *   <li>An interrupted sweep ({@code _staging/}) is finished with {@code --resume} (same grid
- *       only) or discarded with {@code --overwrite}; with neither, the sweep is refused.</li>
+ *       only) or discarded with {@code --overwrite}; with neither, the sweep is refused, unless
+ *       no cell of it had finished (then nothing computed is lost by starting over).</li>
  *   <li>Results of a sweep of the same grid (same cell ids) are replaced once the new sweep has
  *       succeeded; results of another grid, or any other non-empty directory, only with
  *       {@code --overwrite}, which still keeps every file servesim did not write.</li>
@@ -123,7 +124,7 @@ final class OutputDir {
                 }
                 return new Verdict(dir, Mode.RESUME, owned, false, success.isPresent());
             }
-            if (!overwrite) {
+            if (!overwrite && Checkpoint.count(staging) > 0) {
                 throw new RefusedException(dir + " holds an interrupted sweep (" + Checkpoint.count(staging) + " of "
                         + stagedGrid.get().size() + " cells finished, in " + staging + "): --resume finishes it,"
                         + " --overwrite discards it");

@@ -101,7 +101,8 @@ public final class SweepJob {
                     result.waitUntilFinish();
                 }
             } catch (RuntimeException e) {
-                err.println("servesim: sweep pipeline failed: " + rootCause(e));
+                err.println("servesim: sweep pipeline failed" + (runner.inProcess() ? "" : " on the Flink cluster at "
+                        + runner.flinkMaster()) + ": " + rootCause(e));
                 err.println("servesim: " + Checkpoint.count(staging) + " finished cells are kept in " + staging
                         + "; finish the sweep with: " + resumeCommand);
                 return Main.RUNTIME_ERROR;
@@ -181,14 +182,37 @@ public final class SweepJob {
         return new Staged(toRun, finished.stream().map(f -> f.toAbsolutePath().toString()).toList());
     }
 
-    /** The innermost cause's message: what went wrong, without the wrapping exceptions' class names. */
+    /**
+     * What went wrong, without the wrapping exceptions' class names: the innermost cause's message,
+     * widened to an outer one that repeats it with more detail ({@code Connection refused} ->
+     * {@code Connection refused: /127.0.0.1:8081}).
+     */
     static String rootCause(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
+        java.util.ArrayDeque<Throwable> chain = new java.util.ArrayDeque<>();
+        for (Throwable t = e; t != null && !chain.contains(t); t = t.getCause()) {
+            chain.push(t);
         }
-        String m = t.getMessage();
-        return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+        String best = null;
+        for (Throwable t : chain) {
+            String m = withoutClassPrefix(t.getMessage());
+            if (best == null || best.isBlank() || (m != null && m.startsWith(best))) {
+                best = m;
+            } else {
+                break;
+            }
+        }
+        return best == null || best.isBlank() ? "no message (" + chain.peekFirst().getClass().getSimpleName() + ")" : best;
+    }
+
+    /**
+     * {@code a.b.SomeException: text} -> {@code text}, and a bare class name -> null (an exception
+     * built from its cause has the cause's {@code toString()} as its message).
+     */
+    private static String withoutClassPrefix(String m) {
+        while (m != null && m.matches("(?s)^[a-z][\\w.]*\\.[A-Z][\\w$]*(Exception|Error): .*")) {
+            m = m.substring(m.indexOf(": ") + 2);
+        }
+        return m != null && m.matches("^[a-z][\\w.]*\\.[A-Z][\\w$]*$") ? null : m;
     }
 
     private static long counter(PipelineResult result, String name) {

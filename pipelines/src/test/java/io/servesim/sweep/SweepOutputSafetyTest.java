@@ -107,6 +107,21 @@ class SweepOutputSafetyTest {
         assertEquals("mine", Files.readString(file));
     }
 
+    @Test
+    void aStagingFolderWithNoFinishedCellIsStartedOverWithoutAsking(@TempDir Path tmp) throws Exception {
+        // what a sweep that failed before any cell finished (say, an unreachable Flink master) leaves
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        Path staging = out.resolve(OutputDir.STAGING);
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepSidecars.writeSweep(staging, SweepPlan.prepare(SweepFile.load(sweep)));
+        OutputManifest.incomplete("interrupted", java.util.List.of()).write(out);
+        TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1));
+        assertEquals(0, r.code(), r.err());
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
+        assertFalse(Files.exists(staging));
+    }
+
     /** Every file under {@code dir} with its content digest, by relative path. */
     static Map<String, String> tree(Path dir) throws IOException {
         Map<String, String> files = new TreeMap<>();
