@@ -1,6 +1,5 @@
 package io.servesim.cli;
 
-import io.servesim.config.ConfigException;
 import io.servesim.config.SimConfigLoader;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
@@ -90,10 +89,11 @@ public final class BenchCommand implements Callable<Integer> {
                 return Main.CONFIG_ERROR;
             }
         }
-        return run(requests, load, seed, instances, routing, System.out);
+        return run(requests, load, seed, instances, routing, System.out, Main.errors(spec));
     }
 
-    static int run(List<Long> sizes, double load, long seed, int instances, String routing, PrintStream out) {
+    static int run(List<Long> sizes, double load, long seed, int instances, String routing, PrintStream out,
+                   ErrorReport errors) {
         if (!(load > 0) || sizes.isEmpty() || sizes.stream().anyMatch(n -> n <= 0) || instances < 1) {
             System.err.println("servesim bench: --load must be > 0, --requests and --instances positive");
             return Main.CONFIG_ERROR;
@@ -120,9 +120,8 @@ public final class BenchCommand implements Callable<Integer> {
                         s.eventsProcessed() / wall, peakHeapBytes() / 1048576.0, s.durationS(), s.ttftMs().p99());
             }
             return 0;
-        } catch (ConfigException e) {
-            System.err.println("servesim bench: " + e.getMessage());
-            return Main.CONFIG_ERROR;
+        } catch (RuntimeException e) {
+            return errors.report(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
@@ -8,12 +9,14 @@ import io.servesim.config.SimConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /**
  * Options shared by commands that load a run config: the file, {@code --set} overrides and the
  * common knobs as flags. Each flag is just an override of one config path (shown in its help), so
- * a flag can never be accepted and ignored. Precedence: file, then flags, then {@code --set}.
+ * a flag can never be accepted and ignored; the workload flags follow the workload's form ({@link WorkloadFlags}:
+ * applied, or refused with the reason). Precedence: file, then flags, then {@code --set}.
  */
 public final class ConfigOptions {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
@@ -82,17 +85,20 @@ public final class ConfigOptions {
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: admission, priority, routing, scheduler (each a name or {name, params}); flags override it")
     Path policyConfig;
 
-    @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second")
+    @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second, > 0;"
+            + " refused for a trace replay (its timestamps set the arrivals)")
     Double rate;
 
-    @Option(names = "--skip-bad-lines", description = "workload.trace.skip_bad_lines: skip malformed trace lines (counted in the summary) instead of stopping")
+    @Option(names = "--skip-bad-lines", description = "workload.trace.skip_bad_lines: skip malformed trace lines (counted"
+            + " in the summary) instead of stopping; only for a trace replay")
     Boolean skipBadLines;
 
-    @Option(names = "--num-requests", description = "workload.num_requests")
+    @Option(names = "--num-requests", description = "workload.num_requests (>= 1); for a trace replay"
+            + " workload.trace.max_requests: replay only its first N requests")
     Long numRequests;
 
-    /** The overrides the flags stand for, followed by the {@code --set} ones. */
-    List<String> overrides() {
+    /** The overrides the flags other than the workload ones ({@link WorkloadFlags}) stand for. */
+    private List<String> overrides() {
         List<String> o = new ArrayList<>();
         add(o, "deployment.model", model);
         add(o, "deployment.hardware", hardware);
@@ -114,24 +120,34 @@ public final class ConfigOptions {
         add(o, "cluster.admission_latency_us", admissionLatencyUs);
         add(o, "cluster.routing_latency_us", routingLatencyUs);
         add(o, "fitness_weights", fitnessWeights);
-        add(o, "workload.aggregate_rate", rate);
-        add(o, "workload.num_requests", numRequests);
-        add(o, "workload.trace.skip_bad_lines", skipBadLines);
-        o.addAll(sets);
         return o;
     }
 
-    /** Config file, then the policy bundle, then flags, then {@code --set}; bound strictly. */
-    SimConfig load(Path file) {
+    /**
+     * Config file, then the policy bundle, then the default workload if there is none (said on {@code notes}),
+     * then flags, then {@code --set}; bound strictly. The workload flags apply per the workload's final form
+     * ({@link WorkloadFlags}).
+     */
+    SimConfig load(Path file, Consumer<String> notes) {
+        WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : SimConfigLoader.readTree(file);
         if (policyConfig != null) {
             PolicyBundleFile.apply(policyConfig, tree);
         }
-        for (String o : overrides()) {
+        if (WorkloadFlags.addDefaultIfAbsent(tree)) {
+            notes.accept("no workload in the config: " + WorkloadFlags.DEFAULT_WORKLOAD_TEXT);
+        }
+        ObjectNode withSets = tree.deepCopy();
+        sets.forEach(s -> Overrides.apply(withSets, s));
+        JsonNode finalWorkload = withSets.get("workload");
+        List<String> all = overrides();
+        all.addAll(workloadFlags.overrides(finalWorkload));
+        all.addAll(sets);
+        for (String o : all) {
             Overrides.apply(tree, o);
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
-        return SimConfigLoader.bind(tree, baseDir);
+        return workloadFlags.applyToFile(SimConfigLoader.bind(tree, baseDir), finalWorkload);
     }
 
     private static void add(List<String> out, String path, Object value) {

@@ -3,11 +3,15 @@ package io.servesim.cli;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code servesim} command line. {@code main} only parses and exits; each subcommand's
  * {@code call()} delegates to a {@code run(...)} method that tests call directly.
- * Exit codes: 0 success, 1 runtime failure, 2 configuration error.
+ * Exit codes: 0 success, 1 runtime failure, 2 configuration error. Failures are reported by
+ * {@link ErrorReport}: one line, the stack trace only with the global {@code --debug}.
  */
 @Command(name = "servesim", mixinStandardHelpOptions = true, version = "servesim 0.1.0",
         description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).")
@@ -21,6 +25,10 @@ public final class Main {
     public static final int CONFIG_ERROR = 2;
     /** Exit code for a failure while running. */
     public static final int RUNTIME_ERROR = 1;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "on a failure, print the stack trace after the one-line error (any subcommand)")
+    boolean debug;
 
     static {
         // picocli's default factory looks up Groovy's Closure class when it loads; on the launcher's
@@ -51,6 +59,20 @@ public final class Main {
             ex.getCommandLine().usage(ex.getCommandLine().getErr());
             return CONFIG_ERROR;
         });
+        cl.setExecutionExceptionHandler((ex, sub, parsed) -> errors(sub.getCommandSpec()).report(ex));
         return cl.execute(args);
+    }
+
+    /**
+     * The error reporter of subcommand {@code spec}: its name, the command line's error writer and the
+     * global {@code --debug} flag.
+     */
+    public static ErrorReport errors(CommandSpec spec) {
+        return new ErrorReport(spec.name(), spec.commandLine().getErr(), debug(spec));
+    }
+
+    /** Whether the global {@code --debug} flag was given (before or after the subcommand's name). */
+    public static boolean debug(CommandSpec spec) {
+        return spec.root().userObject() instanceof Main main && main.debug;
     }
 }

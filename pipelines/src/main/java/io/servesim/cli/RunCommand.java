@@ -1,12 +1,10 @@
 package io.servesim.cli;
 
-import io.servesim.config.ConfigException;
 import io.servesim.io.RecordFile;
 import io.servesim.metrics.RecordSink;
-import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.RunSummary;
+import io.servesim.metrics.SessionSink;
 import io.servesim.sim.RunPlan;
-import io.servesim.workload.TraceFormatException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,13 +12,20 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim run}: one simulation; the summary as JSON on stdout (stable key order),
- * diagnostics on stderr, per-request records optionally to Parquet or CSV.
+ * diagnostics on stderr, per-request records optionally to Parquet or CSV. Exit 0 on success, 2 for a
+ * bad config, flag, output path or trace line, 1 when the run fails or no request completed because every
+ * one was dropped or rejected (the summary and stderr give the reasons).
  */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Run one simulation and print its summary as JSON.")
+@Command(name = "run", mixinStandardHelpOptions = true, description = {
+    "Run one simulation and print its summary as JSON.",
+    "Defaults apply to everything the config (or its absence) leaves out; with no workload, the "
+            + WorkloadFlags.DEFAULT_WORKLOAD_TEXT + "."})
 public final class RunCommand implements Callable<Integer> {
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "run config YAML (defaults apply when omitted)")
     Path config;
@@ -35,63 +40,58 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions options = new ConfigOptions();
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
-        return run(config, requestsOut, sessionsOut, options, System.out, System.err);
+        return run(config, requestsOut, sessionsOut, options, System.out, System.err, Main.debug(spec));
     }
 
     static int run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options, PrintStream out,
-                   PrintStream err) {
+                   PrintStream err, boolean debug) {
+        ErrorReport errors = new ErrorReport("run", err, debug);
         RunPlan plan;
-        RecordFile.Requests requestFile = null;
-        RecordFile.Sessions sessionFile = null;
         try {
-            plan = RunPlan.prepare(options.load(config));
-            plan.warnings().forEach(w -> err.println("servesim: warning: " + w));
             if (requestsOut != null) {
-                requestFile = RecordFile.requests(requestsOut);
+                OutputPath.checkFile("--requests-out", requestsOut);
             }
             if (sessionsOut != null) {
-                sessionFile = RecordFile.sessions(sessionsOut);
+                OutputPath.checkFile("--sessions-out", sessionsOut);
             }
-        } catch (ConfigException e) {
-            closeQuietly(requestFile);
-            err.println("servesim: invalid config" + (config == null ? "" : " " + config) + ":");
-            e.problems().forEach(p -> err.println("  " + p));
-            return Main.CONFIG_ERROR;
+            plan = RunPlan.prepare(options.load(config, note -> err.println("servesim run: " + note)));
+            plan.warnings().forEach(w -> err.println("servesim run: warning: " + w));
+        } catch (RuntimeException e) {
+            return errors.report("invalid config" + (config == null ? "" : " " + config), e);
         }
         long startNs = System.nanoTime();
         RunSummary summary;
-        try (RecordFile.Requests requests = requestFile; RecordFile.Sessions sessions = sessionFile) {
-            summary = plan.run(requests == null ? RecordSink.NONE : requests,
-                    sessions == null ? SessionSink.NONE : sessions, null);
-        } catch (TraceFormatException e) {
-            err.println("servesim: bad trace: " + e.getMessage());
-            return Main.CONFIG_ERROR;
+        DropTally drops;
+        try (RecordFile.Requests requests = requestsOut == null ? null : RecordFile.requests(requestsOut);
+             RecordFile.Sessions sessions = sessionsOut == null ? null : RecordFile.sessions(sessionsOut)) {
+            drops = new DropTally(requests == null ? RecordSink.NONE : requests);
+            summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions, null);
         } catch (Exception e) {
-            err.println("servesim: run failed: " + e);
-            return Main.RUNTIME_ERROR;
+            return errors.report(e);
         }
         double wallS = (System.nanoTime() - startNs) / 1e9;
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("kv_capacity_source", plan.kvCapacitySource());
         json.putAll(summary.toMap());
+        if (drops.refused() > 0) {
+            json.put("drop_reasons", drops.byReason());
+        }
         out.println(Json.render(json));
         err.printf("servesim: %d requests (%d completed) in %.2f s wall, %d events (%.0f events/s)%s%n",
                 summary.injected(), summary.completed(), wallS, summary.eventsProcessed(),
                 summary.eventsProcessed() / Math.max(wallS, 1e-9),
                 (requestsOut == null ? "" : "; records in " + requestsOut)
                         + (sessionsOut == null ? "" : "; sessions in " + sessionsOut));
-        return 0;
-    }
-
-    private static void closeQuietly(AutoCloseable file) {
-        if (file != null) {
-            try {
-                file.close();
-            } catch (Exception ignored) {
-                // the config error is what gets reported
-            }
+        if (summary.completed() == 0 && summary.injected() > 0 && drops.refused() == summary.injected()) {
+            err.println("servesim run: every request was dropped or rejected (" + drops.refused() + " of "
+                    + summary.injected() + "): " + drops.describe());
+            return Main.RUNTIME_ERROR;
         }
+        return 0;
     }
 }

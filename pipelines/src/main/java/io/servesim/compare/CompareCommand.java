@@ -1,6 +1,7 @@
 package io.servesim.compare;
 
 import io.servesim.cli.Main;
+import io.servesim.cli.OutputPath;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Spec;
  * MAPE) and writes the same to {@code DIR/compare.parquet} ({@code schemas/compare.avsc}). Keys found
  * on one side only are listed on stderr and in the output. Writes to the command line's out and err
  * writers. Exit 0 on success, 2 for a bad option or input (missing file or column, value that is
- * not a number, empty join), 1 when writing fails.
+ * not a number, empty join, an output directory that cannot be written: checked before reading), 1 when
+ * writing fails; errors are one line ({@link io.servesim.cli.ErrorReport}).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Rank agreement of simulated sweep cells with real measurements: Spearman rho, Kendall tau-b, "
@@ -57,12 +59,8 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try {
             return run(out, err);
-        } catch (CompareInputException e) {
-            err.println("servesim compare: " + e.getMessage());
-            return Main.CONFIG_ERROR;
-        } catch (IOException e) {
-            err.println("servesim compare: " + e);
-            return Main.RUNTIME_ERROR;
+        } catch (IOException | RuntimeException e) {
+            return Main.errors(spec).report(e);
         } finally {
             out.flush();
             err.flush();
@@ -77,6 +75,8 @@ public final class CompareCommand implements Callable<Integer> {
                 throw new CompareInputException("column '" + m + "' is in both --on and --metrics");
             }
         }
+        Path outputDir = output != null ? output : defaultOutput(sim);
+        OutputPath.checkDirectory("--output", outputDir);
         KeyedMetrics simRows = SimCells.read(sim, onColumns, metricColumns);
         KeyedMetrics realRows = RealCsv.read(real, onColumns, metricColumns);
         Comparison join = new Comparison(simRows, realRows);
@@ -90,8 +90,12 @@ public final class CompareCommand implements Callable<Integer> {
         for (int m = 0; m < metricColumns.size(); m++) {
             rows.add(join.compare(m, metricColumns.get(m)));
         }
+        for (MetricComparison row : rows) {
+            row.leftOutSimKeys().forEach(k -> err.println("servesim compare: " + row.metric() + ": sim key " + k
+                    + " left out: no value (null: no request qualified, e.g. every request of the cell was dropped)"));
+        }
         CompareReport.print(out, simRows, realRows, join, onColumns, rows);
-        Path file = (output != null ? output : defaultOutput(sim)).resolve("compare.parquet");
+        Path file = outputDir.resolve("compare.parquet");
         CompareParquet.write(file, rows, onColumns, join, sim, real);
         err.println("servesim compare: wrote " + file);
         return 0;

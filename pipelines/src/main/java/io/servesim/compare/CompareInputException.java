@@ -1,11 +1,13 @@
 package io.servesim.compare;
 
+import io.servesim.cli.UsageException;
+
 /**
  * A problem with the inputs or options of {@code servesim compare} that the user must fix: a missing
  * file or column, a value that is not a number, an empty join. The message names the file, the
- * line or row, and the column. {@link CompareCommand} turns it into exit code 2.
+ * line or row, and the column. As a {@link UsageException} it exits with code 2.
  */
-public final class CompareInputException extends RuntimeException {
+public final class CompareInputException extends UsageException {
     private static final long serialVersionUID = 1L;
 
     public CompareInputException(String message) {

@@ -3,6 +3,7 @@ package io.servesim.compare;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 /** The stdout table of {@code servesim compare}: where the rows came from, the join, then one line per metric. */
 final class CompareReport {
@@ -29,7 +30,12 @@ final class CompareReport {
     }
 
     private static String side(KeyedMetrics m) {
-        String mean = m.maxRowsPerKey() > 1
+        StringJoiner axes = new StringJoiner(", ");
+        m.averagedAxes().forEach((axis, values) -> axes.add(axis + " (" + values + " values)"));
+        String mean = axes.length() > 0
+                ? " (a key's metrics are the mean over sim axes not in --on: " + axes + "; up to " + m.maxRowsPerKey()
+                        + " rows per key)"
+                : m.maxRowsPerKey() > 1
                 ? " (a key's metrics are the mean over its rows, e.g. seeds: up to " + m.maxRowsPerKey() + " rows per key)"
                 : "";
         return m.source() + ": " + m.rows() + " rows, " + m.keys().size() + " keys" + mean;

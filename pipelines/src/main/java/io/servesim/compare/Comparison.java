@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * The inner join of simulated and measured keys ({@link KeyedMetrics}: normalised {@code --on} labels,
  * metrics averaged per key) and the keys found on one side only, then per metric the
- * {@link RankAgreement} statistics over the joined keys, in the simulated side's key order.
+ * {@link RankAgreement} statistics over the joined keys, in the simulated side's key order. A joined key
+ * whose simulated metric has no value (NaN: a null in a cell, e.g. every request dropped) is left out of
+ * that metric's statistics and named in {@link MetricComparison#leftOutSimKeys()}.
  */
 final class Comparison {
     private final KeyedMetrics sim;
@@ -44,19 +46,29 @@ final class Comparison {
 
     /** The statistics of metric number {@code metricIndex} (position in {@code --metrics}) named {@code metric}. */
     MetricComparison compare(int metricIndex, String metric) {
-        int n = joined.size();
+        List<List<String>> keys = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
+        for (List<String> key : joined) {
+            if (Double.isNaN(sim.mean(key, metricIndex))) {
+                leftOut.add(sim.describe(key));
+            } else {
+                keys.add(key);
+            }
+        }
+        int n = keys.size();
         double[] s = new double[n];
         double[] r = new double[n];
         int simRows = 0;
         int realRows = 0;
         for (int i = 0; i < n; i++) {
-            List<String> key = joined.get(i);
+            List<String> key = keys.get(i);
             s[i] = sim.mean(key, metricIndex);
             r[i] = real.mean(key, metricIndex);
             simRows += sim.rows(key);
             realRows += real.rows(key);
         }
         return new MetricComparison(metric, n, simRows, realRows, RankAgreement.spearmanRho(s, r),
-                RankAgreement.kendallTauB(s, r), RankAgreement.pairwiseAccuracy(s, r), RankAgreement.mapePct(s, r));
+                RankAgreement.kendallTauB(s, r), RankAgreement.pairwiseAccuracy(s, r), RankAgreement.mapePct(s, r),
+                leftOut);
     }
 }

@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * The rows of one side (simulated cells or measurements) grouped by key: the normalised labels of the
  * {@code --on} columns ({@link AxisLabel}), in {@code --on} order. A metric of a key is the mean over
- * the key's rows, e.g. over the seeds of one sweep cell. Keys keep the order of their first row.
+ * the key's rows, e.g. over the seeds of one sweep cell; NaN (no value) when any of them has none. Keys keep
+ * the order of their first row.
  */
 final class KeyedMetrics {
     private final String source;
@@ -16,6 +17,7 @@ final class KeyedMetrics {
     private final List<String> metrics;
     private final Map<List<String>, double[]> sums = new LinkedHashMap<>();
     private final Map<List<String>, Integer> rowCounts = new LinkedHashMap<>();
+    private final Map<String, Long> averagedAxes = new LinkedHashMap<>();
     private int rows;
 
     /** {@code source} names the file or directory in messages. */
@@ -25,7 +27,7 @@ final class KeyedMetrics {
         this.metrics = List.copyOf(metrics);
     }
 
-    /** Adds one row: raw labels of the {@code --on} columns and the values of the metrics, in order. */
+    /** Adds one row: raw labels of the {@code --on} columns and the values of the metrics (NaN: none), in order. */
     void add(List<String> labels, double[] values) {
         List<String> key = labels.stream().map(AxisLabel::normalise).toList();
         double[] sum = sums.computeIfAbsent(key, k -> new double[metrics.size()]);
@@ -34,6 +36,16 @@ final class KeyedMetrics {
         }
         rowCounts.merge(key, 1, Integer::sum);
         rows++;
+    }
+
+    /** Records that axis column {@code axis}, not in {@code --on}, takes {@code values} values averaged within keys. */
+    void averagedAxis(String axis, long values) {
+        averagedAxes.put(axis, values);
+    }
+
+    /** Axis columns not in {@code --on} averaged within keys, with their numbers of distinct values. */
+    Map<String, Long> averagedAxes() {
+        return averagedAxes;
     }
 
     String source() {

@@ -6,8 +6,9 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 /**
  * How well simulated values of one metric agree with measured ones over the same n keys (sweep cells
  * joined with measurements). {@code sim[i]} and {@code real[i]} belong to the same key. A statistic
- * that is undefined is {@link Double#NaN}: every one for n &lt; 2, the correlations when one side is
- * constant, MAPE when a measured value is 0.
+ * that is undefined is {@link Double#NaN}: every one for n &lt; 2; the correlations when one side is
+ * constant; all three rank statistics when the measured side is constant (there is no order to agree
+ * with, so an all-tied measurement is "n/a", never a score of 0); MAPE when a measured value is 0.
  */
 final class RankAgreement {
     private RankAgreement() {
@@ -19,7 +20,7 @@ final class RankAgreement {
      * {@code NaturalRanking}: ties AVERAGE). Without ties it equals {@code 1 - 6 sum(d^2) / (n (n^2 - 1))}.
      */
     static double spearmanRho(double[] sim, double[] real) {
-        return sim.length < 2 ? Double.NaN : new SpearmansCorrelation().correlation(sim, real);
+        return sim.length < 2 || allTied(real) ? Double.NaN : new SpearmansCorrelation().correlation(sim, real);
     }
 
     /**
@@ -29,18 +30,19 @@ final class RankAgreement {
      * problems"; computed by commons-math3 {@link KendallsCorrelation} (Knight's O(n log n) algorithm).
      */
     static double kendallTauB(double[] sim, double[] real) {
-        return sim.length < 2 ? Double.NaN : new KendallsCorrelation().correlation(sim, real);
+        return sim.length < 2 || allTied(real) ? Double.NaN : new KendallsCorrelation().correlation(sim, real);
     }
 
     /**
      * Share of the n (n - 1) / 2 pairs of keys that sim and real order the same way: a pair agrees when
      * {@code signum(sim[i] - sim[j]) == signum(real[i] - real[j])}. So a pair tied on both sides agrees,
      * and a pair tied on one side only disagrees (the simulator predicts an order the measurement does
-     * not show, or misses one it shows). Without ties it is {@code C / (C + D) = (tau + 1) / 2}.
+     * not show, or misses one it shows). Without ties it is {@code C / (C + D) = (tau + 1) / 2}. Undefined
+     * (NaN) when every measured value is the same.
      */
     static double pairwiseAccuracy(double[] sim, double[] real) {
         int n = sim.length;
-        if (n < 2) {
+        if (n < 2 || allTied(real)) {
             return Double.NaN;
         }
         long agree = 0;
@@ -52,6 +54,16 @@ final class RankAgreement {
             }
         }
         return agree / (n * (n - 1) / 2.0);
+    }
+
+    /** True when every value equals the first (no pair is ordered). */
+    private static boolean allTied(double[] values) {
+        for (double v : values) {
+            if (v != values[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Mean absolute percentage error relative to real: {@code 100 / n * sum |sim - real| / |real|}. */

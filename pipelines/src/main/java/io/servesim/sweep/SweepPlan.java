@@ -2,6 +2,10 @@ package io.servesim.sweep;
 
 import io.servesim.config.ConfigException;
 import io.servesim.sim.RunPlan;
+import io.servesim.workload.TraceFormatException;
+import io.servesim.workload.TraceSpec;
+import io.servesim.workload.trace.TraceHead;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -9,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A sweep whose every cell has been bound and validated ({@link RunPlan#prepare}) before anything
- * runs. If any cell is invalid, {@link #prepare} throws {@link InvalidCellsException} listing all of
+ * A sweep whose every cell has been bound and validated ({@link RunPlan#prepare}; each distinct trace
+ * file's header and first lines read by {@link TraceHead}) before anything runs. If any cell is invalid, {@link #prepare} throws {@link InvalidCellsException} listing all of
  * them at once, each with its axis labels and the config path at fault.
  *
  * @param spec  the sweep
@@ -25,9 +29,17 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
         Grid.Expansion grid = Grid.expand(spec);
         List<InvalidCell> invalid = new ArrayList<>(grid.invalid());
         Map<String, Cell> byId = new HashMap<>();
+        Map<List<Object>, List<ConfigException.Problem>> traceProblems = new HashMap<>();
         for (Cell cell : grid.cells()) {
             try {
-                CellRunner.plan(cell);
+                RunPlan plan = CellRunner.plan(cell);
+                if (plan.config().workload() instanceof TraceSpec t) {
+                    List<ConfigException.Problem> bad = traceProblems.computeIfAbsent(
+                            List.of(t.format(), t.path(), t.mode(), t.skipBadLines()), k -> checkTraceHead(t));
+                    if (!bad.isEmpty()) {
+                        throw new ConfigException(bad);
+                    }
+                }
             } catch (ConfigException e) {
                 invalid.add(new InvalidCell(cell.axes(), cell.seed(), e.problems()));
                 continue;
@@ -42,6 +54,16 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
             throw new InvalidCellsException(grid.cells().size() + grid.invalid().size(), invalid);
         }
         return new SweepPlan(spec, grid.cells());
+    }
+
+    /** The problem a trace file's header and first lines have ({@link TraceHead}), or none; read once per distinct trace. */
+    private static List<ConfigException.Problem> checkTraceHead(TraceSpec trace) {
+        try {
+            TraceHead.check(trace, TraceHead.DEFAULT_LINES);
+            return List.of();
+        } catch (TraceFormatException | UncheckedIOException e) {
+            return List.of(new ConfigException.Problem("workload.trace.path", e.getMessage()));
+        }
     }
 
     /** Some cells are invalid; the message lists each once per axis combination (seeds merged). */

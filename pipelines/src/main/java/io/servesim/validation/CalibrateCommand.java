@@ -1,22 +1,24 @@
 package io.servesim.validation;
 
+import io.servesim.cli.ErrorReport;
 import io.servesim.cli.Main;
-import io.servesim.config.ConfigException;
-import io.servesim.workload.TraceFormatException;
-import java.io.IOException;
+import io.servesim.cli.OutputPath;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim calibrate RUN_DIR --out coeffs.yaml}: fits blackbox coefficients to a real vLLM run
  * ({@link Calibrator}), writes them in the blackbox coefficient format ({@link CoefficientsFile}) and
- * prints the fit error and the replay with the fitted coefficients. Exit 0 on success, 2 for a bad or
- * incomplete run directory or option, 1 when the fit or the write fails.
+ * prints the fit error and the replay with the fitted coefficients. The output path is checked before the
+ * fit. Exit 0 on success, 2 for a bad or incomplete run directory, option or output path, 1 when the fit or
+ * the write fails (one line, {@link ErrorReport}).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Fit blackbox latency coefficients to a real vLLM run and write them as YAML.")
@@ -33,28 +35,26 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "ID", description = "simulate this model id or config.json instead of meta.json model")
     String model;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
-        return run(runDir, out, hardware, model, System.out, System.err);
+        return run(runDir, out, hardware, model, System.out, System.err, Main.debug(spec));
     }
 
-    /** Fits {@code runDir} and writes the coefficients to {@code out}. */
-    public static int run(Path runDir, Path out, String hardware, String model, PrintStream stdout, PrintStream stderr) {
+    /** Fits {@code runDir} and writes the coefficients to {@code out}; {@code debug} adds stack traces to errors. */
+    public static int run(Path runDir, Path out, String hardware, String model, PrintStream stdout, PrintStream stderr,
+                          boolean debug) {
+        ErrorReport errors = new ErrorReport("calibrate", stderr, debug);
         RealRun run;
         Calibrator.Fit fit;
         try {
+            OutputPath.checkFile("--out", out);
             run = RealRun.read(runDir);
             fit = Calibrator.fit(run, hardware, model);
-        } catch (ConfigException e) {
-            stderr.println("servesim: cannot calibrate on " + runDir + ":");
-            e.problems().forEach(p -> stderr.println("  " + p));
-            return Main.CONFIG_ERROR;
-        } catch (TraceFormatException e) {
-            stderr.println("servesim: bad workload: " + e.getMessage());
-            return Main.CONFIG_ERROR;
         } catch (RuntimeException e) {
-            stderr.println("servesim: calibration failed: " + e);
-            return Main.RUNTIME_ERROR;
+            return errors.report("cannot calibrate on " + runDir, e);
         }
         try {
             Path parent = out.toAbsolutePath().getParent();
@@ -62,16 +62,15 @@ public final class CalibrateCommand implements Callable<Integer> {
                 Files.createDirectories(parent);
             }
             Files.writeString(out, CoefficientsFile.render(run, fit));
-        } catch (IOException e) {
-            stderr.println("servesim: cannot write " + out + ": " + e);
-            return Main.RUNTIME_ERROR;
+        } catch (Exception e) {
+            return errors.report("cannot write " + out, e);
         }
         stdout.println("method: Nelder-Mead over ln(b0, b1, b2), minimising the mean squared log-ratio sim/real of every "
                 + "request's TTFT, E2E and TPOT (alpha = 0)");
         stdout.println("fit: " + fit.describe());
         ReplayRealCommand.header(stdout, run, fit.replay());
         stdout.print(fit.replay().report().render());
-        stderr.println("servesim: coefficients in " + out);
+        stderr.println("servesim calibrate: coefficients in " + out);
         return 0;
     }
 }

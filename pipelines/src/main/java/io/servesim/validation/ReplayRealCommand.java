@@ -1,22 +1,25 @@
 package io.servesim.validation;
 
+import io.servesim.cli.ErrorReport;
 import io.servesim.cli.Main;
+import io.servesim.cli.OutputPath;
 import io.servesim.config.ConfigException;
-import io.servesim.workload.TraceFormatException;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim replay-real RUN_DIR}: simulates exactly the requests of a real vLLM run under its
  * engine settings ({@link RealRun}, {@link ReplaySetup}), prints measured against simulated TTFT,
  * TPOT, E2E and queueing statistics ({@link ComparisonReport}) and writes per-request rows to Parquet
- * ({@code schemas/replay.avsc}). Exit 0 on success, 2 for a bad or incomplete run directory or
- * option, 1 when the replay or the write fails.
+ * ({@code schemas/replay.avsc}). The output path is checked before the replay. Exit 0 on success, 2 for a
+ * bad or incomplete run directory, option or output path, 1 when the replay or the write fails (one line,
+ * {@link ErrorReport}).
  */
 @Command(name = "replay-real", mixinStandardHelpOptions = true,
         description = "Replay a real vLLM run (meta.json, requests.jsonl, workload*.jsonl) and compare simulated to measured latencies.")
@@ -43,20 +46,27 @@ public final class ReplayRealCommand implements Callable<Integer> {
     @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request rows, .parquet or .csv (default replay-<latency-model>.parquet)")
     Path out;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
         return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, out,
-                System.out, System.err);
+                System.out, System.err, Main.debug(spec));
     }
 
     /**
      * Replays {@code runDir}; {@code coefficientsFile}, when given, supplies the blackbox coefficients
-     * of {@code options}.
+     * of {@code options}; {@code debug} adds stack traces to error reports.
      */
     public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, PrintStream stdout,
-                          PrintStream stderr) {
+                          PrintStream stderr, boolean debug) {
+        ErrorReport errors = new ErrorReport("replay-real", stderr, debug);
         Replay replay;
         try {
+            if (out != null) {
+                OutputPath.checkFile("--out", out);
+            }
             RealRun run = RealRun.read(runDir);
             ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
                     options.hardwareOrNull(), options.modelOrNull(), CoefficientsFile.read(coefficientsFile),
@@ -65,29 +75,28 @@ public final class ReplayRealCommand implements Callable<Integer> {
                 throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");
             }
             ReplaySetup setup = ReplaySetup.resolve(run, resolved);
+            if (out == null) {
+                OutputPath.checkFile("--out", defaultOut(setup));
+            }
             replay = Replay.run(run, setup);
             header(stdout, run, replay);
-        } catch (ConfigException e) {
-            stderr.println("servesim: cannot replay " + runDir + ":");
-            e.problems().forEach(p -> stderr.println("  " + p));
-            return Main.CONFIG_ERROR;
-        } catch (TraceFormatException e) {
-            stderr.println("servesim: bad workload: " + e.getMessage());
-            return Main.CONFIG_ERROR;
         } catch (RuntimeException e) {
-            stderr.println("servesim: replay failed: " + e);
-            return Main.RUNTIME_ERROR;
+            return errors.report("cannot replay " + runDir, e);
         }
         stdout.print(replay.report().render());
-        Path file = out != null ? out : Path.of("replay-" + replay.setup().sim().latency().name() + ".parquet");
+        Path file = out != null ? out : defaultOut(replay.setup());
         try {
             ReplayParquet.write(file, replay.setup().sim().latency().name(), replay.rows());
-        } catch (IOException | RuntimeException e) {
-            stderr.println("servesim: cannot write " + file + ": " + e);
-            return Main.RUNTIME_ERROR;
+        } catch (Exception e) {
+            return errors.report("cannot write " + file, e);
         }
-        stderr.println("servesim: per-request rows in " + file);
+        stderr.println("servesim replay-real: per-request rows in " + file);
         return 0;
+    }
+
+    /** {@code replay-<latency model>.parquet} in the working directory. */
+    private static Path defaultOut(ReplaySetup setup) {
+        return Path.of("replay-" + setup.sim().latency().name() + ".parquet");
     }
 
     static void header(PrintStream out, RealRun run, Replay replay) {

@@ -215,11 +215,52 @@ class CompareCommandTest {
                 "--metrics", "ttft_p99_ms"));
         assertTrue(err.toString().contains(bad + ":4:ttft_p99_ms: not a finite number: 'abc'"), err.toString());
 
-        Path nullCell = cells(List.of(row("0", 1, 1, 1)), List.of("('5', 'm', 2, NULL, 1, 1)"));
-        assertEquals(2, compare("--sim", nullCell.toString(), "--real", realCsv().toString(), "--on", "window_start_s",
+        Path nanCell = cells(List.of(row("0", 1, 1, 1)), List.of("('5', 'm', 2, 'NaN'::DOUBLE, 1, 1)"));
+        assertEquals(2, compare("--sim", nanCell.toString(), "--real", realCsv().toString(), "--on", "window_start_s",
                 "--metrics", "ttft_p99_ms"));
-        assertTrue(err.toString().contains(nullCell.resolve("part-2.parquet") + ": row 1: ttft_p99_ms: not a finite number: null"),
+        assertTrue(err.toString().contains(nanCell.resolve("part-2.parquet") + ": row 1: ttft_p99_ms: not a finite number: NaN"),
                 err.toString());
+    }
+
+    @Test
+    void aCellWithoutAValueIsNamedAndLeftOutOfThatMetric() throws Exception {
+        // window 5's only cell completed no request (every one dropped): its latencies are null, its throughput is not
+        Path cells = cells(List.of(row("0", 1, ttft(0), e2e(0)), row("10", 1, ttft(10), e2e(10))),
+                List.of("('5', '" + MODEL + "', 2, NULL, NULL, 0)", row("15", 2, ttft(15), e2e(15))));
+        int exit = compare("--sim", cells.toString(), "--real", realCsv().toString(), "--on", "window_start_s",
+                "--metrics", "ttft_p99_ms");
+        assertEquals(0, exit, err.toString());
+        assertTrue(err.toString().contains("servesim compare: ttft_p99_ms: sim key window_start_s=5 left out: no value"
+                + " (null: no request qualified, e.g. every request of the cell was dropped)"), err.toString());
+        // windows 0, 10, 15 remain, in the measured order: rho 1 over n = 3
+        assertTrue(out.toString().lines().anyMatch(l -> l.matches("ttft_p99_ms\\s+3\\s+1\\.0000\\s+1\\.0000\\s+1\\.0000\\s+0\\.00")),
+                out.toString());
+    }
+
+    @Test
+    void anAllTiedMeasuredColumnHasNoRankStatistics() throws Exception {
+        Path real = Files.writeString(dir.resolve("tied.csv"), "window_start_s,ttft_p99_ms\n0,100\n5,100\n10,100\n");
+        Path cells = cells(List.of(row("0", 1, 90, 1), row("5", 1, 100, 1)), List.of(row("10", 2, 110, 1)));
+        assertEquals(0, compare("--sim", cells.toString(), "--real", real.toString(), "--on", "window_start_s",
+                "--metrics", "ttft_p99_ms"), err.toString());
+        // MAPE (10% + 0% + 10%) / 3 stays defined; no ordering to agree with: rho, tau and accuracy are n/a
+        assertTrue(out.toString().lines().anyMatch(l -> l.matches("ttft_p99_ms\\s+3\\s+n/a\\s+n/a\\s+n/a\\s+6\\.67")),
+                out.toString());
+    }
+
+    @Test
+    void joiningOnASubsetOfTheAxesSaysWhichWereAveraged() throws Exception {
+        Path cellsDir = Files.createDirectory(dir.resolve("axes"));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            st.execute("COPY (SELECT * FROM (VALUES ('a', '0', 'rr', 'x', 1, 10.0), ('b', '0', 'kv', 'x', 1, 20.0),"
+                    + " ('c', '5', 'rr', 'x', 1, 30.0), ('d', '5', 'kv', 'x', 1, 40.0))"
+                    + " t(cell_id, window_start_s, routing, model, seed, ttft_p99_ms)) TO '" + cellsDir.resolve("c.parquet")
+                    + "' (FORMAT parquet)");
+        }
+        assertEquals(0, compare("--sim", cellsDir.toString(), "--real", realCsv().toString(), "--on", "window_start_s",
+                "--metrics", "ttft_p99_ms"), err.toString());
+        assertTrue(out.toString().contains("a key's metrics are the mean over sim axes not in --on: routing (2 values)"),
+                out.toString());
     }
 
     @Test

@@ -108,9 +108,10 @@ class SweepCommandTest {
 
     @Test
     void aCellThatThrowsBecomesAnErrorsRowAndTheOthersComplete(@TempDir Path tmp) throws Exception {
-        List<String> lines = Files.readAllLines(MOONCAKE).subList(0, 40);
+        // the bad line is past the first 100 that sweep validation reads (TraceHead), so it fails at run time
+        List<String> lines = Files.readAllLines(MOONCAKE).subList(0, 120);
         Files.write(tmp.resolve("good.jsonl"), lines);
-        List<String> bad = new java.util.ArrayList<>(lines.subList(0, 20));
+        List<String> bad = new java.util.ArrayList<>(lines.subList(0, 110));
         bad.add("{\"timestamp\": 99999999, \"input_length\": \"many\"}");
         Files.write(tmp.resolve("bad.jsonl"), bad);
         Path sweep = TestSweeps.write(tmp, "throws", """
@@ -130,9 +131,9 @@ class SweepCommandTest {
         assertTrue(r.err().contains("2 of 4 cells failed at run time"), r.err());
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "errors")
                 + " WHERE trace = 'bad.jsonl' AND exception_class = 'io.servesim.workload.TraceFormatException'"
-                + " AND message LIKE '%bad.jsonl:21:%' AND cell_id IS NOT NULL"));
+                + " AND message LIKE '%bad.jsonl:111:%' AND cell_id IS NOT NULL"));
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells") + " WHERE trace = 'good.jsonl'"));
-        assertEquals(80, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "requests")));
+        assertEquals(240, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "requests")));
         assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "requests") + " WHERE trace = 'bad.jsonl'"),
                 "a failed cell leaves no partial rows");
     }

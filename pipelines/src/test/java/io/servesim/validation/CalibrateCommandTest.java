@@ -22,7 +22,7 @@ class CalibrateCommandTest {
 
     private int calibrate(Path run, Path file) {
         return CalibrateCommand.run(run, file, null, null, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
     }
 
     @Test
@@ -38,7 +38,7 @@ class CalibrateCommandTest {
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("fit: b0 "), out.toString(StandardCharsets.UTF_8));
         out.reset();
         assertEquals(0, ReplayRealCommand.run(run, new ReplayOptions("blackbox", null, null, null, null), file,
-                dir.resolve("r.parquet"), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+                dir.resolve("r.parquet"), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, false));
     }
 
     @Test

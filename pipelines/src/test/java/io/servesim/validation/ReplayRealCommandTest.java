@@ -26,7 +26,7 @@ class ReplayRealCommandTest {
 
     private int replay(Path run, ReplayOptions options, Path coefficients, Path parquet) {
         return ReplayRealCommand.run(run, options, coefficients, parquet, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
     }
 
     private String stdout() {

@@ -1,0 +1,52 @@
+package io.servesim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link ErrorReport}: cause chains on one line without class names, exit codes, --debug. */
+class ErrorReportTest {
+    private static String report(Throwable e, boolean debug, int expectedCode) {
+        StringWriter text = new StringWriter();
+        assertEquals(expectedCode, new ErrorReport("run", new PrintWriter(text), debug).report(e));
+        return text.toString();
+    }
+
+    @Test
+    void theCauseChainIsOneLineWithoutClassNames() {
+        // a wrapper whose message is its cause's toString() ("java.io.IOException: disk full") says it once
+        assertEquals("servesim run: disk full\n",
+                report(new RuntimeException(new IOException("disk full")), false, Main.RUNTIME_ERROR));
+        assertEquals("servesim run: cannot read trace t.csv: t.csv: no such file or directory\n",
+                report(new UncheckedIOException("cannot read trace t.csv", new NoSuchFileException("t.csv")), false,
+                        Main.RUNTIME_ERROR));
+        assertEquals("servesim run: cannot write x: /etc/passwd\n",
+                report(new IllegalStateException("cannot write x: java.nio.file.FileAlreadyExistsException: /etc/passwd"),
+                        false, Main.RUNTIME_ERROR));
+        assertEquals("servesim run: internal error without a message (--debug shows the stack trace)\n",
+                report(new NullPointerException(), false, Main.RUNTIME_ERROR));
+    }
+
+    @Test
+    void inputProblemsExitTwoAndConfigProblemsAreListed() {
+        assertEquals("servesim run: --rate must be > 0\n", report(new UsageException("--rate must be > 0"), false, Main.CONFIG_ERROR));
+        String two = report(new ConfigException(List.of(new ConfigException.Problem("a.b", "bad"),
+                new ConfigException.Problem("c", "worse"))), false, Main.CONFIG_ERROR);
+        assertEquals("servesim run:\n  a.b: bad\n  c: worse\n", two);
+    }
+
+    @Test
+    void debugAddsTheStackTrace() {
+        String text = report(new IllegalStateException("boom"), true, Main.RUNTIME_ERROR);
+        assertTrue(text.startsWith("servesim run: boom\n"), text);
+        assertTrue(text.contains("\tat io.servesim.cli.ErrorReportTest"), text);
+    }
+}
