@@ -29,7 +29,7 @@ final class InterruptGuard implements AutoCloseable {
             }
             try {
                 if (!commit.tryLock(COMMIT_WAIT_S, TimeUnit.SECONDS)) {
-                    err.println("servesim: sweep interrupted while moving results into " + dir
+                    err.println("servesim sweep: interrupted while moving results into " + dir
                             + "; its _INCOMPLETE lists the files servesim wrote");
                     return;
                 }
@@ -38,9 +38,9 @@ final class InterruptGuard implements AutoCloseable {
                 return;
             }
             if (committed) {
-                err.println("servesim: interrupted after the sweep completed; results are in " + dir);
+                err.println("servesim sweep: interrupted after the sweep completed; results are in " + dir);
             } else {
-                err.println("servesim: sweep interrupted; " + Checkpoint.count(staging) + " finished cells are kept in "
+                err.println("servesim sweep: interrupted; " + Checkpoint.count(staging) + " finished cells are kept in "
                         + staging + (earlierResults ? " (the earlier results in " + dir + " are untouched)" : "")
                         + "; finish it with: " + resumeCommand);
             }

@@ -4,14 +4,20 @@ import io.servesim.cli.Main;
 import io.servesim.config.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import io.servesim.cli.ErrorReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code servesim sweep FILE}: run a sweep of simulations as a Beam pipeline into Parquet datasets. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = "Run a sweep (grid of configs x seeds) as a Beam pipeline; Parquet datasets under out/<sweep name>/.")
 public final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Parameters(index = "0", paramLabel = "FILE", description = "sweep YAML (e.g. sweeps/quickstart.yaml)")
     Path file;
 
@@ -40,13 +46,13 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        ErrorReport errors = Main.errors(spec);
         RunnerChoice choice;
         try {
             choice = RunnerChoice.of(runner, parallelism, flinkMaster, flinkJar);
         } catch (ConfigException e) {
-            System.err.println("servesim sweep: " + e.getMessage());
-            return Main.CONFIG_ERROR;
+            return errors.report(e);
         }
-        return SweepJob.run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), System.out, System.err);
+        return SweepJob.run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), System.out, System.err, errors);
     }
 }

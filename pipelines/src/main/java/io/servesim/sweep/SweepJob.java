@@ -1,5 +1,6 @@
 package io.servesim.sweep;
 
+import io.servesim.cli.ErrorReport;
 import io.servesim.cli.Main;
 import io.servesim.config.ConfigException;
 import java.io.IOException;
@@ -47,18 +48,19 @@ public final class SweepJob {
     }
 
     /** Runs {@code sweepFile} into {@code outDir} (null = {@code out/<name>/}); returns the exit code. */
-    public static int run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream out, PrintStream err) {
+    public static int run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream out, PrintStream err,
+                          ErrorReport errors) {
         long t0 = System.nanoTime();
         RunnerChoice.preloadBeam();
         SweepPlan plan;
         try {
             plan = SweepPlan.prepare(SweepFile.load(sweepFile));
         } catch (ConfigException e) {
-            err.println("servesim: invalid sweep " + sweepFile + ":");
+            err.println("servesim sweep: invalid sweep " + sweepFile + ":");
             e.problems().forEach(p -> err.println("  " + p));
             return Main.CONFIG_ERROR;
         } catch (SweepPlan.InvalidCellsException e) {
-            err.println("servesim: sweep " + sweepFile + ": " + e.getMessage());
+            err.println("servesim sweep: " + sweepFile + ": " + e.getMessage());
             return Main.CONFIG_ERROR;
         }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
@@ -68,15 +70,15 @@ public final class SweepJob {
         try {
             verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
             if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
-                err.println("servesim: nothing to resume: " + dir + " already holds this sweep's complete results");
+                err.println("servesim sweep: nothing to resume: " + dir + " already holds this sweep's complete results");
                 return 0;
             }
             staged = stage(verdict, plan, resumeCommand);
         } catch (OutputDir.RefusedException e) {
-            err.println("servesim: " + e.getMessage());
+            err.println("servesim sweep: " + e.getMessage());
             return Main.CONFIG_ERROR;
         } catch (IOException | UncheckedIOException e) {
-            err.println("servesim: cannot write the sweep output " + dir + ": " + rootCause(e));
+            errors.report("cannot write the sweep output " + dir, e);
             return Main.CONFIG_ERROR;
         }
         int total = plan.cells().size();
@@ -101,9 +103,9 @@ public final class SweepJob {
                     result.waitUntilFinish();
                 }
             } catch (RuntimeException e) {
-                err.println("servesim: sweep pipeline failed" + (runner.inProcess() ? "" : " on the Flink cluster at "
-                        + runner.flinkMaster()) + ": " + rootCause(e));
-                err.println("servesim: " + Checkpoint.count(staging) + " finished cells are kept in " + staging
+                errors.report("the pipeline failed" + (runner.inProcess() ? "" : " on the Flink cluster at "
+                        + runner.flinkMaster()), e);
+                err.println("servesim sweep: " + Checkpoint.count(staging) + " finished cells are kept in " + staging
                         + "; finish the sweep with: " + resumeCommand);
                 return Main.RUNTIME_ERROR;
             }
@@ -124,14 +126,14 @@ public final class SweepJob {
                 }
                 out.printf("%-9s %s%n%-9s %s%n", "sweep", dir.resolve(SweepSidecars.SWEEP), "summary", dir.resolve(SweepSidecars.SUMMARY));
             } catch (IOException | java.sql.SQLException e) {
-                err.println("servesim: finishing the sweep in " + dir + ": " + rootCause(e) + "; its rows are in " + staging);
+                errors.report("finishing the sweep in " + dir + " (its rows are in " + staging + ")", e);
                 return Main.RUNTIME_ERROR;
             }
             double runS = (ranNs - validatedNs) / 1e9;
             err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", plan.spec().name(), completed, total,
                     runS, (completed - staged.replay().size()) / Math.max(runS, 1e-9));
             if (failed > 0) {
-                err.printf("servesim: %d of %d cells failed at run time; see %s%n", failed, total, dir.resolve(Dataset.ERRORS.directory()));
+                err.printf("servesim sweep: %d of %d cells failed at run time; see %s%n", failed, total, dir.resolve(Dataset.ERRORS.directory()));
                 return Main.RUNTIME_ERROR;
             }
             return 0;
@@ -180,39 +182,6 @@ public final class SweepJob {
         finished.forEach(f -> done.add(Checkpoint.cellId(f)));
         List<Cell> toRun = plan.cells().stream().filter(c -> !done.contains(c.cellId())).toList();
         return new Staged(toRun, finished.stream().map(f -> f.toAbsolutePath().toString()).toList());
-    }
-
-    /**
-     * What went wrong, without the wrapping exceptions' class names: the innermost cause's message,
-     * widened to an outer one that repeats it with more detail ({@code Connection refused} ->
-     * {@code Connection refused: /127.0.0.1:8081}).
-     */
-    static String rootCause(Throwable e) {
-        java.util.ArrayDeque<Throwable> chain = new java.util.ArrayDeque<>();
-        for (Throwable t = e; t != null && !chain.contains(t); t = t.getCause()) {
-            chain.push(t);
-        }
-        String best = null;
-        for (Throwable t : chain) {
-            String m = withoutClassPrefix(t.getMessage());
-            if (best == null || best.isBlank() || (m != null && m.startsWith(best))) {
-                best = m;
-            } else {
-                break;
-            }
-        }
-        return best == null || best.isBlank() ? "no message (" + chain.peekFirst().getClass().getSimpleName() + ")" : best;
-    }
-
-    /**
-     * {@code a.b.SomeException: text} -> {@code text}, and a bare class name -> null (an exception
-     * built from its cause has the cause's {@code toString()} as its message).
-     */
-    private static String withoutClassPrefix(String m) {
-        while (m != null && m.matches("(?s)^[a-z][\\w.]*\\.[A-Z][\\w$]*(Exception|Error): .*")) {
-            m = m.substring(m.indexOf(": ") + 2);
-        }
-        return m != null && m.matches("^[a-z][\\w.]*\\.[A-Z][\\w$]*$") ? null : m;
     }
 
     private static long counter(PipelineResult result, String name) {

@@ -36,6 +36,19 @@ class ErrorReportTest {
     }
 
     @Test
+    void aRefusedFlinkSubmissionNamesTheAddressOnce() {
+        // the shape of the FlinkRunner's failure on an unreachable master: the innermost cause has no
+        // address, the netty exception wrapping it adds it, its wrapper repeats it after a class name
+        Exception refused = new java.net.ConnectException("Connection refused");
+        Exception annotated = new Exception("Connection refused: /127.0.0.1:8081", refused);
+        Exception completion = new java.util.concurrent.CompletionException("org.apache.flink.shaded.netty4.io.netty.channel"
+                + ".AbstractChannel$AnnotatedConnectException: Connection refused: /127.0.0.1:8081", annotated);
+        Exception submit = new Exception("Failed to submit JobGraph.", completion);
+        String line = report(new RuntimeException(new java.util.concurrent.ExecutionException(submit)), false, Main.RUNTIME_ERROR);
+        assertEquals("servesim run: Failed to submit JobGraph.: Connection refused: /127.0.0.1:8081\n", line);
+    }
+
+    @Test
     void inputProblemsExitTwoAndConfigProblemsAreListed() {
         assertEquals("servesim run: --rate must be > 0\n", report(new UsageException("--rate must be > 0"), false, Main.CONFIG_ERROR));
         String two = report(new ConfigException(List.of(new ConfigException.Problem("a.b", "bad"),

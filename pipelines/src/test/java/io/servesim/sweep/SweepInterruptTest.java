@@ -33,7 +33,7 @@ class SweepInterruptTest {
         Path out = tmp.resolve("out");
         Interrupted r = interruptMidway(sweep, out, "INT", tmp.resolve("child.err"));
         assertEquals(130, r.code(), r.err());
-        assertTrue(r.err().contains("sweep interrupted") && r.err().contains(out.resolve(OutputDir.STAGING).toString())
+        assertTrue(r.err().contains("servesim sweep: interrupted") && r.err().contains(out.resolve(OutputDir.STAGING).toString())
                 && r.err().contains("--resume"), r.err());
         assertFalse(Files.exists(out.resolve("cells")), "no cells/ that looks complete");
         assertFalse(Files.exists(out.resolve("_SUCCESS")));
@@ -69,7 +69,7 @@ class SweepInterruptTest {
 
         Interrupted r = interruptMidway(sweep, out, "TERM", tmp.resolve("child.err"));
         assertEquals(143, r.code(), r.err());
-        assertTrue(r.err().contains("sweep interrupted") && r.err().contains("earlier results"), r.err());
+        assertTrue(r.err().contains("servesim sweep: interrupted") && r.err().contains("earlier results"), r.err());
         Map<String, String> after = SweepOutputSafetyTest.tree(out);
         after.keySet().removeIf(f -> f.startsWith(OutputDir.STAGING + "/"));
         assertEquals(good, after, "the earlier complete results are exactly as they were");

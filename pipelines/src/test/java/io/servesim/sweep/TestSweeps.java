@@ -1,5 +1,6 @@
 package io.servesim.sweep;
 
+import io.servesim.cli.ErrorReport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -65,8 +66,9 @@ final class TestSweeps {
     static Run run(Path sweep, Path out, RunnerChoice runner, SweepJob.OutputFlags flags) {
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code = SweepJob.run(sweep, out, runner, flags, new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8));
+        PrintStream err = new PrintStream(e, true, StandardCharsets.UTF_8);
+        int code = SweepJob.run(sweep, out, runner, flags, new PrintStream(o, true, StandardCharsets.UTF_8), err,
+                new ErrorReport("sweep", err, false));
         return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     }
 
