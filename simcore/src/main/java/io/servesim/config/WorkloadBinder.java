@@ -70,7 +70,11 @@ public final class WorkloadBinder {
         try {
             tree = SimConfigLoader.readTree(file);
         } catch (ConfigException e) {
-            sink.problem(at, e.getMessage());
+            for (ConfigException.Problem p : e.problems()) {
+                boolean inFile = !p.path().equals(file.toString());
+                sink.problem(!inFile || p.path().isEmpty() ? at : at.isEmpty() ? p.path() : at + "." + p.path(),
+                        inFile ? p.message() : p.toString());
+            }
             return null;
         }
         return bindTree(tree, at, " (in " + file + ")", sink, file.getParent(), horizonUs);

@@ -1,5 +1,6 @@
 package io.servesim.latency;
 
+import io.servesim.config.StrictJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.servesim.config.ConfigException;
@@ -53,7 +54,7 @@ final class HfConfig {
         try {
             root = Resources.jsonMapper().readTree(Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new ConfigException(path, "cannot read model config.json '" + file + "': " + e.getMessage());
+            throw new ConfigException(path, "cannot read model config.json '" + file + "': " + StrictJson.describe(e));
         }
         String stem = file.getFileName().toString().replaceFirst("(\\.config)?\\.json$", "");
         return parse(root, stem, path, file.toString());
