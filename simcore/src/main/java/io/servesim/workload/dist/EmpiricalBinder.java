@@ -12,8 +12,10 @@ import java.util.Map;
 
 /**
  * Binds an {@code empirical} distribution's data: an inline PMF {@code pmf: {128: 0.3, 512: 0.7}}
- * or a CSV file {@code file: lengths.csv} with header {@code value,weight} (one value per line;
- * weights are relative). File problems name the file and line.
+ * or a CSV file {@code file: lengths.csv} with header {@code value,weight} (one value per line).
+ * Like every other distribution type, values must lie in the range of what they measure (token
+ * counts >= 1); weights are probabilities that must sum to 1 within {@value #WEIGHT_SUM_TOLERANCE},
+ * never silently rescaled. File problems name the file and line.
  */
 final class EmpiricalBinder {
     static final String HEADER = "value,weight";
@@ -21,8 +23,11 @@ final class EmpiricalBinder {
     private EmpiricalBinder() {
     }
 
-    /** The sampler, or null with problems recorded. */
-    static Sampler bind(ConfigNode n, Path baseDir) {
+    /** Tolerance of the weights' sum around 1. */
+    static final double WEIGHT_SUM_TOLERANCE = 1e-6;
+
+    /** The sampler, or null with problems recorded; values must lie in {@code kind}'s range. */
+    static Sampler bind(ConfigNode n, DistributionBinder.Kind kind, Path baseDir) {
         JsonNode pmf = n.rawValue("pmf");
         String file = n.stringValue("file", null);
         if ((pmf == null) == (file == null)) {
@@ -31,8 +36,18 @@ final class EmpiricalBinder {
         }
         DoubleArrayList values = new DoubleArrayList();
         DoubleArrayList weights = new DoubleArrayList();
-        boolean ok = pmf != null ? readPmf(n, pmf, values, weights) : readFile(n, baseDir.resolve(file).normalize(), values, weights);
+        Path csv = file == null ? null : baseDir.resolve(file).normalize();
+        boolean ok = pmf != null ? readPmf(n, pmf, kind, values, weights) : readFile(n, csv, kind, values, weights);
         if (!ok) {
+            return null;
+        }
+        double sum = 0;
+        for (int i = 0; i < weights.size(); i++) {
+            sum += weights.getDouble(i);
+        }
+        if (!(Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE)) {
+            n.problem(n.pathOf(pmf != null ? "pmf" : "file"), (csv == null ? "" : csv + ": ") + "weights sum to "
+                    + DistributionBinder.fmt(sum) + ", not 1 (within " + WEIGHT_SUM_TOLERANCE + "); give probabilities");
             return null;
         }
         try {
@@ -43,7 +58,17 @@ final class EmpiricalBinder {
         }
     }
 
-    private static boolean readPmf(ConfigNode n, JsonNode pmf, DoubleArrayList values, DoubleArrayList weights) {
+    /** Why {@code value} is outside {@code kind}'s range, or null when it is inside. */
+    private static String outOfRange(double value, DistributionBinder.Kind kind) {
+        if (value >= kind.floor && value <= kind.ceiling) {
+            return null;
+        }
+        return "value must be in [" + DistributionBinder.fmt(kind.floor) + ", " + DistributionBinder.fmt(kind.ceiling) + "]"
+                + (kind.why.isEmpty() ? "" : " (" + kind.why + ")") + ", got " + DistributionBinder.fmt(value);
+    }
+
+    private static boolean readPmf(ConfigNode n, JsonNode pmf, DistributionBinder.Kind kind, DoubleArrayList values,
+                                   DoubleArrayList weights) {
         if (!pmf.isObject() || pmf.isEmpty()) {
             n.problem(n.pathOf("pmf"), "must be a non-empty mapping {value: weight, ...}");
             return false;
@@ -56,6 +81,9 @@ final class EmpiricalBinder {
             if (value == null) {
                 n.problem(at, "key must be a number (a value of the distribution)");
                 ok = false;
+            } else if (outOfRange(value, kind) != null) {
+                n.problem(at, outOfRange(value, kind));
+                ok = false;
             } else if (!e.getValue().isNumber()) {
                 n.problem(at, "weight must be a number, got " + e.getValue());
                 ok = false;
@@ -67,7 +95,8 @@ final class EmpiricalBinder {
         return ok;
     }
 
-    private static boolean readFile(ConfigNode n, Path path, DoubleArrayList values, DoubleArrayList weights) {
+    private static boolean readFile(ConfigNode n, Path path, DistributionBinder.Kind kind, DoubleArrayList values,
+                                    DoubleArrayList weights) {
         String at = n.pathOf("file");
         try (BufferedReader r = Files.newBufferedReader(path)) {
             String header = r.readLine();
@@ -77,6 +106,7 @@ final class EmpiricalBinder {
             }
             String line;
             long lineNo = 1;
+            boolean inRange = true;
             while ((line = r.readLine()) != null) {
                 lineNo++;
                 if (line.isBlank()) {
@@ -89,6 +119,10 @@ final class EmpiricalBinder {
                     n.problem(at, path + ":" + lineNo + ": expected two numbers 'value,weight', got '" + line + "'");
                     return false;
                 }
+                if (outOfRange(v, kind) != null) {
+                    n.problem(at, path + ":" + lineNo + ": " + outOfRange(v, kind));
+                    inRange = false;
+                }
                 values.add(v);
                 weights.add(w);
             }
@@ -100,7 +134,7 @@ final class EmpiricalBinder {
             n.problem(at, path + ": no data lines");
             return false;
         }
-        return true;
+        return inRange;
     }
 
     private static Double parse(String s) {
