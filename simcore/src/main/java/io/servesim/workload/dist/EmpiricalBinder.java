@@ -37,8 +37,8 @@ final class EmpiricalBinder {
         DoubleArrayList values = new DoubleArrayList();
         DoubleArrayList weights = new DoubleArrayList();
         Path csv = file == null ? null : baseDir.resolve(file).normalize();
-        boolean ok = pmf != null ? readPmf(n, pmf, kind, values, weights) : readFile(n, csv, kind, values, weights);
-        if (!ok) {
+        Read read = pmf != null ? readPmf(n, pmf, kind, values, weights) : readFile(n, csv, kind, values, weights);
+        if (read == Read.FAILED) {
             return null;
         }
         double sum = 0;
@@ -47,7 +47,10 @@ final class EmpiricalBinder {
         }
         if (!(Math.abs(sum - 1) <= WEIGHT_SUM_TOLERANCE)) {
             n.problem(n.pathOf(pmf != null ? "pmf" : "file"), (csv == null ? "" : csv + ": ") + "weights sum to "
-                    + DistributionBinder.fmt(sum) + ", not 1 (within " + WEIGHT_SUM_TOLERANCE + "); give probabilities");
+                    + DistributionBinder.fmt(sum) + ", not 1 (within 1e-6); give probabilities");
+            return null;
+        }
+        if (read == Read.OUT_OF_RANGE) {
             return null;
         }
         try {
@@ -58,6 +61,9 @@ final class EmpiricalBinder {
         }
     }
 
+    /** How reading the data went: values and weights all read (some values possibly out of range), or not. */
+    private enum Read { OK, OUT_OF_RANGE, FAILED }
+
     /** Why {@code value} is outside {@code kind}'s range, or null when it is inside. */
     private static String outOfRange(double value, DistributionBinder.Kind kind) {
         if (value >= kind.floor && value <= kind.ceiling) {
@@ -67,46 +73,47 @@ final class EmpiricalBinder {
                 + (kind.why.isEmpty() ? "" : " (" + kind.why + ")") + ", got " + DistributionBinder.fmt(value);
     }
 
-    private static boolean readPmf(ConfigNode n, JsonNode pmf, DistributionBinder.Kind kind, DoubleArrayList values,
+    private static Read readPmf(ConfigNode n, JsonNode pmf, DistributionBinder.Kind kind, DoubleArrayList values,
                                    DoubleArrayList weights) {
         if (!pmf.isObject() || pmf.isEmpty()) {
             n.problem(n.pathOf("pmf"), "must be a non-empty mapping {value: weight, ...}");
-            return false;
+            return Read.FAILED;
         }
-        boolean ok = true;
+        Read read = Read.OK;
         for (Iterator<Map.Entry<String, JsonNode>> it = pmf.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String at = n.pathOf("pmf") + "." + e.getKey();
             Double value = parse(e.getKey());
             if (value == null) {
                 n.problem(at, "key must be a number (a value of the distribution)");
-                ok = false;
-            } else if (outOfRange(value, kind) != null) {
-                n.problem(at, outOfRange(value, kind));
-                ok = false;
+                read = Read.FAILED;
             } else if (!e.getValue().isNumber()) {
                 n.problem(at, "weight must be a number, got " + e.getValue());
-                ok = false;
+                read = Read.FAILED;
             } else {
+                if (outOfRange(value, kind) != null) {
+                    n.problem(at, outOfRange(value, kind));
+                    read = read == Read.FAILED ? read : Read.OUT_OF_RANGE;
+                }
                 values.add(value);
                 weights.add(e.getValue().asDouble());
             }
         }
-        return ok;
+        return read;
     }
 
-    private static boolean readFile(ConfigNode n, Path path, DistributionBinder.Kind kind, DoubleArrayList values,
+    private static Read readFile(ConfigNode n, Path path, DistributionBinder.Kind kind, DoubleArrayList values,
                                     DoubleArrayList weights) {
         String at = n.pathOf("file");
+        Read read = Read.OK;
         try (BufferedReader r = Files.newBufferedReader(path)) {
             String header = r.readLine();
             if (header == null || !header.strip().replace(" ", "").equalsIgnoreCase(HEADER)) {
                 n.problem(at, path + ":1: expected header '" + HEADER + "', got '" + header + "'");
-                return false;
+                return Read.FAILED;
             }
             String line;
             long lineNo = 1;
-            boolean inRange = true;
             while ((line = r.readLine()) != null) {
                 lineNo++;
                 if (line.isBlank()) {
@@ -117,24 +124,24 @@ final class EmpiricalBinder {
                 Double w = f.length == 2 ? parse(f[1]) : null;
                 if (v == null || w == null) {
                     n.problem(at, path + ":" + lineNo + ": expected two numbers 'value,weight', got '" + line + "'");
-                    return false;
+                    return Read.FAILED;
                 }
                 if (outOfRange(v, kind) != null) {
                     n.problem(at, path + ":" + lineNo + ": " + outOfRange(v, kind));
-                    inRange = false;
+                    read = Read.OUT_OF_RANGE;
                 }
                 values.add(v);
                 weights.add(w);
             }
         } catch (IOException e) {
             n.problem(at, "cannot read " + path + ": " + e.getMessage());
-            return false;
+            return Read.FAILED;
         }
         if (values.isEmpty()) {
             n.problem(at, path + ": no data lines");
-            return false;
+            return Read.FAILED;
         }
-        return inRange;
+        return read;
     }
 
     private static Double parse(String s) {
