@@ -92,7 +92,10 @@ public final class SimConfigLoader {
                 e.problems().forEach(p -> root.problem(p.path(), p.message()));
             }
         }
-        var workload = WorkloadBinder.bindSection(root, baseDir, horizonUs);
+        var workload = WorkloadBinder.bindSection(root, baseDir, horizonUs, slo);
+        if (workload != null) {
+            PolicyReferences.check(root, bundle, workload);
+        }
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload);

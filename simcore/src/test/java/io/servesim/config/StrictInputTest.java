@@ -44,7 +44,7 @@ class StrictInputTest {
         Path w = dir.resolve("w.yaml");
         Files.writeString(w, "aggregate_rate: 1\naggregate_rate: 2\n");
         ConfigNode root = ConfigNode.root(StrictJson.yaml().readTree("workload: w.yaml"));
-        WorkloadBinder.bindSection(root, dir, 0);
+        WorkloadBinder.bindSection(root, dir, 0, null);
         assertEquals(List.of("workload.aggregate_rate: duplicate key (" + w + " line 2); each key may appear once in a mapping"),
                 problems(root::throwIfProblems));
     }
