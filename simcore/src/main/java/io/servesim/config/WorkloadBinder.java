@@ -69,9 +69,9 @@ public final class WorkloadBinder {
             tree = SimConfigLoader.readTree(file);
         } catch (ConfigException e) {
             for (ConfigException.Problem p : e.problems()) {
-                boolean inFile = !p.path().equals(file.toString());
-                sink.problem(!inFile || p.path().isEmpty() ? at : at.isEmpty() ? p.path() : at + "." + p.path(),
-                        inFile ? p.message() : p.toString());
+                // A duplicate key is a problem at its path inside the file; any other names the file itself.
+                boolean atKey = !p.path().equals(file.toString());
+                sink.problem(!atKey ? at : at.isEmpty() ? p.path() : at + "." + p.path(), atKey ? p.message() : p.toString());
             }
             return null;
         }

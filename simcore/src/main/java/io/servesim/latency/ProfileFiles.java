@@ -1,9 +1,9 @@
 package io.servesim.latency;
 
-import io.servesim.config.StrictJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.servesim.validation;
 
-import io.servesim.config.StrictJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import io.servesim.latency.BlackboxCoefficients;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.servesim.validation;
 
-import io.servesim.config.StrictJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import io.servesim.workload.trace.TraceFormat;
 import io.servesim.workload.trace.TraceReader;
 import io.servesim.workload.trace.TraceRow;

@@ -1,8 +1,8 @@
 package io.servesim.workload;
 
-import io.servesim.config.StrictJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package io.servesim.workload.trace;
 
-import io.servesim.config.StrictJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.config.StrictJson;
 import java.nio.file.Path;
 
 /**
