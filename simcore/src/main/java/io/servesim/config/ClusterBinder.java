@@ -107,6 +107,9 @@ final class ClusterBinder {
             double tpot = t.doubleValue("tpot_ms", Double.NaN, 0, Double.MAX_VALUE);
             double e2e = t.doubleValue("e2e_ms", Double.NaN, 0, Double.MAX_VALUE);
             t.finish();
+            if (!t.has("ttft_ms") && !t.has("tpot_ms") && !t.has("e2e_ms")) {
+                s.problem(s.pathOf(cls), "defines no target; give at least one of ttft_ms, tpot_ms, e2e_ms");
+            }
             classes.put(cls, new SloTargets.Target(ttft, tpot, e2e));
         }
         s.finish();

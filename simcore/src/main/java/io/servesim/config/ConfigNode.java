@@ -138,12 +138,25 @@ public final class ConfigNode {
             problem(pathOf(key), "must be an integer, got " + render(v));
             return dflt;
         }
+        if (!fitsLong(v)) {
+            problem(pathOf(key), "must be an integer in [" + min + ", " + max + "], got " + v.asText());
+            return dflt;
+        }
         long x = v.asLong();
         if (x < min || x > max) {
             problem(pathOf(key), rangeMessage(min, max, x));
             return dflt;
         }
         return x;
+    }
+
+    /** Whether an integral number node holds a value a long represents (asLong would wrap or saturate). */
+    private static boolean fitsLong(JsonNode v) {
+        if (v.isIntegralNumber()) {
+            return v.canConvertToLong();
+        }
+        double d = v.asDouble();
+        return d >= -0x1p63 && d < 0x1p63;
     }
 
     public int intValue(String key, int dflt, int min, int max, String... aliases) {
@@ -228,7 +241,7 @@ public final class ConfigNode {
     }
 
     private static String rangeMessage(long min, long max, long x) {
-        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
+        if (x < min && (max == Long.MAX_VALUE || max == Integer.MAX_VALUE)) {
             return "must be >= " + min + ", got " + x;
         }
         return "must be in [" + min + ", " + max + "], got " + x;

@@ -1,10 +1,10 @@
 package io.servesim.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * Missing intermediate mappings are created; list indexes must exist.
  */
 public final class Overrides {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = StrictJson.yaml();
     private static final Pattern SEGMENT = Pattern.compile("([A-Za-z0-9_\\-]+)((?:\\[\\d+])*)");
     private static final Pattern INDEX = Pattern.compile("\\[(\\d+)]");
 
@@ -34,7 +34,10 @@ public final class Overrides {
         JsonNode value;
         try {
             value = YAML.readTree(assignment.substring(eq + 1));
-        } catch (java.io.IOException e) {
+        } catch (JsonProcessingException e) {
+            if (StrictJson.isDuplicateKey(e)) {
+                throw new ConfigException(List.of(StrictJson.duplicateKey(e, "--set " + path + "=...", path)));
+            }
             throw new ConfigException(path, "unparseable value: " + e.getMessage());
         }
         set(root, path, value == null || value.isMissingNode() ? YAML.nullNode() : value);

@@ -1,9 +1,9 @@
 package io.servesim.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.LatencySpec;
 import io.servesim.cluster.ClusterConfig;
@@ -26,7 +26,7 @@ import java.util.List;
  * config file's directory.
  */
 public final class SimConfigLoader {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = StrictJson.yaml();
 
     static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
 
@@ -44,6 +44,11 @@ public final class SimConfigLoader {
                 throw new ConfigException(file.toString(), "a config must be a YAML mapping");
             }
             return obj;
+        } catch (JsonProcessingException e) {
+            if (StrictJson.isDuplicateKey(e)) {
+                throw new ConfigException(List.of(StrictJson.duplicateKey(e, file.toString(), "")));
+            }
+            throw new ConfigException(file.toString(), "cannot read config: " + e.getMessage());
         } catch (IOException e) {
             throw new ConfigException(file.toString(), "cannot read config: " + e.getMessage());
         }
@@ -87,7 +92,10 @@ public final class SimConfigLoader {
                 e.problems().forEach(p -> root.problem(p.path(), p.message()));
             }
         }
-        var workload = WorkloadBinder.bindSection(root, baseDir, horizonUs);
+        var workload = WorkloadBinder.bindSection(root, baseDir, horizonUs, slo);
+        if (workload != null) {
+            PolicyReferences.check(root, bundle, workload);
+        }
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload);

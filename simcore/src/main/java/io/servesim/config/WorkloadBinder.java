@@ -2,6 +2,7 @@ package io.servesim.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.SloTargets;
 import io.servesim.workload.GeneratorBinder;
 import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.Scenarios;
@@ -9,6 +10,7 @@ import io.servesim.workload.TraceBinder;
 import io.servesim.workload.WorkloadSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.TreeSet;
 
 /**
  * Binds the {@code workload:} section (workload spec v2). The section is one of:
@@ -28,40 +30,36 @@ public final class WorkloadBinder {
     private WorkloadBinder() {
     }
 
-    /** Binds the workload mapping {@code w} (a child of the config root); null when absent or invalid. */
-    static WorkloadSpec bind(ConfigNode w, Path baseDir, long horizonUs) {
-        return w.present() ? bindTree(w.raw(), w.path(), "", w, baseDir, horizonUs) : null;
-    }
-
     /**
      * Binds {@code root}'s {@code workload} key, a mapping or the path of a standalone workload file;
-     * null when absent or invalid (problems are recorded on {@code root}).
+     * null when absent or invalid (problems are recorded on {@code root}). Every client's
+     * {@code slo_class} must be a class of {@code slo} (null: not checked, the SLO targets being unknown).
      */
-    public static WorkloadSpec bindSection(ConfigNode root, Path baseDir, long horizonUs) {
+    public static WorkloadSpec bindSection(ConfigNode root, Path baseDir, long horizonUs, SloTargets slo) {
         JsonNode v = root.rawValue("workload");
         String at = root.pathOf("workload");
         if (v == null) {
             return null;
         }
         if (v.isTextual()) {
-            return bindFile(baseDir.resolve(v.asText()).normalize(), at, root, horizonUs);
+            return bindFile(baseDir.resolve(v.asText()).normalize(), at, root, horizonUs, slo);
         }
         if (!v.isObject()) {
             root.problem(at, "must be a mapping or the path of a workload file");
             return null;
         }
-        return bindTree(v, at, "", root, baseDir, horizonUs);
+        return bindTree(v, at, "", root, baseDir, horizonUs, slo);
     }
 
     /** Loads a standalone workload file (problem paths are relative to the file's root). */
     public static WorkloadSpec load(Path file, long horizonUs) {
         ConfigNode sink = ConfigNode.root(null);
-        WorkloadSpec spec = bindFile(file.toAbsolutePath().normalize(), "", sink, horizonUs);
+        WorkloadSpec spec = bindFile(file.toAbsolutePath().normalize(), "", sink, horizonUs, null);
         sink.throwIfProblems();
         return spec;
     }
 
-    private static WorkloadSpec bindFile(Path file, String at, ConfigNode sink, long horizonUs) {
+    private static WorkloadSpec bindFile(Path file, String at, ConfigNode sink, long horizonUs, SloTargets slo) {
         if (!Files.isReadable(file)) {
             sink.problem(at, "cannot read workload file " + file);
             return null;
@@ -70,15 +68,19 @@ public final class WorkloadBinder {
         try {
             tree = SimConfigLoader.readTree(file);
         } catch (ConfigException e) {
-            sink.problem(at, e.getMessage());
+            for (ConfigException.Problem p : e.problems()) {
+                // A duplicate key is a problem at its path inside the file; any other names the file itself.
+                boolean atKey = !p.path().equals(file.toString());
+                sink.problem(!atKey ? at : at.isEmpty() ? p.path() : at + "." + p.path(), atKey ? p.message() : p.toString());
+            }
             return null;
         }
-        return bindTree(tree, at, " (in " + file + ")", sink, file.getParent(), horizonUs);
+        return bindTree(tree, at, " (in " + file + ")", sink, file.getParent(), horizonUs, slo);
     }
 
     /** Binds a detached tree, reporting its problems on {@code sink} under {@code prefix}. */
     private static WorkloadSpec bindTree(JsonNode tree, String prefix, String note, ConfigNode sink, Path baseDir,
-                                         long horizonUs) {
+                                         long horizonUs, SloTargets slo) {
         JsonNode resolved = withScenario(tree, prefix, sink);
         if (resolved == null) {
             return null;
@@ -93,6 +95,9 @@ public final class WorkloadBinder {
             spec = w.has("trace") ? TraceBinder.bind(w.child("trace"), baseDir)
                     : GeneratorBinder.bind(w, baseDir, horizonUs);
             w.finish();
+            if (spec instanceof GeneratorSpec g && slo != null) {
+                checkSloClasses(w, g, slo);
+            }
         }
         try {
             w.throwIfProblems();
@@ -108,6 +113,19 @@ public final class WorkloadBinder {
                     g.warnings().stream().map(m -> prefix + "." + m + note).toList());
         }
         return spec;
+    }
+
+    /** Reports clients whose SLO class has no targets: their SLO attainment would be 1 whatever their latency. */
+    private static void checkSloClasses(ConfigNode w, GeneratorSpec g, SloTargets slo) {
+        boolean list = w.raw().has("clients");
+        for (int i = 0; i < g.clients().size(); i++) {
+            String cls = g.clients().get(i).sloClass();
+            if (!slo.classes().containsKey(cls)) {
+                w.problem((list ? w.pathOf("clients") + "[" + i + "]." : "") + "slo_class", "no SLO targets for class '" + cls
+                        + "'; classes with targets: " + String.join(", ", new TreeSet<>(slo.classes().keySet()))
+                        + " (define it under slo:)");
+            }
+        }
     }
 
     /** The tree with its {@code scenario} expanded, or null after recording an unknown scenario. */

@@ -1,5 +1,6 @@
 package io.servesim.engine;
 
+import it.unimi.dsi.fastutil.HashCommon;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 
 /**
@@ -75,9 +76,34 @@ public final class KvCache {
         this.listener = listener;
     }
 
+    /** Most blocks one cache can index: its free-queue node array must stay within Java's largest array. */
+    public static final int MAX_BLOCKS = ((Integer.MAX_VALUE - 8) / STRIDE - 2) / 2;
+    /**
+     * Load factor of the prefix index. Removals (every reuse of a cached block) use backward-shift
+     * deletion, whose cost grows with cluster length; a sparser table keeps clusters short.
+     */
+    private static final float INDEX_LOAD_FACTOR = 0.5f;
+
+    /**
+     * Heap bytes the constructor allocates for a cache of {@code totalBlocks} (array payloads; the
+     * object and array headers are a few hundred bytes more): the free-queue nodes, hashes, hit
+     * scratch, free ids and free runs, and the prefix index's key and value arrays.
+     */
+    public static long heapBytes(int totalBlocks, boolean prefixCaching) {
+        long n = totalBlocks;
+        long meta = (2 * n + 2) * STRIDE * Integer.BYTES;
+        long perBlockArrays = n * (Long.BYTES + 2L * Integer.BYTES) + (n + 1) * Integer.BYTES;
+        long indexSlots = HashCommon.arraySize(indexExpected(totalBlocks, prefixCaching), INDEX_LOAD_FACTOR) + 1L;
+        return meta + perBlockArrays + indexSlots * (Long.BYTES + Integer.BYTES);
+    }
+
+    private static int indexExpected(int totalBlocks, boolean prefixCaching) {
+        return prefixCaching ? totalBlocks : 4;
+    }
+
     public KvCache(int totalBlocks, int blockSize, boolean prefixCaching) {
-        if (totalBlocks <= 0 || blockSize <= 0) {
-            throw new IllegalArgumentException("totalBlocks and blockSize must be > 0");
+        if (totalBlocks <= 0 || blockSize <= 0 || totalBlocks > MAX_BLOCKS) {
+            throw new IllegalArgumentException("totalBlocks must be in [1, " + MAX_BLOCKS + "] and blockSize > 0");
         }
         this.totalBlocks = totalBlocks;
         this.blockSize = blockSize;
@@ -86,9 +112,7 @@ public final class KvCache {
         this.meta = new int[(2 * totalBlocks + 2) * STRIDE];
         this.hash = new long[totalBlocks];
         this.sentinel = totalBlocks;
-        // Load factor 0.5: removals (every reuse of a cached block) use backward-shift deletion,
-        // whose cost grows with cluster length; a sparser table keeps clusters short.
-        this.index = new Long2IntOpenHashMap(prefixCaching ? totalBlocks : 4, 0.5f);
+        this.index = new Long2IntOpenHashMap(indexExpected(totalBlocks, prefixCaching), INDEX_LOAD_FACTOR);
         this.index.defaultReturnValue(-1);
         this.hitScratch = new int[totalBlocks];
         this.freeIds = new int[totalBlocks];

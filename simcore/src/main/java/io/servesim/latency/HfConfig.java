@@ -3,11 +3,13 @@ package io.servesim.latency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -53,7 +55,7 @@ final class HfConfig {
         try {
             root = Resources.jsonMapper().readTree(Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new ConfigException(path, "cannot read model config.json '" + file + "': " + e.getMessage());
+            throw new ConfigException(path, "cannot read model config.json '" + file + "': " + StrictJson.describe(e));
         }
         String stem = file.getFileName().toString().replaceFirst("(\\.config)?\\.json$", "");
         return parse(root, stem, path, file.toString());
@@ -85,9 +87,36 @@ final class HfConfig {
         }
         int dtypeBytes = dtypeBytes();
         return new ModelArchitecture(name, field("model_type").asText(""), layers, hidden, vocab,
-                field("tie_word_embeddings").asBoolean(false), optional("max_position_embeddings", 0),
+                field("tie_word_embeddings").asBoolean(false), contextLength(),
                 dtypeBytes, weightBytesPerParam(dtypeBytes), attention(heads, kvHeads, headDim),
                 feedForward(layers));
+    }
+
+    /** The derived maximum length ({@link ContextLength}, after vLLM {@code _get_and_verify_max_len}). */
+    private ContextLength contextLength() {
+        int positions = optional("max_position_embeddings", 0);
+        JsonNode rope = field("rope_scaling");
+        if (positions <= 0 || !rope.isObject() || field("model_type").asText("").contains("gemma3")) {
+            return ContextLength.unscaled(positions);
+        }
+        // transformers' patch_rope_scaling: legacy configs name the type "type".
+        String type = rope.path("rope_type").asText(rope.path("type").asText("default"));
+        if (List.of("su", "longrope", "llama3").contains(type)) {
+            return ContextLength.unscaled(positions);
+        }
+        JsonNode factor = rope.path("factor");
+        if (!factor.isMissingNode() && !(factor.isNumber() && factor.asDouble() > 0)) {
+            throw problem("rope_scaling.factor must be a number > 0, got " + factor);
+        }
+        int base = positions;
+        if (type.equals("yarn")) {
+            JsonNode original = rope.path("original_max_position_embeddings");
+            if (!original.canConvertToInt() || !original.isIntegralNumber() || original.asInt() <= 0) {
+                throw problem("rope_scaling yarn needs a positive integer original_max_position_embeddings");
+            }
+            base = original.asInt();
+        }
+        return new ContextLength(positions, type, base, factor.asDouble(1.0));
     }
 
     private ModelArchitecture.Attention attention(int heads, int kvHeads, int headDim) {

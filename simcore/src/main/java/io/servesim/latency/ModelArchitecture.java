@@ -19,14 +19,14 @@ package io.servesim.latency;
  * @param hiddenSize            residual stream width
  * @param vocabSize             vocabulary size
  * @param tieWordEmbeddings     LM head shares the input embedding matrix
- * @param maxPositionEmbeddings longest supported context (0 when the config gives none)
+ * @param contextLength         longest supported context, rope scaling applied ({@link ContextLength})
  * @param dtypeBytes            bytes per activation and KV-cache element ({@code torch_dtype}; KV cache dtype "auto")
  * @param weightBytesPerParam   bytes per linear-layer weight (1 for FP8/INT8, 0.5 for 4-bit quantisation)
  * @param attention             attention shape
  * @param feedForward           MLP / MoE shape
  */
 public record ModelArchitecture(String name, String modelType, int layers, int hiddenSize, int vocabSize,
-                                boolean tieWordEmbeddings, int maxPositionEmbeddings, int dtypeBytes,
+                                boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes,
                                 double weightBytesPerParam, Attention attention, FeedForward feedForward) {
 
     /**

@@ -2,8 +2,8 @@ package io.servesim.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,7 +16,7 @@ import java.nio.file.Path;
  * naming the file, since a profile is user input.
  */
 public final class ProfileFiles {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = StrictJson.yaml();
 
     private final Path directory;
     private final String resourceFolder;
@@ -64,7 +64,7 @@ public final class ProfileFiles {
             }
             return root;
         } catch (IOException e) {
-            throw new ConfigException(where(name), "not valid YAML: " + e.getMessage());
+            throw new ConfigException(where(name), "not valid YAML: " + StrictJson.describe(e));
         }
     }
 

@@ -2,7 +2,7 @@ package io.servesim.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,8 +15,8 @@ import java.util.Locale;
  */
 final class Resources {
     static final String BASE = "io/servesim/latency/";
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = StrictJson.yaml();
+    private static final ObjectMapper JSON = StrictJson.json();
 
     private Resources() {
     }

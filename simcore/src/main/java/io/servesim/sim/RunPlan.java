@@ -20,8 +20,9 @@ import java.util.List;
  *
  * <p>KV capacity, in order: {@code engine.total_kv_blocks}; else the {@code total_kv_blocks} vLLM
  * reported in the runs the trained blackbox coefficients came from (as BLIS does); else derived from
- * GPU memory ({@link KvCapacity}). {@code max_model_len} defaults to the model's
- * {@code max_position_embeddings}, as vLLM does.
+ * GPU memory ({@link KvCapacity}). {@code max_model_len} defaults to the model's maximum length
+ * ({@code max_position_embeddings}, rope scaling applied), as vLLM does; {@link StartupChecks}
+ * refuses what vLLM refuses at start-up and what the simulator's heap cannot hold.
  */
 public final class RunPlan {
     private final SimConfig config;
@@ -60,10 +61,12 @@ public final class RunPlan {
             problems.add(new ConfigException.Problem("engine.total_kv_blocks",
                     "required: the model and GPU are not both known, so KV capacity cannot be derived"));
         }
-        int maxModelLen = e.maxModelLen();
-        if (maxModelLen < 0) {
-            var arch = resolved.architectureOrNull();
-            maxModelLen = arch != null && arch.maxPositionEmbeddings() > 0 ? arch.maxPositionEmbeddings() : 0;
+        int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), problems);
+        if (!source.isEmpty()) {
+            StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), capacityPhrase(source, e),
+                    resolved.architectureOrNull(), cfg.latency().tp(), problems);
+            StartupChecks.fitsSimulator(cfg.cluster().instances(), blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(),
+                    problems);
         }
         if (cfg.workload() == null) {
             problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
@@ -81,6 +84,16 @@ public final class RunPlan {
         SimSetup setup = new SimSetup(engine, resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(), cfg.fitness(),
                 cfg.horizonUs());
         return new RunPlan(cfg, resolved, setup, source);
+    }
+
+    /** Where the KV blocks come from, as the KV checks' messages say it. */
+    private static String capacityPhrase(String source, EngineSpec e) {
+        return switch (source) {
+            case "engine.total_kv_blocks" -> "of engine.total_kv_blocks";
+            case "derived from GPU memory" -> String.format(java.util.Locale.ROOT,
+                    "derived from GPU memory at gpu_memory_utilization %.2f", e.gpuMemoryUtilization());
+            default -> "of the trained coefficients' total_kv_blocks";
+        };
     }
 
     /**

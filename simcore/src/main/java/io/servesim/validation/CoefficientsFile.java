@@ -2,8 +2,8 @@ package io.servesim.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import io.servesim.latency.BlackboxCoefficients;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +19,7 @@ import java.util.Locale;
  * {@code servesim replay-real --coefficients} reads the file's only entry.
  */
 public final class CoefficientsFile {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = StrictJson.yaml();
 
     private CoefficientsFile() {
     }
@@ -57,7 +57,7 @@ public final class CoefficientsFile {
         try {
             root = YAML.readTree(Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new ConfigException(file.toString(), "cannot read coefficients: " + e.getMessage());
+            throw new ConfigException(file.toString(), "cannot read coefficients: " + StrictJson.describe(e));
         }
         JsonNode models = root == null ? null : root.get("models");
         if (models == null || !models.isArray() || models.size() != 1) {

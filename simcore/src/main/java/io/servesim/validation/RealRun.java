@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
 import io.servesim.workload.trace.TraceFormat;
 import io.servesim.workload.trace.TraceReader;
 import io.servesim.workload.trace.TraceRow;
@@ -40,7 +41,7 @@ import java.util.List;
  */
 public record RealRun(Path directory, EngineSettings settings, Path workloadFile, List<TraceRow> workload,
                       List<MeasuredRequest> measured) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StrictJson.json();
 
     public RealRun {
         workload = List.copyOf(workload);
@@ -58,7 +59,7 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
         try {
             meta = JSON.readTree(metaFile.toFile());
         } catch (IOException e) {
-            throw new ConfigException(metaFile.toString(), "not valid JSON: " + e.getMessage());
+            throw new ConfigException(metaFile.toString(), "not valid JSON: " + StrictJson.describe(e));
         }
         if (meta == null || !meta.isObject()) {
             throw new ConfigException(metaFile.toString(), "expected a JSON object");

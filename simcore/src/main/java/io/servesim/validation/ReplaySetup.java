@@ -74,7 +74,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             kvSource = "derived from GPU memory as vLLM does (KvCapacity)";
         }
         int maxModelLen = s.maxModelLenOrZero() > 0 ? s.maxModelLenOrZero()
-                : arch != null ? Math.max(0, arch.maxPositionEmbeddings()) : 0;
+                : arch != null ? arch.contextLength().tokens() : 0;
         EngineConfig engine = new EngineConfig(s.maxNumSeqs(), s.maxNumBatchedTokens(), s.longPrefillTokenThreshold(),
                 maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching());
         return new ReplaySetup(SimSetup.single(engine, latency), modelId, gpu, kvSource);

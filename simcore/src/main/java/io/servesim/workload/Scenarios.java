@@ -2,7 +2,7 @@ package io.servesim.workload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ import java.util.Map;
  * </ul>
  */
 public final class Scenarios {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = StrictJson.yaml();
     private static final Map<String, String> SCENARIOS = new LinkedHashMap<>();
 
     static {

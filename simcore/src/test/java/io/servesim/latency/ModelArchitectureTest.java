@@ -24,7 +24,7 @@ class ModelArchitectureTest {
         assertFalse(m.tieWordEmbeddings());
         assertEquals(2, m.dtypeBytes());
         assertEquals(2.0, m.weightBytesPerParam());
-        assertEquals(131072, m.maxPositionEmbeddings());
+        assertEquals(131072, m.contextLength().tokens());
         // embeddings 128256 x 4096 = 525,336,576, and the same again for the untied LM head;
         // per layer: q,o 2 x 4096^2 = 33,554,432; k,v 2 x 4096 x 8 x 128 = 8,388,608;
         //   MLP 3 x 4096 x 14336 = 176,160,768; 2 norms 8,192 -> 218,112,000; x 32 = 6,979,584,000;

@@ -19,7 +19,7 @@ final class Workloads {
     static WorkloadSpec of(String yaml) {
         try {
             ConfigNode root = ConfigNode.root(YAML.readTree("workload: " + yaml));
-            WorkloadSpec spec = WorkloadBinder.bindSection(root, Path.of("."), 0);
+            WorkloadSpec spec = WorkloadBinder.bindSection(root, Path.of("."), 0, null);
             root.throwIfProblems();
             return spec;
         } catch (IOException e) {

@@ -41,7 +41,7 @@ class ExampleWorkloadsTest {
         }
         // As a run config would reference it: workload: <path>, relative to the config's directory.
         ConfigNode root = ConfigNode.root(Yaml.tree("workload: workloads/" + example.getFileName()));
-        WorkloadSpec spec = WorkloadBinder.bindSection(root, EXAMPLES.getParent(), 0);
+        WorkloadSpec spec = WorkloadBinder.bindSection(root, EXAMPLES.getParent(), 0, null);
         root.throwIfProblems();
         assertNotNull(spec);
         assertEquals(List.of(), spec.warnings(), example.toString());

@@ -179,20 +179,20 @@ class WorkloadBinderTest {
         Files.writeString(dir.resolve("w/chat.yaml"), "aggregate_rate: 4\nnum_requests: 9\n" + LENGTHS);
         Files.writeString(dir.resolve("w/bad.yaml"), "aggregate_rate: 4\nnum_requests: 9\narrival: {process: gamma, cv: -1}\n" + LENGTHS);
         ConfigNode root = ConfigNode.root(Yaml.tree("workload: w/chat.yaml"));
-        GeneratorSpec g = (GeneratorSpec) WorkloadBinder.bindSection(root, dir, 0);
+        GeneratorSpec g = (GeneratorSpec) WorkloadBinder.bindSection(root, dir, 0, null);
         root.throwIfProblems();
         assertEquals(9, g.numRequests());
         assertEquals(4, ((GeneratorSpec) WorkloadBinder.load(dir.resolve("w/chat.yaml"), 0)).aggregateRateRps());
 
         ConfigNode bad = ConfigNode.root(Yaml.tree("workload: w/bad.yaml"));
-        WorkloadBinder.bindSection(bad, dir, 0);
+        WorkloadBinder.bindSection(bad, dir, 0, null);
         ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, bad::throwIfProblems);
         assertEquals("workload.arrival.cv: must be > 0 (in " + dir.resolve("w/bad.yaml") + ")", e.getMessage());
         ConfigNode missing = ConfigNode.root(Yaml.tree("workload: nope.yaml"));
-        WorkloadBinder.bindSection(missing, dir, 0);
+        WorkloadBinder.bindSection(missing, dir, 0, null);
         e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, missing::throwIfProblems);
         assertEquals("workload: cannot read workload file " + dir.resolve("nope.yaml"), e.getMessage());
-        assertNull(WorkloadBinder.bindSection(ConfigNode.root(Yaml.tree("seed: 1")), dir, 0));
+        assertNull(WorkloadBinder.bindSection(ConfigNode.root(Yaml.tree("seed: 1")), dir, 0, null));
     }
 
     @Test

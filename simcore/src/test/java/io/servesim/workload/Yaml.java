@@ -30,7 +30,7 @@ public final class Yaml {
     /** Binds {@code workload: <yaml>} of a config whose directory is {@code baseDir}. */
     public static WorkloadSpec workload(String yaml, Path baseDir, long horizonUs) {
         ConfigNode root = ConfigNode.root(tree("workload:\n" + yaml.indent(2)));
-        WorkloadSpec spec = WorkloadBinder.bindSection(root, baseDir, horizonUs);
+        WorkloadSpec spec = WorkloadBinder.bindSection(root, baseDir, horizonUs, null);
         root.throwIfProblems();
         return spec;
     }

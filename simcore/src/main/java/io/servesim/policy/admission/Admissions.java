@@ -31,8 +31,9 @@ public final class Admissions {
             })
             .register("tenant-quota", (spec, ctx) -> {
                 spec.requireOnly(Set.of("max_in_flight", "tenant_limits"));
-                int limit = (int) positive(spec, "max_in_flight", Double.NaN);
+                int limit = wholeNumber(spec.path() + ".params.max_in_flight", spec.number("max_in_flight", Double.NaN), 1);
                 Map<String, Double> limits = spec.numberMap("tenant_limits", Map.of());
+                limits.forEach((tenant, v) -> wholeNumber(spec.path() + ".params.tenant_limits." + tenant, v, 0));
                 return new TenantQuota(limit, limits);
             })
             .register("reject-all", (spec, ctx) -> {
@@ -59,6 +60,18 @@ public final class Admissions {
             throw new ConfigException(spec.path() + ".params.cost", "unknown value '" + cost + "'; valid: requests, input_tokens");
         }
         return new TokenBucket(capacity, refill, "true".equals(perTenant.toString()), "input_tokens".equals(cost));
+    }
+
+    /** A request count: an integer >= {@code min} that an int holds (a fraction is not silently truncated). */
+    private static int wholeNumber(String path, double v, int min) {
+        if (Double.isNaN(v)) {
+            throw new ConfigException(path, "required, an integer >= " + min);
+        }
+        if (!(v >= min && v <= Integer.MAX_VALUE && v == Math.rint(v))) {
+            throw new ConfigException(path, "must be an integer >= " + min + " (at most " + Integer.MAX_VALUE + "), got "
+                    + (v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v)));
+        }
+        return (int) v;
     }
 
     private static double positive(PolicySpec spec, String key, double dflt) {

@@ -2,7 +2,7 @@ package io.servesim.workload.agentic;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -34,7 +34,7 @@ import java.util.Map;
  * same scale; they are starting points, not measurements.
  */
 public final class Workflows {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = StrictJson.yaml();
     private static final Map<String, String> WORKFLOWS = new LinkedHashMap<>();
 
     static {

@@ -20,8 +20,9 @@ import java.util.List;
  *   <li>{@code pareto {alpha, xm}}: shape and minimum</li>
  *   <li>{@code weibull {shape, and scale or mean}}: mean gives scale = mean / Gamma(1 + 1/shape)</li>
  *   <li>{@code gamma {shape, and scale or mean}}: mean gives scale = mean / shape</li>
- *   <li>{@code empirical}: a PMF {@code pmf: {value: weight, ...}} or {@code file: x.csv} (header
- *       {@code value,weight}; relative to the config's directory), exactly one of the two</li>
+ *   <li>{@code empirical}: a PMF {@code pmf: {value: probability, ...}} or {@code file: x.csv} (header
+ *       {@code value,weight}; relative to the config's directory), exactly one of the two; the
+ *       probabilities must sum to 1</li>
  * </ul>
  * See {@link DistributionSpec} for the clamping and {@code is_int} rounding rules.
  */
@@ -85,7 +86,7 @@ public final class DistributionBinder {
             case "pareto" -> Samplers.pareto(params.positive("alpha"), params.positive("xm"));
             case "weibull" -> weibull(params);
             case "gamma" -> gamma(params);
-            default -> EmpiricalBinder.bind(n, baseDir);
+            default -> EmpiricalBinder.bind(n, kind, baseDir);
         };
         if (!"empirical".equals(type)) {
             n.rawValue("pmf");

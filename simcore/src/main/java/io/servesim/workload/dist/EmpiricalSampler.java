@@ -5,8 +5,9 @@ import java.util.SplittableRandom;
 
 /**
  * A discrete distribution given by values and weights (a PMF, inline or from a CSV file): one
- * uniform per draw, inverse CDF by binary search (as BLIS {@code EmpiricalPDFSampler}). Weights
- * are normalised, so they need not sum to 1.
+ * uniform per draw, inverse CDF by binary search (as BLIS {@code EmpiricalPDFSampler}). The
+ * binder requires the weights to sum to 1 (within 1e-6); the CDF divides by their exact sum so its
+ * last step is exactly 1.
  */
 public final class EmpiricalSampler implements Sampler {
     private final double[] values;

@@ -3,6 +3,7 @@ package io.servesim.workload.trace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.config.StrictJson;
 import java.nio.file.Path;
 
 /**
@@ -10,7 +11,7 @@ import java.nio.file.Path;
  * checks. Fields a format does not use are ignored (traces often carry extra columns).
  */
 abstract class JsonTraceReader extends TraceReader {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StrictJson.json();
 
     JsonTraceReader(Path path, Options options) {
         super(path, options, null);

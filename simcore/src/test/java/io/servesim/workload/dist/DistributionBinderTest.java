@@ -57,14 +57,33 @@ class DistributionBinderTest {
                 Dists.problems("{type: empirical}", Kind.REAL));
         assertEquals(List.of("d.pmf.abc: key must be a number (a value of the distribution)"),
                 Dists.problems("{type: empirical, pmf: {abc: 1}}", Kind.REAL));
-        assertEquals(List.of("d.pmf: weights must sum to a positive finite number, got 0.0"),
+        assertEquals(List.of("d.pmf: weights sum to 0, not 1 (within 1e-6); give probabilities"),
                 Dists.problems("{type: empirical, pmf: {5: 0}}", Kind.REAL));
-        Files.writeString(dir.resolve("bad.csv"), "value,weight\n1,2\n3,x\n");
+        Files.writeString(dir.resolve("bad.csv"), "value,weight\n1,0.5\n3,x\n");
         var e = org.junit.jupiter.api.Assertions.assertThrows(io.servesim.config.ConfigException.class,
                 () -> Dists.bind("{type: empirical, file: bad.csv}", Kind.REAL, dir));
         assertEquals("d.file: " + dir.resolve("bad.csv") + ":3: expected two numbers 'value,weight', got '3,x'", e.getMessage());
         assertEquals(List.of("d.pmf: only for type empirical"),
                 Dists.problems("{type: exponential, params: {mean: 3}, pmf: {1: 1}}", Kind.REAL));
+    }
+
+    @Test
+    void empiricalFollowsTheRulesOfTheOtherTypes(@TempDir Path dir) throws Exception {
+        assertEquals(List.of("d.pmf.0: value must be in [1, 2147483647] (token counts are integers >= 1), got 0",
+                        "d.pmf.-5: value must be in [1, 2147483647] (token counts are integers >= 1), got -5"),
+                Dists.problems("{type: empirical, pmf: {0: 0.25, -5: 0.25, 10: 0.5}}", Kind.TOKENS));
+        assertEquals(List.of("d.pmf: weights sum to 4, not 1 (within 1e-6); give probabilities"),
+                Dists.problems("{type: empirical, pmf: {10: 1, 20: 3}}", Kind.TOKENS));
+        assertEquals(List.of("d.pmf: weights sum to 0.9, not 1 (within 1e-6); give probabilities"),
+                Dists.problems("{type: empirical, pmf: {10: 0.4, 20: 0.5}}", Kind.TOKENS));
+        Dists.bind("{type: empirical, pmf: {10: 0.3333333, 20: 0.6666667}}", Kind.TOKENS, dir);
+        Files.writeString(dir.resolve("lengths.csv"), "value,weight\n10,0.5\n0,0.25\n30,0.5\n");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.servesim.config.ConfigException.class,
+                () -> Dists.bind("{type: empirical, file: lengths.csv}", Kind.TOKENS, dir));
+        assertEquals(List.of("d.file: " + dir.resolve("lengths.csv") + ":3: value must be in [1, 2147483647] "
+                        + "(token counts are integers >= 1), got 0",
+                "d.file: " + dir.resolve("lengths.csv") + ": weights sum to 1.25, not 1 (within 1e-6); give probabilities"),
+                e.problems().stream().map(io.servesim.config.ConfigException.Problem::toString).toList());
     }
 
     @Test

@@ -85,7 +85,7 @@ class DistributionClampTest {
 
     @Test
     void empiricalFromCsvFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Files.writeString(dir.resolve("lengths.csv"), "value,weight\n10,1\n20,1\n\n30,2\n");
+        java.nio.file.Files.writeString(dir.resolve("lengths.csv"), "value,weight\n10,0.25\n20,0.25\n\n30,0.5\n");
         DistributionSpec d = Dists.bind("{type: empirical, file: lengths.csv}", DistributionBinder.Kind.TOKENS, dir);
         SplittableRandom rng = new SplittableRandom(6);
         double sum = 0;

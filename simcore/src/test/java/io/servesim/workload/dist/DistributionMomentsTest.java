@@ -48,8 +48,8 @@ class DistributionMomentsTest {
                 Arguments.of("{type: gamma, params: {shape: 2.5, scale: 40}}", 100.0, 4000.0, 0.05),
                 // gamma(k 0.5, mean 100): theta 200, variance 0.5 * 200^2 = 20000 (exercises the k < 1 boost).
                 Arguments.of("{type: gamma, params: {shape: 0.5, mean: 100}}", 100.0, 20_000.0, 0.08),
-                // empirical {100: 1, 200: 3}: mean 175, variance 0.25 * 75^2 + 0.75 * 25^2 = 1875.
-                Arguments.of("{type: empirical, pmf: {100: 1, 200: 3}}", 175.0, 1875.0, 0.03),
+                // empirical {100: 0.25, 200: 0.75}: mean 175, variance 0.25 * 75^2 + 0.75 * 25^2 = 1875.
+                Arguments.of("{type: empirical, pmf: {100: 0.25, 200: 0.75}}", 175.0, 1875.0, 0.03),
                 Arguments.of("{type: constant, params: {value: 7}}", 7.0, 0.0, 0.0));
     }
 

@@ -1,0 +1,85 @@
+package io.servesim.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * The YAML and JSON readers of every user input (configs, workload files, overrides, model
+ * {@code config.json}, coefficient files, traces). A key given twice in one mapping is an error
+ * ({@link StreamReadFeature#STRICT_DUPLICATE_DETECTION}) instead of the last value silently
+ * winning; {@link #duplicateKey} turns the parser's failure into a {@link ConfigException.Problem} that
+ * names the key's path inside the document ({@code workload.clients[1].id}), the file and the line.
+ */
+public final class StrictJson {
+    private static final ObjectMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    private StrictJson() {
+    }
+
+    /** The strict YAML reader (thread-safe, shared). */
+    public static ObjectMapper yaml() {
+        return YAML;
+    }
+
+    /** The strict JSON reader (thread-safe, shared). */
+    public static ObjectMapper json() {
+        return JSON;
+    }
+
+    /** Whether {@code e} is a key given twice in one mapping. */
+    public static boolean isDuplicateKey(JsonProcessingException e) {
+        return e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field");
+    }
+
+    /**
+     * The problem of a key given twice in {@code source} (a file, or {@code --set path=...}): at the
+     * key's path ({@code prefix} before it), naming the source and the line.
+     */
+    public static ConfigException.Problem duplicateKey(JsonProcessingException e, String source, String prefix) {
+        String inner = e instanceof StreamReadException s && s.getProcessor() != null ? pathOf(s.getProcessor()) : "";
+        String path = prefix.isEmpty() ? inner : inner.isEmpty() ? prefix : inner.startsWith("[") ? prefix + inner
+                : prefix + "." + inner;
+        JsonLocation at = e.getLocation();
+        String where = source + (at != null && at.getLineNr() > 0 ? " line " + at.getLineNr() : "");
+        return new ConfigException.Problem(path, "duplicate key (" + where + "); each key may appear once in a mapping");
+    }
+
+    /**
+     * A read failure of a file that is not a config tree (a model config.json, a coefficient file, a
+     * profile), for a message about that file: a duplicate key with its path inside the file and its
+     * line, else the parser's message.
+     */
+    public static String describe(java.io.IOException e) {
+        if (e instanceof JsonProcessingException j && isDuplicateKey(j)) {
+            ConfigException.Problem p = duplicateKey(j, "line", "");
+            JsonLocation at = j.getLocation();
+            return "duplicate key '" + p.path() + "'" + (at != null && at.getLineNr() > 0 ? " at line " + at.getLineNr() : "")
+                    + "; each key may appear once in a mapping";
+        }
+        return e.getMessage();
+    }
+
+    /** The dotted path ({@code a.b[2].c}) of the key or element {@code parser} is at. */
+    private static String pathOf(JsonParser parser) {
+        Deque<String> parts = new ArrayDeque<>();
+        for (JsonStreamContext c = parser.getParsingContext(); c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) {
+                parts.push("[" + Math.max(0, c.getCurrentIndex()) + "]");
+            } else if (c.getCurrentName() != null) {
+                parts.push("." + c.getCurrentName());
+            }
+        }
+        String joined = String.join("", parts);
+        return joined.startsWith(".") ? joined.substring(1) : joined;
+    }
+}
