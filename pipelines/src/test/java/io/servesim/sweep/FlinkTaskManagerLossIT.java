@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * tasks are all RUNNING and a worker has written a finished cell's rows to a temporary file (FileIO
  * creates one when a bundle's first rows arrive), the TaskManager hosting the first cell-running
  * subtask is killed with SIGKILL, as a crashed machine would vanish. What must follow: Flink's
- * restart strategy re-runs the job on the survivor; its exception history records the loss and the
- * cells run again in a later attempt; the sweep exits 0 with every cell counted once; each dataset
+ * restart strategy runs the lost tasks' pipelined region (the cells' source, shuffle and runs) again
+ * on the survivor; the job's exception history records the loss and the cell-running subtasks are in
+ * a later attempt; the sweep exits 0 with every cell counted once; each dataset
  * directory holds one complete set of part files ({@code part-i-of-N}, i = 0..N-1: the failed
  * attempt's temporary files never become part files); and the datasets equal a DirectRunner run of
  * the same sweep as multisets ({@code EXCEPT ALL} both ways in DuckDB), so no row is missing or
