@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The cluster ({@code scripts/flink-cluster}, loopback only) has two TaskManagers of 2 slots, so
  * the one left can host the restarted job at parallelism 2. Once the job runs, its cell-running
- * tasks are all RUNNING and a worker has written a finished cell's rows to a temporary file (FileIO
- * creates one when a bundle's first rows arrive), the TaskManager hosting the first cell-running
+ * tasks are all RUNNING and a worker has kept a finished cell's rows in its checkpoint file
+ * ({@link Checkpoint}), the TaskManager hosting the first cell-running
  * subtask is killed with SIGKILL, as a crashed machine would vanish. What must follow: Flink's
  * restart strategy runs the lost tasks' pipelined region (the cells' source, shuffle and runs) again
  * on the survivor; the job's exception history records the loss and the cell-running subtasks are in
@@ -116,8 +116,8 @@ class FlinkTaskManagerLossIT {
 
     /**
      * Waits (at most 2 minutes) until the sweep's job is RUNNING with every cell-running subtask
-     * RUNNING and a cell's rows in a temporary output file (any file under the output directory but
-     * the {@code _SWEEP.yaml} written before the job).
+     * RUNNING and a finished cell's rows kept in its checkpoint file (so the kill lands after work
+     * was done, and that work must not be duplicated).
      */
     private static MidRun awaitCellsRunning(LoopbackFlinkCluster cluster, Future<TestSweeps.Run> run, Path out)
             throws Exception {
@@ -137,14 +137,14 @@ class FlinkTaskManagerLossIT {
                     }
                     String vid = v.path("id").asText();
                     JsonNode vertex = cluster.rest("/jobs/" + jid + "/vertices/" + vid);
-                    if (allRunning(vertex) && hasTemporaryFile(out)) {
+                    if (allRunning(vertex) && Checkpoint.count(out.resolve(OutputDir.STAGING)) > 0) {
                         return new MidRun(jid, vid, vertex.path("subtasks").get(0).path("taskmanager-id").asText());
                     }
                 }
             }
             Thread.sleep(250);
         }
-        return fail("no running cell and temporary output file within 2 minutes");
+        return fail("no running cell and finished cell within 2 minutes");
     }
 
     private static boolean allRunning(JsonNode vertex) {
@@ -154,12 +154,6 @@ class FlinkTaskManagerLossIT {
             }
         }
         return !vertex.path("subtasks").isEmpty();
-    }
-
-    private static boolean hasTemporaryFile(Path out) throws IOException {
-        try (Stream<Path> files = Files.walk(out)) {
-            return files.anyMatch(f -> Files.isRegularFile(f) && !f.getFileName().toString().equals(SweepSidecars.SWEEP));
-        }
     }
 
     /** The directory holds exactly part-0-of-N .. part-(N-1)-of-N for a single N, nothing else. */
