@@ -166,7 +166,6 @@ public final class Engine {
     private void onAdmitted(Request r, long nowUs) {
         if (r.firstScheduleUs < 0) {
             r.firstScheduleUs = nowUs;
-            events.schedule(nowUs, EventKind.SCHEDULED, id, r);
         }
     }
 

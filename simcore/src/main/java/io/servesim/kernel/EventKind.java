@@ -22,8 +22,6 @@ public enum EventKind {
     QUEUED,
     /** One engine iteration: schedule batch, execute, complete, schedule next. */
     STEP,
-    /** A request was admitted to the running batch (observers only). */
-    SCHEDULED,
     /** A request finished and leaves the instance (records are emitted; follow-ups may be injected). */
     REQUEST_LEFT;
 

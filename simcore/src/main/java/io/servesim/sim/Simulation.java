@@ -188,7 +188,6 @@ public final class Simulation {
                 case ARRIVAL -> engines[events.poppedTarget()].onArrival((Request) ref, now);
                 case QUEUED -> engines[events.poppedTarget()].onQueued((Request) ref, now);
                 case STEP -> engines[events.poppedTarget()].onStep(now);
-                case SCHEDULED -> { }
                 case REQUEST_LEFT -> {
                     Request r = (Request) ref;
                     engines[events.poppedTarget()].onLeft(r, now);
