@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import io.servesim.metrics.CellMetrics;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -18,6 +20,8 @@ import java.util.stream.Collectors;
  * in-memory results, means the table shows exactly what a notebook will see.
  */
 final class SweepResults {
+    /** The table's metric columns and their headings, combined over seeds as the catalog says. */
+    private static final Map<String, String> TABLE = tableColumns();
     private SweepResults() {
     }
 
@@ -40,13 +44,14 @@ final class SweepResults {
         return counts;
     }
 
-    /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, mean over seeds. */
+    /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, over seeds. */
     static String table(Path outDir, List<String> axes) throws SQLException {
         String cols = axes.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", "));
-        String sql = "SELECT " + cols + ", count(*) AS seeds, avg(ttft_p99_ms) AS ttft_p99_ms, avg(e2e_p99_ms) AS e2e_p99_ms,"
-                + " avg(throughput_rps) AS throughput_rps, avg(output_tokens_per_s) AS output_tok_per_s,"
-                + " avg(slo_attainment) AS slo_attainment FROM read_parquet(" + glob(outDir, Dataset.CELLS) + ")"
-                + " GROUP BY " + cols + " ORDER BY min(cell_index)";
+        StringBuilder metrics = new StringBuilder();
+        TABLE.forEach((column, label) -> metrics.append(", ").append(CellMetrics.get(column).aggregation().sql(column))
+                .append(" AS ").append(label));
+        String sql = "SELECT " + cols + ", count(*) AS seeds" + metrics + " FROM read_parquet(" + glob(outDir, Dataset.CELLS)
+                + ") GROUP BY " + cols + " ORDER BY min(cell_index)";
         List<String[]> rows = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(sql)) {
@@ -66,6 +71,16 @@ final class SweepResults {
             }
         }
         return render(rows, axes.size());
+    }
+
+    private static Map<String, String> tableColumns() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("ttft_p99_ms", "ttft_p99_ms");
+        m.put("e2e_p99_ms", "e2e_p99_ms");
+        m.put("throughput_rps", "throughput_rps");
+        m.put("output_tokens_per_s", "output_tok_per_s");
+        m.put("slo_attainment", "slo_attainment");
+        return m;
     }
 
     private static String format(String column, double v) {

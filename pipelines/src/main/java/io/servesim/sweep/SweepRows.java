@@ -2,7 +2,8 @@ package io.servesim.sweep;
 
 import io.servesim.io.RequestRows;
 import io.servesim.io.SessionRows;
-import io.servesim.metrics.Distribution;
+import io.servesim.metrics.CellMetric;
+import io.servesim.metrics.CellMetrics;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
@@ -18,8 +19,7 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Builds the rows of each sweep dataset from kernel results: a fresh record per row (Beam forbids
  * mutating an element after output), key columns first ({@link DatasetSchemas}), then the fields of
- * the dataset's schema, by name. Latency statistics of an empty sample are null, not NaN, so SQL
- * aggregates skip them.
+ * the dataset's schema, by name; a cell's row is the metric catalog ({@link CellMetrics}).
  */
 final class SweepRows {
     private SweepRows() {
@@ -40,44 +40,9 @@ final class SweepRows {
     static GenericRecord cell(Schema schema, Cell cell, RunSummary s) {
         GenericData.Record row = keyed(schema, cell);
         row.put("cell_index", cell.index());
-        row.put("latency_model", s.latencyModel());
-        row.put("instances", s.cluster().instances());
-        row.put("total_kv_blocks", s.totalKvBlocks());
-        row.put("injected", s.injected());
-        row.put("completed", s.completed());
-        row.put("dropped", s.dropped());
-        row.put("rejected", s.rejected());
-        row.put("unfinished", s.unfinished());
-        row.put("preemptions", s.preemptions());
-        row.put("kv_allocation_failures", s.kvAllocationFailures());
-        stats(row, "ttft", s.ttftMs());
-        stats(row, "tpot", s.tpotMs());
-        stats(row, "itl", s.tokenItlMs());
-        stats(row, "e2e", s.e2eMs());
-        row.put("scheduling_delay_mean_ms", orNull(s.schedulingDelayMs().mean()));
-        row.put("scheduling_delay_p99_ms", orNull(s.schedulingDelayMs().p99()));
-        row.put("queueing_delay_mean_ms", orNull(s.queueingDelayMs().mean()));
-        row.put("queueing_delay_p99_ms", orNull(s.queueingDelayMs().p99()));
-        row.put("duration_s", s.durationS());
-        row.put("throughput_rps", s.requestsPerSec());
-        row.put("input_tokens_per_s", s.inputTokensPerSec());
-        row.put("output_tokens_per_s", s.outputTokensPerSec());
-        row.put("slo_met", s.cluster().sloMet());
-        row.put("slo_attainment", s.cluster().sloAttainment());
-        row.put("goodput_rps", s.cluster().goodputRps());
-        row.put("prefix_hit_rate", s.cacheHitRate());
-        row.put("kv_utilization_mean", s.kvUtilizationMean());
-        row.put("kv_utilization_peak", s.kvUtilizationPeak());
-        row.put("batch_size_mean", s.batchSizeMean());
-        row.put("load_imbalance_cv", s.cluster().loadImbalanceCv());
-        row.put("jain_fairness", s.cluster().jainFairness());
-        row.put("admission_delays", s.cluster().delayed());
-        row.put("priority_inversions", s.cluster().priorityInversions());
-        row.put("head_of_line_blocks", s.cluster().headOfLineBlocks());
-        row.put("fitness", orNull(s.cluster().fitness()));
-        row.put("steps", s.steps());
-        row.put("events", s.eventsProcessed());
-        row.put("skipped_trace_lines", s.skippedTraceLines());
+        for (CellMetric m : CellMetrics.ALL) {
+            row.put(m.column(), m.rowValue(s));
+        }
         return row;
     }
 
@@ -112,17 +77,6 @@ final class SweepRows {
         cell.axes().forEach(a -> row.put(a.axis(), a.label()));
         row.put(DatasetSchemas.SEED, cell.seed());
         return row;
-    }
-
-    private static void stats(GenericData.Record row, String metric, Distribution d) {
-        row.put(metric + "_mean_ms", orNull(d.mean()));
-        row.put(metric + "_p50_ms", orNull(d.p50()));
-        row.put(metric + "_p90_ms", orNull(d.p90()));
-        row.put(metric + "_p99_ms", orNull(d.p99()));
-    }
-
-    private static Double orNull(double x) {
-        return Double.isFinite(x) ? x : null;
     }
 
     private static List<Double> doubles(double[] xs) {
