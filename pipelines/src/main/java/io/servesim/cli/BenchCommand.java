@@ -3,7 +3,7 @@ package io.servesim.cli;
 import io.servesim.config.SimConfigLoader;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
-import io.servesim.sim.RunPlan;
+import io.servesim.run.RunPlan;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

@@ -4,7 +4,7 @@ import io.servesim.io.RecordFile;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionSink;
-import io.servesim.sim.RunPlan;
+import io.servesim.run.RunPlan;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

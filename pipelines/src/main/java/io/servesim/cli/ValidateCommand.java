@@ -1,6 +1,6 @@
 package io.servesim.cli;
 
-import io.servesim.sim.RunPlan;
+import io.servesim.run.RunPlan;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.trace.TraceHead;
 import java.io.PrintStream;

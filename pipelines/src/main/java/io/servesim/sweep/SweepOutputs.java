@@ -4,7 +4,7 @@ package io.servesim.sweep;
  * Which optional datasets a sweep writes. {@code cells/} and {@code errors/} are always written;
  * {@code requests/} (one row per simulated request) and {@code sessions/} (one row per agentic
  * session) are on by default; {@code decisions/} (one row per routing decision,
- * {@code io.servesim.trace}) is opt-in because it is as large as requests.
+ * {@code io.servesim.decisions}) is opt-in because it is as large as requests.
  *
  * @param requests  write the per-request dataset
  * @param sessions  write the agentic-session dataset

@@ -1,7 +1,7 @@
 package io.servesim.sweep;
 
 import io.servesim.config.ConfigException;
-import io.servesim.sim.RunPlan;
+import io.servesim.run.RunPlan;
 import io.servesim.workload.TraceFormatException;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.trace.TraceHead;

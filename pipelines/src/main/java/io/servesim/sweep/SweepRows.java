@@ -7,7 +7,7 @@ import io.servesim.metrics.CellMetrics;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
-import io.servesim.trace.DecisionRecord;
+import io.servesim.decisions.DecisionRecord;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

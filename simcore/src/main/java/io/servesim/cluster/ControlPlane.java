@@ -29,7 +29,7 @@ public final class ControlPlane {
     private final long pullLatencyUs;
     private final long[] routedCount;
     private int liveScrapeChains;
-    private io.servesim.trace.DecisionSink decisions;
+    private io.servesim.decisions.DecisionSink decisions;
     private String routingName = "";
 
     public ControlPlane(ClusterConfig config, AdmissionPolicy admission, PriorityPolicy priority, RoutingPolicy routing,
@@ -47,7 +47,7 @@ public final class ControlPlane {
     }
 
     /** Turns on decision tracing: every routing decision is reported to {@code sink}. */
-    public void traceDecisions(io.servesim.trace.DecisionSink sink, String routingPolicyName) {
+    public void traceDecisions(io.servesim.decisions.DecisionSink sink, String routingPolicyName) {
         this.decisions = sink;
         this.routingName = routingPolicyName;
     }
@@ -111,7 +111,7 @@ public final class ControlPlane {
         }
     }
 
-    private io.servesim.trace.DecisionRecord decision(Request r, int target, long nowUs) {
+    private io.servesim.decisions.DecisionRecord decision(Request r, int target, long nowUs) {
         int n = engines.length;
         double[] loads = new double[n];
         double[] kv = new double[n];
@@ -121,7 +121,7 @@ public final class ControlPlane {
         }
         java.util.Map<String, double[]> scores = new java.util.LinkedHashMap<>();
         routing.lastBreakdown().forEach((k, v) -> scores.put(k, v.clone()));
-        return new io.servesim.trace.DecisionRecord(r.id(), nowUs, routingName, target, loads, kv,
+        return new io.servesim.decisions.DecisionRecord(r.id(), nowUs, routingName, target, loads, kv,
                 view.prefixOverlapBlocks(r).clone(), scores);
     }
 

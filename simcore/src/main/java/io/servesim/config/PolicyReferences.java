@@ -2,7 +2,7 @@ package io.servesim.config;
 
 import io.servesim.engine.RequestTags;
 import io.servesim.policy.PolicySpec;
-import io.servesim.sim.PolicyBundle;
+import io.servesim.run.PolicyBundle;
 import io.servesim.workload.ClientSpec;
 import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.WorkloadSpec;

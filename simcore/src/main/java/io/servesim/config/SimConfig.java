@@ -4,7 +4,7 @@ import io.servesim.cluster.ClusterConfig;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.metrics.SloTargets;
-import io.servesim.sim.PolicyBundle;
+import io.servesim.run.PolicyBundle;
 import io.servesim.workload.WorkloadSpec;
 
 /**

@@ -14,7 +14,7 @@ import io.servesim.policy.Priorities;
 import io.servesim.policy.Schedulers;
 import io.servesim.policy.admission.Admissions;
 import io.servesim.policy.routing.Routers;
-import io.servesim.sim.PolicyBundle;
+import io.servesim.run.PolicyBundle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
-import io.servesim.sim.Simulation;
+import io.servesim.run.Simulation;
 import io.servesim.workload.RequestSource;
 import io.servesim.workload.trace.TraceRow;
 import java.util.ArrayList;

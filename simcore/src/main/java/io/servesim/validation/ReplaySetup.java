@@ -13,7 +13,7 @@ import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ModelCatalog;
 import io.servesim.latency.ProfileCatalog;
 import io.servesim.latency.ResolvedLatency;
-import io.servesim.sim.SimSetup;
+import io.servesim.run.SimSetup;
 import java.nio.file.Path;
 import java.util.Locale;
 

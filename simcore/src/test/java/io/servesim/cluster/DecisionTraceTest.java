@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineConfig;
-import io.servesim.sim.LinearLatency;
-import io.servesim.sim.PolicyBundle;
-import io.servesim.sim.Runs;
-import io.servesim.sim.SimSetup;
-import io.servesim.sim.Simulation;
-import io.servesim.trace.DecisionRecord;
+import io.servesim.run.LinearLatency;
+import io.servesim.run.PolicyBundle;
+import io.servesim.run.Runs;
+import io.servesim.run.SimSetup;
+import io.servesim.run.Simulation;
+import io.servesim.decisions.DecisionRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

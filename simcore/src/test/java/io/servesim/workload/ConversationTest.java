@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.RequestRecord;
-import io.servesim.sim.LinearLatency;
-import io.servesim.sim.Runs;
+import io.servesim.run.LinearLatency;
+import io.servesim.run.Runs;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -97,10 +97,10 @@ class ConversationTest {
     void rejectedTurnEndsItsConversation() {
         // Admission rejects every first turn; the source learns of each rejection, so no session is left open.
         GeneratorSource source = (GeneratorSource) Yaml.workload(CHAT.formatted("accumulate")).open(1, 0);
-        var setup = io.servesim.sim.SimSetup.single(Runs.engine(100_000), LinearLatency.steps(1000, 10, 100))
-                .withPolicies(io.servesim.sim.PolicyBundle.DEFAULT.withAdmission(
+        var setup = io.servesim.run.SimSetup.single(Runs.engine(100_000), LinearLatency.steps(1000, 10, 100))
+                .withPolicies(io.servesim.run.PolicyBundle.DEFAULT.withAdmission(
                         io.servesim.policy.PolicySpec.of("reject-all", "policies.admission")));
-        var summary = new io.servesim.sim.Simulation(setup, source, r -> { }).run();
+        var summary = new io.servesim.run.Simulation(setup, source, r -> { }).run();
         assertEquals(100, summary.rejected());
         assertEquals(0, source.activeSessions());
     }

@@ -5,7 +5,7 @@ import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
 import io.servesim.metrics.SessionSink;
-import io.servesim.sim.RunPlan;
+import io.servesim.run.RunPlan;
 import io.servesim.workload.Yaml;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.servesim.trace;
+package io.servesim.decisions;
 
 import java.util.Map;
 

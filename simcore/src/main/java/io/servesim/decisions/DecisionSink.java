@@ -1,4 +1,4 @@
-package io.servesim.trace;
+package io.servesim.decisions;
 
 /** Receives routing decisions as they are made (only when decision tracing is on). */
 @FunctionalInterface

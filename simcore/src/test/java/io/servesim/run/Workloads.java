@@ -1,4 +1,4 @@
-package io.servesim.sim;
+package io.servesim.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;

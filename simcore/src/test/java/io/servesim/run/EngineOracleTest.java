@@ -1,4 +1,4 @@
-package io.servesim.sim;
+package io.servesim.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

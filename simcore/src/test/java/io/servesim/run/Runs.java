@@ -1,4 +1,4 @@
-package io.servesim.sim;
+package io.servesim.run;
 
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.Request;

@@ -1,4 +1,4 @@
-package io.servesim.sim;
+package io.servesim.run;
 
 import io.servesim.cluster.ClusterObserver;
 import io.servesim.cluster.ClusterView;
@@ -122,7 +122,7 @@ public final class Simulation {
     }
 
     /** Streams every routing decision to {@code sink} (decision traces; off by default). */
-    public Simulation traceDecisions(io.servesim.trace.DecisionSink sink) {
+    public Simulation traceDecisions(io.servesim.decisions.DecisionSink sink) {
         control.traceDecisions(sink, setup.policies().routing().name());
         return this;
     }

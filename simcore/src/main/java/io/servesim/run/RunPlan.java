@@ -1,4 +1,4 @@
-package io.servesim.sim;
+package io.servesim.run;
 
 import io.servesim.config.ConfigException;
 import io.servesim.config.EngineSpec;
@@ -102,20 +102,20 @@ public final class RunPlan {
      * decisions are not traced).
      */
     public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions,
-                          io.servesim.trace.DecisionSink decisions) {
+                          io.servesim.decisions.DecisionSink decisions) {
         Simulation sim = new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions);
         return (decisions == null ? sim : sim.traceDecisions(decisions)).run();
     }
 
     /** One fresh run that also streams every routing decision to {@code decisions}. */
-    public RunSummary run(RecordSink sink, io.servesim.trace.DecisionSink decisions) {
+    public RunSummary run(RecordSink sink, io.servesim.decisions.DecisionSink decisions) {
         return run(sink, io.servesim.metrics.SessionSink.NONE, decisions);
     }
 
     /**
      * One fresh run; request records stream to {@code sink}, one record per agentic session to
      * {@code sessions}. (A lambda for {@code sessions} needs a {@code SessionSink}-typed variable:
-     * {@link #run(RecordSink, io.servesim.trace.DecisionSink)} also takes a functional interface.)
+     * {@link #run(RecordSink, io.servesim.decisions.DecisionSink)} also takes a functional interface.)
      */
     public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions).run();

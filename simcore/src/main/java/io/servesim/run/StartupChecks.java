@@ -1,4 +1,4 @@
-package io.servesim.sim;
+package io.servesim.run;
 
 import io.servesim.config.ConfigException;
 import io.servesim.engine.KvCache;
