@@ -1,5 +1,7 @@
 package io.servesim.cli;
 
+import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
 import io.servesim.config.SimConfigLoader;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
@@ -74,19 +76,19 @@ public final class BenchCommand implements Callable<Integer> {
             for (String other : List.of("--requests", "--load", "--seed", "--instances", "--routing")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(other)) {
                     System.err.println("servesim bench: " + other + " does not apply with --sweep (the sweep file sets everything)");
-                    return Main.CONFIG_ERROR;
+                    return ExitCode.CONFIG_ERROR;
                 }
             }
             boolean badThreads = belowOne("--threads", threads);
             if (badThreads | belowOne("--passes", passes)) { // both checked: one call lists every problem
-                return Main.CONFIG_ERROR;
+                return ExitCode.CONFIG_ERROR;
             }
             return SweepBench.run(sweep, threads, passes, System.out, System.err);
         }
         for (String sweepOnly : List.of("--threads", "--passes")) {
             if (spec.commandLine().getParseResult().hasMatchedOption(sweepOnly)) {
                 System.err.println("servesim bench: " + sweepOnly + " only applies with --sweep");
-                return Main.CONFIG_ERROR;
+                return ExitCode.CONFIG_ERROR;
             }
         }
         return run(requests, load, seed, instances, routing, System.out, Main.errors(spec));
@@ -96,7 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
                    ErrorReport errors) {
         if (!(load > 0) || sizes.isEmpty() || sizes.stream().anyMatch(n -> n <= 0) || instances < 1) {
             System.err.println("servesim bench: --load must be > 0, --requests and --instances positive");
-            return Main.CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         }
         try {
             double saturationRps = plan(5_000L * instances, 1e9, seed, instances, routing).run(RecordSink.NONE).requestsPerSec();

@@ -1,5 +1,7 @@
 package io.servesim.cli;
 
+import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,21 +12,15 @@ import picocli.CommandLine.ScopeType;
 /**
  * The {@code servesim} command line. {@code main} only parses and exits; each subcommand's
  * {@code call()} delegates to a {@code run(...)} method that tests call directly.
- * Exit codes: 0 success, 1 runtime failure, 2 configuration error. Failures are reported by
- * {@link ErrorReport}: one line, the stack trace only with the global {@code --debug}.
+ * Exit codes ({@link ExitCode}): 0 success, 1 runtime failure, 2 configuration error. Failures are
+ * reported by {@link ErrorReport}: one line, the stack trace only with the global {@code --debug}.
  */
 @Command(name = "servesim", mixinStandardHelpOptions = true, version = "servesim 0.1.0",
         description = "Deterministic simulator of LLM inference serving (vLLM-style engines, clusters, sweeps).")
 public final class Main {
     /** The subcommands, in help order. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ValidateCommand.class, BenchCommand.class,
-            io.servesim.validation.ReplayRealCommand.class, io.servesim.validation.CalibrateCommand.class,
-            io.servesim.compare.CompareCommand.class, io.servesim.sweep.SweepCommand.class);
-
-    /** Exit code for a bad configuration. */
-    public static final int CONFIG_ERROR = 2;
-    /** Exit code for a failure while running. */
-    public static final int RUNTIME_ERROR = 1;
+            ReplayRealCommand.class, CalibrateCommand.class, CompareCommand.class, SweepCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "on a failure, print the stack trace after the one-line error (any subcommand)")
@@ -57,7 +53,7 @@ public final class Main {
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("servesim: " + ex.getMessage());
             ex.getCommandLine().usage(ex.getCommandLine().getErr());
-            return CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         });
         cl.setExecutionExceptionHandler((ex, sub, parsed) -> errors(sub.getCommandSpec()).report(ex));
         return cl.execute(args);

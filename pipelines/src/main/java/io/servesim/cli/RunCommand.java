@@ -1,5 +1,8 @@
 package io.servesim.cli;
 
+import io.servesim.io.OutputPath;
+import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
 import io.servesim.io.RecordFile;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
@@ -90,7 +93,7 @@ public final class RunCommand implements Callable<Integer> {
         if (summary.completed() == 0 && summary.injected() > 0 && drops.refused() == summary.injected()) {
             err.println("servesim run: every request was dropped or rejected (" + drops.refused() + " of "
                     + summary.injected() + "): " + drops.describe());
-            return Main.RUNTIME_ERROR;
+            return ExitCode.RUNTIME_ERROR;
         }
         return 0;
     }

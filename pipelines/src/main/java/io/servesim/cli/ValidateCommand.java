@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import io.servesim.exit.ErrorReport;
 import io.servesim.run.RunPlan;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.trace.TraceHead;

@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import io.servesim.exit.UsageException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;

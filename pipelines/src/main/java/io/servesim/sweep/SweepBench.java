@@ -1,6 +1,6 @@
 package io.servesim.sweep;
 
-import io.servesim.cli.Main;
+import io.servesim.exit.ExitCode;
 import io.servesim.config.ConfigException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -36,7 +36,7 @@ public final class SweepBench {
             plan = SweepPlan.prepare(SweepFile.load(sweepFile));
         } catch (ConfigException | SweepPlan.InvalidCellsException e) {
             err.println("servesim bench: " + sweepFile + ": " + e.getMessage());
-            return Main.CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         }
         SweepOutputs outputs = plan.spec().outputs();
         List<Cell> cells = plan.cells();
@@ -47,7 +47,7 @@ public final class SweepBench {
         for (int pass = 1; pass <= passes; pass++) {
             Pass p = timePass(cells, outputs, threads);
             if (p == null) {
-                return Main.RUNTIME_ERROR;
+                return ExitCode.RUNTIME_ERROR;
             }
             out.printf("%4d %8d %10d %10.2f %10.2f %12.1f%n", pass, cells.size(), p.requests, p.wallS,
                     cells.size() / p.wallS, p.cpuNs / 1e6 / cells.size());

@@ -1,7 +1,7 @@
 package io.servesim.sweep;
 
-import io.servesim.cli.ErrorReport;
-import io.servesim.cli.Main;
+import io.servesim.exit.ExitCode;
+import io.servesim.exit.ErrorReport;
 import io.servesim.config.ConfigException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -58,10 +58,10 @@ public final class SweepJob {
         } catch (ConfigException e) {
             err.println("servesim sweep: invalid sweep " + sweepFile + ":");
             e.problems().forEach(p -> err.println("  " + p));
-            return Main.CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         } catch (SweepPlan.InvalidCellsException e) {
             err.println("servesim sweep: " + sweepFile + ": " + e.getMessage());
-            return Main.CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
         String resumeCommand = "servesim sweep " + sweepFile + " --output " + dir + " --resume";
@@ -76,10 +76,10 @@ public final class SweepJob {
             staged = stage(verdict, plan, resumeCommand);
         } catch (OutputDir.RefusedException e) {
             err.println("servesim sweep: " + e.getMessage());
-            return Main.CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         } catch (IOException | UncheckedIOException e) {
             errors.report("cannot write the sweep output " + dir, e);
-            return Main.CONFIG_ERROR;
+            return ExitCode.CONFIG_ERROR;
         }
         int total = plan.cells().size();
         long validatedNs = System.nanoTime();
@@ -107,7 +107,7 @@ public final class SweepJob {
                         + runner.flinkMaster()), e);
                 err.println("servesim sweep: " + Checkpoint.count(staging) + " finished cells are kept in " + staging
                         + "; finish the sweep with: " + resumeCommand);
-                return Main.RUNTIME_ERROR;
+                return ExitCode.RUNTIME_ERROR;
             }
             long ranNs = System.nanoTime();
             long completed = counter(result, "cells_completed") + staged.replay().size();
@@ -127,14 +127,14 @@ public final class SweepJob {
                 out.printf("%-9s %s%n%-9s %s%n", "sweep", dir.resolve(SweepSidecars.SWEEP), "summary", dir.resolve(SweepSidecars.SUMMARY));
             } catch (IOException | java.sql.SQLException e) {
                 errors.report("finishing the sweep in " + dir + " (its rows are in " + staging + ")", e);
-                return Main.RUNTIME_ERROR;
+                return ExitCode.RUNTIME_ERROR;
             }
             double runS = (ranNs - validatedNs) / 1e9;
             err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", plan.spec().name(), completed, total,
                     runS, (completed - staged.replay().size()) / Math.max(runS, 1e-9));
             if (failed > 0) {
                 err.printf("servesim sweep: %d of %d cells failed at run time; see %s%n", failed, total, dir.resolve(Dataset.ERRORS.directory()));
-                return Main.RUNTIME_ERROR;
+                return ExitCode.RUNTIME_ERROR;
             }
             return 0;
         }

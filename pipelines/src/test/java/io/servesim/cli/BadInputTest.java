@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -128,7 +129,7 @@ class BadInputTest {
         }
         String stderr = err.toString(StandardCharsets.UTF_8);
         String context = String.join(" ", argv) + "\nstderr:\n" + stderr;
-        assertEquals(spec.path("exit").asInt(Main.CONFIG_ERROR), code, context);
+        assertEquals(spec.path("exit").asInt(ExitCode.CONFIG_ERROR), code, context);
         JsonNode expect = spec.path("expect");
         assertFalse(expect.isEmpty(), "row without expected fragments");
         for (JsonNode fragment : expect) {

@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -74,7 +75,7 @@ class CliFailurePathsTest {
         assertEquals(0, cut.code(), cut.err());
         assertEquals(3, cut.json().get("injected").asInt());
         Result rate = exec("run", "-c", cfg.toString(), "--rate", "5");
-        assertEquals(Main.CONFIG_ERROR, rate.code(), rate.err());
+        assertEquals(ExitCode.CONFIG_ERROR, rate.code(), rate.err());
         assertTrue(rate.err().contains("--rate does not apply to a trace replay"), rate.err());
         assertEquals("", rate.out());
     }
@@ -97,20 +98,20 @@ class CliFailurePathsTest {
         assertEquals(0, moon.code(), moon.err());
         assertEquals(20, moon.json().get("injected").asInt());
         Result moonRate = exec("run", "-c", cfg.toString(), "--num-requests", "20", "--rate", "3");
-        assertEquals(Main.CONFIG_ERROR, moonRate.code());
+        assertEquals(ExitCode.CONFIG_ERROR, moonRate.code());
         assertTrue(moonRate.err().contains("--rate does not apply to a trace replay"), moonRate.err());
     }
 
     @Test
     void skipBadLinesOnASyntheticWorkloadAndBadFlagValuesAreRejected() {
         Result skip = exec("run", "-c", EXAMPLE, "--skip-bad-lines");
-        assertEquals(Main.CONFIG_ERROR, skip.code());
+        assertEquals(ExitCode.CONFIG_ERROR, skip.code());
         assertTrue(skip.err().contains("--skip-bad-lines applies only to a trace replay"), skip.err());
         Result rate = exec("run", "-c", EXAMPLE, "--rate", "0");
-        assertEquals(Main.CONFIG_ERROR, rate.code());
+        assertEquals(ExitCode.CONFIG_ERROR, rate.code());
         assertTrue(rate.err().contains("--rate must be a number > 0, got 0"), rate.err());
         Result n = exec("run", "-c", EXAMPLE, "--num-requests", "0");
-        assertEquals(Main.CONFIG_ERROR, n.code());
+        assertEquals(ExitCode.CONFIG_ERROR, n.code());
         assertTrue(n.err().contains("--num-requests must be >= 1, got 0"), n.err());
     }
 
@@ -132,7 +133,7 @@ class CliFailurePathsTest {
     @Test
     void aRunWhereEveryRequestIsDroppedExitsOneWithReasons() throws Exception {
         Result r = exec("run", "-c", EXAMPLE, "--num-requests", "30", "--max-model-len", "8");
-        assertEquals(Main.RUNTIME_ERROR, r.code(), r.err());
+        assertEquals(ExitCode.RUNTIME_ERROR, r.code(), r.err());
         assertEquals(30, r.json().get("drop_reasons").get("exceeds_max_model_len").asInt(), r.out());
         assertTrue(r.err().contains("servesim run: every request was dropped or rejected (30 of 30): exceeds_max_model_len 30"),
                 r.err());
@@ -146,12 +147,12 @@ class CliFailurePathsTest {
         Path cfg = Files.writeString(tmp.resolve("dir.yaml"), "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
                 + "workload: {trace: {format: csv, path: adir}}\n");
         Result r = exec("run", "-c", cfg.toString());
-        assertEquals(Main.RUNTIME_ERROR, r.code(), r.err());
+        assertEquals(ExitCode.RUNTIME_ERROR, r.code(), r.err());
         assertTrue(r.err().startsWith("servesim run: cannot read trace " + tmp.resolve("adir")), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertFalse(CLASS_NAME.matcher(r.err()).find(), r.err());
         Result debug = exec("--debug", "run", "-c", cfg.toString());
-        assertEquals(Main.RUNTIME_ERROR, debug.code());
+        assertEquals(ExitCode.RUNTIME_ERROR, debug.code());
         assertTrue(debug.err().contains("\tat "), "stack trace with --debug: " + debug.err());
         Result debugAfter = exec("run", "-c", cfg.toString(), "--debug");
         assertTrue(debugAfter.err().contains("\tat "), "--debug after the subcommand: " + debugAfter.err());
@@ -161,7 +162,7 @@ class CliFailurePathsTest {
     void outputErrorsNameTheFlagWithoutClassNames() throws Exception {
         Path file = Files.writeString(tmp.resolve("plain"), "x");
         Result r = exec("run", "-c", EXAMPLE, "--num-requests", "5", "--requests-out", file.resolve("r.parquet").toString());
-        assertEquals(Main.CONFIG_ERROR, r.code());
+        assertEquals(ExitCode.CONFIG_ERROR, r.code());
         assertTrue(r.err().contains("--requests-out " + file.resolve("r.parquet") + ": " + file + " is not a directory"), r.err());
         assertFalse(CLASS_NAME.matcher(r.err()).find(), r.err());
     }
@@ -173,11 +174,11 @@ class CliFailurePathsTest {
         Path cfg = traceConfig(5);
         Files.writeString(tmp.resolve("t.csv"), "arrival_us,input_tokens,output_tokens\n0,100,10\n1000,oops,10\n");
         Result line = exec("validate", cfg.toString());
-        assertEquals(Main.CONFIG_ERROR, line.code(), line.out());
+        assertEquals(ExitCode.CONFIG_ERROR, line.code(), line.out());
         assertTrue(line.err().contains(tmp.resolve("t.csv") + ":3: input_tokens is not an integer: 'oops'"), line.err());
         Files.writeString(tmp.resolve("t.csv"), "ts,in,out\n0,100,10\n");
         Result header = exec("validate", cfg.toString());
-        assertEquals(Main.CONFIG_ERROR, header.code());
+        assertEquals(ExitCode.CONFIG_ERROR, header.code());
         assertTrue(header.err().contains(tmp.resolve("t.csv") + ":1: expected header"), header.err());
     }
 
@@ -190,7 +191,7 @@ class CliFailurePathsTest {
                 + "  workload: {trace: {format: csv, path: t.csv}}\n"
                 + "axes:\n  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}\nseeds: [1]\n");
         Result r = exec("sweep", sweep.toString(), "--output", tmp.resolve("out").toString());
-        assertEquals(Main.CONFIG_ERROR, r.code(), r.err());
+        assertEquals(ExitCode.CONFIG_ERROR, r.code(), r.err());
         assertTrue(r.err().contains(tmp.resolve("t.csv") + ":3: input_tokens is not an integer"), r.err());
     }
 
@@ -200,11 +201,11 @@ class CliFailurePathsTest {
     void replayAndCalibrateCheckTheirOutputBeforeWorking() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("out.parquet"));
         Result replay = exec("replay-real", RUN_DIR, "--hardware", "RTXPRO6000", "--latency-model", "blackbox", "-o", dir.toString());
-        assertEquals(Main.CONFIG_ERROR, replay.code(), replay.err());
+        assertEquals(ExitCode.CONFIG_ERROR, replay.code(), replay.err());
         assertTrue(replay.err().contains("--out " + dir + ": is a directory"), replay.err());
         assertEquals("", replay.out(), "nothing replayed");
         Result calibrate = exec("calibrate", RUN_DIR, "--hardware", "RTXPRO6000", "--out", dir.toString());
-        assertEquals(Main.CONFIG_ERROR, calibrate.code());
+        assertEquals(ExitCode.CONFIG_ERROR, calibrate.code());
         assertTrue(calibrate.err().contains("--out " + dir + ": is a directory"), calibrate.err());
         assertEquals("", calibrate.out(), "nothing fitted");
     }
@@ -214,14 +215,14 @@ class CliFailurePathsTest {
         Path dir = Files.createDirectory(tmp.resolve("s.parquet"));
         Result run = exec("run", "-c", EXAMPLE, "--num-requests", "5", "--requests-out", tmp.resolve("r.parquet").toString(),
                 "--sessions-out", dir.toString());
-        assertEquals(Main.CONFIG_ERROR, run.code());
+        assertEquals(ExitCode.CONFIG_ERROR, run.code());
         assertTrue(run.err().contains("--sessions-out " + dir + ": is a directory"), run.err());
         assertFalse(Files.exists(tmp.resolve("r.parquet")), "no other output started");
         Path file = Files.writeString(tmp.resolve("file"), "x");
         Path csv = Files.writeString(tmp.resolve("real.csv"), "a,b\n1,2\n");
         Result compare = exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a", "--metrics", "b",
                 "--output", file.toString());
-        assertEquals(Main.CONFIG_ERROR, compare.code());
+        assertEquals(ExitCode.CONFIG_ERROR, compare.code());
         assertTrue(compare.err().contains("--output " + file + ": is not a directory"), compare.err());
     }
 }

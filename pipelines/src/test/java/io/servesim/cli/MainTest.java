@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,12 +72,12 @@ class MainTest {
         ConfigOptions o = opts("engine.max_num_seqs=0");
         o.hardware = "H9000";
         Out r = run(EXAMPLE, null, o);
-        assertEquals(Main.CONFIG_ERROR, r.code());
+        assertEquals(ExitCode.CONFIG_ERROR, r.code());
         assertTrue(r.err().contains("engine.max_num_seqs: must be in [1, 1048576], got 0"), r.err());
         assertEquals("", r.out());
 
         Out unknownGpu = run(EXAMPLE, null, opts("deployment.hardware=H9000"));
-        assertEquals(Main.CONFIG_ERROR, unknownGpu.code());
+        assertEquals(ExitCode.CONFIG_ERROR, unknownGpu.code());
         assertTrue(unknownGpu.err().contains("unknown GPU 'H9000'"), unknownGpu.err());
         assertTrue(unknownGpu.err().contains("H100"), unknownGpu.err());
     }
@@ -85,10 +86,10 @@ class MainTest {
     void unwritableRequestsOutFailsBeforeRunning(@TempDir Path tmp) throws Exception {
         Path dirAsFile = Files.createDirectory(tmp.resolve("x.parquet"));
         Out r = run(EXAMPLE, dirAsFile, opts("workload.num_requests=10"));
-        assertEquals(Main.CONFIG_ERROR, r.code());
+        assertEquals(ExitCode.CONFIG_ERROR, r.code());
         assertTrue(r.err().contains("--requests-out"), r.err());
         Out bad = run(EXAMPLE, tmp.resolve("out.txt"), opts("workload.num_requests=10"));
-        assertEquals(Main.CONFIG_ERROR, bad.code());
+        assertEquals(ExitCode.CONFIG_ERROR, bad.code());
     }
 
     @Test
@@ -120,15 +121,15 @@ class MainTest {
     @Test
     void unknownModelListsKnownOnes() {
         Out r = run(EXAMPLE, null, opts("deployment.model=acme/llm-9000"));
-        assertEquals(Main.CONFIG_ERROR, r.code());
+        assertEquals(ExitCode.CONFIG_ERROR, r.code());
         assertTrue(r.err().contains("meta-llama/llama-3.1-8b-instruct"), r.err());
     }
 
     @Test
     void validateAndParseErrors() {
         assertEquals(0, Main.execute("validate", EXAMPLE.toString()));
-        assertEquals(Main.CONFIG_ERROR, Main.execute("validate", EXAMPLE.toString(), "--set", "engine.nope=1"));
-        assertEquals(Main.CONFIG_ERROR, Main.execute("run", "--no-such-flag"));
+        assertEquals(ExitCode.CONFIG_ERROR, Main.execute("validate", EXAMPLE.toString(), "--set", "engine.nope=1"));
+        assertEquals(ExitCode.CONFIG_ERROR, Main.execute("run", "--no-such-flag"));
     }
 
     @Test
@@ -139,7 +140,7 @@ class MainTest {
         Files.writeString(cfg, "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
                 + "workload: {trace: {format: csv, path: t.csv}}\n");
         Out bad = run(cfg, null, opts());
-        assertEquals(Main.CONFIG_ERROR, bad.code(), bad.err());
+        assertEquals(ExitCode.CONFIG_ERROR, bad.code(), bad.err());
         assertTrue(bad.err().contains("t.csv:3"), bad.err());
         ConfigOptions skip = opts();
         skip.skipBadLines = true;
@@ -167,7 +168,7 @@ class MainTest {
         o.routing = "round-robin";
         Files.writeString(bundle, "routing: least-loaded\nautoscale: none\n");
         Out badBundle = run(EXAMPLE, null, o);
-        assertEquals(Main.CONFIG_ERROR, badBundle.code());
+        assertEquals(ExitCode.CONFIG_ERROR, badBundle.code());
         assertTrue(badBundle.err().contains("bundle.yaml: autoscale: unknown policy kind; valid: admission, priority, routing, scheduler"),
                 badBundle.err());
     }
@@ -175,9 +176,9 @@ class MainTest {
     @Test
     void benchThreadsAndPassesAreCheckedAndOnlyForSweeps() {
         String text = capture(System::setErr, System.err, () -> {
-            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--threads", "2"));
-            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--passes", "2"));
-            assertEquals(Main.CONFIG_ERROR, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml",
+            assertEquals(ExitCode.CONFIG_ERROR, Main.execute("bench", "--threads", "2"));
+            assertEquals(ExitCode.CONFIG_ERROR, Main.execute("bench", "--passes", "2"));
+            assertEquals(ExitCode.CONFIG_ERROR, Main.execute("bench", "--sweep", "../sweeps/bench/bench-1.yaml",
                     "--threads", "0", "--passes", "0"));
         });
         assertTrue(text.contains("--threads only applies with --sweep"), text);

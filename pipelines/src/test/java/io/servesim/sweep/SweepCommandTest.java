@@ -1,5 +1,6 @@
 package io.servesim.sweep;
 
+import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,7 +98,7 @@ class SweepCommandTest {
                 seeds: [1, 2]
                 """);
         TestSweeps.Run r = TestSweeps.run(sweep, tmp.resolve("out"), TestSweeps.direct(null));
-        assertEquals(Main.CONFIG_ERROR, r.code());
+        assertEquals(ExitCode.CONFIG_ERROR, r.code());
         // 3 routings x 2 block sizes x 2 seeds = 12 cells; bad: 'fastest' (4 cells) + block 7 with valid routings (4)
         assertTrue(r.err().contains("8 of 12 cells are invalid"), r.err());
         assertTrue(r.err().contains("routing=fastest, block=16 (seeds 1, 2)\n      policies.routing.name: unknown"), r.err());
@@ -127,7 +128,7 @@ class SweepCommandTest {
                 """);
         Path out = tmp.resolve("out");
         TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(null));
-        assertEquals(Main.RUNTIME_ERROR, r.code(), r.err());
+        assertEquals(ExitCode.RUNTIME_ERROR, r.code(), r.err());
         assertTrue(r.err().contains("2 of 4 cells failed at run time"), r.err());
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "errors")
                 + " WHERE trace = 'bad.jsonl' AND exception_class = 'io.servesim.workload.TraceFormatException'"

@@ -1,6 +1,6 @@
 package io.servesim.sweep;
 
-import io.servesim.cli.ErrorReport;
+import io.servesim.exit.ErrorReport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

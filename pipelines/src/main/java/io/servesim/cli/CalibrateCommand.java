@@ -1,0 +1,79 @@
+package io.servesim.cli;
+
+import io.servesim.fidelity.Calibrator;
+import io.servesim.fidelity.CoefficientsFile;
+import io.servesim.fidelity.RealRun;
+import io.servesim.exit.ErrorReport;
+import io.servesim.cli.Main;
+import io.servesim.io.OutputPath;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code servesim calibrate RUN_DIR --out coeffs.yaml}: fits blackbox coefficients to a real vLLM run
+ * ({@link Calibrator}), writes them in the blackbox coefficient format ({@link CoefficientsFile}) and
+ * prints the fit error and the replay with the fitted coefficients. The output path is checked before the
+ * fit. Exit 0 on success, 2 for a bad or incomplete run directory, option or output path, 1 when the fit or
+ * the write fails (one line, {@link ErrorReport}).
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = "Fit blackbox latency coefficients to a real vLLM run and write them as YAML.")
+public final class CalibrateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RUN_DIR", description = "run directory: meta.json, requests.jsonl, workload*.jsonl")
+    Path runDir;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", required = true, description = "coefficients YAML to write")
+    Path out;
+
+    @Option(names = "--hardware", paramLabel = "GPU", description = "GPU, required when meta.json has no hardware.device_name")
+    String hardware;
+
+    @Option(names = "--model", paramLabel = "ID", description = "simulate this model id or config.json instead of meta.json model")
+    String model;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        return run(runDir, out, hardware, model, System.out, System.err, Main.debug(spec));
+    }
+
+    /** Fits {@code runDir} and writes the coefficients to {@code out}; {@code debug} adds stack traces to errors. */
+    public static int run(Path runDir, Path out, String hardware, String model, PrintStream stdout, PrintStream stderr,
+                          boolean debug) {
+        ErrorReport errors = new ErrorReport("calibrate", stderr, debug);
+        RealRun run;
+        Calibrator.Fit fit;
+        try {
+            OutputPath.checkFile("--out", out);
+            run = RealRun.read(runDir);
+            fit = Calibrator.fit(run, hardware, model);
+        } catch (RuntimeException e) {
+            return errors.report("cannot calibrate on " + runDir, e);
+        }
+        try {
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(out, CoefficientsFile.render(run, fit));
+        } catch (Exception e) {
+            return errors.report("cannot write " + out, e);
+        }
+        stdout.println("method: Nelder-Mead over ln(b0, b1, b2), minimising the mean squared log-ratio sim/real of every "
+                + "request's TTFT, E2E and TPOT (alpha = 0)");
+        stdout.println("fit: " + fit.describe());
+        ReplayRealCommand.header(stdout, run, fit.replay());
+        stdout.print(fit.replay().report().render());
+        stderr.println("servesim calibrate: coefficients in " + out);
+        return 0;
+    }
+}

@@ -1,0 +1,125 @@
+package io.servesim.cli;
+
+import io.servesim.fidelity.CoefficientsFile;
+import io.servesim.fidelity.ComparisonReport;
+import io.servesim.fidelity.EngineSettings;
+import io.servesim.fidelity.RealRun;
+import io.servesim.fidelity.Replay;
+import io.servesim.fidelity.ReplayOptions;
+import io.servesim.fidelity.ReplaySetup;
+import io.servesim.io.ReplayParquet;
+import io.servesim.exit.ErrorReport;
+import io.servesim.cli.Main;
+import io.servesim.io.OutputPath;
+import io.servesim.config.ConfigException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code servesim replay-real RUN_DIR}: simulates exactly the requests of a real vLLM run under its
+ * engine settings ({@link RealRun}, {@link ReplaySetup}), prints measured against simulated TTFT,
+ * TPOT, E2E and queueing statistics ({@link ComparisonReport}) and writes per-request rows to Parquet
+ * ({@code schemas/replay.avsc}). The output path is checked before the replay. Exit 0 on success, 2 for a
+ * bad or incomplete run directory, option or output path, 1 when the replay or the write fails (one line,
+ * {@link ErrorReport}).
+ */
+@Command(name = "replay-real", mixinStandardHelpOptions = true,
+        description = "Replay a real vLLM run (meta.json, requests.jsonl, workload*.jsonl) and compare simulated to measured latencies.")
+public final class ReplayRealCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RUN_DIR", description = "run directory: meta.json, requests.jsonl, workload*.jsonl")
+    Path runDir;
+
+    @Option(names = "--latency-model", paramLabel = "KIND", defaultValue = "profiled",
+            description = "profiled (measured per-layer profile), roofline or blackbox; default ${DEFAULT-VALUE}")
+    String latencyModel;
+
+    @Option(names = "--hardware", paramLabel = "GPU", description = "GPU, required when meta.json has no hardware.device_name")
+    String hardware;
+
+    @Option(names = "--model", paramLabel = "ID", description = "simulate this model id or config.json instead of meta.json model")
+    String model;
+
+    @Option(names = "--coefficients", paramLabel = "FILE", description = "blackbox coefficients YAML (from servesim calibrate)")
+    Path coefficients;
+
+    @Option(names = "--profile", paramLabel = "DIR", description = "LLMServingSim-format profile directory for --latency-model profiled")
+    Path profile;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request rows, .parquet or .csv (default replay-<latency-model>.parquet)")
+    Path out;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, out,
+                System.out, System.err, Main.debug(spec));
+    }
+
+    /**
+     * Replays {@code runDir}; {@code coefficientsFile}, when given, supplies the blackbox coefficients
+     * of {@code options}; {@code debug} adds stack traces to error reports.
+     */
+    public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, PrintStream stdout,
+                          PrintStream stderr, boolean debug) {
+        ErrorReport errors = new ErrorReport("replay-real", stderr, debug);
+        Replay replay;
+        try {
+            if (out != null) {
+                OutputPath.checkFile("--out", out);
+            }
+            RealRun run = RealRun.read(runDir);
+            ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
+                    options.hardwareOrNull(), options.modelOrNull(), CoefficientsFile.read(coefficientsFile),
+                    options.profileDirOrNull());
+            if (coefficientsFile != null && !"blackbox".equalsIgnoreCase(options.latencyKind())) {
+                throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");
+            }
+            ReplaySetup setup = ReplaySetup.resolve(run, resolved);
+            if (out == null) {
+                OutputPath.checkFile("--out", defaultOut(setup));
+            }
+            replay = Replay.run(run, setup);
+            header(stdout, run, replay);
+        } catch (RuntimeException e) {
+            return errors.report("cannot replay " + runDir, e);
+        }
+        stdout.print(replay.report().render());
+        Path file = out != null ? out : defaultOut(replay.setup());
+        try {
+            ReplayParquet.write(file, replay.setup().sim().latency().name(), replay.rows());
+        } catch (Exception e) {
+            return errors.report("cannot write " + file, e);
+        }
+        stderr.println("servesim replay-real: per-request rows in " + file);
+        return 0;
+    }
+
+    /** {@code replay-<latency model>.parquet} in the working directory. */
+    private static Path defaultOut(ReplaySetup setup) {
+        return Path.of("replay-" + setup.sim().latency().name() + ".parquet");
+    }
+
+    static void header(PrintStream out, RealRun run, Replay replay) {
+        ReplaySetup s = replay.setup();
+        EngineSettings e = run.settings();
+        out.printf("run: %s (vLLM %s, %d requests)%n", run.directory(), e.vllmVersion(), run.measured().size());
+        out.printf("model: %s on %s x TP%d%n", s.modelId(), s.gpu().name(), e.tensorParallel());
+        out.printf("engine: max_num_seqs %d, max_num_batched_tokens %d, block %d, prefix caching %s, KV %d blocks (%s)%n",
+                e.maxNumSeqs(), e.maxNumBatchedTokens(), e.blockSizeTokens(), e.prefixCaching() ? "on" : "off",
+                s.sim().engine().totalKvBlocks(), s.kvSource());
+        if (!e.defaultsApplied().isEmpty()) {
+            out.println("vLLM defaults assumed: " + String.join(", ", e.defaultsApplied()));
+        }
+        out.println("latency: " + s.sim().latency().describe());
+        out.printf("compared: %d requests (%d not completed by the simulator); preemptions %d%n%n",
+                replay.report().compared(), replay.report().missing(), replay.summary().preemptions());
+    }
+}

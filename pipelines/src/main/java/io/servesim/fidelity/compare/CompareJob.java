@@ -1,0 +1,82 @@
+package io.servesim.fidelity.compare;
+
+import io.servesim.io.OutputPath;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The work of {@code servesim compare}: joins a sweep's simulated cells ({@link SimCells}) with
+ * measured rows ({@link RealCsv}) on the {@code --on} columns ({@link Comparison}), prints per
+ * metric how well the simulation ranks and predicts the measurements ({@link RankAgreement}) and
+ * writes the same to {@code DIR/compare.parquet} ({@link CompareParquet}). Keys found on one side
+ * only are listed on {@code err} and in the output. Bad input is a {@link CompareInputException}.
+ */
+public final class CompareJob {
+    private CompareJob() {
+    }
+
+    /**
+     * Compares {@code metrics} of the cells at {@code sim} with the CSV at {@code real}, joined on
+     * {@code on}; writes {@code compare.parquet} into {@code output} (null: {@link #defaultOutput});
+     * returns the exit code (0).
+     */
+    public static int run(Path sim, Path real, List<String> on, List<String> metrics, Path output, PrintWriter out,
+                          PrintWriter err) throws IOException {
+        List<String> onColumns = names("--on", on);
+        List<String> metricColumns = names("--metrics", metrics);
+        for (String m : metricColumns) {
+            if (onColumns.contains(m)) {
+                throw new CompareInputException("column '" + m + "' is in both --on and --metrics");
+            }
+        }
+        Path outputDir = output != null ? output : defaultOutput(sim);
+        OutputPath.checkDirectory("--output", outputDir);
+        KeyedMetrics simRows = SimCells.read(sim, onColumns, metricColumns);
+        KeyedMetrics realRows = RealCsv.read(real, onColumns, metricColumns);
+        Comparison join = new Comparison(simRows, realRows);
+        join.simOnly().forEach(k -> err.println("servesim compare: unmatched sim key (no measured row): " + k));
+        join.realOnly().forEach(k -> err.println("servesim compare: unmatched real key (no simulated cell): " + k));
+        if (join.joined().isEmpty()) {
+            throw new CompareInputException("no key is on both sides (" + sim + ": " + simRows.keys().size() + " keys, "
+                    + real + ": " + realRows.keys().size() + " keys, joined on " + String.join(", ", onColumns) + ")");
+        }
+        List<MetricComparison> rows = new ArrayList<>();
+        for (int m = 0; m < metricColumns.size(); m++) {
+            rows.add(join.compare(m, metricColumns.get(m)));
+        }
+        for (MetricComparison row : rows) {
+            row.leftOutSimKeys().forEach(k -> err.println("servesim compare: " + row.metric() + ": sim key " + k
+                    + " left out: no value (null: no request qualified, e.g. every request of the cell was dropped)"));
+        }
+        CompareReport.print(out, simRows, realRows, join, onColumns, rows);
+        Path file = outputDir.resolve("compare.parquet");
+        CompareParquet.write(file, rows, onColumns, join, sim, real);
+        err.println("servesim compare: wrote " + file);
+        return 0;
+    }
+
+    /** {@code compare/} beside the sim file or directory: {@code out/x/cells} gives {@code out/x/compare}. */
+    public static Path defaultOutput(Path sim) {
+        Path parent = sim.toAbsolutePath().normalize().getParent();
+        return (parent != null ? parent : sim.toAbsolutePath()).resolve("compare");
+    }
+
+    private static List<String> names(String option, List<String> raw) {
+        Set<String> names = new LinkedHashSet<>();
+        for (String name : raw) {
+            String trimmed = name.trim();
+            if (trimmed.isEmpty()) {
+                throw new CompareInputException(option + ": empty column name in '" + String.join(",", raw) + "'");
+            }
+            if (!names.add(trimmed)) {
+                throw new CompareInputException(option + ": column '" + trimmed + "' given twice");
+            }
+        }
+        return List.copyOf(names);
+    }
+}

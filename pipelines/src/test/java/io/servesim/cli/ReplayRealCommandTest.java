@@ -1,0 +1,125 @@
+package io.servesim.cli;
+
+import io.servesim.fidelity.ReplayOptions;
+import io.servesim.io.ReplayParquet;
+import io.servesim.exit.ExitCode;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.servesim.cli.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReplayRealCommandTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int replay(Path run, ReplayOptions options, Path coefficients, Path parquet) {
+        return ReplayRealCommand.run(run, options, coefficients, parquet, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private boolean hasLine(String regex) {
+        return stdout().lines().anyMatch(l -> l.matches(regex));
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void printsTheTableAndWritesRowsReadableByDuckDb() throws Exception {
+        Path run = RunDirs.tiny(Files.createDirectory(dir.resolve("run")));
+        Path coeffs = Files.writeString(dir.resolve("c.yaml"), """
+                models:
+                  - id: meta-llama/llama-3.1-8b
+                    alpha_coeffs: [0, 0, 0]
+                    beta_coeffs: [1000, 10, 100]
+                """);
+        Path parquet = dir.resolve("out/replay.parquet");
+        assertEquals(0, replay(run, new ReplayOptions("blackbox", null, null, null, null), coeffs, parquet), stderr());
+        // Request 1: prefill 1000 + 32 x 10 = 1320 us, then two decodes of 1100 us: TTFT 1.32, E2E 3.52, TPOT 1.1 ms.
+        // Request 2: 16 tokens hit the cache, prefill 1000 + 16 x 10 = 1160 us. TTFT mean (1.32 + 1.16) / 2 = 1.24 ms
+        // against (1.5 + 1.2) / 2 = 1.35 ms measured: -8.1%.
+        assertTrue(hasLine("TTFT mean\\s+1\\.3\\s+1\\.2\\s+-8\\.1%"), stdout()); // 1.35 is 1.3499.. in binary
+        assertTrue(stdout().contains("vLLM defaults assumed: max_model_len (the model's max_position_embeddings), block_size 16"),
+                stdout());
+        assertTrue(stdout().contains("KV 100 blocks (num_gpu_blocks of the run)"), stdout());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT request_id, sim_ttft_ms, real_ttft_ms, sim_tpot_ms, sim_prefix_hit_tokens, "
+                    + "latency_model FROM '" + parquet + "' ORDER BY request_index");
+            rs.next();
+            assertEquals("bench-0", rs.getString(1));
+            assertEquals(1.32, rs.getDouble(2), 1e-9);
+            assertEquals(1.5, rs.getDouble(3), 1e-6);
+            assertEquals(1.1, rs.getDouble(4), 1e-9);
+            assertEquals("blackbox", rs.getString(6));
+            rs.next();
+            rs.getDouble(4);
+            assertTrue(rs.wasNull(), "a one-token output has no TPOT");
+            assertEquals(16, rs.getInt(5));
+        }
+    }
+
+    @Test
+    void everySchemaFieldIsDocumentedWithItsUnit() {
+        for (var f : ReplayParquet.schema().getFields()) {
+            assertTrue(f.doc() != null && !f.doc().isBlank(), f.name());
+            boolean latency = f.name().startsWith("real_") || f.name().startsWith("sim_");
+            assertTrue(!latency || f.name().matches(".*_(ms|us|tokens|status|preemptions)"), f.name() + " needs a unit");
+        }
+    }
+
+    @Test
+    void aMissingFileIsAConfigError() throws Exception {
+        Path run = RunDirs.tiny(dir);
+        Files.delete(run.resolve("requests.jsonl"));
+        assertEquals(ExitCode.CONFIG_ERROR, replay(run, ReplayOptions.profiled(), null, dir.resolve("r.parquet")));
+        assertTrue(stderr().contains(run.resolve("requests.jsonl") + ": missing file"), stderr());
+    }
+
+    @Test
+    void aRunWithoutDeviceNameNeedsHardware() throws Exception {
+        Path run = RunDirs.tiny(dir);
+        Files.writeString(run.resolve("meta.json"), RunDirs.META.replace(
+                "\"hardware\": {\"device_name\": \"NVIDIA RTX PRO 6000 Blackwell Server Edition\"}, ", ""));
+        assertEquals(ExitCode.CONFIG_ERROR, replay(run, ReplayOptions.profiled(), null, dir.resolve("r.parquet")));
+        assertTrue(stderr().contains("--hardware: required"), stderr());
+        assertEquals(0, replay(run, ReplayOptions.profiled().withHardware("RTXPRO6000"), null, dir.resolve("r.parquet")),
+                stderr());
+    }
+
+    @Test
+    void coefficientsNeedTheBlackboxModel() throws Exception {
+        Path run = RunDirs.tiny(dir);
+        Path coeffs = Files.writeString(dir.resolve("c.yaml"), "models:\n  - {alpha_coeffs: [0, 0, 0], beta_coeffs: [1, 1, 1]}\n");
+        assertEquals(ExitCode.CONFIG_ERROR, replay(run, ReplayOptions.profiled(), coeffs, dir.resolve("r.parquet")));
+        assertTrue(stderr().contains("--coefficients: blackbox coefficients are used only with --latency-model blackbox"), stderr());
+    }
+
+    @Test
+    void replaysTheRealRunWithTheProfiledModel() {
+        assumeTrue(Files.isDirectory(RunDirs.REAL), "shared validation data absent");
+        assertEquals(0, replay(RunDirs.REAL, ReplayOptions.profiled().withHardware("RTXPRO6000"), null,
+                dir.resolve("real.parquet")), stderr());
+        assertTrue(hasLine("TTFT mean\\s+7097\\.2\\s+.*"), stdout());
+        assertTrue(stdout().contains("compared: 300 requests (0 not completed by the simulator)"), stdout());
+    }
+}

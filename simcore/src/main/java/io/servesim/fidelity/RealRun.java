@@ -1,0 +1,159 @@
+package io.servesim.fidelity;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.config.ConfigException;
+import io.servesim.config.StrictJson;
+import io.servesim.workload.trace.TraceFormat;
+import io.servesim.workload.trace.TraceReader;
+import io.servesim.workload.trace.TraceRow;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A real vLLM run directory in the format of casys-kaist/LLMServingSim {@code bench/} results:
+ * <ul>
+ *   <li>{@code meta.json}: engine settings ({@link EngineSettings});</li>
+ *   <li>{@code requests.jsonl}: one line per request, in workload order, with the measured
+ *       timestamps ({@link MeasuredRequest});</li>
+ *   <li>the workload replayed, vLLM benchmark JSONL ({@code input_toks, output_toks,
+ *       arrival_time_ns, input_tok_ids}): the one file named {@code workload*.jsonl}, or, when there
+ *       are several, the one named after {@code meta.json dataset_path}.</li>
+ * </ul>
+ * The workload and {@code requests.jsonl} must describe the same requests line by line (same count,
+ * same input and output lengths). The workload is held in memory (one int per prompt token), so that
+ * calibration can replay it many times without re-reading it. Every problem is a
+ * {@link ConfigException} naming the missing file, or the file, line and field (a malformed workload
+ * line is the {@code vllm} trace reader's {@link io.servesim.workload.TraceFormatException}).
+ *
+ * @param directory    the run directory
+ * @param settings     engine settings
+ * @param workloadFile the workload JSONL
+ * @param workload     the workload's requests, read by the {@code vllm} trace reader
+ * @param measured     measured requests, in workload order
+ */
+public record RealRun(Path directory, EngineSettings settings, Path workloadFile, List<TraceRow> workload,
+                      List<MeasuredRequest> measured) {
+    private static final ObjectMapper JSON = StrictJson.json();
+
+    public RealRun {
+        workload = List.copyOf(workload);
+        measured = List.copyOf(measured);
+    }
+
+    /** Reads and checks {@code dir}. */
+    public static RealRun read(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new ConfigException(dir.toString(), "not a directory (expected a run with meta.json, requests.jsonl and "
+                    + "a workload*.jsonl)");
+        }
+        Path metaFile = required(dir, "meta.json", "the vLLM engine settings of the run");
+        JsonNode meta;
+        try {
+            meta = JSON.readTree(metaFile.toFile());
+        } catch (IOException e) {
+            throw new ConfigException(metaFile.toString(), "not valid JSON: " + StrictJson.describe(e));
+        }
+        if (meta == null || !meta.isObject()) {
+            throw new ConfigException(metaFile.toString(), "expected a JSON object");
+        }
+        EngineSettings settings = EngineSettings.parse(meta, metaFile.toString());
+        Path requests = required(dir, "requests.jsonl", "the measured per-request timestamps");
+        Path workloadFile = workload(dir, meta.path("dataset_path").asText(""));
+        List<MeasuredRequest> measured = measured(requests);
+        List<TraceRow> rows = rows(workloadFile);
+        match(workloadFile, rows, measured);
+        return new RealRun(dir, settings, workloadFile, rows, measured);
+    }
+
+    private static List<TraceRow> rows(Path workloadFile) {
+        List<TraceRow> rows = new ArrayList<>();
+        try (TraceReader reader = TraceFormat.VLLM.open(workloadFile, new TraceReader.Options(false, true))) {
+            for (TraceRow row = reader.next(); row != null; row = reader.next()) {
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static void match(Path workloadFile, List<TraceRow> rows, List<MeasuredRequest> measured) {
+        if (rows.size() != measured.size()) {
+            throw new ConfigException(workloadFile.toString(), "the workload has " + rows.size()
+                    + " requests but requests.jsonl has " + measured.size());
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            TraceRow r = rows.get(i);
+            MeasuredRequest m = measured.get(i);
+            if (r.prompt().length() != m.inputTokens() || r.outputTokens() != m.outputTokens()) {
+                throw new ConfigException(workloadFile + ":" + r.lineNo(), "request " + (i + 1) + " has " + r.prompt().length()
+                        + " input / " + r.outputTokens() + " output tokens but requests.jsonl request " + (i + 1) + " ("
+                        + m.requestId() + ") has " + m.inputTokens() + " / " + m.outputTokens());
+            }
+        }
+    }
+
+    private static Path required(Path dir, String name, String what) {
+        Path file = dir.resolve(name);
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException(file.toString(), "missing file: " + what);
+        }
+        return file;
+    }
+
+    private static Path workload(Path dir, String datasetPath) {
+        List<Path> candidates = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "workload*.jsonl")) {
+            files.forEach(candidates::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+        candidates.sort(null);
+        if (candidates.isEmpty()) {
+            throw new ConfigException(dir.resolve("workload*.jsonl").toString(), "missing file: the replayed workload, vLLM "
+                    + "benchmark JSONL (input_toks, output_toks, arrival_time_ns, input_tok_ids)");
+        }
+        if (candidates.size() == 1) {
+            return candidates.get(0);
+        }
+        String dataset = Path.of(datasetPath.isBlank() ? "." : datasetPath).getFileName().toString();
+        for (Path p : candidates) {
+            if (!datasetPath.isBlank() && p.getFileName().toString().endsWith(dataset)) {
+                return p;
+            }
+        }
+        throw new ConfigException(dir.toString(), "several workload*.jsonl files and none named after meta.json dataset_path '"
+                + datasetPath + "': " + candidates);
+    }
+
+    private static List<MeasuredRequest> measured(Path file) {
+        List<MeasuredRequest> out = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file)) {
+            int lineNo = 0;
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                lineNo++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                String where = file + ":" + lineNo;
+                try {
+                    out.add(MeasuredRequest.parse(JSON.readTree(line), where));
+                } catch (JsonProcessingException e) {
+                    throw new ConfigException(where, "not valid JSON: " + e.getOriginalMessage());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        if (out.isEmpty()) {
+            throw new ConfigException(file.toString(), "no requests");
+        }
+        return out;
+    }
+}

@@ -1,0 +1,103 @@
+package io.servesim.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RealRunTest {
+    private static String fails(Path dir) {
+        return assertThrows(ConfigException.class, () -> RealRun.read(dir)).getMessage();
+    }
+
+    @Test
+    void readsSettingsWithVllmDefaultsListed(@TempDir Path dir) throws IOException {
+        RealRun run = RealRun.read(TinyRun.write(dir));
+        EngineSettings s = run.settings();
+        assertEquals("meta-llama/Llama-3.1-8B", s.model());
+        assertEquals("NVIDIA RTX PRO 6000 Blackwell Server Edition", s.deviceNameOrNull());
+        assertEquals(8, s.maxNumSeqs());
+        assertEquals(2048, s.maxNumBatchedTokens());
+        assertEquals(0, s.maxModelLenOrZero());
+        assertEquals(16, s.blockSizeTokens());
+        assertTrue(s.prefixCaching());
+        assertEquals(0.9, s.gpuMemoryUtilization());
+        assertEquals(100, s.numGpuBlocksOrZero());
+        assertEquals(List.of("max_model_len (the model's max_position_embeddings)", "block_size 16",
+                "enable_prefix_caching true", "gpu_memory_utilization 0.9", "long_prefill_token_threshold 0"), s.defaultsApplied());
+        assertEquals(dir.resolve("workload_tiny.jsonl"), run.workloadFile());
+        assertEquals(2, run.workload().size());
+    }
+
+    @Test
+    void measuredLatenciesCountFromQueuedWhenArrivalIsOnAnotherClock(@TempDir Path dir) throws IOException {
+        MeasuredRequest m = RealRun.read(TinyRun.write(dir)).measured().get(0);
+        // arrival_time 1777142838.3 (epoch) vs first_token_ts 100.0015 (monotonic): anchor queued_ts 100.0.
+        assertEquals(1.5, m.ttftMs(), 1e-6);
+        assertEquals(4.0, m.e2eMs(), 1e-6);
+        assertEquals(1.25, m.tpotMs(), 1e-6); // (100.004 - 100.0015) / (3 - 1)
+        assertEquals(0.1, m.queueingMs(), 1e-6);
+    }
+
+    @Test
+    void measuredLatenciesCountFromArrivalOnTheSameClock(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("requests.jsonl"), TinyRun.REQUESTS.replace("1777142838.3,", "99.9,"));
+        MeasuredRequest m = RealRun.read(dir).measured().get(0);
+        assertEquals(101.5, m.ttftMs(), 1e-6); // 100.0015 - 99.9
+        assertEquals(0.1, m.queueingMs(), 1e-6);
+    }
+
+    @Test
+    void missingFilesAreNamed(@TempDir Path dir) throws IOException {
+        assertTrue(fails(dir.resolve("nope")).contains("not a directory"));
+        TinyRun.write(dir);
+        Files.delete(dir.resolve("requests.jsonl"));
+        assertEquals(dir.resolve("requests.jsonl") + ": missing file: the measured per-request timestamps", fails(dir));
+        TinyRun.write(dir);
+        Files.delete(dir.resolve("workload_tiny.jsonl"));
+        assertTrue(fails(dir).startsWith(dir.resolve("workload*.jsonl") + ": missing file: the replayed workload"));
+        TinyRun.write(dir);
+        Files.delete(dir.resolve("meta.json"));
+        assertEquals(dir.resolve("meta.json") + ": missing file: the vLLM engine settings of the run", fails(dir));
+    }
+
+    @Test
+    void missingAndBadFieldsAreNamed(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", ""));
+        assertTrue(fails(dir).startsWith(dir.resolve("meta.json") + " engine_kwargs.max_num_seqs: required"), fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", "\"max_num_seqs\": 8, \"block_size\": \"x\","));
+        assertEquals(dir.resolve("meta.json") + " engine_kwargs.block_size: must be a non-negative integer, got \"x\"", fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META);
+        Files.writeString(dir.resolve("requests.jsonl"), TinyRun.REQUESTS.replace("\"first_token_ts\": 100.0015, ", ""));
+        assertEquals(dir.resolve("requests.jsonl") + ":1: missing field first_token_ts", fails(dir));
+    }
+
+    @Test
+    void workloadAndMeasurementsMustDescribeTheSameRequests(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("requests.jsonl"), TinyRun.REQUESTS.lines().findFirst().orElseThrow() + "\n");
+        assertEquals(dir.resolve("workload_tiny.jsonl") + ": the workload has 2 requests but requests.jsonl has 1", fails(dir));
+        Files.writeString(dir.resolve("requests.jsonl"), TinyRun.REQUESTS.replace("\"output_toks\": 3", "\"output_toks\": 4"));
+        assertEquals(dir.resolve("workload_tiny.jsonl") + ":1: request 1 has 32 input / 3 output tokens but requests.jsonl "
+                + "request 1 (bench-0) has 32 / 4", fails(dir));
+    }
+
+    @Test
+    void severalWorkloadsArePickedByDatasetPath(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.move(dir.resolve("workload_tiny.jsonl"), dir.resolve("workload_x_tiny.jsonl"));
+        Files.writeString(dir.resolve("workload_other.jsonl"), "");
+        assertEquals(dir.resolve("workload_x_tiny.jsonl"), RealRun.read(dir).workloadFile());
+        Files.move(dir.resolve("workload_x_tiny.jsonl"), dir.resolve("workload_y.jsonl"));
+        assertTrue(fails(dir).contains("several workload*.jsonl files and none named after meta.json dataset_path"));
+    }
+}
