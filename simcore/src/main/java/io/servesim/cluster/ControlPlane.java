@@ -4,10 +4,6 @@ import io.servesim.engine.Engine;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
-import io.servesim.policy.PriorityPolicy;
-import io.servesim.policy.admission.AdmissionDecision;
-import io.servesim.policy.admission.AdmissionPolicy;
-import io.servesim.policy.routing.RoutingPolicy;
 
 /**
  * The cluster's front door, online at decision time (never pre-dispatched), after BLIS's cluster

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.cluster.Observability;
 import io.servesim.cluster.Signal;
-import io.servesim.metrics.SloTargets;
+import io.servesim.slo.SloTargets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;

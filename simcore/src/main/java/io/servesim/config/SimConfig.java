@@ -3,7 +3,7 @@ package io.servesim.config;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
-import io.servesim.metrics.SloTargets;
+import io.servesim.slo.SloTargets;
 import io.servesim.run.PolicyBundle;
 import io.servesim.workload.WorkloadSpec;
 

@@ -8,7 +8,7 @@ import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.LatencySpec;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.metrics.FitnessWeights;
-import io.servesim.metrics.SloTargets;
+import io.servesim.slo.SloTargets;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.Priorities;
 import io.servesim.policy.Schedulers;

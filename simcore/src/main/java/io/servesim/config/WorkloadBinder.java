@@ -2,7 +2,7 @@ package io.servesim.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.servesim.metrics.SloTargets;
+import io.servesim.slo.SloTargets;
 import io.servesim.workload.GeneratorBinder;
 import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.Scenarios;

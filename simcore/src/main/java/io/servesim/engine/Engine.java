@@ -4,7 +4,6 @@ import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.StepShape;
-import io.servesim.policy.SchedulingPolicy;
 import java.util.function.Consumer;
 
 /**

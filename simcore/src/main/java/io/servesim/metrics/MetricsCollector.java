@@ -1,5 +1,6 @@
 package io.servesim.metrics;
 
+import io.servesim.slo.SloTargets;
 import io.servesim.cluster.ClusterObserver;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
@@ -143,11 +144,11 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     /**
      * The priority a request deserves regardless of the configured policy, used to detect
      * inversions: its SLO class's importance (realtime > interactive > standard > batch >
-     * background, {@link io.servesim.policy.Priorities#DEFAULT_CLASS_SCORES}) plus the workload's
+     * background, {@link SloTargets#DEFAULT_CLASS_IMPORTANCE}) plus the workload's
      * own per-request priority.
      */
     static double referencePriority(Request r) {
-        return io.servesim.policy.Priorities.DEFAULT_CLASS_SCORES.getOrDefault(r.tags().sloClass(), 0.0) + r.priority();
+        return SloTargets.DEFAULT_CLASS_IMPORTANCE.getOrDefault(r.tags().sloClass(), 0.0) + r.priority();
     }
 
     private static String reason(Request r) {

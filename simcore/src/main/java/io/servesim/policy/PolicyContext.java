@@ -1,6 +1,6 @@
 package io.servesim.policy;
 
-import io.servesim.metrics.SloTargets;
+import io.servesim.slo.SloTargets;
 
 /**
  * What policy factories may know about the deployment beyond their own params.

@@ -1,5 +1,7 @@
 package io.servesim.policy;
 
+import io.servesim.slo.SloTargets;
+import io.servesim.cluster.PriorityPolicy;
 import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
 import java.util.Map;
@@ -22,9 +24,8 @@ import java.util.Set;
  * Every template's order is time-invariant, so a wait queue can key on {@link PriorityPolicy#rankKey}.
  */
 public final class Priorities {
-    /** Default SLO class scores of slo-based. */
-    public static final Map<String, Double> DEFAULT_CLASS_SCORES =
-            Map.of("realtime", 10.0, "interactive", 5.0, "standard", 3.0, "batch", 1.0, "background", 0.0);
+    /** Default SLO class scores of slo-based: the classes' importance. */
+    public static final Map<String, Double> DEFAULT_CLASS_SCORES = SloTargets.DEFAULT_CLASS_IMPORTANCE;
 
     public static final Registry<PriorityPolicy> REGISTRY = new Registry<PriorityPolicy>("priority")
             .register("constant", (spec, ctx) -> constant(spec))

@@ -1,5 +1,6 @@
 package io.servesim.policy;
 
+import io.servesim.engine.SchedulingPolicy;
 import io.servesim.engine.Request;
 import java.util.Comparator;
 import java.util.Set;

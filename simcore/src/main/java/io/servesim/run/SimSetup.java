@@ -4,7 +4,7 @@ import io.servesim.cluster.ClusterConfig;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencyModel;
 import io.servesim.metrics.FitnessWeights;
-import io.servesim.metrics.SloTargets;
+import io.servesim.slo.SloTargets;
 
 /**
  * Everything a {@link Simulation} needs besides its request source and record sink, fully

@@ -1,5 +1,6 @@
 package io.servesim.policy.routing;
 
+import io.servesim.cluster.RoutingPolicy;
 import io.servesim.config.ConfigException;
 import io.servesim.policy.PolicySpec;
 import io.servesim.policy.Registry;

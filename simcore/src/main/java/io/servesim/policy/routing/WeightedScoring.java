@@ -1,5 +1,6 @@
 package io.servesim.policy.routing;
 
+import io.servesim.cluster.RoutingPolicy;
 import io.servesim.cluster.ClusterView;
 import io.servesim.engine.Request;
 import java.util.LinkedHashMap;

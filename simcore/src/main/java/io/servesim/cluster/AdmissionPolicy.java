@@ -1,4 +1,4 @@
-package io.servesim.policy.admission;
+package io.servesim.cluster;
 
 import io.servesim.engine.Request;
 

@@ -1,4 +1,4 @@
-package io.servesim.metrics;
+package io.servesim.slo;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,6 +10,13 @@ import java.util.TreeMap;
  * 1 s, TPOT 100 ms), standard (TTFT 2 s, TPOT 200 ms), batch (E2E 10 min).
  */
 public record SloTargets(Map<String, Target> classes) {
+    /**
+     * How much each built-in SLO class matters, most important first (slo-based priority's default
+     * class scores; priority-inversion counting ranks requests by it).
+     */
+    public static final Map<String, Double> DEFAULT_CLASS_IMPORTANCE =
+            Map.of("realtime", 10.0, "interactive", 5.0, "standard", 3.0, "batch", 1.0, "background", 0.0);
+
     /** Targets of one class, in milliseconds; NaN means none. */
     public record Target(double ttftMs, double tpotMs, double e2eMs) {
         public boolean met(double ttft, double tpot, double e2e) {

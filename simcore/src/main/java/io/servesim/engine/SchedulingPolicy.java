@@ -1,6 +1,5 @@
-package io.servesim.policy;
+package io.servesim.engine;
 
-import io.servesim.engine.Request;
 import java.util.Comparator;
 
 /**

@@ -1,6 +1,5 @@
-package io.servesim.policy.routing;
+package io.servesim.cluster;
 
-import io.servesim.cluster.ClusterView;
 import io.servesim.engine.Request;
 
 /**

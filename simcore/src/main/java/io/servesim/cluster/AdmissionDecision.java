@@ -1,4 +1,4 @@
-package io.servesim.policy.admission;
+package io.servesim.cluster;
 
 /**
  * Outcome of an admission check: admit now, reject (with a reason that ends up in the record),
