@@ -1,6 +1,7 @@
 package io.servesim.config;
 
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.slo.SloTargets;
@@ -20,6 +21,6 @@ import io.servesim.workload.WorkloadSpec;
  * @param fitness    {@code fitness_weights}
  * @param workload   {@code workload:}
  */
-public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineSpec engine, ClusterConfig cluster,
+public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
                         PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload) {
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.LatencySpec;
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.slo.SloTargets;
 import io.servesim.policy.PolicyContext;
@@ -28,7 +29,6 @@ import java.util.List;
 public final class SimConfigLoader {
     private static final ObjectMapper YAML = StrictJson.yaml();
 
-    static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
 
     private SimConfigLoader() {
     }
@@ -72,7 +72,7 @@ public final class SimConfigLoader {
         ConfigNode deployment = root.child("deployment");
         int instances = deployment.intValue("instances", 1, 1, 100_000, "num_instances");
         LatencySpec latency = bindDeployment(deployment);
-        EngineSpec engine = bindEngine(root.child("engine"));
+        EngineConfig engine = EngineConfig.bind(root.child("engine"));
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = ClusterBinder.slo(root.child("slo"));
         PolicyContext ctx = new PolicyContext(instances, slo);
@@ -145,21 +145,5 @@ public final class SimConfigLoader {
             out[i] = v.get(i).asDouble();
         }
         return out;
-    }
-
-    private static EngineSpec bindEngine(ConfigNode e) {
-        int maxNumSeqs = e.intValue("max_num_seqs", 256, 1, 1 << 20, "max_num_running_reqs");
-        int maxBatched = e.intValue("max_num_batched_tokens", 2048, 1, 1 << 24, "max_num_scheduled_tokens");
-        int threshold = e.intValue("long_prefill_token_threshold", 0, 0, Integer.MAX_VALUE);
-        int maxModelLen = e.intValue("max_model_len", -1, 1, Integer.MAX_VALUE);
-        int blockSize = e.intValue("block_size", 16, 1, 128);
-        if (!BLOCK_SIZES.contains(blockSize)) {
-            e.problem(e.pathOf("block_size"), "must be one of vLLM's block sizes " + BLOCK_SIZES + ", got " + blockSize);
-        }
-        int totalKvBlocks = e.intValue("total_kv_blocks", 0, 1, Integer.MAX_VALUE);
-        double util = e.doubleValue("gpu_memory_utilization", 0.9, 0.01, 1.0);
-        boolean prefix = e.boolValue("enable_prefix_caching", true);
-        e.finish();
-        return new EngineSpec(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix);
     }
 }

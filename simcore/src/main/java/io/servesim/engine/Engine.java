@@ -44,6 +44,9 @@ public final class Engine {
 
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   EventQueue events, EngineObserver observer) {
+        if (!config.isResolved()) {
+            throw new IllegalArgumentException("engine config with max_model_len or total_kv_blocks unresolved: " + config);
+        }
         this.id = id;
         this.config = config;
         this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching());

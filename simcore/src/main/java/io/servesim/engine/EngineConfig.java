@@ -1,7 +1,16 @@
 package io.servesim.engine;
 
+import io.servesim.config.ConfigNode;
+import java.util.List;
+
 /**
- * vLLM engine limits of one instance (vLLM {@code SchedulerConfig} / {@code CacheConfig}).
+ * vLLM engine limits of one instance (vLLM {@code SchedulerConfig} / {@code CacheConfig}), as
+ * bound from a config's {@code engine:} section ({@link #bind}). Two values may be left to the
+ * deployment and are then resolved once, against the model and GPU, before a run
+ * ({@code io.servesim.run.RunPlan}): {@code max_model_len} ({@link #MAX_MODEL_LEN_FROM_MODEL}, the
+ * model's context length, as vLLM defaults it) and {@code total_kv_blocks}
+ * ({@link #KV_BLOCKS_FROM_DEPLOYMENT}: trained coefficients' capacity, else derived from GPU memory
+ * at {@code gpu_memory_utilization}). An {@link Engine} runs only on a resolved config.
  *
  * @param maxNumSeqs                 running requests at most ({@code max_num_seqs}, BLIS {@code max-num-running-reqs})
  * @param maxNumBatchedTokens        tokens per step at most ({@code max_num_batched_tokens}, BLIS {@code max-num-scheduled-tokens})
@@ -10,14 +19,61 @@ package io.servesim.engine;
  * @param maxModelLen                prompt + output tokens at most; 0 = unlimited ({@code max_model_len})
  * @param blockSizeTokens            tokens per KV block ({@code block_size})
  * @param totalKvBlocks              KV blocks of the instance ({@code num_gpu_blocks})
+ * @param gpuMemoryUtilization       share of GPU memory vLLM may use, when KV capacity is derived ({@code gpu_memory_utilization})
  * @param prefixCaching              automatic prefix caching on ({@code enable_prefix_caching})
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
-                           int maxModelLen, int blockSizeTokens, int totalKvBlocks, boolean prefixCaching) {
+                           int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
+                           boolean prefixCaching) {
+    /** {@code max_model_len} not given: the model's context length. */
+    public static final int MAX_MODEL_LEN_FROM_MODEL = -1;
+    /** {@code total_kv_blocks} not given: from the trained coefficients or GPU memory. */
+    public static final int KV_BLOCKS_FROM_DEPLOYMENT = 0;
+    /** vLLM's default {@code gpu_memory_utilization}. */
+    public static final double DEFAULT_GPU_MEMORY_UTILIZATION = 0.9;
+    /** The KV block sizes vLLM accepts ({@code CacheConfig.block_size}). */
+    public static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
+
     public EngineConfig {
-        if (maxNumSeqs <= 0 || maxNumBatchedTokens <= 0 || longPrefillTokenThreshold < 0 || maxModelLen < 0
-                || blockSizeTokens <= 0 || totalKvBlocks <= 0) {
+        if (maxNumSeqs <= 0 || maxNumBatchedTokens <= 0 || longPrefillTokenThreshold < 0
+                || maxModelLen < MAX_MODEL_LEN_FROM_MODEL || blockSizeTokens <= 0 || totalKvBlocks < 0
+                || !(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
             throw new IllegalArgumentException("invalid engine config " + this);
         }
+    }
+
+    /** A resolved config at vLLM's default memory utilization (tests, replays). */
+    public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
+                        int blockSizeTokens, int totalKvBlocks, boolean prefixCaching) {
+        this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
+                DEFAULT_GPU_MEMORY_UTILIZATION, prefixCaching);
+    }
+
+    /** Binds the {@code engine:} section (defaults as vLLM's); problems go to {@code e}. */
+    public static EngineConfig bind(ConfigNode e) {
+        int maxNumSeqs = e.intValue("max_num_seqs", 256, 1, 1 << 20, "max_num_running_reqs");
+        int maxBatched = e.intValue("max_num_batched_tokens", 2048, 1, 1 << 24, "max_num_scheduled_tokens");
+        int threshold = e.intValue("long_prefill_token_threshold", 0, 0, Integer.MAX_VALUE);
+        int maxModelLen = e.intValue("max_model_len", MAX_MODEL_LEN_FROM_MODEL, 1, Integer.MAX_VALUE);
+        int blockSize = e.intValue("block_size", 16, 1, 128);
+        if (!BLOCK_SIZES.contains(blockSize)) {
+            e.problem(e.pathOf("block_size"), "must be one of vLLM's block sizes " + BLOCK_SIZES + ", got " + blockSize);
+        }
+        int totalKvBlocks = e.intValue("total_kv_blocks", KV_BLOCKS_FROM_DEPLOYMENT, 1, Integer.MAX_VALUE);
+        double util = e.doubleValue("gpu_memory_utilization", DEFAULT_GPU_MEMORY_UTILIZATION, 0.01, 1.0);
+        boolean prefix = e.boolValue("enable_prefix_caching", true);
+        e.finish();
+        return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix);
+    }
+
+    /** Whether both deployment-dependent values are known (an {@link Engine} needs that). */
+    public boolean isResolved() {
+        return maxModelLen != MAX_MODEL_LEN_FROM_MODEL && totalKvBlocks != KV_BLOCKS_FROM_DEPLOYMENT;
+    }
+
+    /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
+    public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
+                kvBlocks, gpuMemoryUtilization, prefixCaching);
     }
 }

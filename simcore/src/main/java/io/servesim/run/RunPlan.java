@@ -1,7 +1,6 @@
 package io.servesim.run;
 
 import io.servesim.config.ConfigException;
-import io.servesim.config.EngineSpec;
 import io.servesim.config.SimConfig;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.KvCapacity;
@@ -40,7 +39,7 @@ public final class RunPlan {
     /** Resolves and validates; throws {@link ConfigException} naming every bad path. */
     public static RunPlan prepare(SimConfig cfg) {
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
-        EngineSpec e = cfg.engine();
+        EngineConfig e = cfg.engine();
         List<ConfigException.Problem> problems = new ArrayList<>();
         int blocks;
         String source;
@@ -79,15 +78,14 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        EngineConfig engine = new EngineConfig(e.maxNumSeqs(), e.maxNumBatchedTokens(), e.longPrefillTokenThreshold(),
-                maxModelLen, e.blockSizeTokens(), blocks, e.prefixCaching());
+        EngineConfig engine = e.resolved(maxModelLen, blocks);
         SimSetup setup = new SimSetup(engine, resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(), cfg.fitness(),
                 cfg.horizonUs());
         return new RunPlan(cfg, resolved, setup, source);
     }
 
     /** Where the KV blocks come from, as the KV checks' messages say it. */
-    private static String capacityPhrase(String source, EngineSpec e) {
+    private static String capacityPhrase(String source, EngineConfig e) {
         return switch (source) {
             case "engine.total_kv_blocks" -> "of engine.total_kv_blocks";
             case "derived from GPU memory" -> String.format(java.util.Locale.ROOT,
