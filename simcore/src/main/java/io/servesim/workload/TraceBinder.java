@@ -1,9 +1,9 @@
 package io.servesim.workload;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.config.ReadFailure;
 import io.servesim.workload.trace.ReplayMode;
 import io.servesim.workload.trace.TraceFormat;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -49,8 +49,9 @@ public final class TraceBinder {
             t.problem(t.pathOf("path"), "required: the trace file");
         } else {
             p = baseDir.resolve(file).normalize();
-            if (!Files.isReadable(p)) {
-                t.problem(t.pathOf("path"), "cannot read trace file " + p);
+            String unreadable = ReadFailure.unreadable(p);
+            if (unreadable != null) {
+                t.problem(t.pathOf("path"), "trace file " + p + ": " + unreadable);
             }
         }
         if (format == null || p == null || t.hasProblems()) {
