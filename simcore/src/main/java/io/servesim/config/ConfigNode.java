@@ -62,6 +62,14 @@ public final class ConfigNode {
         }
     }
 
+    /**
+     * Declares {@code keys} valid here without reading them: a binder that reads a key only when it is
+     * present (or reads it elsewhere) declares it, so the unknown-key message lists every valid key.
+     */
+    public void declare(String... keys) {
+        read.addAll(List.of(keys));
+    }
+
     public boolean has(String key) {
         JsonNode v = node.get(key);
         return v != null && !v.isNull();

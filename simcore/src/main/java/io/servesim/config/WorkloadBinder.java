@@ -92,6 +92,7 @@ public final class WorkloadBinder {
             if (!"2".equals(version)) {
                 w.problem(w.pathOf("version"), "unsupported version '" + version + "'; this is workload spec version 2");
             }
+            w.declare("scenario", "trace");
             spec = w.has("trace") ? TraceBinder.bind(w.child("trace"), baseDir)
                     : GeneratorBinder.bind(w, baseDir, horizonUs);
             w.finish();

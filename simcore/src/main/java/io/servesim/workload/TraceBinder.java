@@ -18,6 +18,9 @@ public final class TraceBinder {
 
     /** The trace spec, or null when invalid. */
     public static TraceSpec bind(ConfigNode t, Path baseDir) {
+        if (!t.present()) {
+            return null; // given but not a mapping: already reported
+        }
         String format = t.choice("format", null, TraceFormat.names());
         if (!t.has("format")) {
             t.problem(t.pathOf("format"), "required; valid: " + String.join(", ", TraceFormat.names()));

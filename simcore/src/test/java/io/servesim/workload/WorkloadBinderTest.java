@@ -226,6 +226,6 @@ class WorkloadBinderTest {
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl, mode: concurrency}", dir)
                 .contains("workload.trace.max_in_flight: required for mode: concurrency (requests kept resident)"));
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\naggregate_rate: 3", dir)
-                .contains("workload.aggregate_rate: unknown key; valid keys here: trace, version"));
+                .contains("workload.aggregate_rate: unknown key; valid keys here: scenario, trace, version"));
     }
 }
