@@ -2,6 +2,7 @@ package io.servesim.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -182,7 +183,7 @@ public final class ConfigNode {
         }
         double x = v.asDouble();
         if (!(x >= min && x <= max)) {
-            problem(pathOf(key), "must be in [" + min + ", " + max + "], got " + x);
+            problem(pathOf(key), rangeMessage(min, max, v));
             return dflt;
         }
         return x;
@@ -253,6 +254,21 @@ public final class ConfigNode {
             return "must be >= " + min + ", got " + x;
         }
         return "must be in [" + min + ", " + max + "], got " + x;
+    }
+
+    /** A one-sided bound is stated as such ({@code must be >= 0, got -1}), never with Double.MAX_VALUE. */
+    private static String rangeMessage(double min, double max, JsonNode v) {
+        if (max == Double.MAX_VALUE && min != -Double.MAX_VALUE) {
+            return "must be >= " + plain(min) + ", got " + v.asText();
+        }
+        if (min == -Double.MAX_VALUE && max != Double.MAX_VALUE) {
+            return "must be <= " + plain(max) + ", got " + v.asText();
+        }
+        return "must be in [" + min + ", " + max + "], got " + v.asDouble();
+    }
+
+    private static String plain(double d) {
+        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
     }
 
     private static String render(JsonNode v) {
