@@ -5,11 +5,13 @@ import io.servesim.exit.ExitCode;
 import io.servesim.config.SimConfigLoader;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
+import io.servesim.policy.routing.Routers;
 import io.servesim.run.RunPlan;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -96,8 +98,22 @@ public final class BenchCommand implements Callable<Integer> {
 
     static int run(List<Long> sizes, double load, long seed, int instances, String routing, PrintStream out,
                    ErrorReport errors) {
-        if (!(load > 0) || sizes.isEmpty() || sizes.stream().anyMatch(n -> n <= 0) || instances < 1) {
-            System.err.println("servesim bench: --load must be > 0, --requests and --instances positive");
+        List<String> bad = new ArrayList<>();
+        if (!(load > 0)) {
+            bad.add("--load must be > 0, got " + BigDecimal.valueOf(load).stripTrailingZeros().toPlainString());
+        }
+        sizes.stream().filter(n -> n <= 0).forEach(n -> bad.add("--requests must be >= 1, got " + n));
+        if (sizes.isEmpty()) {
+            bad.add("--requests must list at least one request count");
+        }
+        if (instances < 1) {
+            bad.add("--instances must be >= 1, got " + instances);
+        }
+        if (!Routers.REGISTRY.names().contains(routing)) {
+            bad.add("--routing: unknown routing policy '" + routing + "'; valid: " + String.join(", ", Routers.REGISTRY.names()));
+        }
+        if (!bad.isEmpty()) { // every problem on its own line, all in one call
+            bad.forEach(m -> System.err.println("servesim bench: " + m));
             return ExitCode.CONFIG_ERROR;
         }
         try {

@@ -6,9 +6,11 @@ import io.servesim.fidelity.RealRun;
 import io.servesim.exit.ErrorReport;
 import io.servesim.cli.Main;
 import io.servesim.io.OutputPath;
+import io.servesim.latency.ModelCatalog;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,7 +23,8 @@ import picocli.CommandLine.Spec;
  * ({@link Calibrator}), writes them in the blackbox coefficient format ({@link CoefficientsFile}) and
  * prints the fit error and the replay with the fitted coefficients. The output path is checked before the
  * fit. Exit 0 on success, 2 for a bad or incomplete run directory, option or output path, 1 when the fit or
- * the write fails (one line, {@link ErrorReport}).
+ * the write fails (one line, {@link ErrorReport}). A {@code --model} that is not bundled is accepted (the
+ * blackbox fit uses no architecture, the id labels the coefficients) with a note saying so.
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Fit blackbox latency coefficients to a real vLLM run and write them as YAML.")
@@ -73,6 +76,12 @@ public final class CalibrateCommand implements Callable<Integer> {
         stdout.println("fit: " + fit.describe());
         ReplayRealCommand.header(stdout, run, fit.replay());
         stdout.print(fit.replay().report().render());
+        if (model != null && !model.strip().toLowerCase(Locale.ROOT).endsWith(".json") && ModelCatalog.builtIn().find(model).isEmpty()) {
+            // The blackbox fit needs no architecture (the run gave num_gpu_blocks, or resolving would have failed).
+            stderr.println("servesim calibrate: note: --model " + model + " is not a bundled model (bundled: "
+                    + String.join(", ", ModelCatalog.builtIn().ids()) + "); the fit does not use an architecture: the KV "
+                    + "capacity is the run's num_gpu_blocks and the id only labels the coefficients");
+        }
         stderr.println("servesim calibrate: coefficients in " + out);
         return 0;
     }

@@ -35,7 +35,10 @@ public final class SweepBench {
         try {
             plan = SweepPlan.prepare(SweepFile.load(sweepFile));
         } catch (ConfigException | SweepPlan.InvalidCellsException e) {
-            err.println("servesim bench: " + sweepFile + ": " + e.getMessage());
+            String m = e.getMessage();
+            // A file that cannot be read is already named in the message (as an absolute path).
+            boolean named = m.contains(sweepFile.toAbsolutePath().normalize().toString()) || m.contains(sweepFile.toString());
+            err.println("servesim bench: " + (named ? m : sweepFile + ": " + m));
             return ExitCode.CONFIG_ERROR;
         }
         SweepOutputs outputs = plan.spec().outputs();

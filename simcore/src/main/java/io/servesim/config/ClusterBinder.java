@@ -70,7 +70,7 @@ final class ClusterBinder {
         }
         switch (kind) {
             case "periodic" -> {
-                if (interval <= 0) {
+                if (!m.has("interval_us")) {
                     m.problem(m.pathOf("interval_us"), "required for periodic, must be > 0");
                 }
                 if (m.has("latency_us")) {

@@ -2,6 +2,7 @@ package io.servesim.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -60,6 +61,14 @@ public final class ConfigNode {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
+    }
+
+    /**
+     * Declares {@code keys} valid here without reading them: a binder that reads a key only when it is
+     * present (or reads it elsewhere) declares it, so the unknown-key message lists every valid key.
+     */
+    public void declare(String... keys) {
+        read.addAll(List.of(keys));
     }
 
     public boolean has(String key) {
@@ -174,7 +183,7 @@ public final class ConfigNode {
         }
         double x = v.asDouble();
         if (!(x >= min && x <= max)) {
-            problem(pathOf(key), "must be in [" + min + ", " + max + "], got " + x);
+            problem(pathOf(key), rangeMessage(min, max, v));
             return dflt;
         }
         return x;
@@ -245,6 +254,21 @@ public final class ConfigNode {
             return "must be >= " + min + ", got " + x;
         }
         return "must be in [" + min + ", " + max + "], got " + x;
+    }
+
+    /** A one-sided bound is stated as such ({@code must be >= 0, got -1}), never with Double.MAX_VALUE. */
+    private static String rangeMessage(double min, double max, JsonNode v) {
+        if (max == Double.MAX_VALUE && min != -Double.MAX_VALUE) {
+            return "must be >= " + plain(min) + ", got " + v.asText();
+        }
+        if (min == -Double.MAX_VALUE && max != Double.MAX_VALUE) {
+            return "must be <= " + plain(max) + ", got " + v.asText();
+        }
+        return "must be in [" + min + ", " + max + "], got " + v.asDouble();
+    }
+
+    private static String plain(double d) {
+        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
     }
 
     private static String render(JsonNode v) {

@@ -38,7 +38,10 @@ public final class Overrides {
             if (StrictJson.isDuplicateKey(e)) {
                 throw new ConfigException(List.of(StrictJson.duplicateKey(e, "--set " + path + "=...", path)));
             }
-            throw new ConfigException(path, "unparseable value: " + e.getMessage());
+            String text = assignment.substring(eq + 1);
+            int column = e.getLocation() == null ? -1 : e.getLocation().getColumnNr();
+            throw new ConfigException(path, "value '" + text + "' is not valid YAML" + (column > 0 ? " (column " + column + ")" : "")
+                    + ": " + ReadFailure.parserMessage(e));
         }
         set(root, path, value == null || value.isMissingNode() ? YAML.nullNode() : value);
     }

@@ -3,7 +3,9 @@ package io.servesim.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.policy.PolicySpec;
 import io.servesim.policy.Registry;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -61,6 +63,11 @@ final class PolicyBinder {
             Map<String, Object> m = new LinkedHashMap<>();
             v.fields().forEachRemaining(e -> m.put(e.getKey(), toJava(e.getValue())));
             return m;
+        }
+        if (v.isArray()) {
+            List<Object> l = new ArrayList<>();
+            v.forEach(e -> l.add(toJava(e)));
+            return l;
         }
         return v.asText();
     }

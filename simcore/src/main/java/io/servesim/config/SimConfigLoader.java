@@ -48,9 +48,9 @@ public final class SimConfigLoader {
             if (StrictJson.isDuplicateKey(e)) {
                 throw new ConfigException(List.of(StrictJson.duplicateKey(e, file.toString(), "")));
             }
-            throw new ConfigException(file.toString(), "cannot read config: " + e.getMessage());
+            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
         } catch (IOException e) {
-            throw new ConfigException(file.toString(), "cannot read config: " + e.getMessage());
+            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
         }
     }
 

@@ -54,21 +54,6 @@ public final class StrictJson {
         return new ConfigException.Problem(path, "duplicate key (" + where + "); each key may appear once in a mapping");
     }
 
-    /**
-     * A read failure of a file that is not a config tree (a model config.json, a coefficient file, a
-     * profile), for a message about that file: a duplicate key with its path inside the file and its
-     * line, else the parser's message.
-     */
-    public static String describe(java.io.IOException e) {
-        if (e instanceof JsonProcessingException j && isDuplicateKey(j)) {
-            ConfigException.Problem p = duplicateKey(j, "line", "");
-            JsonLocation at = j.getLocation();
-            return "duplicate key '" + p.path() + "'" + (at != null && at.getLineNr() > 0 ? " at line " + at.getLineNr() : "")
-                    + "; each key may appear once in a mapping";
-        }
-        return e.getMessage();
-    }
-
     /** The dotted path ({@code a.b[2].c}) of the key or element {@code parser} is at. */
     private static String pathOf(JsonParser parser) {
         Deque<String> parts = new ArrayDeque<>();

@@ -8,7 +8,6 @@ import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.Scenarios;
 import io.servesim.workload.TraceBinder;
 import io.servesim.workload.WorkloadSpec;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.TreeSet;
 
@@ -60,8 +59,9 @@ public final class WorkloadBinder {
     }
 
     private static WorkloadSpec bindFile(Path file, String at, ConfigNode sink, long horizonUs, SloTargets slo) {
-        if (!Files.isReadable(file)) {
-            sink.problem(at, "cannot read workload file " + file);
+        String unreadable = ReadFailure.unreadable(file);
+        if (unreadable != null) {
+            sink.problem(at, "workload file " + file + ": " + unreadable);
             return null;
         }
         ObjectNode tree;
@@ -69,8 +69,8 @@ public final class WorkloadBinder {
             tree = SimConfigLoader.readTree(file);
         } catch (ConfigException e) {
             for (ConfigException.Problem p : e.problems()) {
-                // A duplicate key is a problem at its path inside the file; any other names the file itself.
-                boolean atKey = !p.path().equals(file.toString());
+                // A duplicate key is a problem at its path inside the file; any other names the file itself (and its line).
+                boolean atKey = !p.path().startsWith(file.toString());
                 sink.problem(!atKey ? at : at.isEmpty() ? p.path() : at + "." + p.path(), atKey ? p.message() : p.toString());
             }
             return null;
@@ -92,6 +92,7 @@ public final class WorkloadBinder {
             if (!"2".equals(version)) {
                 w.problem(w.pathOf("version"), "unsupported version '" + version + "'; this is workload spec version 2");
             }
+            w.declare("scenario", "trace");
             spec = w.has("trace") ? TraceBinder.bind(w.child("trace"), baseDir)
                     : GeneratorBinder.bind(w, baseDir, horizonUs);
             w.finish();

@@ -3,11 +3,13 @@ package io.servesim.fidelity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ReadFailure;
 import io.servesim.config.StrictJson;
 import io.servesim.latency.BlackboxCoefficients;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -57,7 +59,7 @@ public final class CoefficientsFile {
         try {
             root = YAML.readTree(Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new ConfigException(file.toString(), "cannot read coefficients: " + StrictJson.describe(e));
+            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
         }
         JsonNode models = root == null ? null : root.get("models");
         if (models == null || !models.isArray() || models.size() != 1) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ReadFailure;
 import io.servesim.config.StrictJson;
 import io.servesim.workload.trace.TraceFormat;
 import io.servesim.workload.trace.TraceReader;
@@ -59,7 +60,7 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
         try {
             meta = JSON.readTree(metaFile.toFile());
         } catch (IOException e) {
-            throw new ConfigException(metaFile.toString(), "not valid JSON: " + StrictJson.describe(e));
+            throw new ConfigException(List.of(ReadFailure.problem(e, metaFile)));
         }
         if (meta == null || !meta.isObject()) {
             throw new ConfigException(metaFile.toString(), "expected a JSON object");

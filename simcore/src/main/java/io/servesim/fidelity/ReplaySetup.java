@@ -88,7 +88,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
     private static ResolvedLatency latency(String kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients) {
         try {
             return LatencyModels.resolve(new LatencySpec(kind, modelId, gpu.name(), tp,
-                    kind.equals("blackbox") ? coefficients : null, Double.NaN, Double.NaN), "replay");
+                    kind.equals("blackbox") ? coefficients : null, Double.NaN, Double.NaN), "replay", "--latency-model");
         } catch (ConfigException e) {
             ConfigException.Problem p = e.problems().get(0);
             String hint = kind.equals("blackbox") && coefficients == null

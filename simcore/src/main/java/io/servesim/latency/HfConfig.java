@@ -3,7 +3,7 @@ package io.servesim.latency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.servesim.config.ConfigException;
-import io.servesim.config.StrictJson;
+import io.servesim.config.ReadFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ final class HfConfig {
         try {
             root = Resources.jsonMapper().readTree(Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new ConfigException(path, "cannot read model config.json '" + file + "': " + StrictJson.describe(e));
+            throw new ConfigException(path, "cannot read model config.json " + ReadFailure.describe(e, file));
         }
         String stem = file.getFileName().toString().replaceFirst("(\\.config)?\\.json$", "");
         return parse(root, stem, path, file.toString());

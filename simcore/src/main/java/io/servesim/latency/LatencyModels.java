@@ -33,15 +33,25 @@ public final class LatencyModels {
     }
 
     /**
-     * Resolves {@code spec}.
+     * Resolves {@code spec} of a run config, whose model is chosen by {@code <path>.latency_model}.
      *
      * @param path config path of the spec (e.g. {@code deployment}), prefixed to every error path
      */
     public static ResolvedLatency resolve(LatencySpec spec, String path) {
+        return resolve(spec, path, path + ".latency_model");
+    }
+
+    /**
+     * Resolves {@code spec}.
+     *
+     * @param path    config path of the spec (e.g. {@code deployment}), prefixed to every error path
+     * @param kindKey the config key or flag that chooses the model ({@code deployment.latency_model},
+     *                {@code --latency-model}): errors about the choice are reported there and name it
+     */
+    public static ResolvedLatency resolve(LatencySpec spec, String path, String kindKey) {
         String kind = spec.kind() == null ? "auto" : spec.kind().trim().toLowerCase(Locale.ROOT);
         if (!KINDS.contains(kind)) {
-            throw new ConfigException(path + ".kind", "unknown latency model kind '" + spec.kind() + "'; valid: "
-                    + String.join(", ", KINDS));
+            throw new ConfigException(kindKey, "unknown latency model '" + spec.kind() + "'; valid: " + String.join(", ", KINDS));
         }
         int tp = spec.tp();
         if (tp < 1) {
@@ -54,15 +64,15 @@ public final class LatencyModels {
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
 
         if (kind.equals("profiled")) {
-            return profiled(spec, arch, gpu, path);
+            return profiled(spec, arch, gpu, path, kindKey);
         }
         if (spec.coefficients() != null) {
             if (kind.equals("roofline")) {
-                throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but kind is roofline; "
-                        + "remove them or set kind to blackbox");
+                throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but "
+                        + choice(kindKey, "roofline") + " is given; remove them or use " + choice(kindKey, "blackbox"));
             }
             checkCoefficients(spec.coefficients(), path + ".coefficients");
-            rejectMfu(spec, path, "explicit blackbox coefficients are given");
+            rejectMfu(spec, path, kindKey, "explicit blackbox coefficients are given");
             return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "explicit coefficients"),
                     OptionalInt.empty(), arch, gpu);
         }
@@ -70,10 +80,10 @@ public final class LatencyModels {
                 : CoefficientTable.builtIn().find(modelKey, gpu.name(), tp);
         if (kind.equals("blackbox") || (kind.equals("auto") && trained.isPresent())) {
             if (trained.isEmpty()) {
-                throw noCoefficients(spec, gpu, modelKey, path);
+                throw noCoefficients(spec, gpu, modelKey, path, kindKey);
             }
             String triple = modelKey + " on " + gpu.name() + " TP" + tp;
-            rejectMfu(spec, path, "the blackbox model is used (trained coefficients for " + triple + ")");
+            rejectMfu(spec, path, kindKey, "the blackbox model is used (trained coefficients for " + triple + ")");
             CoefficientTable.Entry e = trained.get();
             return new ResolvedLatency(new BlackboxModel(e.coefficients(), triple + " (trained, BLIS defaults.yaml)"),
                     OptionalInt.of(e.totalKvBlocks()), arch, gpu);
@@ -104,17 +114,17 @@ public final class LatencyModels {
         return new ResolvedLatency(new RooflineModel(arch, gpu, tp, mfuPrefill, mfuDecode), OptionalInt.empty(), arch, gpu);
     }
 
-    private static ResolvedLatency profiled(LatencySpec spec, ModelArchitecture arch, GpuSpec gpu, String path) {
+    private static ResolvedLatency profiled(LatencySpec spec, ModelArchitecture arch, GpuSpec gpu, String path, String kindKey) {
         if (spec.coefficients() != null) {
-            throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but kind is "
-                    + "profiled; remove them or set kind to blackbox");
+            throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but "
+                    + choice(kindKey, "profiled") + " is given; remove them or use " + choice(kindKey, "blackbox"));
         }
-        rejectMfu(spec, path, "the profiled model is used");
+        rejectMfu(spec, path, kindKey, "the profiled model is used");
         if (spec.modelId() == null || gpu == null) {
             throw new ConfigException(path + (spec.modelId() == null ? ".model" : ".hardware"), "the profiled model needs a "
                     + "model and hardware; bundled profiles: " + String.join("; ", ProfileCatalog.builtIn().available()));
         }
-        LatencyModel model = ProfileCatalog.builtIn().resolve(spec.modelId(), arch, gpu, spec.tp(), path);
+        LatencyModel model = ProfileCatalog.builtIn().resolve(spec.modelId(), arch, gpu, spec.tp(), path, kindKey);
         return new ResolvedLatency(model, OptionalInt.empty(), arch, gpu);
     }
 
@@ -142,7 +152,7 @@ public final class LatencyModels {
         return ModelCatalog.builtIn().find(modelId).map(ModelCatalog.Entry::id).orElse(given);
     }
 
-    private static ConfigException noCoefficients(LatencySpec spec, GpuSpec gpu, String modelKey, String path) {
+    private static ConfigException noCoefficients(LatencySpec spec, GpuSpec gpu, String modelKey, String path, String kindKey) {
         if (modelKey == null) {
             return new ConfigException(path + ".model", "the blackbox model needs a model id to look up trained coefficients "
                     + "(or explicit coefficients)");
@@ -157,9 +167,9 @@ public final class LatencyModels {
         }
         String have = triples.isEmpty() ? "none for this model (" + CoefficientTable.builtIn().size() + " model/GPU/TP triples are trained)"
                 : String.join(", ", triples);
-        return new ConfigException(path, "no trained blackbox coefficients for (model " + modelKey + ", GPU " + gpu.name()
+        return new ConfigException(kindKey, "no trained blackbox coefficients for (model " + modelKey + ", GPU " + gpu.name()
                 + ", tp " + spec.tp() + "); trained for this model: " + have
-                + "; give coefficients explicitly or use kind roofline");
+                + "; give coefficients explicitly or use " + choice(kindKey, "roofline"));
     }
 
     private static void checkTensorParallel(ModelArchitecture arch, int tp, String path) {
@@ -179,12 +189,17 @@ public final class LatencyModels {
         }
     }
 
-    private static void rejectMfu(LatencySpec spec, String path, String why) {
+    private static void rejectMfu(LatencySpec spec, String path, String kindKey, String why) {
         if (!Double.isNaN(spec.mfuPrefill()) || !Double.isNaN(spec.mfuDecode())) {
             String field = Double.isNaN(spec.mfuPrefill()) ? ".mfu_decode" : ".mfu_prefill";
             throw new ConfigException(path + field, "MFU applies only to the roofline model, but " + why
-                    + "; remove it or set kind to roofline");
+                    + "; remove it or use " + choice(kindKey, "roofline"));
         }
+    }
+
+    /** How to choose {@code kind} with {@code kindKey}: {@code deployment.latency_model: roofline}, {@code --latency-model roofline}. */
+    static String choice(String kindKey, String kind) {
+        return kindKey + (kindKey.startsWith("--") ? " " : ": ") + kind;
     }
 
     private static void checkCoefficients(BlackboxCoefficients c, String path) {

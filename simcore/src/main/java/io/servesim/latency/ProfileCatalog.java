@@ -52,9 +52,11 @@ public final class ProfileCatalog {
      * @param architectureOrNull the model's architecture when bundled (LLMServingSim profiles need
      *                           its {@code num_hidden_layers})
      * @param path               config path of the deployment, prefixed to errors
+     * @param kindKey            the config key or flag that chose the profiled model, where a missing profile is reported
      * @throws ConfigException when no bundled profile matches, listing those that exist
      */
-    public LatencyModel resolve(String modelId, ModelArchitecture architectureOrNull, GpuSpec gpu, int tp, String path) {
+    public LatencyModel resolve(String modelId, ModelArchitecture architectureOrNull, GpuSpec gpu, int tp, String path,
+                                String kindKey) {
         String model = canonicalModel(modelId);
         for (Entry e : entries) {
             Optional<String> profiledModel = e.models().entrySet().stream()
@@ -74,8 +76,8 @@ public final class ProfileCatalog {
             LayerProfile profile = loaded.computeIfAbsent(e.folder() + "/" + tp, k -> LayerProfile.read(files, tp));
             return layered(profile, architectureOrNull, gpu, e.id(), path + ".model");
         }
-        throw new ConfigException(path, "no measured profile for model " + modelId + " on " + gpu.name() + "; bundled: "
-                + String.join("; ", available()) + " (or use kind roofline or blackbox)");
+        throw new ConfigException(kindKey, "no measured profile for model " + modelId + " on " + gpu.name() + "; bundled: "
+                + String.join("; ", available()) + " (or use " + LatencyModels.choice(kindKey, "roofline") + " or blackbox)");
     }
 
     /**

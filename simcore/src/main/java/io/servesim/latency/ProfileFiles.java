@@ -3,12 +3,14 @@ package io.servesim.latency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ReadFailure;
 import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A folder of profile files: a directory on disk (a user's own profile) or a folder bundled under
@@ -64,7 +66,7 @@ public final class ProfileFiles {
             }
             return root;
         } catch (IOException e) {
-            throw new ConfigException(where(name), "not valid YAML: " + StrictJson.describe(e));
+            throw new ConfigException(List.of(ReadFailure.problem(e, where(name))));
         }
     }
 

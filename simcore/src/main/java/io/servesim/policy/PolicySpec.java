@@ -1,6 +1,7 @@
 package io.servesim.policy;
 
 import io.servesim.config.ConfigException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -11,7 +12,7 @@ import java.util.TreeSet;
  * ({@code policies.priority: {name: slo-based, params: {age_weight: 0.5}}}).
  *
  * @param name   template name, looked up in a registry
- * @param params parameters (values are Double or String), validated by the template's factory
+ * @param params parameters (values are Double, String, List or Map), validated by the template's factory
  * @param path   config path of this policy, for error messages
  */
 public record PolicySpec(String name, Map<String, Object> params, String path) {
@@ -42,7 +43,8 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         if (v instanceof Number n) {
             return n.doubleValue();
         }
-        throw new ConfigException(path + ".params." + key, "must be a number, got '" + v + "'");
+        String got = v instanceof List<?> ? "a list" : v instanceof Map<?, ?> ? "a mapping" : "'" + v + "'";
+        throw new ConfigException(path + ".params." + key, "must be a number, got " + got);
     }
 
     /** A map-valued parameter of numbers (e.g. per-class scores), or {@code dflt} when absent. */

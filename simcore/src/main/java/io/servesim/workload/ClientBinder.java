@@ -45,6 +45,7 @@ final class ClientBinder {
             c.problem(c.pathOf("rate_fraction"), "must be > 0");
         }
         ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"));
+        c.declare("agentic");
         boolean agenticClient = c.has("agentic");
         AgenticSpec agentic = agenticClient ? AgenticBinder.bind(c.child("agentic"), baseDir) : null;
         DistributionSpec input = agenticClient ? notForAgentic(c, "input_distribution")

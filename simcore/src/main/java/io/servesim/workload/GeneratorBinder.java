@@ -23,6 +23,7 @@ public final class GeneratorBinder {
 
     /** Binds {@code w} (not finished: the caller finishes it); null when invalid. */
     public static GeneratorSpec bind(ConfigNode w, Path baseDir, long runHorizonUs) {
+        w.declare("seed", "clients");
         OptionalLong seed = w.has("seed") ? OptionalLong.of(w.longValue("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE))
                 : OptionalLong.empty();
         double rate = w.doubleValue("aggregate_rate", Double.NaN, -Double.MAX_VALUE, Double.MAX_VALUE);
@@ -31,9 +32,13 @@ public final class GeneratorBinder {
         } else if (!(rate > 0) && !Double.isNaN(rate)) {
             w.problem(w.pathOf("aggregate_rate"), "must be > 0");
         }
-        long numRequests = w.longValue("num_requests", 0, 0, Long.MAX_VALUE);
-        long horizonUs = w.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
-        if (numRequests == 0 && horizonUs == 0 && runHorizonUs == 0) {
+        // -1: absent, or invalid (reported); then the end of the workload is not judged.
+        long numRequests = w.longValue("num_requests", -1, 0, Long.MAX_VALUE);
+        long horizonUs = w.longValue("horizon_us", -1, 0, Long.MAX_VALUE);
+        boolean invalid = w.has("num_requests") && numRequests < 0 || w.has("horizon_us") && horizonUs < 0;
+        numRequests = Math.max(0, numRequests);
+        horizonUs = Math.max(0, horizonUs);
+        if (!invalid && numRequests == 0 && horizonUs == 0 && runHorizonUs == 0) {
             w.problem(w.pathOf("num_requests"), "required: give num_requests or horizon_us (here or at the top level), "
                     + "or the workload never ends");
         }

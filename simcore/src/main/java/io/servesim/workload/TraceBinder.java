@@ -1,9 +1,9 @@
 package io.servesim.workload;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.config.ReadFailure;
 import io.servesim.workload.trace.ReplayMode;
 import io.servesim.workload.trace.TraceFormat;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -18,6 +18,9 @@ public final class TraceBinder {
 
     /** The trace spec, or null when invalid. */
     public static TraceSpec bind(ConfigNode t, Path baseDir) {
+        if (!t.present()) {
+            return null; // given but not a mapping: already reported
+        }
         String format = t.choice("format", null, TraceFormat.names());
         if (!t.has("format")) {
             t.problem(t.pathOf("format"), "required; valid: " + String.join(", ", TraceFormat.names()));
@@ -49,8 +52,9 @@ public final class TraceBinder {
             t.problem(t.pathOf("path"), "required: the trace file");
         } else {
             p = baseDir.resolve(file).normalize();
-            if (!Files.isReadable(p)) {
-                t.problem(t.pathOf("path"), "cannot read trace file " + p);
+            String unreadable = ReadFailure.unreadable(p);
+            if (unreadable != null) {
+                t.problem(t.pathOf("path"), "trace file " + p + ": " + unreadable);
             }
         }
         if (format == null || p == null || t.hasProblems()) {

@@ -68,7 +68,7 @@ class LatencyModelsTest {
     @Test
     void blackboxWithoutTrainedTripleListsTheTriplesThatExist() {
         ConfigException e = fails(spec("blackbox", "meta-llama/llama-3.1-8b-instruct", "H100", 8));
-        assertEquals("deployment", e.problems().get(0).path());
+        assertEquals("deployment.latency_model", e.problems().get(0).path());
         assertTrue(e.getMessage().contains("no trained blackbox coefficients for (model meta-llama/llama-3.1-8b-instruct, GPU H100, tp 8)"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("trained for this model: A100-80GB tp 1, A100-80GB tp 2, A100-80GB tp 4, H100 tp 1, H100 tp 2, H100 tp 4"),
@@ -142,7 +142,7 @@ class LatencyModelsTest {
     @Test
     void invalidKindTpGpuAndMfuAreReportedAtTheirPaths() {
         ConfigException kind = fails(spec("magic", "qwen/qwen3-14b", "H100", 1));
-        assertEquals("deployment.kind: unknown latency model kind 'magic'; valid: auto, blackbox, roofline, profiled", kind.getMessage());
+        assertEquals("deployment.latency_model: unknown latency model 'magic'; valid: auto, blackbox, roofline, profiled", kind.getMessage());
         assertEquals("deployment.tp", fails(spec("roofline", "qwen/qwen3-14b", "H100", 0)).problems().get(0).path());
         assertEquals("deployment.hardware", fails(spec("roofline", "qwen/qwen3-14b", "TPUv5", 1)).problems().get(0).path());
         ConfigException mfu = fails(new LatencySpec("roofline", "qwen/qwen3-14b", "H100", 1, null, NAN, 1.5));

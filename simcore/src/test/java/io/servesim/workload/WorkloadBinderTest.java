@@ -191,7 +191,7 @@ class WorkloadBinderTest {
         ConfigNode missing = ConfigNode.root(Yaml.tree("workload: nope.yaml"));
         WorkloadBinder.bindSection(missing, dir, 0, null);
         e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, missing::throwIfProblems);
-        assertEquals("workload: cannot read workload file " + dir.resolve("nope.yaml"), e.getMessage());
+        assertEquals("workload: workload file " + dir.resolve("nope.yaml") + ": no such file", e.getMessage());
         assertNull(WorkloadBinder.bindSection(ConfigNode.root(Yaml.tree("seed: 1")), dir, 0, null));
     }
 
@@ -220,12 +220,12 @@ class WorkloadBinderTest {
         assertEquals(512, t.blockSizeMustDivide());
         List<String> p = Yaml.problems("trace: {format: parquet, path: missing.csv, arrival_speedup_ratio: 0, max_in_flight: 3}", dir);
         assertTrue(p.contains("workload.trace.format: unknown value 'parquet'; valid: csv, azure, mooncake, vllm"), p.toString());
-        assertTrue(p.contains("workload.trace.path: cannot read trace file " + dir.resolve("missing.csv")), p.toString());
+        assertTrue(p.contains("workload.trace.path: trace file " + dir.resolve("missing.csv") + ": no such file"), p.toString());
         assertTrue(p.contains("workload.trace.arrival_speedup_ratio: must be > 0"), p.toString());
         assertTrue(p.contains("workload.trace.max_in_flight: only for mode: concurrency"), p.toString());
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl, mode: concurrency}", dir)
                 .contains("workload.trace.max_in_flight: required for mode: concurrency (requests kept resident)"));
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\naggregate_rate: 3", dir)
-                .contains("workload.aggregate_rate: unknown key; valid keys here: trace, version"));
+                .contains("workload.aggregate_rate: unknown key; valid keys here: scenario, trace, version"));
     }
 }

@@ -82,7 +82,9 @@ final class SimCells {
             }
             averagedAxes(st, from, columns, on).forEach(out::averagedAxis);
         } catch (SQLException e) {
-            throw new CompareInputException("cannot read Parquet " + sim + ": " + e.getMessage());
+            // DuckDB's message goes on to echo the query with a caret line: its first line says what is wrong.
+            String first = e.getMessage() == null ? "" : e.getMessage().strip().lines().findFirst().orElse("");
+            throw new CompareInputException("--sim " + sim + ": not a Parquet file or dataset" + (first.isEmpty() ? "" : ": " + first));
         }
         return out;
     }

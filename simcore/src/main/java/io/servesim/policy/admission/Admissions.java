@@ -29,6 +29,10 @@ public final class Admissions {
                 if (maxDelay < 0) {
                     throw new ConfigException(spec.path() + ".params.max_delay_us", "must be >= 0");
                 }
+                if (maxDelay != Math.rint(maxDelay)) {
+                    throw new ConfigException(spec.path() + ".params.max_delay_us", "must be a whole number of microseconds, got "
+                            + maxDelay);
+                }
                 return new RateLimit(rps, (long) Math.min(Long.MAX_VALUE, maxDelay));
             })
             .register("tenant-quota", (spec, ctx) -> {

@@ -11,8 +11,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Binds and validates a client's {@code agentic} section strictly (unknown keys, unknown step ids
@@ -58,14 +60,14 @@ public final class AgenticBinder {
         }
         Map<String, ToolSpec> tools = tools(a.child("tools"), baseDir);
         List<ConfigNode> nodes = a.list("steps");
-        if (nodes.isEmpty()) {
+        if (nodes.isEmpty() && a.raw().path("steps").isArray()) {
             a.problem(a.pathOf("steps"), "must list at least one step");
         }
         List<StepSpec> steps = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         boolean ok = tools != null;
         for (int i = 0; i < nodes.size(); i++) {
-            StepSpec s = step(nodes.get(i), tools == null ? Map.of() : tools, baseDir);
+            StepSpec s = step(nodes.get(i), tools, baseDir);
             if (s == null) {
                 ok = false;
                 continue;
@@ -96,7 +98,7 @@ public final class AgenticBinder {
      * reports every {@code depends_on} naming no declared step, so one pass lists all problems.
      */
     private static void undeclaredDependencies(List<ConfigNode> nodes) {
-        List<String> declared = new ArrayList<>();
+        Set<String> declared = new LinkedHashSet<>();
         for (ConfigNode n : nodes) {
             if (n.raw().path("id").isTextual()) {
                 declared.add(n.raw().path("id").asText());
@@ -145,17 +147,18 @@ public final class AgenticBinder {
                     n.problem(n.pathOf(key), "not allowed on a tool_call step (its latency and output come from its tool)");
                 }
             }
-            String valid = tools.isEmpty() ? "none is defined (add it under agentic.tools)"
-                    : "valid: " + String.join(", ", sorted(tools));
+            // With an invalid tool (tools null, already reported) the step's tool name is not judged.
+            String valid = tools == null ? "" : tools.isEmpty() ? "; none is defined (add it under agentic.tools)"
+                    : "; valid: " + String.join(", ", sorted(tools));
             if (tool == null) {
-                n.problem(n.pathOf("tool"), "required for a tool_call step; " + valid);
-            } else if (!tools.containsKey(tool)) {
-                n.problem(n.pathOf("tool"), "unknown tool '" + tool + "'; " + valid);
+                n.problem(n.pathOf("tool"), "required for a tool_call step" + valid);
+            } else if (tools != null && !tools.containsKey(tool)) {
+                n.problem(n.pathOf("tool"), "unknown tool '" + tool + "'" + valid);
             }
         }
         n.finish();
         boolean llmOk = type != StepType.LLM_CALL || input != null && output != null && !n.has("tool");
-        boolean toolOk = type != StepType.TOOL_CALL || tools.containsKey(tool) && !n.has("input_distribution")
+        boolean toolOk = type != StepType.TOOL_CALL || tools != null && tools.containsKey(tool) && !n.has("input_distribution")
                 && !n.has("output_distribution");
         if (id == null || id.isBlank() || type == null || dependsOn == null || (n.has("fan_out") && fanOut < 2)
                 || !llmOk || !toolOk) {
@@ -204,6 +207,7 @@ public final class AgenticBinder {
         if (!l.has("max_iterations")) {
             l.problem(l.pathOf("max_iterations"), "required: the upper bound on iterations (>= 1)");
         }
+        l.declare("iterations");
         DistributionSpec iterations = l.has("iterations") ? DistributionBinder.bind(l.child("iterations"), Kind.COUNT, baseDir)
                 : null;
         l.finish();

@@ -2,6 +2,7 @@ package io.servesim.workload.dist;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigNode;
+import io.servesim.config.ReadFailure;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -134,7 +135,7 @@ final class EmpiricalBinder {
                 weights.add(w);
             }
         } catch (IOException e) {
-            n.problem(at, "cannot read " + path + ": " + e.getMessage());
+            n.problem(at, ReadFailure.describe(e, path));
             return Read.FAILED;
         }
         if (values.isEmpty()) {

@@ -43,6 +43,9 @@ abstract class JsonTraceReader extends TraceReader {
         if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
             throw new BadLine(field + " must be an integer, got " + v);
         }
+        if (v.isIntegralNumber() ? !v.canConvertToLong() : Math.abs(v.asDouble()) >= 0x1p63) {
+            throw new BadLine(field + " " + v + " is too large"); // asLong would wrap
+        }
         long x = v.asLong();
         if (x < min) {
             throw new BadLine(field + " must be >= " + min + ", got " + x);

@@ -48,7 +48,8 @@ public abstract class TraceReader implements AutoCloseable {
                 lineNo = 1;
                 if (first == null || !first.strip().replace(" ", "").equalsIgnoreCase(header)) {
                     reader.close();
-                    throw new TraceFormatException(path, 1, "expected header '" + header + "', got '" + first + "'");
+                    throw new TraceFormatException(path, 1, first == null ? "the file is empty; expected the header '" + header + "'"
+                            : "expected header '" + header + "', got '" + first + "'");
                 }
             }
         } catch (IOException e) {
