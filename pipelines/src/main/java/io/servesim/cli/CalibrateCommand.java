@@ -1,10 +1,10 @@
 package io.servesim.cli;
 
+import io.servesim.cli.Main;
+import io.servesim.exit.ErrorReport;
 import io.servesim.fidelity.Calibrator;
 import io.servesim.fidelity.CoefficientsFile;
 import io.servesim.fidelity.RealRun;
-import io.servesim.exit.ErrorReport;
-import io.servesim.cli.Main;
 import io.servesim.io.OutputPath;
 import io.servesim.latency.ModelCatalog;
 import java.io.PrintStream;

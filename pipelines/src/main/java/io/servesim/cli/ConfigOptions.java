@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
-import io.servesim.config.SimConfig;
-import io.servesim.config.SimConfigLoader;
+import io.servesim.config.StrictJson;
+import io.servesim.run.SimConfig;
+import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +131,7 @@ public final class ConfigOptions {
      */
     SimConfig load(Path file, Consumer<String> notes) {
         WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
-        ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : SimConfigLoader.readTree(file);
+        ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         if (policyConfig != null) {
             PolicyBundleFile.apply(policyConfig, tree);
         }

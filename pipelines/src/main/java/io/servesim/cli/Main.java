@@ -3,11 +3,11 @@ package io.servesim.cli;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
 
 /**
  * The {@code servesim} command line. {@code main} only parses and exits; each subcommand's

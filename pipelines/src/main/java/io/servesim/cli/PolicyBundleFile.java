@@ -2,7 +2,7 @@ package io.servesim.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
-import io.servesim.config.SimConfigLoader;
+import io.servesim.config.StrictJson;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ final class PolicyBundleFile {
     }
 
     static void apply(Path file, ObjectNode config) {
-        ObjectNode bundle = SimConfigLoader.readTree(file);
+        ObjectNode bundle = StrictJson.readMapping(file);
         List<ConfigException.Problem> problems = new ArrayList<>();
         bundle.fieldNames().forEachRemaining(k -> {
             if (!KEYS.contains(k)) {

@@ -1,5 +1,8 @@
 package io.servesim.cli;
 
+import io.servesim.cli.Main;
+import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
 import io.servesim.fidelity.CoefficientsFile;
 import io.servesim.fidelity.ComparisonReport;
 import io.servesim.fidelity.EngineSettings;
@@ -7,11 +10,8 @@ import io.servesim.fidelity.RealRun;
 import io.servesim.fidelity.Replay;
 import io.servesim.fidelity.ReplayOptions;
 import io.servesim.fidelity.ReplaySetup;
-import io.servesim.io.ReplayParquet;
-import io.servesim.exit.ErrorReport;
-import io.servesim.cli.Main;
+import io.servesim.fidelity.replay.ReplayParquet;
 import io.servesim.io.OutputPath;
-import io.servesim.config.ConfigException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -1,8 +1,8 @@
 package io.servesim.cli;
 
-import io.servesim.io.OutputPath;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.io.OutputPath;
 import io.servesim.io.RecordFile;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;

@@ -1,12 +1,12 @@
 package io.servesim.cli;
 
-import io.servesim.sweep.RunnerChoice;
-import io.servesim.sweep.SweepJob;
 import io.servesim.cli.Main;
 import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
+import io.servesim.sweep.RunnerChoice;
+import io.servesim.sweep.SweepJob;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import io.servesim.exit.ErrorReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,10 +1,10 @@
 package io.servesim.cli;
 
-import io.servesim.exit.UsageException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
-import io.servesim.config.SimConfig;
+import io.servesim.exit.UsageException;
+import io.servesim.run.SimConfig;
 import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.WorkloadSpec;

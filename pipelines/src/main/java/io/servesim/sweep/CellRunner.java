@@ -2,14 +2,14 @@ package io.servesim.sweep;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servesim.config.SimConfigLoader;
+import io.servesim.decisions.DecisionRecord;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
 import io.servesim.metrics.SessionSink;
 import io.servesim.run.RunPlan;
-import io.servesim.decisions.DecisionRecord;
+import io.servesim.run.SimConfigLoader;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

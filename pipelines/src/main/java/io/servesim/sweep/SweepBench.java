@@ -1,7 +1,7 @@
 package io.servesim.sweep;
 
-import io.servesim.exit.ExitCode;
 import io.servesim.config.ConfigException;
+import io.servesim.exit.ExitCode;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
-import io.servesim.config.SimConfigLoader;
+import io.servesim.config.StrictJson;
 import io.servesim.rng.PartitionedRng;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +37,7 @@ public final class SweepFile {
     /** Reads and binds {@code file}; throws {@link ConfigException} listing every problem. */
     public static SweepSpec load(Path file) {
         Path abs = file.toAbsolutePath().normalize();
-        ObjectNode tree = SimConfigLoader.readTree(abs);
+        ObjectNode tree = StrictJson.readMapping(abs);
         return bind(tree, abs.getParent());
     }
 
@@ -61,7 +61,7 @@ public final class SweepFile {
                 root.problem("base", "cannot read run config " + f);
             } else {
                 try {
-                    base = SimConfigLoader.readTree(f);
+                    base = StrictJson.readMapping(f);
                     baseDir = f.getParent();
                 } catch (ConfigException e) {
                     root.problem("base", e.getMessage());

@@ -1,8 +1,8 @@
 package io.servesim.sweep;
 
-import io.servesim.exit.ExitCode;
-import io.servesim.exit.ErrorReport;
 import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

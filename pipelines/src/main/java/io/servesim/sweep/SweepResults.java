@@ -1,5 +1,6 @@
 package io.servesim.sweep;
 
+import io.servesim.metrics.CellMetrics;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -7,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import io.servesim.metrics.CellMetrics;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;

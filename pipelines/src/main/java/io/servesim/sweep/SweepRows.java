@@ -1,5 +1,6 @@
 package io.servesim.sweep;
 
+import io.servesim.decisions.DecisionRecord;
 import io.servesim.io.RequestRows;
 import io.servesim.io.SessionRows;
 import io.servesim.metrics.CellMetric;
@@ -7,7 +8,6 @@ import io.servesim.metrics.CellMetrics;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
-import io.servesim.decisions.DecisionRecord;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,12 +1,11 @@
 package io.servesim.cli;
 
-import io.servesim.fidelity.CoefficientsFile;
-import io.servesim.fidelity.ReplayOptions;
-import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.servesim.cli.Main;
+import io.servesim.exit.ExitCode;
+import io.servesim.fidelity.CoefficientsFile;
+import io.servesim.fidelity.ReplayOptions;
 import io.servesim.latency.BlackboxCoefficients;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

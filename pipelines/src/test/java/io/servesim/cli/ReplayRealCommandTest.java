@@ -1,13 +1,12 @@
 package io.servesim.cli;
 
-import io.servesim.fidelity.ReplayOptions;
-import io.servesim.io.ReplayParquet;
-import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.servesim.cli.Main;
+import io.servesim.exit.ExitCode;
+import io.servesim.fidelity.ReplayOptions;
+import io.servesim.fidelity.replay.ReplayParquet;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

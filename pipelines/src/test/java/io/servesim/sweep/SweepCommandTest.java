@@ -1,6 +1,5 @@
 package io.servesim.sweep;
 
-import io.servesim.exit.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.cli.Main;
+import io.servesim.exit.ExitCode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,11 +6,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * The YAML and JSON readers of every user input (configs, workload files, overrides, model
@@ -66,5 +72,26 @@ public final class StrictJson {
         }
         String joined = String.join("", parts);
         return joined.startsWith(".") ? joined.substring(1) : joined;
+    }
+
+    /** Parses a YAML file into a mutable tree (an empty mapping for an empty file). */
+    public static ObjectNode readMapping(Path file) {
+        try {
+            JsonNode n = yaml().readTree(Files.readString(file));
+            if (n == null || n.isMissingNode() || n.isNull()) {
+                return yaml().createObjectNode();
+            }
+            if (!(n instanceof ObjectNode obj)) {
+                throw new ConfigException(file.toString(), "a config must be a YAML mapping");
+            }
+            return obj;
+        } catch (JsonProcessingException e) {
+            if (isDuplicateKey(e)) {
+                throw new ConfigException(List.of(duplicateKey(e, file.toString(), "")));
+            }
+            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
+        } catch (IOException e) {
+            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
+        }
     }
 }

@@ -1,12 +1,12 @@
 package io.servesim.metrics;
 
-import io.servesim.slo.SloTargets;
 import io.servesim.cluster.ClusterObserver;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
 import io.servesim.engine.Invariants;
 import io.servesim.engine.Request;
 import io.servesim.latency.StepShape;
+import io.servesim.slo.SloTargets;
 import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;

@@ -1,9 +1,9 @@
 package io.servesim.policy;
 
-import io.servesim.slo.SloTargets;
 import io.servesim.cluster.PriorityPolicy;
 import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
+import io.servesim.slo.SloTargets;
 import java.util.Map;
 import java.util.Set;
 

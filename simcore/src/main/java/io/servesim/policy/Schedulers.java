@@ -1,7 +1,7 @@
 package io.servesim.policy;
 
-import io.servesim.engine.SchedulingPolicy;
 import io.servesim.engine.Request;
+import io.servesim.engine.SchedulingPolicy;
 import java.util.Comparator;
 import java.util.Set;
 

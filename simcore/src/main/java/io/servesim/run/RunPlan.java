@@ -1,7 +1,6 @@
 package io.servesim.run;
 
 import io.servesim.config.ConfigException;
-import io.servesim.config.SimConfig;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.KvCapacity;
 import io.servesim.latency.LatencyModel;

@@ -1,5 +1,9 @@
 package io.servesim.slo;
 
+import io.servesim.config.ConfigNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -50,5 +54,28 @@ public record SloTargets(Map<String, Target> classes) {
     public long ttftTargetUs(String sloClass, long fallbackUs) {
         double ms = of(sloClass).ttftMs();
         return Double.isNaN(ms) ? fallbackUs : Math.round(ms * 1000);
+    }
+
+    /** {@code slo: {class: {ttft_ms, tpot_ms, e2e_ms}}}; given classes replace the defaults' entry. */
+    public static SloTargets bind(ConfigNode s) {
+        Map<String, Target> classes = new LinkedHashMap<>(DEFAULT.classes());
+        if (!s.present()) {
+            return DEFAULT;
+        }
+        List<String> keys = new ArrayList<>();
+        s.raw().fieldNames().forEachRemaining(keys::add);
+        for (String cls : keys) {
+            ConfigNode t = s.child(cls);
+            double ttft = t.doubleValue("ttft_ms", Double.NaN, 0, Double.MAX_VALUE);
+            double tpot = t.doubleValue("tpot_ms", Double.NaN, 0, Double.MAX_VALUE);
+            double e2e = t.doubleValue("e2e_ms", Double.NaN, 0, Double.MAX_VALUE);
+            t.finish();
+            if (!t.has("ttft_ms") && !t.has("tpot_ms") && !t.has("e2e_ms")) {
+                s.problem(s.pathOf(cls), "defines no target; give at least one of ttft_ms, tpot_ms, e2e_ms");
+            }
+            classes.put(cls, new Target(ttft, tpot, e2e));
+        }
+        s.finish();
+        return new SloTargets(classes);
     }
 }

@@ -33,7 +33,7 @@
  *      arrival_speedup_ratio: 1.0, max_in_flight: 64, skip_bad_lines: false, max_requests: 0}
  * </pre>
  *
- * Binding: {@link io.servesim.config.WorkloadBinder}, {@link io.servesim.workload.GeneratorBinder},
+ * Binding: {@link io.servesim.workload.WorkloadBinder}, {@link io.servesim.workload.GeneratorBinder},
  * {@link io.servesim.workload.ClientBinder}, {@link io.servesim.workload.arrival.ArrivalBinder},
  * {@link io.servesim.workload.dist.DistributionBinder}, {@link io.servesim.workload.TraceBinder}.
  * Generation: {@link io.servesim.workload.GeneratorSource} (lazy, O(clients + active sessions) state);

@@ -3,13 +3,13 @@ package io.servesim.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.decisions.DecisionRecord;
 import io.servesim.engine.EngineConfig;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.PolicyBundle;
 import io.servesim.run.Runs;
 import io.servesim.run.SimSetup;
 import io.servesim.run.Simulation;
-import io.servesim.decisions.DecisionRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

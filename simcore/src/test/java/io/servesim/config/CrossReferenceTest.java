@@ -3,6 +3,8 @@ package io.servesim.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.servesim.run.SimConfig;
+import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,11 @@ package io.servesim.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.run.SimConfig;
+import io.servesim.run.SimConfigLoader;
+import io.servesim.workload.WorkloadBinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +30,7 @@ class StrictInputTest {
                   max_num_seqs: 128
                 """);
         assertEquals(List.of("engine.max_num_seqs: duplicate key (" + f + " line 4); each key may appear once in a mapping"),
-                problems(() -> SimConfigLoader.readTree(f)));
+                problems(() -> StrictJson.readMapping(f)));
     }
 
     @Test
@@ -36,7 +38,7 @@ class StrictInputTest {
         Path f = dir.resolve("c.yaml");
         Files.writeString(f, "workload:\n  clients:\n    - {id: a}\n    - {id: b, id: c}\n");
         assertEquals(List.of("workload.clients[1].id: duplicate key (" + f + " line 4); each key may appear once in a mapping"),
-                problems(() -> SimConfigLoader.readTree(f)));
+                problems(() -> StrictJson.readMapping(f)));
     }
 
     @Test

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.servesim.config.SimConfigLoader;
 import io.servesim.run.RunPlan;
+import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

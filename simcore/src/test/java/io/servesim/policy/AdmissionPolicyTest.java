@@ -5,19 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.cluster.AdmissionDecision;
+import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
-import io.servesim.cluster.AdmissionDecision;
-import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.policy.admission.Admissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class AdmissionPolicyTest {
     private static Request req(long id, String tenant, long arrivalUs) {

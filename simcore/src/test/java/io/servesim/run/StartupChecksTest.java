@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
-import io.servesim.config.SimConfigLoader;
 import io.servesim.config.StrictJson;
 import io.servesim.engine.KvCache;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.servesim.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.config.ConfigNode;
-import io.servesim.config.WorkloadBinder;
+import io.servesim.workload.WorkloadBinder;
 import io.servesim.workload.WorkloadSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -6,8 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigNode;
-import io.servesim.config.SimConfigLoader;
-import io.servesim.config.WorkloadBinder;
+import io.servesim.config.StrictJson;
 import io.servesim.engine.Request;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.Runs;
@@ -34,7 +33,7 @@ class ExampleWorkloadsTest {
     @ParameterizedTest
     @MethodSource("examples")
     void validatesAndRunsEndToEnd(Path example) {
-        ObjectNode tree = SimConfigLoader.readTree(example);
+        ObjectNode tree = StrictJson.readMapping(example);
         if (tree.has("trace")) {
             Path trace = EXAMPLES.resolve(tree.at("/trace/path").asText());
             Assumptions.assumeTrue(Files.isReadable(trace), "trace not present: " + trace);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
-import io.servesim.config.WorkloadBinder;
 import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.trace.ReplayMode;
 import io.servesim.workload.trace.TraceFormat;
@@ -199,14 +198,14 @@ class WorkloadBinderTest {
     void bindsThroughTheRunConfigLoader() {
         // The path servesim run / validate take: SimConfigLoader binds workload: with everything else.
         String deployment = "deployment: {coefficients: {alpha: [1, 2, 3], beta: [4, 5, 6]}}\n";
-        var c = io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment + "workload: {scenario: mixed-slo}"), Path.of("."));
+        var c = io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment + "workload: {scenario: mixed-slo}"), Path.of("."));
         GeneratorSpec g = (GeneratorSpec) c.workload();
         assertEquals(List.of("realtime", "interactive", "batch"), g.clients().stream().map(ClientSpec::id).toList());
         ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-                () -> io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment
+                () -> io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment
                         + "workload: {scenario: chat, arrival: {process: weibull, cv: 0}}"), Path.of(".")));
         assertEquals("workload.arrival.cv: must be > 0", e.getMessage());
-        assertNull(io.servesim.config.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload());
+        assertNull(io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload());
     }
 
     @Test

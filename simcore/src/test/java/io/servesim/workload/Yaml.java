@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
-import io.servesim.config.WorkloadBinder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.servesim.fidelity.compare;
 
+import io.servesim.sweep.DatasetSchemas;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import io.servesim.sweep.DatasetSchemas;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

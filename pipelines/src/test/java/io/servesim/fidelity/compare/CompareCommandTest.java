@@ -1,13 +1,13 @@
 package io.servesim.fidelity.compare;
 
-import io.servesim.cli.CompareCommand;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.servesim.metrics.Percentiles;
+import io.servesim.cli.CompareCommand;
 import io.servesim.fidelity.MeasuredRequest;
 import io.servesim.fidelity.RealRun;
+import io.servesim.metrics.Percentiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.servesim.policy.admission;
 
-import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.cluster.AdmissionDecision;
+import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.config.ConfigException;
 import io.servesim.policy.PolicySpec;
 import io.servesim.policy.Registry;

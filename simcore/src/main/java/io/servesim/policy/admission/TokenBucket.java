@@ -1,7 +1,7 @@
 package io.servesim.policy.admission;
 
-import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.cluster.AdmissionDecision;
+import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.engine.Request;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.servesim.policy.routing;
 
-import io.servesim.cluster.RoutingPolicy;
 import io.servesim.cluster.ClusterView;
+import io.servesim.cluster.RoutingPolicy;
 import io.servesim.engine.Request;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,9 +3,9 @@ package io.servesim.workload.agentic;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.servesim.config.SimConfigLoader;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.SessionRecord;
+import io.servesim.run.SimConfigLoader;
 import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.Yaml;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package io.servesim.workload.agentic;
 
-import io.servesim.config.SimConfigLoader;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
 import io.servesim.metrics.SessionSink;
 import io.servesim.run.RunPlan;
+import io.servesim.run.SimConfigLoader;
 import io.servesim.workload.Yaml;
 import java.nio.file.Path;
 import java.util.ArrayList;

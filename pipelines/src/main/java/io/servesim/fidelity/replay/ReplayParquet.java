@@ -1,4 +1,4 @@
-package io.servesim.io;
+package io.servesim.fidelity.replay;
 
 import io.servesim.fidelity.ReplayRow;
 import io.servesim.io.RowFile;

@@ -1,13 +1,13 @@
-package io.servesim.config;
+package io.servesim.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
+import io.servesim.config.ReadFailure;
+import io.servesim.config.StrictJson;
 import io.servesim.slo.SloTargets;
-import io.servesim.workload.GeneratorBinder;
-import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.Scenarios;
-import io.servesim.workload.TraceBinder;
-import io.servesim.workload.WorkloadSpec;
 import java.nio.file.Path;
 import java.util.TreeSet;
 
@@ -66,7 +66,7 @@ public final class WorkloadBinder {
         }
         ObjectNode tree;
         try {
-            tree = SimConfigLoader.readTree(file);
+            tree = StrictJson.readMapping(file);
         } catch (ConfigException e) {
             for (ConfigException.Problem p : e.problems()) {
                 // A duplicate key is a problem at its path inside the file; any other names the file itself (and its line).

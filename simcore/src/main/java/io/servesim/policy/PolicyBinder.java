@@ -1,8 +1,8 @@
-package io.servesim.config;
+package io.servesim.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.servesim.policy.PolicySpec;
-import io.servesim.policy.Registry;
+import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,11 +13,11 @@ import java.util.Map;
  * {@code {name: slo-based, params: {...}}}; the name must be registered, and the template's
  * factory is run once so unknown or bad params fail at load time.
  */
-final class PolicyBinder {
+public final class PolicyBinder {
     private PolicyBinder() {
     }
 
-    static PolicySpec bind(ConfigNode policies, String kind, String dflt, Registry<?> registry,
+    public static PolicySpec bind(ConfigNode policies, String kind, String dflt, Registry<?> registry,
                            io.servesim.policy.PolicyContext ctx) {
         String path = policies.pathOf(kind);
         JsonNode v = policies.rawValue(kind);

@@ -1,26 +1,21 @@
-package io.servesim.config;
+package io.servesim.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.servesim.cluster.ClusterConfig;
-import io.servesim.cluster.Observability;
-import io.servesim.cluster.Signal;
-import io.servesim.slo.SloTargets;
-import java.util.ArrayList;
+import io.servesim.config.ConfigNode;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** Binds {@code cluster:} (latencies, observability) and {@code slo:} (per-class targets). */
-final class ClusterBinder {
+public final class ClusterBinder {
     private static final List<String> MODES = Arrays.stream(Observability.Kind.values())
             .map(Observability.Kind::configName).toList();
 
     private ClusterBinder() {
     }
 
-    static ClusterConfig bind(ConfigNode c, int instances) {
+    public static ClusterConfig bind(ConfigNode c, int instances) {
         long admission = c.longValue("admission_latency_us", 0, 0, Long.MAX_VALUE);
         long routing = c.longValue("routing_latency_us", 0, 0, Long.MAX_VALUE);
         Observability obs = observability(c.child("observability"));
@@ -91,28 +86,5 @@ final class ClusterBinder {
                 return Observability.Mode.IMMEDIATE;
             }
         }
-    }
-
-    /** {@code slo: {class: {ttft_ms, tpot_ms, e2e_ms}}}; given classes replace the defaults' entry. */
-    static SloTargets slo(ConfigNode s) {
-        Map<String, SloTargets.Target> classes = new LinkedHashMap<>(SloTargets.DEFAULT.classes());
-        if (!s.present()) {
-            return SloTargets.DEFAULT;
-        }
-        List<String> keys = new ArrayList<>();
-        s.raw().fieldNames().forEachRemaining(keys::add);
-        for (String cls : keys) {
-            ConfigNode t = s.child(cls);
-            double ttft = t.doubleValue("ttft_ms", Double.NaN, 0, Double.MAX_VALUE);
-            double tpot = t.doubleValue("tpot_ms", Double.NaN, 0, Double.MAX_VALUE);
-            double e2e = t.doubleValue("e2e_ms", Double.NaN, 0, Double.MAX_VALUE);
-            t.finish();
-            if (!t.has("ttft_ms") && !t.has("tpot_ms") && !t.has("e2e_ms")) {
-                s.problem(s.pathOf(cls), "defines no target; give at least one of ttft_ms, tpot_ms, e2e_ms");
-            }
-            classes.put(cls, new SloTargets.Target(ttft, tpot, e2e));
-        }
-        s.finish();
-        return new SloTargets(classes);
     }
 }

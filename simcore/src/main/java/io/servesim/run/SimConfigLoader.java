@@ -1,23 +1,26 @@
-package io.servesim.config;
+package io.servesim.run;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.cluster.ClusterBinder;
+import io.servesim.cluster.ClusterConfig;
+import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
+import io.servesim.config.Overrides;
+import io.servesim.config.StrictJson;
+import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.LatencySpec;
-import io.servesim.cluster.ClusterConfig;
-import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.FitnessWeights;
-import io.servesim.slo.SloTargets;
+import io.servesim.policy.PolicyBinder;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.Priorities;
 import io.servesim.policy.Schedulers;
 import io.servesim.policy.admission.Admissions;
 import io.servesim.policy.routing.Routers;
-import io.servesim.run.PolicyBundle;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.servesim.slo.SloTargets;
+import io.servesim.workload.WorkloadBinder;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -33,30 +36,9 @@ public final class SimConfigLoader {
     private SimConfigLoader() {
     }
 
-    /** Parses a YAML file into a mutable tree (an empty mapping for an empty file). */
-    public static ObjectNode readTree(Path file) {
-        try {
-            JsonNode n = YAML.readTree(Files.readString(file));
-            if (n == null || n.isMissingNode() || n.isNull()) {
-                return YAML.createObjectNode();
-            }
-            if (!(n instanceof ObjectNode obj)) {
-                throw new ConfigException(file.toString(), "a config must be a YAML mapping");
-            }
-            return obj;
-        } catch (JsonProcessingException e) {
-            if (StrictJson.isDuplicateKey(e)) {
-                throw new ConfigException(List.of(StrictJson.duplicateKey(e, file.toString(), "")));
-            }
-            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
-        } catch (IOException e) {
-            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
-        }
-    }
-
     /** Loads {@code file} (or an empty config when null), applies overrides, binds. */
     public static SimConfig load(Path file, List<String> overrides) {
-        ObjectNode tree = file == null ? YAML.createObjectNode() : readTree(file);
+        ObjectNode tree = file == null ? YAML.createObjectNode() : StrictJson.readMapping(file);
         for (String o : overrides) {
             Overrides.apply(tree, o);
         }
@@ -74,7 +56,7 @@ public final class SimConfigLoader {
         LatencySpec latency = bindDeployment(deployment);
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
-        SloTargets slo = ClusterBinder.slo(root.child("slo"));
+        SloTargets slo = SloTargets.bind(root.child("slo"));
         PolicyContext ctx = new PolicyContext(instances, slo);
         ConfigNode policies = root.child("policies");
         PolicyBundle bundle = new PolicyBundle(

@@ -1,8 +1,8 @@
-package io.servesim.config;
+package io.servesim.run;
 
+import io.servesim.config.ConfigNode;
 import io.servesim.engine.RequestTags;
 import io.servesim.policy.PolicySpec;
-import io.servesim.run.PolicyBundle;
 import io.servesim.workload.ClientSpec;
 import io.servesim.workload.GeneratorSpec;
 import io.servesim.workload.WorkloadSpec;

@@ -1,11 +1,10 @@
-package io.servesim.config;
+package io.servesim.run;
 
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.slo.SloTargets;
-import io.servesim.run.PolicyBundle;
 import io.servesim.workload.WorkloadSpec;
 
 /**

@@ -1,0 +1,122 @@
+package io.servesim;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of both modules, as README's "Architecture" section draws it, checked on the
+ * compiled classes (simcore's and pipelines'; tests excluded). A package tree is one concept
+ * ({@code policy.routing} belongs to {@code policy}); concepts form no cycle, and each may use only
+ * the ones below it:
+ * <pre>
+ *   leaves   config (errors, YAML nodes)  rng  decisions  kernel (event queue)
+ *   slo      -> config
+ *   latency  -> config
+ *   engine   -> kernel, latency, config, rng           (declares the SchedulingPolicy it uses)
+ *   cluster  -> engine, decisions, ...                 (declares routing/admission/priority policies)
+ *   policy   -> cluster, engine, slo, config           (implementations + registries)
+ *   metrics  -> cluster, engine, latency, slo, config
+ *   workload -> engine, metrics, slo, config, rng
+ *   run      -> all of the above                       (config loading, RunPlan, the run loop)
+ *   fidelity -> run                                    (replay of real runs, calibration)
+ *   ---- pipelines ----
+ *   exit (exit codes, error reporter) <- io, sweep, fidelity.compare, fidelity.replay <- cli
+ * </pre>
+ * The kernel never sees Beam, Avro, Parquet, Hadoop or picocli; only {@code cli} sees picocli.
+ */
+class ArchitectureTest {
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.servesim");
+    }
+
+    @Test
+    void noCyclesBetweenConcepts() {
+        slices().matching("io.servesim.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void kernelLayers() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("config").definedBy("io.servesim.config")
+                .layer("rng").definedBy("io.servesim.rng")
+                .layer("slo").definedBy("io.servesim.slo")
+                .layer("decisions").definedBy("io.servesim.decisions")
+                .layer("kernel").definedBy("io.servesim.kernel")
+                .layer("latency").definedBy("io.servesim.latency")
+                .layer("engine").definedBy("io.servesim.engine")
+                .layer("cluster").definedBy("io.servesim.cluster")
+                .layer("policy").definedBy("io.servesim.policy..")
+                .layer("metrics").definedBy("io.servesim.metrics")
+                .layer("workload").definedBy("io.servesim.workload..")
+                .layer("run").definedBy("io.servesim.run")
+                .layer("fidelity").definedBy("io.servesim.fidelity")
+                .layer("pipelines").definedBy("io.servesim.cli..", "io.servesim.sweep..", "io.servesim.io..",
+                        "io.servesim.exit..", "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..")
+                .whereLayer("pipelines").mayNotBeAccessedByAnyLayer()
+                .whereLayer("fidelity").mayOnlyBeAccessedByLayers("pipelines")
+                .whereLayer("run").mayOnlyBeAccessedByLayers("fidelity", "pipelines")
+                .whereLayer("workload").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
+                .whereLayer("metrics").mayOnlyBeAccessedByLayers("workload", "run", "fidelity", "pipelines")
+                .whereLayer("policy").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
+                .whereLayer("cluster").mayOnlyBeAccessedByLayers("policy", "metrics", "run", "fidelity", "pipelines")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("cluster", "policy", "metrics", "workload", "run",
+                        "fidelity", "pipelines")
+                .whereLayer("kernel").mayOnlyBeAccessedByLayers("engine", "cluster", "run")
+                .whereLayer("latency").mayOnlyBeAccessedByLayers("engine", "cluster", "metrics", "run", "fidelity",
+                        "pipelines")
+                .check(classes);
+    }
+
+    @Test
+    void leavesDependOnNoOtherServesimPackage() {
+        for (String leaf : new String[] {"config", "rng", "decisions", "kernel"}) {
+            String pkg = "io.servesim." + leaf;
+            noClasses().that().resideInAPackage(pkg)
+                    .should().dependOnClassesThat(resideInAPackage("io.servesim..").and(not(resideInAPackage(pkg))))
+                    .check(classes);
+        }
+    }
+
+    @Test
+    void theKernelIsPlainJava() {
+        noClasses().that().resideInAnyPackage("io.servesim.config", "io.servesim.rng", "io.servesim.slo",
+                        "io.servesim.decisions", "io.servesim.kernel", "io.servesim.latency", "io.servesim.engine",
+                        "io.servesim.cluster", "io.servesim.policy..", "io.servesim.metrics", "io.servesim.workload..",
+                        "io.servesim.run", "io.servesim.fidelity")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.beam..", "org.apache.avro..",
+                        "org.apache.parquet..", "org.apache.hadoop..", "picocli..", "org.duckdb..")
+                .check(classes);
+    }
+
+    @Test
+    void theCommandLineIsTheTop() {
+        noClasses().that().resideOutsideOfPackage("io.servesim.cli")
+                .should().dependOnClassesThat().resideInAPackage("io.servesim.cli")
+                .check(classes);
+        // the error reporter knows simcore's error types, nothing else of the application
+        noClasses().that().resideInAPackage("io.servesim.exit")
+                .should().dependOnClassesThat().resideInAnyPackage("io.servesim.sweep..", "io.servesim.io..",
+                        "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheCommandLineSeesPicocli() {
+        noClasses().that().resideOutsideOfPackage("io.servesim.cli")
+                .should().dependOnClassesThat().resideInAPackage("picocli..")
+                .check(classes);
+    }
+}
