@@ -1,11 +1,17 @@
 package io.servesim.cli;
 
-import io.servesim.cli.Main;
 import io.servesim.config.ConfigException;
 import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
+import io.servesim.sweep.Dataset;
 import io.servesim.sweep.RunnerChoice;
 import io.servesim.sweep.SweepJob;
+import io.servesim.sweep.SweepPlan;
+import io.servesim.sweep.SweepResult;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,12 +55,48 @@ public final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ErrorReport errors = Main.errors(spec);
-        RunnerChoice choice;
         try {
-            choice = RunnerChoice.of(runner, parallelism, flinkMaster, flinkJar);
+            RunnerChoice choice = RunnerChoice.of(runner, parallelism, flinkMaster, flinkJar);
+            return run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), System.out, System.err, errors);
         } catch (ConfigException e) {
             return errors.report(e);
         }
-        return SweepJob.run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), System.out, System.err, errors);
+    }
+
+    /**
+     * Runs the sweep ({@link SweepJob}, progress on {@code err}) and prints its result: the table and
+     * the datasets' paths on {@code out}, the cells' count on {@code err}; returns the exit code (1 when
+     * cells failed at run time or the pipeline failed, 2 for a bad sweep or output directory).
+     */
+    public static int run(Path file, Path output, RunnerChoice runner, SweepJob.OutputFlags flags, PrintStream out,
+                          PrintStream err, ErrorReport errors) {
+        SweepResult r;
+        try {
+            r = SweepJob.run(file, output, runner, flags, err);
+        } catch (ConfigException e) {
+            return errors.report("invalid sweep " + file, e);
+        } catch (SweepPlan.InvalidCellsException e) {
+            return errors.report(file.toString(), e);
+        } catch (IOException | SQLException | RuntimeException e) {
+            return errors.report(e);
+        }
+        if (r.alreadyComplete()) {
+            err.println("servesim sweep: nothing to resume: " + r.dir() + " already holds this sweep's complete results");
+            return ExitCode.OK;
+        }
+        out.print(r.table());
+        out.println();
+        for (Dataset d : r.written()) {
+            out.printf("%-9s %s (%d rows)%n", d.directory(), r.path(d), r.rows().get(d));
+        }
+        out.printf("%-9s %s%n%-9s %s%n", "sweep", r.sweepFile(), "summary", r.summaryFile());
+        err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", r.name(), r.completed(), r.cells(),
+                r.pipelineSeconds(), r.cellsPerSecond());
+        if (r.failed() > 0) {
+            err.printf("servesim sweep: %d of %d cells failed at run time; see %s%n", r.failed(), r.cells(),
+                    r.path(Dataset.ERRORS));
+            return ExitCode.RUNTIME_ERROR;
+        }
+        return ExitCode.OK;
     }
 }

@@ -3,6 +3,7 @@ package io.servesim.sweep;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.exit.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ final class OutputDir {
     }
 
     /** The directory may not be used as asked; the message says why and what to do (exit 2). */
-    static final class RefusedException extends Exception {
+    static final class RefusedException extends UsageException {
         private static final long serialVersionUID = 1L;
 
         RefusedException(String message) {
@@ -74,7 +75,7 @@ final class OutputDir {
     }
 
     /** Inspects {@code dir} for a sweep of {@code plan}'s cells under the user's flags. */
-    static Verdict inspect(Path dir, SweepPlan plan, boolean overwrite, boolean resume) throws RefusedException, IOException {
+    static Verdict inspect(Path dir, SweepPlan plan, boolean overwrite, boolean resume) throws IOException {
         if (overwrite && resume) {
             throw new RefusedException("--overwrite and --resume exclude each other: --resume finishes the interrupted sweep,"
                     + " --overwrite discards it");

@@ -1,13 +1,13 @@
 package io.servesim.sweep;
 
-import io.servesim.config.ConfigException;
 import io.servesim.exit.ErrorReport;
-import io.servesim.exit.ExitCode;
+import io.servesim.exit.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,13 +23,12 @@ import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 
 /**
- * {@code servesim sweep}, the work behind the command: bind the sweep file, validate every cell
- * (exit 2 listing all invalid ones), check the output directory ({@link OutputDir}: exit 2 rather
- * than touch a file servesim did not write), run the pipeline into a staging folder with progress
- * on stderr, read the cells back, move the datasets into place ({@link OutputCommit}, {@code _SUCCESS}
- * last) and print the result table and output paths on stdout. Exit 1 when cells failed at run time
- * (their {@code errors} rows say why; the other cells are written) or the pipeline failed (finished
- * cells are kept for {@code --resume}); an interrupted sweep exits 130 / 143 ({@link InterruptGuard}).
+ * The work of {@code servesim sweep}: bind the sweep file, validate every cell (all invalid ones
+ * listed at once), check the output directory ({@link OutputDir}: refuse rather than touch a file
+ * servesim did not write), run the pipeline into a staging folder with progress on a stream, read
+ * the cells back, move the datasets into place ({@link OutputCommit}, {@code _SUCCESS} last) and
+ * return what was written ({@link SweepResult}); the command prints it. An interrupted sweep exits
+ * 130 / 143 with its finished cells kept ({@link InterruptGuard}).
  */
 public final class SweepJob {
     private SweepJob() {
@@ -47,47 +46,37 @@ public final class SweepJob {
         public static final OutputFlags NONE = new OutputFlags(false, false);
     }
 
-    /** Runs {@code sweepFile} into {@code outDir} (null = {@code out/<name>/}); returns the exit code. */
-    public static int run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream out, PrintStream err,
-                          ErrorReport errors) {
+    /**
+     * Runs {@code sweepFile} into {@code outDir} (null = {@code out/<name>/}), reporting progress on
+     * {@code progress}; returns what it wrote. A bad sweep file, invalid cells or an output directory
+     * that may not be used throw a {@link io.servesim.exit.UsageException} or
+     * {@link io.servesim.config.ConfigException} before anything runs; a pipeline that fails throws
+     * {@link SweepFailedException} (its finished cells are kept for {@code --resume}).
+     */
+    public static SweepResult run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream progress)
+            throws IOException, SQLException {
         long t0 = System.nanoTime();
         RunnerChoice.preloadBeam();
-        SweepPlan plan;
-        try {
-            plan = SweepPlan.prepare(SweepFile.load(sweepFile));
-        } catch (ConfigException e) {
-            err.println("servesim sweep: invalid sweep " + sweepFile + ":");
-            e.problems().forEach(p -> err.println("  " + p));
-            return ExitCode.CONFIG_ERROR;
-        } catch (SweepPlan.InvalidCellsException e) {
-            err.println("servesim sweep: " + sweepFile + ": " + e.getMessage());
-            return ExitCode.CONFIG_ERROR;
-        }
+        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweepFile));
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
         String resumeCommand = "servesim sweep " + sweepFile + " --output " + dir + " --resume";
-        OutputDir.Verdict verdict;
+        OutputDir.Verdict verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
+        int total = plan.cells().size();
+        if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
+            return SweepResult.alreadyComplete(dir, total);
+        }
         Staged staged;
         try {
-            verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
-            if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
-                err.println("servesim sweep: nothing to resume: " + dir + " already holds this sweep's complete results");
-                return 0;
-            }
             staged = stage(verdict, plan, resumeCommand);
-        } catch (OutputDir.RefusedException e) {
-            err.println("servesim sweep: " + e.getMessage());
-            return ExitCode.CONFIG_ERROR;
         } catch (IOException | UncheckedIOException e) {
-            errors.report("cannot write the sweep output " + dir, e);
-            return ExitCode.CONFIG_ERROR;
+            throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
         }
-        int total = plan.cells().size();
         long validatedNs = System.nanoTime();
-        err.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
+        progress.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
                 (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
                         + staged.toRun().size() + " to run; ", runner);
         Path staging = verdict.staging();
-        try (InterruptGuard guard = InterruptGuard.install(err, dir, staging, verdict.previousComplete(), resumeCommand)) {
+        try (InterruptGuard guard = InterruptGuard.install(progress, dir, staging, verdict.previousComplete(), resumeCommand)) {
             List<Dataset> written;
             PipelineResult result;
             String key = UUID.randomUUID().toString();
@@ -95,48 +84,29 @@ public final class SweepJob {
                 Pipeline p = Pipeline.create(runner.options("servesim-sweep-" + plan.spec().name()));
                 written = SweepPipeline.build(p, plan, staged.toRun(), staged.replay(), staging, Checkpoint.dir(staging), key, runner);
                 if (!runner.inProcess()) {
-                    err.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
+                    progress.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
                             + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");
                 }
-                try (SweepProgress progress = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), err, 2000) : null) {
+                try (SweepProgress bar = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), progress, 2000) : null) {
                     result = p.run();
                     result.waitUntilFinish();
                 }
             } catch (RuntimeException e) {
-                errors.report("the pipeline failed" + (runner.inProcess() ? "" : " on the Flink cluster at "
-                        + runner.flinkMaster()), e);
-                err.println("servesim sweep: " + Checkpoint.count(staging) + " finished cells are kept in " + staging
-                        + "; finish the sweep with: " + resumeCommand);
-                return ExitCode.RUNTIME_ERROR;
+                throw new SweepFailedException("the pipeline failed" + (runner.inProcess() ? "" : " on the Flink cluster at "
+                        + runner.flinkMaster()) + "; " + Checkpoint.count(staging) + " finished cells are kept in " + staging
+                        + "; finish the sweep with: " + resumeCommand, e);
             }
             long ranNs = System.nanoTime();
             long completed = counter(result, "cells_completed") + staged.replay().size();
             long failed = counter(result, "cells_failed");
-            try {
-                EmptyDatasets.fill(staging, written, DatasetSchemas.forAxes(plan.spec().axisNames()));
-                Map<Dataset, Long> rows = SweepResults.rowCounts(staging, written);
-                String table = SweepResults.table(staging, plan.spec().axisNames());
-                SweepSidecars.writeSummary(staging, summary(plan, runner, dir, total, completed, failed,
-                        staged.replay().size(), rows, t0, validatedNs, ranNs));
-                guard.committing(() -> OutputCommit.commit(staging, dir, written, verdict.ownedFiles()));
-                out.print(table);
-                out.println();
-                for (Dataset d : written) {
-                    out.printf("%-9s %s (%d rows)%n", d.directory(), dir.resolve(d.directory()), rows.get(d));
-                }
-                out.printf("%-9s %s%n%-9s %s%n", "sweep", dir.resolve(SweepSidecars.SWEEP), "summary", dir.resolve(SweepSidecars.SUMMARY));
-            } catch (IOException | java.sql.SQLException e) {
-                errors.report("finishing the sweep in " + dir + " (its rows are in " + staging + ")", e);
-                return ExitCode.RUNTIME_ERROR;
-            }
-            double runS = (ranNs - validatedNs) / 1e9;
-            err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", plan.spec().name(), completed, total,
-                    runS, (completed - staged.replay().size()) / Math.max(runS, 1e-9));
-            if (failed > 0) {
-                err.printf("servesim sweep: %d of %d cells failed at run time; see %s%n", failed, total, dir.resolve(Dataset.ERRORS.directory()));
-                return ExitCode.RUNTIME_ERROR;
-            }
-            return 0;
+            EmptyDatasets.fill(staging, written, DatasetSchemas.forAxes(plan.spec().axisNames()));
+            Map<Dataset, Long> rows = SweepResults.rowCounts(staging, written);
+            String table = SweepResults.table(staging, plan.spec().axisNames());
+            SweepSidecars.writeSummary(staging, summary(plan, runner, dir, total, completed, failed,
+                    staged.replay().size(), rows, t0, validatedNs, ranNs));
+            guard.committing(() -> OutputCommit.commit(staging, dir, written, verdict.ownedFiles()));
+            return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
+                    staged.replay().size(), (ranNs - validatedNs) / 1e9);
         }
     }
 

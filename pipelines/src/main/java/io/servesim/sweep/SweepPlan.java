@@ -1,6 +1,7 @@
 package io.servesim.sweep;
 
 import io.servesim.config.ConfigException;
+import io.servesim.exit.UsageException;
 import io.servesim.run.RunPlan;
 import io.servesim.workload.TraceFormatException;
 import io.servesim.workload.TraceSpec;
@@ -67,7 +68,7 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
     }
 
     /** Some cells are invalid; the message lists each once per axis combination (seeds merged). */
-    public static final class InvalidCellsException extends RuntimeException {
+    public static final class InvalidCellsException extends UsageException {
         private static final long serialVersionUID = 1L;
 
         InvalidCellsException(int total, List<InvalidCell> invalid) {

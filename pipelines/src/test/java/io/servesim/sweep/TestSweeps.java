@@ -1,5 +1,6 @@
 package io.servesim.sweep;
 
+import io.servesim.cli.SweepCommand;
 import io.servesim.exit.ErrorReport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -67,7 +68,7 @@ final class TestSweeps {
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         ByteArrayOutputStream e = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(e, true, StandardCharsets.UTF_8);
-        int code = SweepJob.run(sweep, out, runner, flags, new PrintStream(o, true, StandardCharsets.UTF_8), err,
+        int code = SweepCommand.run(sweep, out, runner, flags, new PrintStream(o, true, StandardCharsets.UTF_8), err,
                 new ErrorReport("sweep", err, false));
         return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     }
