@@ -35,6 +35,7 @@ final class ClusterBreakdown {
 
     private Map<String, GroupSummary> groups(GroupCounters g, IntArrayList idxOfRequest) {
         int n = g.names.size();
+        int tpotCount = MetricsCollector.withTpot(m.tpotUs()).size();
         LongArrayList[] ttft = new LongArrayList[n];
         LongArrayList[] tpot = new LongArrayList[n];
         LongArrayList[] e2e = new LongArrayList[n];
@@ -46,7 +47,10 @@ final class ClusterBreakdown {
         for (int i = 0; i < idxOfRequest.size(); i++) {
             int k = idxOfRequest.getInt(i);
             ttft[k].add(m.ttftUs().getLong(i));
-            tpot[k].add(m.tpotUs().getLong(i));
+            long tpotUs = m.tpotUs().getLong(i);
+            if (tpotUs != MetricsCollector.NO_TPOT) {
+                tpot[k].add(tpotUs);
+            }
             e2e[k].add(m.e2eUs().getLong(i));
         }
         Map<String, GroupSummary> out = new TreeMap<>();
@@ -55,14 +59,15 @@ final class ClusterBreakdown {
             long met = g.met.getLong(k);
             out.put(g.names.get(k), new GroupSummary(inj, g.completed.getLong(k), g.rejected.getLong(k),
                     g.dropped.getLong(k), met, inj == 0 ? Double.NaN : (double) met / inj,
-                    distribution(ttft[k], allTtft), distribution(tpot[k], allTpot), distribution(e2e[k], allE2e)));
+                    distribution(ttft[k], allTtft, m.ttftUs().size()), distribution(tpot[k], allTpot, tpotCount),
+                    distribution(e2e[k], allE2e, m.e2eUs().size())));
         }
         return new LinkedHashMap<>(out);
     }
 
-    /** A group's distribution; the run's own when the group holds every request (one class or tenant). */
-    private Distribution distribution(LongArrayList groupUs, Distribution all) {
-        return groupUs.size() == m.ttftUs().size() ? all : Distribution.ofMicros(Percentiles.of(groupUs));
+    /** A group's distribution; the run's own when the group holds all {@code allCount} values (one class or tenant). */
+    private static Distribution distribution(LongArrayList groupUs, Distribution all, int allCount) {
+        return groupUs.size() == allCount ? all : Distribution.ofMicros(Percentiles.of(groupUs));
     }
 
     /** Jain's fairness index (sum x)^2 / (n sum x^2) over tenants' SLO attainment; 1 when all equal. */

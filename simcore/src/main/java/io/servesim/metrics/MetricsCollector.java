@@ -24,6 +24,12 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private final SloTargets slo;
     private final LongArrayList ttftUs = new LongArrayList();
     private final LongArrayList e2eUs = new LongArrayList();
+    /**
+     * Per completed request, its TPOT, or {@link #NO_TPOT} for a one-token output: vLLM's benchmark
+     * ({@code benchmarks/benchmark_serving.py}, {@code calculate_metrics}) takes TPOT over requests
+     * with {@code output_len > 1} only, so such requests are left out of TPOT statistics and their
+     * class's TPOT target does not apply to them.
+     */
     private final LongArrayList tpotUs = new LongArrayList();
     private final LongArrayList schedulingUs = new LongArrayList();
     private final LongArrayList queueingUs = new LongArrayList();
@@ -111,7 +117,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         RequestRecord rec = RequestRecords.of(r, RequestRecord.COMPLETED, null, -1);
         ttftUs.add(rec.ttftUs());
         e2eUs.add(rec.e2eUs());
-        tpotUs.add(Math.round(rec.meanItlUs()));
+        boolean hasTpot = rec.outputTokens() > 1;
+        tpotUs.add(hasTpot ? Math.round(rec.meanItlUs()) : NO_TPOT);
         schedulingUs.add(rec.schedulingDelayUs());
         queueingUs.add(rec.queueingDelayUs());
         classIdx.add(c);
@@ -122,12 +129,26 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         rank.add(referencePriority(r));
         GroupCounters.inc(classes.completed, c);
         GroupCounters.inc(tenants.completed, t);
-        if (slo.of(r.tags().sloClass()).met(rec.ttftUs() / 1e3, rec.meanItlUs() / 1e3, rec.e2eUs() / 1e3)) {
+        if (slo.of(r.tags().sloClass()).met(rec.ttftUs() / 1e3, hasTpot ? rec.meanItlUs() / 1e3 : Double.NaN, rec.e2eUs() / 1e3)) {
             sloMet++;
             GroupCounters.inc(classes.met, c);
             GroupCounters.inc(tenants.met, t);
         }
         sink.accept(rec);
+    }
+
+    /** Marks a completed request without a TPOT (one output token) in {@link #tpotUs()}. */
+    static final long NO_TPOT = -1;
+
+    /** The TPOTs of {@code tpotUs} that are defined. */
+    static LongArrayList withTpot(LongArrayList tpotUs) {
+        LongArrayList out = new LongArrayList(tpotUs.size());
+        for (int i = 0; i < tpotUs.size(); i++) {
+            if (tpotUs.getLong(i) != NO_TPOT) {
+                out.add(tpotUs.getLong(i));
+            }
+        }
+        return out;
     }
 
     /** A request still in the system at the horizon. */
@@ -160,7 +181,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, totals.endUs() - firstArrivalUs) / 1e6;
         Distribution ttft = Distribution.ofMicros(Percentiles.of(ttftUs));
         Distribution e2e = Distribution.ofMicros(Percentiles.of(e2eUs));
-        Distribution tpot = Distribution.ofMicros(Percentiles.of(tpotUs));
+        Distribution tpot = Distribution.ofMicros(Percentiles.of(withTpot(tpotUs)));
         ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
         RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.totalKvBlocks(),
                 totals.injected(), completed, dropped, rejected, unfinished,

@@ -23,12 +23,17 @@ public record SloTargets(Map<String, Target> classes) {
 
     /** Targets of one class, in milliseconds; NaN means none. */
     public record Target(double ttftMs, double tpotMs, double e2eMs) {
+        /**
+         * Whether a request with these latencies (ms) meets every target; a NaN latency is one the
+         * request does not have (TPOT of a one-token output, as vLLM's benchmark defines TPOT) and
+         * is not judged.
+         */
         public boolean met(double ttft, double tpot, double e2e) {
             return ok(ttftMs, ttft) && ok(tpotMs, tpot) && ok(e2eMs, e2e);
         }
 
         private static boolean ok(double target, double value) {
-            return Double.isNaN(target) || value <= target;
+            return Double.isNaN(target) || Double.isNaN(value) || value <= target;
         }
     }
 
