@@ -32,7 +32,8 @@ public final class ConfigOptions {
     @Option(names = "--tp", description = "deployment.tp: tensor-parallel degree")
     Integer tp;
 
-    @Option(names = "--latency-model", description = "deployment.latency_model: auto, blackbox, roofline or profiled")
+    @Option(names = "--latency-model", completionCandidates = LatencyKindCandidates.All.class,
+            description = "deployment.latency_model: one of ${COMPLETION-CANDIDATES}")
     String latencyModel;
 
     @Option(names = "--seed", description = "seed")

@@ -12,6 +12,7 @@ import io.servesim.fidelity.ReplayOptions;
 import io.servesim.fidelity.ReplaySetup;
 import io.servesim.fidelity.replay.ReplayParquet;
 import io.servesim.io.OutputPath;
+import io.servesim.latency.LatencyKind;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -36,7 +37,8 @@ public final class ReplayRealCommand implements Callable<Integer> {
     Path runDir;
 
     @Option(names = "--latency-model", paramLabel = "KIND", defaultValue = "profiled",
-            description = "profiled (measured per-layer profile), roofline or blackbox; default ${DEFAULT-VALUE}")
+            completionCandidates = LatencyKindCandidates.Concrete.class,
+            description = "one of ${COMPLETION-CANDIDATES} (profiled: a measured profile); default ${DEFAULT-VALUE}")
     String latencyModel;
 
     @Option(names = "--hardware", paramLabel = "GPU", description = "GPU, required when meta.json has no hardware.device_name")
@@ -79,7 +81,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
             ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
                     options.hardwareOrNull(), options.modelOrNull(), CoefficientsFile.read(coefficientsFile),
                     options.profileDirOrNull());
-            if (coefficientsFile != null && !"blackbox".equalsIgnoreCase(options.latencyKind())) {
+            if (coefficientsFile != null && !LatencyKind.BLACKBOX.configName().equalsIgnoreCase(options.latencyKind())) {
                 throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");
             }
             ReplaySetup setup = ReplaySetup.resolve(run, resolved);

@@ -2,6 +2,7 @@ package io.servesim.fidelity;
 
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.BlackboxModel;
+import io.servesim.latency.LatencyKind;
 import java.util.Locale;
 
 /**
@@ -62,8 +63,8 @@ public final class Calibrator {
         double tpotUs = run.measured().stream().mapToDouble(MeasuredRequest::tpotMs).filter(Double::isFinite)
                 .average().orElse(10) * 1e3;
         BlackboxCoefficients start = beta(tpotUs / 2, tpotUs / s.maxNumBatchedTokens(), tpotUs / (2.0 * s.maxNumSeqs()));
-        ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions("blackbox", hardwareOrNull, modelOrNull,
-                start, null));
+        ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions(LatencyKind.BLACKBOX.configName(), hardwareOrNull,
+                modelOrNull, start, null));
         double[] logStart = {Math.log(start.b0()), Math.log(start.b1()), Math.log(start.b2())};
         NelderMead.Result best = NelderMead.minimize(x -> objective(replay(run, setup, x)), logStart, START_STEP,
                 MAX_EVALUATIONS, TOLERANCE);

@@ -1,13 +1,13 @@
 package io.servesim.fidelity;
 
 import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.LatencyKind;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * How to replay a real run.
  *
- * @param latencyKind        {@code profiled}, {@code roofline} or {@code blackbox}
+ * @param latencyKind        a latency model kind that names one model ({@link LatencyKind#concreteNames()})
  * @param hardwareOrNull     GPU name for runs whose {@code meta.json} has no {@code hardware.device_name}
  * @param modelOrNull        model id or config.json path to simulate instead of {@code meta.json model}
  *                           (e.g. a bundled id with the same architecture)
@@ -18,17 +18,14 @@ import java.util.List;
  */
 public record ReplayOptions(String latencyKind, String hardwareOrNull, String modelOrNull,
                             BlackboxCoefficients coefficientsOrNull, Path profileDirOrNull) {
-    /** Latency models a replay can use. */
-    public static final List<String> KINDS = List.of("profiled", "roofline", "blackbox");
-
     /** The measured profile, no overrides. */
     public static ReplayOptions profiled() {
-        return new ReplayOptions("profiled", null, null, null, null);
+        return new ReplayOptions(LatencyKind.PROFILED.configName(), null, null, null, null);
     }
 
     /** Blackbox with explicit coefficients. */
     public static ReplayOptions blackbox(BlackboxCoefficients coefficients) {
-        return new ReplayOptions("blackbox", null, null, coefficients, null);
+        return new ReplayOptions(LatencyKind.BLACKBOX.configName(), null, null, coefficients, null);
     }
 
     public ReplayOptions withHardware(String hardware) {

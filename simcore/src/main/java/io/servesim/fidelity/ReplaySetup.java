@@ -6,6 +6,7 @@ import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.GpuSpec;
 import io.servesim.latency.KvCapacity;
+import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.LatencyModels;
 import io.servesim.latency.LatencySpec;
@@ -39,17 +40,15 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
     /** Resolves {@code options} against {@code run}; problems are {@link ConfigException}s naming the flag or file. */
     public static ReplaySetup resolve(RealRun run, ReplayOptions options) {
         EngineSettings s = run.settings();
-        String kind = options.latencyKind().toLowerCase(Locale.ROOT);
-        if (!ReplayOptions.KINDS.contains(kind)) {
-            throw new ConfigException("--latency-model", "unknown latency model '" + options.latencyKind() + "'; valid: "
-                    + String.join(", ", ReplayOptions.KINDS));
-        }
+        LatencyKind kind = LatencyKind.find(options.latencyKind()).filter(LatencyKind::isConcrete).orElseThrow(
+                () -> new ConfigException("--latency-model", "unknown latency model '" + options.latencyKind() + "'; valid: "
+                        + String.join(", ", LatencyKind.concreteNames())));
         GpuSpec gpu = gpu(run, options.hardwareOrNull());
         String modelId = options.modelOrNull() != null ? options.modelOrNull() : s.model();
         ModelArchitecture arch;
         LatencyModel latency;
         if (options.profileDirOrNull() != null) {
-            if (!kind.equals("profiled")) {
+            if (kind != LatencyKind.PROFILED) {
                 throw new ConfigException("--profile", "a profile directory is used only with --latency-model profiled");
             }
             arch = architecture(modelId);
@@ -85,13 +84,13 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         return new ReplaySetup(SimSetup.single(sim.engine(), latency), modelId, gpu, kvSource);
     }
 
-    private static ResolvedLatency latency(String kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients) {
+    private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients) {
         try {
-            return LatencyModels.resolve(new LatencySpec(kind, modelId, gpu.name(), tp,
-                    kind.equals("blackbox") ? coefficients : null, Double.NaN, Double.NaN), "replay", "--latency-model");
+            return LatencyModels.resolve(new LatencySpec(kind.configName(), modelId, gpu.name(), tp,
+                    kind == LatencyKind.BLACKBOX ? coefficients : null, Double.NaN, Double.NaN), "replay", "--latency-model");
         } catch (ConfigException e) {
             ConfigException.Problem p = e.problems().get(0);
-            String hint = kind.equals("blackbox") && coefficients == null
+            String hint = kind == LatencyKind.BLACKBOX && coefficients == null
                     ? " (fit coefficients with servesim calibrate and pass --coefficients)" : "";
             throw new ConfigException(flag(p.path()), p.message() + hint);
         }

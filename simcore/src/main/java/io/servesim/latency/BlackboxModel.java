@@ -1,6 +1,11 @@
 package io.servesim.latency;
 
+import io.servesim.config.ConfigException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * BLIS's blackbox latency model (inference-sim/inference-sim, {@code docs} "Configuration:
@@ -11,7 +16,7 @@ import java.util.Locale;
  *   <li>per-output-token processing = a2 (us), added to TTFT and each ITL without blocking the GPU.</li>
  * </ul>
  * Results are rounded to the nearest microsecond; the step time is at least 1 us. Coefficients must
- * be finite and non-negative (checked by {@link LatencyModels}), which keeps the model monotone.
+ * be finite and non-negative (checked by {@link #resolve}), which keeps the model monotone.
  */
 public final class BlackboxModel implements LatencyModel {
     private final BlackboxCoefficients c;
@@ -24,6 +29,60 @@ public final class BlackboxModel implements LatencyModel {
     public BlackboxModel(BlackboxCoefficients coefficients, String label) {
         this.c = coefficients;
         this.label = label;
+    }
+
+    /**
+     * The {@code blackbox} kind ({@link LatencyKind#BLACKBOX}, and {@code auto} when there are
+     * coefficients): explicit coefficients, else the trained ones of the (model, GPU, TP) triple,
+     * whose total KV blocks come along.
+     */
+    static ResolvedLatency resolve(LatencyContext c) {
+        LatencySpec spec = c.spec();
+        if (spec.coefficients() != null) {
+            checkCoefficients(spec.coefficients(), c.path() + ".coefficients");
+            c.rejectMfu("explicit blackbox coefficients are given");
+            return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "explicit coefficients"),
+                    OptionalInt.empty(), c.arch(), c.gpu());
+        }
+        Optional<CoefficientTable.Entry> trained = c.trained();
+        if (trained.isEmpty()) {
+            throw noCoefficients(c);
+        }
+        String triple = c.modelKey() + " on " + c.gpu().name() + " TP" + spec.tp();
+        c.rejectMfu("the blackbox model is used (trained coefficients for " + triple + ")");
+        CoefficientTable.Entry e = trained.get();
+        return new ResolvedLatency(new BlackboxModel(e.coefficients(), triple + " (trained, BLIS defaults.yaml)"),
+                OptionalInt.of(e.totalKvBlocks()), c.arch(), c.gpu());
+    }
+
+    private static ConfigException noCoefficients(LatencyContext c) {
+        if (c.modelKey() == null) {
+            return new ConfigException(c.path() + ".model", "the blackbox model needs a model id to look up trained coefficients "
+                    + "(or explicit coefficients)");
+        }
+        if (c.gpu() == null) {
+            return new ConfigException(c.path() + ".hardware", "the blackbox model needs hardware to look up trained "
+                    + "coefficients (or explicit coefficients); known: " + String.join(", ", GpuCatalog.builtIn().names()));
+        }
+        List<String> triples = new ArrayList<>();
+        for (CoefficientTable.Entry e : CoefficientTable.builtIn().entriesFor(c.modelKey())) {
+            triples.add(e.gpu() + " tp " + e.tp());
+        }
+        String have = triples.isEmpty() ? "none for this model (" + CoefficientTable.builtIn().size() + " model/GPU/TP triples are trained)"
+                : String.join(", ", triples);
+        return new ConfigException(c.kindKey(), "no trained blackbox coefficients for (model " + c.modelKey() + ", GPU "
+                + c.gpu().name() + ", tp " + c.spec().tp() + "); trained for this model: " + have
+                + "; give coefficients explicitly or use " + c.choice(LatencyKind.ROOFLINE));
+    }
+
+    private static void checkCoefficients(BlackboxCoefficients c, String path) {
+        double[] values = {c.a0(), c.a1(), c.a2(), c.b0(), c.b1(), c.b2()};
+        String[] names = {"a0", "a1", "a2", "b0", "b1", "b2"};
+        for (int i = 0; i < values.length; i++) {
+            if (!(values[i] >= 0) || Double.isInfinite(values[i])) {
+                throw new ConfigException(path + "." + names[i], "coefficient must be finite and >= 0 (us), got " + values[i]);
+            }
+        }
     }
 
     public BlackboxCoefficients coefficients() {

@@ -10,7 +10,7 @@ package io.servesim.latency;
  * other delays are never negative.
  */
 public interface LatencyModel {
-    /** Short name: {@code blackbox}, {@code roofline}, {@code profiled}. */
+    /** Short name: the name of the concrete {@link LatencyKind} that builds it. */
     String name();
 
     /** One line saying which model, hardware and coefficients are in use (shown in summaries). */

@@ -3,8 +3,7 @@ package io.servesim.latency;
 /**
  * Which latency model to build, as bound from config ({@code deployment:} section) and CLI flags.
  *
- * @param kind        {@code auto} (blackbox when trained coefficients exist for (model, GPU, TP), else
- *                    roofline), {@code blackbox}, {@code roofline} or {@code profiled} (a bundled measured profile)
+ * @param kind        a {@link LatencyKind} name, case-insensitive; null is {@code auto}
  * @param modelId     Hugging Face model id, case-insensitive (e.g. {@code meta-llama/llama-3.1-8b-instruct}); may be
  *                    null only for blackbox with explicit coefficients
  * @param hardware    GPU short name or alias (e.g. {@code H100}); may be null only for blackbox with explicit coefficients

@@ -77,7 +77,8 @@ public final class ProfileCatalog {
             return layered(profile, architectureOrNull, gpu, e.id(), path + ".model");
         }
         throw new ConfigException(kindKey, "no measured profile for model " + modelId + " on " + gpu.name() + "; bundled: "
-                + String.join("; ", available()) + " (or use " + LatencyModels.choice(kindKey, "roofline") + " or blackbox)");
+                + String.join("; ", available()) + " (or use " + LatencyModels.choice(kindKey, LatencyKind.ROOFLINE.configName())
+                + " or " + LatencyKind.BLACKBOX.configName() + ")");
     }
 
     /**

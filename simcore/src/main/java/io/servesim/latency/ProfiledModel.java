@@ -4,6 +4,7 @@ import io.servesim.config.ConfigException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 
 /**
  * Step time from a measured per-layer profile ({@link LayerProfile}), summed the way
@@ -80,6 +81,23 @@ public final class ProfiledModel implements LatencyModel {
         this.allReduceUsPerToken = tp > 1
                 ? allReduces * 2.0 * (tp - 1) / tp * model.hiddenSize() * model.dtypeBytes() / gpu.allReduceBytesPerSecond() * 1e6
                 : 0;
+    }
+
+    /**
+     * The {@code profiled} kind ({@link LatencyKind#PROFILED}): the measured profile bundled for the
+     * (model, GPU, TP) triple ({@link ProfileCatalog}: this per-layer model or a {@link SplitwiseModel});
+     * needs a model and a GPU, takes neither coefficients nor MFU.
+     */
+    static ResolvedLatency resolve(LatencyContext c) {
+        c.rejectCoefficients();
+        c.rejectMfu("the profiled model is used");
+        LatencySpec spec = c.spec();
+        if (spec.modelId() == null || c.gpu() == null) {
+            throw new ConfigException(c.path() + (spec.modelId() == null ? ".model" : ".hardware"), "the profiled model needs a "
+                    + "model and hardware; bundled profiles: " + String.join("; ", ProfileCatalog.builtIn().available()));
+        }
+        LatencyModel model = ProfileCatalog.builtIn().resolve(spec.modelId(), c.arch(), c.gpu(), spec.tp(), c.path(), c.kindKey());
+        return new ResolvedLatency(model, OptionalInt.empty(), c.arch(), c.gpu());
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.servesim.latency;
 
+import io.servesim.config.ConfigException;
 import java.util.Locale;
+import java.util.OptionalInt;
 
 /**
  * Analytical step time from the model architecture and the GPU's peak compute and bandwidth (a
@@ -111,6 +113,49 @@ public final class RooflineModel implements LatencyModel {
                 ? allReduces * 2.0 * (tp - 1) / tp * model.hiddenSize() * model.dtypeBytes()
                         / gpu.allReduceBytesPerSecond() * 1e6
                 : 0;
+    }
+
+    /**
+     * The {@code roofline} kind ({@link LatencyKind#ROOFLINE}, and {@code auto}'s fallback when there
+     * are no coefficients): needs a bundled model (or config.json) and a GPU, a TP that shards the
+     * attention heads as vLLM does, and takes the GPU's MFU unless overridden.
+     */
+    static ResolvedLatency resolve(LatencyContext c) {
+        c.rejectCoefficients();
+        LatencySpec spec = c.spec();
+        String path = c.path();
+        int tp = spec.tp();
+        if (spec.modelId() == null) {
+            throw new ConfigException(path + ".model", "the roofline model needs a model: one of "
+                    + String.join(", ", ModelCatalog.builtIn().ids()) + ", or the path of a config.json");
+        }
+        GpuSpec gpu = c.gpu();
+        ModelArchitecture arch = c.arch();
+        if (arch == null) {
+            String prefix = c.kind() == LatencyKind.AUTO ? "no trained blackbox coefficients for (" + c.modelKey() + ", "
+                    + (gpu == null ? "no GPU" : gpu.name()) + ", tp " + tp + ") and the roofline fallback needs a bundled model: " : "";
+            throw new ConfigException(path + ".model", prefix + "unknown model '" + spec.modelId() + "'; bundled: "
+                    + String.join(", ", ModelCatalog.builtIn().ids()) + " (or give the path of a config.json)");
+        }
+        if (gpu == null) {
+            throw new ConfigException(path + ".hardware", "the roofline model needs hardware; known: "
+                    + String.join(", ", GpuCatalog.builtIn().names()));
+        }
+        checkTensorParallel(arch, tp, path + ".tp");
+        double mfuPrefill = Double.isNaN(spec.mfuPrefill()) ? gpu.mfuPrefill() : spec.mfuPrefill();
+        double mfuDecode = Double.isNaN(spec.mfuDecode()) ? gpu.mfuDecode() : spec.mfuDecode();
+        return new ResolvedLatency(new RooflineModel(arch, gpu, tp, mfuPrefill, mfuDecode), OptionalInt.empty(), arch, gpu);
+    }
+
+    private static void checkTensorParallel(ModelArchitecture arch, int tp, String path) {
+        ModelArchitecture.Attention a = arch.attention();
+        if (a.heads() % tp != 0) {
+            throw new ConfigException(path, "tp " + tp + " must divide the " + a.heads() + " attention heads of " + arch.name());
+        }
+        if (!a.isMla() && a.kvHeads() % tp != 0 && tp % a.kvHeads() != 0) {
+            throw new ConfigException(path, "tp " + tp + " must divide the " + a.kvHeads() + " KV heads of " + arch.name()
+                    + " or be a multiple of them");
+        }
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.policy.PolicyBinder;
@@ -87,7 +88,7 @@ public final class SimConfigLoader {
         String model = d.stringValue("model", null);
         String hardware = d.stringValue("hardware", null);
         int tp = d.intValue("tp", 1, 1, 64, "tensor_parallelism");
-        String kind = d.choice("latency_model", "auto", io.servesim.latency.LatencyModels.KINDS);
+        String kind = d.choice("latency_model", LatencyKind.AUTO.configName(), LatencyKind.names());
         BlackboxCoefficients coefficients = null;
         ConfigNode c = d.child("coefficients");
         if (c.present()) {
@@ -101,7 +102,7 @@ public final class SimConfigLoader {
         double mfuPrefill = d.doubleValue("mfu_prefill", Double.NaN, 1e-6, 1);
         double mfuDecode = d.doubleValue("mfu_decode", Double.NaN, 1e-6, 1);
         d.finish();
-        if (coefficients != null && "roofline".equals(kind)) {
+        if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
         }
         if (coefficients == null && (model == null || hardware == null)) {

@@ -76,7 +76,7 @@ class ReplayTest {
         assertTrue(e.getMessage().contains("servesim calibrate"), e.getMessage());
         ConfigException kind = assertThrows(ConfigException.class,
                 () -> ReplaySetup.resolve(run, new ReplayOptions("magic", null, null, null, null)));
-        assertEquals("--latency-model: unknown latency model 'magic'; valid: profiled, roofline, blackbox", kind.getMessage());
+        assertEquals("--latency-model: unknown latency model 'magic'; valid: blackbox, roofline, profiled", kind.getMessage());
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.servesim.latency;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -10,11 +12,45 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@link LatencyModel} contract, checked over every implementation and its main configurations. */
+/**
+ * The {@link LatencyModel} contract, checked over every {@link LatencyKind} (each resolved for a
+ * bundled model and GPU: {@link #example} is an exhaustive switch, so a new kind does not compile
+ * until it has one) and over every implementation's main configurations.
+ */
 class LatencyModelContractTest {
     private static final double NAN = Double.NaN;
 
+    /** A spec of {@code kind} for bundled models and GPUs that resolves. */
+    private static LatencySpec example(LatencyKind kind) {
+        String name = kind.configName();
+        return switch (kind) {
+            case AUTO, BLACKBOX -> new LatencySpec(name, "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN);
+            case ROOFLINE -> new LatencySpec(name, "qwen/qwen3-14b", "L40S", 1, null, NAN, NAN);
+            case PROFILED -> new LatencySpec(name, "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null, NAN, NAN);
+        };
+    }
+
+    static Stream<Arguments> kinds() {
+        return Arrays.stream(LatencyKind.values()).map(k -> Arguments.of(Named.of(k.configName(), k)));
+    }
+
     static Stream<Arguments> models() {
+        Stream<Arguments> everyKind = Arrays.stream(LatencyKind.values())
+                .map(k -> model("kind " + k.configName(), () -> resolve(example(k))));
+        return Stream.concat(everyKind, configurations());
+    }
+
+    @ParameterizedTest
+    @MethodSource("kinds")
+    void everyKindResolvesToItsModel(LatencyKind kind) {
+        ResolvedLatency r = LatencyModels.resolve(example(kind), "deployment");
+        assertEquals(kind.isConcrete() ? kind.configName() : LatencyKind.BLACKBOX.configName(), r.model().name());
+        assertEquals(kind, LatencyKind.find(kind.configName().toUpperCase(Locale.ROOT)).orElseThrow());
+        assertTrue(LatencyKind.names().contains(kind.configName()));
+        assertEquals(kind.isConcrete(), LatencyKind.concreteNames().contains(kind.configName()));
+    }
+
+    private static Stream<Arguments> configurations() {
         return Stream.of(
                 model("blackbox trained llama-3.1-8b/H100/TP1",
                         () -> resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN))),

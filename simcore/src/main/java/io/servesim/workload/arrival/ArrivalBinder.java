@@ -3,9 +3,10 @@ package io.servesim.workload.arrival;
 import io.servesim.config.ConfigNode;
 
 /**
- * Binds {@code arrival: {process, ...}} strictly: each process accepts only its own parameters
- * (see {@link ArrivalSpec}), unknown process names list the valid ones, and every problem names
- * its path ({@code workload.clients[1].arrival.cv: must be > 0}).
+ * Binds {@code arrival: {process, ...}} strictly: each process ({@link ArrivalType}) accepts only its
+ * own parameters (see {@link ArrivalSpec}), unknown process names list the valid ones
+ * ({@link ArrivalType#names()}), and every problem names its path
+ * ({@code workload.clients[1].arrival.cv: must be > 0}).
  */
 public final class ArrivalBinder {
     /** One day, the default diurnal period. */
@@ -22,29 +23,28 @@ public final class ArrivalBinder {
         if (!a.present()) {
             return new ArrivalSpec.Poisson();
         }
-        String process = a.choice("process", null, ArrivalSpec.PROCESSES);
+        String process = a.choice("process", null, ArrivalType.names());
         if (process == null) {
             if (!a.has("process")) {
-                a.problem(a.pathOf("process"), "required; valid: " + String.join(", ", ArrivalSpec.PROCESSES));
+                a.problem(a.pathOf("process"), "required; valid: " + String.join(", ", ArrivalType.names()));
             }
             return null;
         }
-        ArrivalSpec spec = switch (process) {
-            case "poisson" -> new ArrivalSpec.Poisson();
-            case "constant" -> new ArrivalSpec.Constant();
-            case "gamma" -> {
-                double cv = cv(a, MAX_GAMMA_CV);
-                yield Double.isNaN(cv) ? null : new ArrivalSpec.Gamma(cv);
-            }
-            case "weibull" -> {
-                double cv = cv(a, MAX_WEIBULL_CV);
-                yield Double.isNaN(cv) ? null : new ArrivalSpec.Weibull(cv);
-            }
-            case "bursty" -> bursty(a);
-            default -> diurnal(a);
-        };
+        ArrivalSpec spec = ArrivalType.of(process).bind(a);
         a.finish();
         return spec;
+    }
+
+    /** {@link ArrivalType#GAMMA}: {@code cv} in (0, {@value #MAX_GAMMA_CV}]. */
+    static ArrivalSpec gamma(ConfigNode a) {
+        double cv = cv(a, MAX_GAMMA_CV);
+        return Double.isNaN(cv) ? null : new ArrivalSpec.Gamma(cv);
+    }
+
+    /** {@link ArrivalType#WEIBULL}: {@code cv} in (0, {@value #MAX_WEIBULL_CV}]. */
+    static ArrivalSpec weibull(ConfigNode a) {
+        double cv = cv(a, MAX_WEIBULL_CV);
+        return Double.isNaN(cv) ? null : new ArrivalSpec.Weibull(cv);
     }
 
     private static double cv(ConfigNode a, double max) {
@@ -67,7 +67,8 @@ public final class ArrivalBinder {
         return cv;
     }
 
-    private static ArrivalSpec bursty(ConfigNode a) {
+    /** {@link ArrivalType#BURSTY}: spike factor >= 1, spikes shorter than their interval. */
+    static ArrivalSpec bursty(ConfigNode a) {
         double factor = a.doubleValue("spike_factor", Double.NaN, -Double.MAX_VALUE, Double.MAX_VALUE);
         long interval = a.longValue("spike_interval_us", UNSET, Long.MIN_VALUE, Long.MAX_VALUE);
         long duration = a.longValue("spike_duration_us", UNSET, Long.MIN_VALUE, Long.MAX_VALUE);
@@ -89,7 +90,8 @@ public final class ArrivalBinder {
         return ok ? new ArrivalSpec.Bursty(factor, interval, duration, first) : null;
     }
 
-    private static ArrivalSpec diurnal(ConfigNode a) {
+    /** {@link ArrivalType#DIURNAL}: ratio >= 1, peak inside the period (default one day). */
+    static ArrivalSpec diurnal(ConfigNode a) {
         long period = a.longValue("period_us", DAY_US, Long.MIN_VALUE, Long.MAX_VALUE);
         double ratio = a.doubleValue("peak_to_trough_ratio", Double.NaN, -Double.MAX_VALUE, Double.MAX_VALUE);
         long peak = a.longValue("peak_us", 0, 0, Long.MAX_VALUE);

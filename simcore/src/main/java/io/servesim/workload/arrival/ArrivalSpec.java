@@ -2,7 +2,6 @@ package io.servesim.workload.arrival;
 
 import io.servesim.workload.dist.Samplers;
 import io.servesim.workload.dist.SpecialFunctions;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -28,8 +27,6 @@ import java.util.SplittableRandom;
  * peak rate, each kept with probability r(t) / peak.
  */
 public sealed interface ArrivalSpec {
-    List<String> PROCESSES = List.of("poisson", "constant", "gamma", "weibull", "bursty", "diurnal");
-
     /** The process at a mean of {@code ratePerSecond} arrivals per second. */
     ArrivalProcess atRate(double ratePerSecond);
 

@@ -27,8 +27,11 @@ final class EmpiricalBinder {
     /** Tolerance of the weights' sum around 1. */
     static final double WEIGHT_SUM_TOLERANCE = 1e-6;
 
-    /** The sampler, or null with problems recorded; values must lie in {@code kind}'s range. */
-    static Sampler bind(ConfigNode n, DistributionBinder.Kind kind, Path baseDir) {
+    /** The sampler, or null with problems recorded; values must lie in the range of {@code params.kind()}. */
+    static Sampler bind(DistributionParams params) {
+        ConfigNode n = params.node();
+        DistributionBinder.Kind kind = params.kind();
+        Path baseDir = params.baseDir();
         JsonNode pmf = n.rawValue("pmf");
         String file = n.stringValue("file", null);
         if ((pmf == null) == (file == null)) {
