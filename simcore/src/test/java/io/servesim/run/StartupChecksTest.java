@@ -54,7 +54,10 @@ class StartupChecksTest {
 
     @Test
     void linearRopeScalingMultipliesMaxPositionEmbeddings(@TempDir Path dir) throws Exception {
-        ObjectNode hf = (ObjectNode) StrictJson.json().readTree(Path.of("../../shared/data/models/llama-2-7b-hf.config.json").toFile());
+        ObjectNode hf;
+        try (var in = StartupChecksTest.class.getResourceAsStream("/io/servesim/latency/models/llama-2-7b-hf.config.json")) {
+            hf = (ObjectNode) StrictJson.json().readTree(in); // the bundled copy of the Hugging Face config
+        }
         hf.putObject("rope_scaling").put("type", "linear").put("factor", 4.0);
         Files.writeString(dir.resolve("long.config.json"), hf.toString());
         String deployment = "deployment: {model: " + dir.resolve("long.config.json") + ", hardware: H100}\n";
