@@ -91,9 +91,12 @@ class CliFailurePathsTest {
         assertEquals(0, slow.code(), slow.err());
         assertTrue(slow.json().get("duration_s").asDouble() > 40, "40 requests at 0.5/s take well over 40 s: " + slow.out());
         // a trace workload file: --num-requests keeps its first N requests, --rate is refused
+        Path moonWorkload = tmp.resolve("moon-workload.yaml");
+        Files.writeString(moonWorkload, "trace: {format: mooncake, path: " + Path.of("..", "simcore", "src", "test", "resources",
+                "traces", "mooncake_conversation_head500.jsonl").toAbsolutePath().normalize() + "}\n");
         Path cfg = tmp.resolve("moon.yaml");
         Files.writeString(cfg, "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
-                + "workload: " + Path.of("../sweeps/workloads/mooncake-replay.yaml").toAbsolutePath().normalize() + "\n");
+                + "workload: " + moonWorkload + "\n");
         Result moon = exec("run", "-c", cfg.toString(), "--num-requests", "20");
         assertEquals(0, moon.code(), moon.err());
         assertEquals(20, moon.json().get("injected").asInt());
