@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
  * {@code servesim validate CONFIG}: binds and resolves a config without running it; a trace workload's
  * header and first {@value TraceHead#DEFAULT_LINES} lines are read too ({@link TraceHead}).
  */
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(name = "validate", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class,
         description = "Check a run config (and a trace's header and first " + TraceHead.DEFAULT_LINES + " lines): every"
                 + " problem is printed with its config path or file:line; exit 2 if any.")
 public final class ValidateCommand implements Callable<Integer> {
