@@ -4,7 +4,7 @@ import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
-import io.servesim.policy.routing.Routers;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
 import io.servesim.sweep.SweepBench;
@@ -15,7 +15,9 @@ import java.lang.management.MemoryType;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +47,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--instances", description = "engine instances (default 1)")
     int instances = 1;
 
-    @Option(names = "--routing", description = "routing policy when instances > 1 (default weighted-scoring)")
+    @Option(names = "--routing", completionCandidates = RoutingNames.class,
+            description = "routing policy when instances > 1: ${COMPLETION-CANDIDATES} (default weighted-scoring)")
     String routing = "weighted-scoring";
 
     @Option(names = "--sweep", paramLabel = "FILE", description = "instead: run a sweep file's cells in a plain serial loop"
@@ -62,6 +65,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** The registered routing policies, for {@code --routing}'s help. */
+    static final class RoutingNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return PolicyKind.ROUTING.registry().names().iterator();
+        }
+    }
 
     /** True (and says so on stderr) when {@code value} of {@code flag} is below 1. */
     private static boolean belowOne(String flag, int value) {
@@ -109,8 +120,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (instances < 1) {
             bad.add("--instances must be >= 1, got " + instances);
         }
-        if (!Routers.REGISTRY.names().contains(routing)) {
-            bad.add("--routing: unknown routing policy '" + routing + "'; valid: " + String.join(", ", Routers.REGISTRY.names()));
+        Set<String> routers = PolicyKind.ROUTING.registry().names();
+        if (!routers.contains(routing)) {
+            bad.add("--routing: unknown routing policy '" + routing + "'; valid: " + String.join(", ", routers));
         }
         if (!bad.isEmpty()) { // every problem on its own line, all in one call
             bad.forEach(m -> System.err.println("servesim bench: " + m));

@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.SimConfig;
 import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
@@ -17,7 +20,8 @@ import picocli.CommandLine.Option;
  * Options shared by commands that load a run config: the file, {@code --set} overrides and the
  * common knobs as flags. Each flag is just an override of one config path (shown in its help), so
  * a flag can never be accepted and ignored; the workload flags follow the workload's form ({@link WorkloadFlags}:
- * applied, or refused with the reason). Precedence: file, then flags, then {@code --set}.
+ * applied, or refused with the reason). Precedence: file, then flags, then {@code --set}. A command
+ * that mixes these in declares {@code modelTransformer = PolicyFlags.class} for the policy flags.
  */
 public final class ConfigOptions {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
@@ -63,17 +67,8 @@ public final class ConfigOptions {
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
     Integer numInstances;
 
-    @Option(names = "--scheduler", description = "policies.scheduler: fcfs, priority-fcfs, sjf, reverse-priority")
-    String scheduler;
-
-    @Option(names = "--priority-policy", description = "policies.priority: constant, slo-based, tenant-priority, deadline-aware, inverted-slo")
-    String priority;
-
-    @Option(names = "--admission-policy", description = "policies.admission: always-admit, token-bucket, rate-limit, tenant-quota, reject-all")
-    String admission;
-
-    @Option(names = "--routing-policy", description = "policies.routing: round-robin, least-loaded, weighted-scoring, prefix-affinity, kv-router, always-busiest")
-    String routing;
+    /** The policy flags given, by kind (the flags themselves are added by {@link PolicyFlags}). */
+    final Map<PolicyKind<?>, String> policyNames = new LinkedHashMap<>();
 
     @Option(names = "--admission-latency-us", description = "cluster.admission_latency_us")
     Long admissionLatencyUs;
@@ -84,7 +79,8 @@ public final class ConfigOptions {
     @Option(names = "--fitness-weights", paramLabel = "KEY:W,...", description = "fitness_weights, e.g. throughput:0.5,p99_ttft:0.3,slo_attainment:0.2")
     String fitnessWeights;
 
-    @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: admission, priority, routing, scheduler (each a name or {name, params}); flags override it")
+    @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: any policy kind of the policies: section"
+            + " (each a name or {name, params}); flags override it")
     Path policyConfig;
 
     @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second, > 0;"
@@ -115,10 +111,7 @@ public final class ConfigOptions {
         add(o, "engine.block_size", blockSize);
         add(o, "engine.total_kv_blocks", totalKvBlocks);
         add(o, "deployment.instances", numInstances);
-        add(o, "policies.scheduler", scheduler);
-        add(o, "policies.priority", priority);
-        add(o, "policies.admission", admission);
-        add(o, "policies.routing", routing);
+        policyNames.forEach((kind, name) -> add(o, kind.configPath(), name));
         add(o, "cluster.admission_latency_us", admissionLatencyUs);
         add(o, "cluster.routing_latency_us", routingLatencyUs);
         add(o, "fitness_weights", fitnessWeights);

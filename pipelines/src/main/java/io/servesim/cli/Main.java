@@ -42,12 +42,13 @@ public final class Main {
     public static int execute(String... args) {
         CommandLine cl = new CommandLine(new Main());
         // picocli builds a subcommand's model by reflection when it is added; a call names one, so
-        // only that one is built (all of them for help, errors and unknown names).
+        // only that one is built (all of them for help, errors and unknown names). Each is built as its
+        // own CommandLine so its model transformer (PolicyFlags) runs.
         String named = args.length > 0 ? args[0] : "";
         boolean one = SUBCOMMANDS.stream().anyMatch(c -> c.getAnnotation(Command.class).name().equals(named));
         for (Class<?> c : SUBCOMMANDS) {
             if (!one || c.getAnnotation(Command.class).name().equals(named)) {
-                cl.addSubcommand(c);
+                cl.addSubcommand(new CommandLine(c));
             }
         }
         cl.setParameterExceptionHandler((ex, a) -> {

@@ -3,17 +3,19 @@ package io.servesim.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.StrictJson;
+import io.servesim.run.PolicyKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A PolicyBundle file ({@code --policy-config}): one YAML mapping with any of {@code admission},
- * {@code priority}, {@code routing}, {@code scheduler}, each a template name or {@code {name, params}}.
+ * A PolicyBundle file ({@code --policy-config}): one YAML mapping with any of the policy kinds
+ * ({@link PolicyKind#ALL}: {@code admission}, {@code priority}, {@code routing}, {@code scheduler}),
+ * each a template name or {@code {name, params}}.
  * Its entries replace the run config's {@code policies.*}; unknown keys fail naming the file.
  */
 final class PolicyBundleFile {
-    static final List<String> KEYS = List.of("admission", "priority", "routing", "scheduler");
+    private static final List<String> KEYS = PolicyKind.ALL.stream().map(PolicyKind::name).toList();
 
     private PolicyBundleFile() {
     }

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  * bad config, flag, output path or trace line, 1 when the run fails or no request completed because every
  * one was dropped or rejected (the summary and stderr give the reasons).
  */
-@Command(name = "run", mixinStandardHelpOptions = true, description = {
+@Command(name = "run", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class, description = {
     "Run one simulation and print its summary as JSON.",
     "Defaults apply to everything the config (or its absence) leaves out; with no workload, the "
             + WorkloadFlags.DEFAULT_WORKLOAD_TEXT + "."})

@@ -1,12 +1,14 @@
 package io.servesim.cli;
 
 import io.servesim.exit.ErrorReport;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.trace.TraceHead;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Spec;
  * {@code servesim validate CONFIG}: binds and resolves a config without running it; a trace workload's
  * header and first {@value TraceHead#DEFAULT_LINES} lines are read too ({@link TraceHead}).
  */
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(name = "validate", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class,
         description = "Check a run config (and a trace's header and first " + TraceHead.DEFAULT_LINES + " lines): every"
                 + " problem is printed with its config path or file:line; exit 2 if any.")
 public final class ValidateCommand implements Callable<Integer> {
@@ -45,10 +47,9 @@ public final class ValidateCommand implements Callable<Integer> {
             out.printf("OK %s%n  latency: %s%n  kv blocks: %d x %d tokens (%s)%n  max_model_len: %s%n",
                     config, plan.latencyModel().describe(), e.totalKvBlocks(), e.blockSizeTokens(),
                     plan.kvCapacitySource(), e.maxModelLen() == 0 ? "unlimited" : e.maxModelLen());
-            out.printf("  instances: %d, policies: admission %s, priority %s, routing %s, scheduler %s%n",
-                    plan.setup().cluster().instances(), plan.setup().policies().admission().name(),
-                    plan.setup().policies().priority().name(), plan.setup().policies().routing().name(),
-                    plan.setup().policies().scheduler().name());
+            out.printf("  instances: %d, policies: %s%n", plan.setup().cluster().instances(),
+                    PolicyKind.ALL.stream().map(k -> k + " " + plan.setup().policies().spec(k).name())
+                            .collect(Collectors.joining(", ")));
             plan.warnings().forEach(w -> err.println("servesim validate: warning: " + w));
             return 0;
         } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.exit.ExitCode;
+import io.servesim.run.PolicyKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -165,7 +166,7 @@ class MainTest {
         assertEquals(3, json.get("cluster").get("instances").asInt());
         assertTrue(json.get("rejected").asInt() > 0, "token bucket of 5 at 1/s must reject some of 100 requests at 8/s");
         assertEquals(json.get("completed").asDouble() / 100.0, json.get("cluster").get("fitness").asDouble(), 1e-9);
-        o.routing = "round-robin";
+        o.policyNames.put(PolicyKind.ROUTING, "round-robin");
         Files.writeString(bundle, "routing: least-loaded\nautoscale: none\n");
         Out badBundle = run(EXAMPLE, null, o);
         assertEquals(ExitCode.CONFIG_ERROR, badBundle.code());

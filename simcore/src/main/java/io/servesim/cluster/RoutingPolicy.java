@@ -11,6 +11,14 @@ public interface RoutingPolicy {
     int route(Request r, ClusterView view, long nowUs);
 
     /**
+     * Whether {@link #route} reads {@link ClusterView#prefixOverlapBlocks}: only then does the cluster
+     * maintain its prefix index (the run asks the built policy, never its name).
+     */
+    default boolean readsPrefixIndex() {
+        return false;
+    }
+
+    /**
      * Per-instance score components of the last decision (component name -> score per instance),
      * for decision traces; empty for policies without a breakdown. The arrays are reused.
      */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Binds {@code policies.<kind>} given either as a bare name ({@code scheduler: sjf}) or as
@@ -14,11 +15,23 @@ import java.util.Map;
  * factory is run once so unknown or bad params fail at load time.
  */
 public final class PolicyBinder {
+    /**
+     * A bound policy.
+     *
+     * @param spec   what the config says (the default's name when it says nothing)
+     * @param policy the policy built from it once, so its declared capabilities can be asked; empty when
+     *               the spec has problems (recorded on the config node)
+     * @param <P>    the policy interface
+     */
+    public record Bound<P>(PolicySpec spec, Optional<P> policy) {
+    }
+
     private PolicyBinder() {
     }
 
-    public static PolicySpec bind(ConfigNode policies, String kind, String dflt, Registry<?> registry,
-                           io.servesim.policy.PolicyContext ctx) {
+    /** Binds {@code policies.<registry's kind>}, {@code dflt} when absent; problems are recorded on {@code policies}. */
+    public static <P> Bound<P> bind(ConfigNode policies, Registry<P> registry, String dflt, PolicyContext ctx) {
+        String kind = registry.kind();
         String path = policies.pathOf(kind);
         JsonNode v = policies.rawValue(kind);
         PolicySpec spec;
@@ -31,7 +44,7 @@ public final class PolicyBinder {
             String name = n.stringValue("name", null);
             if (name == null) {
                 n.problem(n.pathOf("name"), "required; valid: " + String.join(", ", registry.names()));
-                return PolicySpec.of(dflt, path);
+                return new Bound<>(PolicySpec.of(dflt, path), Optional.empty());
             }
             Map<String, Object> params = new LinkedHashMap<>();
             JsonNode p = n.rawValue("params");
@@ -45,14 +58,14 @@ public final class PolicyBinder {
         } else {
             policies.problem(path, "must be a policy name or {name, params}; valid names: "
                     + String.join(", ", registry.names()));
-            return PolicySpec.of(dflt, path);
+            return new Bound<>(PolicySpec.of(dflt, path), Optional.empty());
         }
         try {
-            registry.create(spec, ctx);
+            return new Bound<>(spec, Optional.of(registry.create(spec, ctx)));
         } catch (ConfigException e) {
             e.problems().forEach(pr -> policies.problem(pr.path(), pr.message()));
+            return new Bound<>(spec, Optional.empty());
         }
-        return spec;
     }
 
     private static Object toJava(JsonNode v) {

@@ -47,6 +47,24 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         throw new ConfigException(path + ".params." + key, "must be a number, got " + got);
     }
 
+    /** A numeric parameter that must be > 0 (and is required when {@code dflt} is NaN). */
+    public double positive(String key, double dflt) {
+        double v = number(key, dflt);
+        if (!(v > 0)) {
+            throw new ConfigException(path + ".params." + key, "required, must be > 0");
+        }
+        return v;
+    }
+
+    /** A numeric parameter that must be >= 0, such as a weight; {@code dflt} when absent. */
+    public double nonNegative(String key, double dflt) {
+        double v = number(key, dflt);
+        if (!(v >= 0)) {
+            throw new ConfigException(path + ".params." + key, "must be >= 0");
+        }
+        return v;
+    }
+
     /** A map-valued parameter of numbers (e.g. per-class scores), or {@code dflt} when absent. */
     public Map<String, Double> numberMap(String key, Map<String, Double> dflt) {
         Object v = params.get(key);

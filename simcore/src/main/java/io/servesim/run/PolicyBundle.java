@@ -1,29 +1,52 @@
 package io.servesim.run;
 
 import io.servesim.policy.PolicySpec;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The control policies of a run, as one unit ({@code policies:} in a run config, or a
- * {@code --policy-config} file): admission, priority, routing and the instances' scheduler.
+ * {@code --policy-config} file): one {@link PolicySpec} per {@link PolicyKind}, in {@link PolicyKind#ALL}'s order.
+ *
+ * @param specs the spec of every kind
  */
-public record PolicyBundle(PolicySpec admission, PolicySpec priority, PolicySpec routing, PolicySpec scheduler) {
-    public static final PolicyBundle DEFAULT = new PolicyBundle(PolicySpec.of("always-admit", "policies.admission"),
-            PolicySpec.of("constant", "policies.priority"), PolicySpec.of("round-robin", "policies.routing"),
-            PolicySpec.of("fcfs", "policies.scheduler"));
+public record PolicyBundle(Map<PolicyKind<?>, PolicySpec> specs) {
+    /** Every kind's default policy. */
+    public static final PolicyBundle DEFAULT = defaults();
 
-    public PolicyBundle withScheduler(String name) {
-        return new PolicyBundle(admission, priority, routing, PolicySpec.of(name, "policies.scheduler"));
+    public PolicyBundle {
+        Map<PolicyKind<?>, PolicySpec> ordered = new LinkedHashMap<>();
+        for (PolicyKind<?> kind : PolicyKind.ALL) {
+            PolicySpec spec = specs.get(kind);
+            if (spec == null) {
+                throw new IllegalArgumentException("no " + kind.name() + " policy");
+            }
+            ordered.put(kind, spec);
+        }
+        specs = Collections.unmodifiableMap(ordered);
     }
 
-    public PolicyBundle withPriority(String name) {
-        return new PolicyBundle(admission, PolicySpec.of(name, "policies.priority"), routing, scheduler);
+    private static PolicyBundle defaults() {
+        Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();
+        PolicyKind.ALL.forEach(kind -> specs.put(kind, kind.defaultSpec()));
+        return new PolicyBundle(specs);
     }
 
-    public PolicyBundle withRouting(String name) {
-        return new PolicyBundle(admission, priority, PolicySpec.of(name, "policies.routing"), scheduler);
+    /** The spec of {@code kind}. */
+    public PolicySpec spec(PolicyKind<?> kind) {
+        return specs.get(kind);
     }
 
-    public PolicyBundle withAdmission(PolicySpec spec) {
-        return new PolicyBundle(spec, priority, routing, scheduler);
+    /** This bundle with {@code kind}'s policy replaced by {@code spec}. */
+    public PolicyBundle with(PolicyKind<?> kind, PolicySpec spec) {
+        Map<PolicyKind<?>, PolicySpec> copy = new LinkedHashMap<>(specs);
+        copy.put(kind, spec);
+        return new PolicyBundle(copy);
+    }
+
+    /** This bundle with {@code kind}'s policy replaced by template {@code name} without params. */
+    public PolicyBundle with(PolicyKind<?> kind, String name) {
+        return with(kind, PolicySpec.of(name, kind.configPath()));
     }
 }

@@ -16,14 +16,14 @@ import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.policy.PolicyBinder;
 import io.servesim.policy.PolicyContext;
-import io.servesim.policy.Priorities;
-import io.servesim.policy.Schedulers;
-import io.servesim.policy.admission.Admissions;
-import io.servesim.policy.routing.Routers;
+import io.servesim.policy.PolicySpec;
 import io.servesim.slo.SloTargets;
 import io.servesim.workload.WorkloadBinder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a run config (YAML), applies {@code --set} overrides and binds it into a {@link SimConfig},
@@ -32,7 +32,6 @@ import java.util.List;
  */
 public final class SimConfigLoader {
     private static final ObjectMapper YAML = StrictJson.yaml();
-
 
     private SimConfigLoader() {
     }
@@ -60,12 +59,15 @@ public final class SimConfigLoader {
         SloTargets slo = SloTargets.bind(root.child("slo"));
         PolicyContext ctx = new PolicyContext(instances, slo);
         ConfigNode policies = root.child("policies");
-        PolicyBundle bundle = new PolicyBundle(
-                PolicyBinder.bind(policies, "admission", "always-admit", Admissions.REGISTRY, ctx),
-                PolicyBinder.bind(policies, "priority", "constant", Priorities.REGISTRY, ctx),
-                PolicyBinder.bind(policies, "routing", "round-robin", Routers.REGISTRY, ctx),
-                PolicyBinder.bind(policies, "scheduler", "fcfs", Schedulers.REGISTRY, ctx));
+        List<PolicyBinder.Bound<?>> bound = new ArrayList<>();
+        Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();
+        for (PolicyKind<?> kind : PolicyKind.ALL) {
+            PolicyBinder.Bound<?> b = kind.bind(policies, ctx);
+            bound.add(b);
+            specs.put(kind, b.spec());
+        }
         policies.finish();
+        PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
         String weights = root.stringValue("fitness_weights", null);
         if (weights != null) {
@@ -77,7 +79,7 @@ public final class SimConfigLoader {
         }
         var workload = WorkloadBinder.bindSection(root, baseDir, horizonUs, slo);
         if (workload != null) {
-            PolicyReferences.check(root, bundle, workload);
+            PolicyReferences.check(root, bound, workload);
         }
         root.finish();
         root.throwIfProblems();

@@ -3,6 +3,7 @@ package io.servesim.run;
 import io.servesim.cluster.ClusterObserver;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.ControlPlane;
+import io.servesim.cluster.RoutingPolicy;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
 import io.servesim.engine.Request;
@@ -16,10 +17,6 @@ import io.servesim.metrics.RunTotals;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
-import io.servesim.policy.Priorities;
-import io.servesim.policy.Schedulers;
-import io.servesim.policy.admission.Admissions;
-import io.servesim.policy.routing.Routers;
 import io.servesim.workload.RequestSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -91,12 +88,13 @@ public final class Simulation {
                 metrics.onLeft(e, r, nowUs);
             }
         };
+        PolicyBundle policies = setup.policies();
         for (int i = 0; i < n; i++) {
-            engines[i] = new Engine(i, setup.engine(), setup.latency(),
-                    Schedulers.REGISTRY.create(setup.policies().scheduler(), ctx), events, observer);
+            engines[i] = new Engine(i, setup.engine(), setup.latency(), PolicyKind.SCHEDULER.create(policies, ctx),
+                    events, observer);
         }
-        ClusterView view = new ClusterView(engines, setup.cluster().observability(),
-                Routers.usesPrefixCache(setup.policies().routing()));
+        RoutingPolicy routing = PolicyKind.ROUTING.create(policies, ctx);
+        ClusterView view = new ClusterView(engines, setup.cluster().observability(), routing.readsPrefixIndex());
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
         ClusterObserver clusterObserver = new ClusterObserver() {
@@ -116,14 +114,13 @@ public final class Simulation {
                 metrics.onDelayed(r, delayUs);
             }
         };
-        this.control = new ControlPlane(setup.cluster(), Admissions.REGISTRY.create(setup.policies().admission(), ctx),
-                Priorities.REGISTRY.create(setup.policies().priority(), ctx),
-                Routers.REGISTRY.create(setup.policies().routing(), ctx), engines, view, events, clusterObserver);
+        this.control = new ControlPlane(setup.cluster(), PolicyKind.ADMISSION.create(policies, ctx),
+                PolicyKind.PRIORITY.create(policies, ctx), routing, engines, view, events, clusterObserver);
     }
 
     /** Streams every routing decision to {@code sink} (decision traces; off by default). */
     public Simulation traceDecisions(io.servesim.decisions.DecisionSink sink) {
-        control.traceDecisions(sink, setup.policies().routing().name());
+        control.traceDecisions(sink, setup.policies().spec(PolicyKind.ROUTING).name());
         return this;
     }
 

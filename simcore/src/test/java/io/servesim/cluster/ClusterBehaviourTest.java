@@ -1,5 +1,6 @@
 package io.servesim.cluster;
 
+import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class ClusterBehaviourTest {
     }
 
     private static PolicyBundle routing(String name) {
-        return PolicyBundle.DEFAULT.withRouting(name);
+        return PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, name);
     }
 
     @Test
@@ -58,7 +59,7 @@ class ClusterBehaviourTest {
 
     @Test
     void rejectAllRejectsEverything() {
-        RunSummary s = run(cluster(2, PolicyBundle.DEFAULT.withAdmission(PolicySpec.of("reject-all", "t"))),
+        RunSummary s = run(cluster(2, PolicyBundle.DEFAULT.with(PolicyKind.ADMISSION, PolicySpec.of("reject-all", "t"))),
                 MixedWorkload.generate(300, 50, 0.5, 0, 2));
         assertEquals(300, s.rejected());
         assertEquals(0, s.completed());
@@ -69,12 +70,12 @@ class ClusterBehaviourTest {
     void pathologicalPrioritiesInvertWhereConstantNever() {
         // One busy instance so requests queue; mixed SLO classes.
         List<Request> w = MixedWorkload.generate(1500, 60, 1.0, 0, 5);
-        RunSummary constant = run(cluster(1, PolicyBundle.DEFAULT.withScheduler("priority-fcfs")), w);
-        RunSummary inverted = run(cluster(1, PolicyBundle.DEFAULT.withScheduler("priority-fcfs").withPriority("inverted-slo")),
+        RunSummary constant = run(cluster(1, PolicyBundle.DEFAULT.with(PolicyKind.SCHEDULER, "priority-fcfs")), w);
+        RunSummary inverted = run(cluster(1, PolicyBundle.DEFAULT.with(PolicyKind.SCHEDULER, "priority-fcfs").with(PolicyKind.PRIORITY, "inverted-slo")),
                 MixedWorkload.generate(1500, 60, 1.0, 0, 5));
-        RunSummary reverse = run(cluster(1, PolicyBundle.DEFAULT.withScheduler("reverse-priority").withPriority("slo-based")),
+        RunSummary reverse = run(cluster(1, PolicyBundle.DEFAULT.with(PolicyKind.SCHEDULER, "reverse-priority").with(PolicyKind.PRIORITY, "slo-based")),
                 MixedWorkload.generate(1500, 60, 1.0, 0, 5));
-        RunSummary sloBased = run(cluster(1, PolicyBundle.DEFAULT.withScheduler("priority-fcfs").withPriority("slo-based")),
+        RunSummary sloBased = run(cluster(1, PolicyBundle.DEFAULT.with(PolicyKind.SCHEDULER, "priority-fcfs").with(PolicyKind.PRIORITY, "slo-based")),
                 MixedWorkload.generate(1500, 60, 1.0, 0, 5));
         assertEquals(0, constant.cluster().priorityInversions());
         assertTrue(inverted.cluster().priorityInversions() > 0, "inverted-slo");
@@ -150,7 +151,7 @@ class ClusterBehaviourTest {
 
     @Test
     void rejectedRequestsAreRecorded() {
-        Runs.Result r = Runs.run(cluster(1, PolicyBundle.DEFAULT.withAdmission(PolicySpec.of("reject-all", "t"))),
+        Runs.Result r = Runs.run(cluster(1, PolicyBundle.DEFAULT.with(PolicyKind.ADMISSION, PolicySpec.of("reject-all", "t"))),
                 Runs.listOf(MixedWorkload.generate(5, 10, 0, 0, 1)));
         assertEquals(5, r.records().size());
         assertEquals(RequestRecord.REJECTED, r.records().get(0).status());

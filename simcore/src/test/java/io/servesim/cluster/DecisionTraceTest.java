@@ -1,5 +1,6 @@
 package io.servesim.cluster;
 
+import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,7 +20,7 @@ class DecisionTraceTest {
     void weightedScoringDecisionsCarryTheirBreakdown() {
         SimSetup setup = SimSetup.single(new EngineConfig(16, 1024, 0, 0, 16, 2000, true), LinearLatency.steps(2000, 20, 300))
                 .withCluster(new ClusterConfig(3, 0, 0, Observability.ALL_IMMEDIATE))
-                .withPolicies(PolicyBundle.DEFAULT.withRouting("weighted-scoring"));
+                .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "weighted-scoring"));
         List<DecisionRecord> decisions = new ArrayList<>();
         new Simulation(setup, Runs.listOf(MixedWorkload.generate(200, 30, 0.5, 2, 1)), r -> { })
                 .traceDecisions(decisions::add).run();

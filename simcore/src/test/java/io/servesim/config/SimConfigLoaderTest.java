@@ -1,5 +1,6 @@
 package io.servesim.config;
 
+import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,8 +36,8 @@ class SimConfigLoaderTest {
         assertEquals(512, c.engine().maxNumBatchedTokens());
         assertEquals(16, c.engine().blockSizeTokens());
         assertEquals(-1, c.engine().maxModelLen());
-        assertEquals("fcfs", c.policies().scheduler().name());
-        assertEquals("round-robin", c.policies().routing().name());
+        assertEquals("fcfs", c.policies().spec(PolicyKind.SCHEDULER).name());
+        assertEquals("round-robin", c.policies().spec(PolicyKind.ROUTING).name());
         assertEquals(1, c.cluster().instances());
         assertEquals("auto", c.latency().kind());
         assertEquals(42, c.seed());
@@ -107,7 +108,7 @@ class SimConfigLoaderTest {
         assertEquals(150.0, c.slo().of("realtime").ttftMs());
         assertEquals(true, Double.isNaN(c.slo().of("realtime").tpotMs()));
         assertEquals(0.5, c.fitness().weights().get("p99_ttft"));
-        assertEquals("reject-all", c.policies().admission().name());
+        assertEquals("reject-all", c.policies().spec(PolicyKind.ADMISSION).name());
     }
 
     @Test

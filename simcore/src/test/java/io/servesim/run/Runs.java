@@ -36,7 +36,7 @@ public final class Runs {
     public static Result run(EngineConfig cfg, LatencyModel latency, String scheduler, String priority,
                              RequestSource source, long horizonUs) {
         SimSetup setup = SimSetup.single(cfg, latency).withHorizonUs(horizonUs)
-                .withPolicies(PolicyBundle.DEFAULT.withScheduler(scheduler).withPriority(priority));
+                .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.SCHEDULER, scheduler).with(PolicyKind.PRIORITY, priority));
         return run(setup, source);
     }
 

@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -98,7 +99,7 @@ class ConversationTest {
         // Admission rejects every first turn; the source learns of each rejection, so no session is left open.
         GeneratorSource source = (GeneratorSource) Yaml.workload(CHAT.formatted("accumulate")).open(1, 0);
         var setup = io.servesim.run.SimSetup.single(Runs.engine(100_000), LinearLatency.steps(1000, 10, 100))
-                .withPolicies(io.servesim.run.PolicyBundle.DEFAULT.withAdmission(
+                .withPolicies(io.servesim.run.PolicyBundle.DEFAULT.with(PolicyKind.ADMISSION, 
                         io.servesim.policy.PolicySpec.of("reject-all", "policies.admission")));
         var summary = new io.servesim.run.Simulation(setup, source, r -> { }).run();
         assertEquals(100, summary.rejected());

@@ -2,12 +2,16 @@ package io.servesim.policy.admission;
 
 import io.servesim.cluster.AdmissionDecision;
 import io.servesim.cluster.AdmissionPolicy;
+import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Token-bucket admission: a bucket of {@code capacity} tokens refilled continuously at
+ * {@code token-bucket {capacity, refill_per_s, per_tenant, cost}}: token-bucket admission: a bucket of {@code capacity} tokens refilled continuously at
  * {@code refill_per_s}; a request costs one token ({@code cost: requests}) or its prompt length
  * ({@code cost: input_tokens}) and is rejected when the bucket holds less. With
  * {@code per_tenant: true} every tenant has its own bucket. Buckets start full.
@@ -21,11 +25,30 @@ final class TokenBucket implements AdmissionPolicy {
     private final boolean costByTokens;
     private final Map<String, double[]> buckets = new HashMap<>();
 
-    TokenBucket(double capacity, double refillPerSec, boolean perTenant, boolean costByTokens) {
+    private TokenBucket(double capacity, double refillPerSec, boolean perTenant, boolean costByTokens) {
         this.capacity = capacity;
         this.refillPerUs = refillPerSec / 1e6;
         this.perTenant = perTenant;
         this.costByTokens = costByTokens;
+    }
+
+    static AdmissionPolicy create(PolicySpec spec, PolicyContext ctx) {
+        spec.requireOnly(Set.of("capacity", "refill_per_s", "per_tenant", "cost"));
+        double capacity = spec.positive("capacity", Double.NaN);
+        double refillPerSec = spec.number("refill_per_s", Double.NaN);
+        if (!(refillPerSec >= 0)) {
+            throw new ConfigException(spec.path() + ".params.refill_per_s", "required, >= 0 (tokens per second)");
+        }
+        Object perTenant = spec.params().getOrDefault("per_tenant", "false");
+        if (!"true".equals(perTenant.toString()) && !"false".equals(perTenant.toString())) {
+            throw new ConfigException(spec.path() + ".params.per_tenant", "must be true or false");
+        }
+        Object cost = spec.params().getOrDefault("cost", "requests");
+        if (!"requests".equals(cost) && !"input_tokens".equals(cost)) {
+            throw new ConfigException(spec.path() + ".params.cost", "unknown value '" + cost
+                    + "'; valid: requests, input_tokens");
+        }
+        return new TokenBucket(capacity, refillPerSec, "true".equals(perTenant.toString()), "input_tokens".equals(cost));
     }
 
     @Override

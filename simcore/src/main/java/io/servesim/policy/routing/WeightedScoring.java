@@ -3,11 +3,15 @@ package io.servesim.policy.routing;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.engine.Request;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Weighted scoring (the llm-d inference scheduler's scorer plug-ins): each instance scores
+ * {@code weighted-scoring {cache_affinity, load, queue_depth, kv_utilization}} (default weights 1, 1,
+ * 0, 0.5; each >= 0), the llm-d inference scheduler's scorer plug-ins: each instance scores
  * {@code cache_affinity x overlap/promptBlocks + load x (1 - load/maxLoad) + queue_depth x
  * (1 - queue/maxQueue) + kv_utilization x (1 - kvUtil)}, every component in [0, 1]; the highest
  * total wins (ties: lowest id). The per-component scores of the last decision are kept for traces.
@@ -23,7 +27,7 @@ final class WeightedScoring implements RoutingPolicy {
     private final double[] queue;
     private final double[] kv;
 
-    WeightedScoring(double wCache, double wLoad, double wQueue, double wKv, int instances) {
+    private WeightedScoring(double wCache, double wLoad, double wQueue, double wKv, int instances) {
         this.wCache = wCache;
         this.wLoad = wLoad;
         this.wQueue = wQueue;
@@ -36,6 +40,12 @@ final class WeightedScoring implements RoutingPolicy {
         breakdown.put("load", load);
         breakdown.put("queue_depth", queue);
         breakdown.put("kv_utilization", kv);
+    }
+
+    static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
+        spec.requireOnly(Set.of("cache_affinity", "load", "queue_depth", "kv_utilization"));
+        return new WeightedScoring(spec.nonNegative("cache_affinity", 1), spec.nonNegative("load", 1),
+                spec.nonNegative("queue_depth", 0), spec.nonNegative("kv_utilization", 0.5), ctx.instances());
     }
 
     @Override
@@ -63,6 +73,12 @@ final class WeightedScoring implements RoutingPolicy {
             }
         }
         return best;
+    }
+
+    /** Reads the prefix index only when cache affinity counts. */
+    @Override
+    public boolean readsPrefixIndex() {
+        return wCache > 0;
     }
 
     @Override

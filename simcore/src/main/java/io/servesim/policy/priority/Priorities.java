@@ -1,0 +1,22 @@
+package io.servesim.policy.priority;
+
+import io.servesim.cluster.PriorityPolicy;
+import io.servesim.policy.Registry;
+
+/**
+ * Priority templates (BLIS {@code sim/priority.go} plus tenant and deadline variants), one class
+ * each, in the order help and error messages list them ({@link Registry} says how to add one).
+ * Higher scores are served first by priority-aware schedulers. Every template's order is
+ * time-invariant, so a wait queue can key on {@link PriorityPolicy#rankKey}.
+ */
+public final class Priorities {
+    public static final Registry<PriorityPolicy> REGISTRY = new Registry<PriorityPolicy>("priority")
+            .register("constant", Constant::create)
+            .register("slo-based", SloBased::create)
+            .register("tenant-priority", TenantPriority::create)
+            .register("deadline-aware", DeadlineAware::create)
+            .register("inverted-slo", InvertedSlo::create);
+
+    private Priorities() {
+    }
+}

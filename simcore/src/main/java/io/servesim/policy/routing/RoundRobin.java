@@ -1,0 +1,28 @@
+package io.servesim.policy.routing;
+
+import io.servesim.cluster.ClusterView;
+import io.servesim.cluster.RoutingPolicy;
+import io.servesim.engine.Request;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
+import java.util.Set;
+
+/** {@code round-robin}: instances in turn (BLIS {@code sim/routing.go}). No params. */
+final class RoundRobin implements RoutingPolicy {
+    private int next;
+
+    private RoundRobin() {
+    }
+
+    static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
+        spec.requireOnly(Set.of());
+        return new RoundRobin();
+    }
+
+    @Override
+    public int route(Request r, ClusterView v, long nowUs) {
+        int i = next;
+        next = (next + 1) % v.instances();
+        return i;
+    }
+}

@@ -1,0 +1,92 @@
+package io.servesim.policy;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.cluster.ClusterConfig;
+import io.servesim.cluster.Observability;
+import io.servesim.config.ConfigException;
+import io.servesim.engine.EngineConfig;
+import io.servesim.engine.Request;
+import io.servesim.engine.RequestTags;
+import io.servesim.engine.TokenSequence;
+import io.servesim.run.LinearLatency;
+import io.servesim.run.PolicyBundle;
+import io.servesim.run.PolicyKind;
+import io.servesim.run.Runs;
+import io.servesim.run.SimSetup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * One contract over every registered policy of every kind ({@link PolicyKind#ALL} x its registry's
+ * names, so a new policy or kind cannot skip it): it builds from {@link PolicySamples}, refuses
+ * unknown params naming them, and runs a loaded 3-instance cluster deterministically while
+ * conserving requests. The kinds not under test are priority-aware companions (least-loaded routing,
+ * priority-fcfs, slo-based), so a priority or scheduler policy changes the order served.
+ */
+class PolicyContractTest {
+    private static final PolicyBundle COMPANIONS = PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "least-loaded")
+            .with(PolicyKind.SCHEDULER, "priority-fcfs").with(PolicyKind.PRIORITY, "slo-based");
+
+    static List<Arguments> everyPolicy() {
+        List<Arguments> out = new ArrayList<>();
+        for (PolicyKind<?> kind : PolicyKind.ALL) {
+            for (String name : kind.registry().names()) {
+                out.add(Arguments.of(Named.of(kind.name(), kind), name));
+            }
+        }
+        return out;
+    }
+
+    private static List<Request> workload() {
+        List<Request> out = new ArrayList<>();
+        String[] classes = {"realtime", "interactive", "batch"};
+        for (int i = 0; i < 300; i++) {
+            out.add(new Request(i, new RequestTags("c", "t" + (i % 2), classes[i % 3], -1, 0),
+                    TokenSequence.prefixed(i % 4, 256, 10_000 + i, 50 + (i * 37) % 900), 20 + (i * 13) % 100, 0,
+                    i * 8_000L, i % 5, true));
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyPolicy")
+    void buildsFromItsSampleAndRefusesUnknownParams(PolicyKind<?> kind, String name) {
+        PolicySpec sample = PolicySamples.of(kind, name);
+        assertDoesNotThrow(() -> kind.registry().create(sample),
+                name + " needs params: add them to PolicySamples");
+        Map<String, Object> params = new java.util.HashMap<>(sample.params());
+        params.put("no_such_param", 1.0);
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> kind.registry().create(new PolicySpec(name, params, sample.path())));
+        assertEquals(kind.configPath() + ".params.no_such_param", e.problems().get(0).path());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyPolicy")
+    void runsDeterministicallyAndConserves(PolicyKind<?> kind, String name) {
+        SimSetup setup = SimSetup.single(new EngineConfig(16, 1024, 0, 0, 16, 600, true), LinearLatency.steps(2000, 20, 300))
+                .withCluster(new ClusterConfig(3, 0, 0, Observability.ALL_IMMEDIATE))
+                .withPolicies(COMPANIONS.with(kind, PolicySamples.of(kind, name)));
+        Runs.Result a = Runs.run(setup, Runs.listOf(workload()));
+        Runs.Result b = Runs.run(setup, Runs.listOf(workload()));
+        assertEquals(a.records(), b.records());
+        var s = a.summary();
+        assertEquals(300, s.completed() + s.dropped() + s.rejected() + s.unfinished());
+        long routed = 0;
+        for (long c : s.cluster().requestsPerInstance()) {
+            routed += c;
+        }
+        assertEquals(300 - s.rejected(), routed);
+        assertTrue(a.records().stream().filter(r -> r.instanceId() != -1)
+                .allMatch(r -> r.instanceId() >= 0 && r.instanceId() < 3));
+    }
+}
