@@ -87,7 +87,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
     private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients) {
         try {
             return LatencyModels.resolve(new LatencySpec(kind.configName(), modelId, gpu.name(), tp,
-                    kind == LatencyKind.BLACKBOX ? coefficients : null, Double.NaN, Double.NaN), "replay", "--latency-model");
+                    kind == LatencyKind.BLACKBOX ? coefficients : null), "replay", "--latency-model");
         } catch (ConfigException e) {
             ConfigException.Problem p = e.problems().get(0);
             String hint = kind == LatencyKind.BLACKBOX && coefficients == null

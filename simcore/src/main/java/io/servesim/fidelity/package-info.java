@@ -24,27 +24,28 @@
  * writes them in BLIS's coefficient format ({@link io.servesim.fidelity.CoefficientsFile}), which
  * {@code replay-real --latency-model blackbox --coefficients coeffs.yaml} reads.
  *
+ * <h2>Roofline constants</h2>
+ * {@code servesim validate-latency} fits the roofline's cross-GPU constants ({@link io.servesim.fidelity.RooflineFit})
+ * on the shared measurements ({@link io.servesim.fidelity.LatencyDatasets}) leave-one-GPU-out and replays the
+ * real run with its GPU held out ({@link io.servesim.fidelity.LatencyValidation}); {@code --write-constants}
+ * writes the all-GPU fit that servesim bundles.
+ *
  * <h2>Results on the shipped run</h2>
  * The real vLLM 0.19 run of Llama-3.1-8B on one RTX PRO 6000 (300 ShareGPT requests at about 10 req/s;
  * /work/shared/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2,
  * MIT), {@code --hardware RTXPRO6000} (its meta.json names no GPU), mean errors sim vs real:
  * <pre>
- *                                  TTFT     TPOT     E2E
- * profiled (LLMServingSim tables)  -2.9%    -0.5%    -1.2%
- * blackbox, calibrated on the run  +3.6%    +0.6%    +1.4%   (fit: RMS log error 0.087)
- * roofline                        -12.3%    -3.2%    -5.5%   (-58.6% / -24.9% / -33.4% at peak bandwidth)
- * LLMServingSim (its own report)   -4.0%    -1.0%    -1.8%
+ *                                        TTFT     TPOT     E2E
+ * profiled (LLMServingSim tables)        -2.9%    -0.5%    -1.2%
+ * blackbox, calibrated on the run        +3.6%    +0.6%    +1.4%   (fit: RMS log error 0.087)
+ * roofline, bundled constants            +1.5%    +1.5%    +1.5%
+ * roofline, RTX PRO 6000 held out       +13.3%    +6.8%    +8.5%
+ * LLMServingSim (its own report)         -4.0%    -1.0%    -1.8%
  * </pre>
- * {@code RealRunReplayTest} checks the first two rows stay within 5% and the roofline within 15%. The
- * roofline reaches that through one general constant, BLIS's bandwidth efficiency of 0.72
- * ({@link io.servesim.latency.RooflineModel#BANDWIDTH_EFFICIENCY}); at the datasheet's peak bandwidth it
- * missed by 59% / 25% / 33%, for reasons the measured profile shows. The GPU sustains 78-89% of its
- * 1597 GB/s in decode (the profile's projection and MLP GEMMs move their weights at 89% of peak for 1
- * token and 78% for 128; decode attention over 128 x 1024 tokens reads its KV at 83%), and steps that
- * mix a prefill chunk with decodes cost more: vLLM's attention kernel runs such a step at up to 1.8x the
- * cost of its two parts apart (2048 prefill tokens with 128 decodes over 1024 tokens: 1031 us per layer
- * against 173 + 405), which the roofline does not model. Because the run is overloaded (128 running and
- * a growing queue), a throughput error becomes a larger TTFT error through queueing, which is why TTFT
- * is the roofline's worst figure.
+ * {@code RealRunReplayTest} checks the first three rows stay within 5%, {@code LatencyValidationTest} the
+ * held-out row. The roofline does not model vLLM's attention kernel running a step that mixes a prefill
+ * chunk with decodes at up to 1.8x the cost of its two parts apart (2048 prefill tokens with 128 decodes
+ * over 1024 tokens: 1031 us per layer against 173 + 405 in the profile). Because the run is overloaded
+ * (128 running and a growing queue), a throughput error becomes a larger TTFT error through queueing.
  */
 package io.servesim.fidelity;

@@ -40,7 +40,6 @@ public final class BlackboxModel implements LatencyModel {
         LatencySpec spec = c.spec();
         if (spec.coefficients() != null) {
             checkCoefficients(spec.coefficients(), c.path() + ".coefficients");
-            c.rejectMfu("explicit blackbox coefficients are given");
             return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "explicit coefficients"),
                     OptionalInt.empty(), c.arch(), c.gpu());
         }
@@ -49,7 +48,6 @@ public final class BlackboxModel implements LatencyModel {
             throw noCoefficients(c);
         }
         String triple = c.modelKey() + " on " + c.gpu().name() + " TP" + spec.tp();
-        c.rejectMfu("the blackbox model is used (trained coefficients for " + triple + ")");
         CoefficientTable.Entry e = trained.get();
         return new ResolvedLatency(new BlackboxModel(e.coefficients(), triple + " (trained, BLIS defaults.yaml)"),
                 OptionalInt.of(e.totalKvBlocks()), c.arch(), c.gpu());

@@ -66,6 +66,11 @@ public final class CoefficientTable {
         return out;
     }
 
+    /** Every trained triple, in file order. */
+    public List<Entry> entries() {
+        return List.copyOf(byTriple.values());
+    }
+
     /** Number of distinct triples. */
     public int size() {
         return byTriple.size();

@@ -84,8 +84,7 @@ public final class GpuCatalog {
                     Resources.number(n, "fp8_tflops", where),
                     Resources.number(n, "memory_bandwidth_tbps", where),
                     Resources.number(n, "memory_gib", where),
-                    Resources.number(n, "mfu_prefill", where),
-                    Resources.number(n, "mfu_decode", where),
+                    (int) Resources.number(n, "sm_count", where),
                     Resources.number(n, "all_reduce_gbps", where),
                     Resources.text(n, "source", where)));
         }

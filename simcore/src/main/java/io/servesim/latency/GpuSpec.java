@@ -3,11 +3,13 @@ package io.servesim.latency;
 import java.util.List;
 
 /**
- * One GPU type as the roofline model and the KV-capacity estimate see it: peak dense tensor
- * throughput, memory bandwidth and size, default model-FLOPs utilisation, and the effective
- * bandwidth of tensor-parallel all-reduces. Values come from vendor datasheets and, for H100,
- * A100 and L40S, from BLIS's calibrated {@code hardware_config.json} (inference-sim/inference-sim);
- * each entry of {@code gpus.yaml} names its {@link #source()}.
+ * One GPU type as the roofline model and the KV-capacity estimate see it: datasheet peaks of dense
+ * tensor throughput and memory bandwidth, memory size, the number of streaming multiprocessors (over
+ * which the roofline model quantizes GEMM tiles into waves) and the effective bandwidth of
+ * tensor-parallel all-reduces. Nothing here is fitted to one GPU: the roofline model applies the
+ * cross-GPU efficiencies of {@link RooflineConstants} to every row. Values come from vendor datasheets
+ * and whitepapers and, for H100, A100 and L40S, BLIS's {@code hardware_config.json}
+ * (inference-sim/inference-sim); each entry of {@code gpus.yaml} names its {@link #source()}.
  *
  * @param name                canonical name ({@code H100}, {@code A100-80GB}, ...)
  * @param aliases             other accepted spellings
@@ -15,26 +17,19 @@ import java.util.List;
  * @param fp8Tflops           peak dense FP8 tensor TFLOPS, 0 without FP8 tensor cores
  * @param memoryBandwidthTBps peak memory bandwidth, TB/s (1e12 B/s)
  * @param memoryGiB           device memory, GiB
- * @param mfuPrefill          default MFU of prefill compute
- * @param mfuDecode           default MFU of decode compute
+ * @param smCount             streaming multiprocessors
  * @param allReduceGBps       effective all-reduce bus bandwidth per GPU, GB/s (1e9 B/s)
  * @param source              datasheet / file the numbers come from
  */
 public record GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops,
-                      double memoryBandwidthTBps, double memoryGiB, double mfuPrefill, double mfuDecode,
-                      double allReduceGBps, String source) {
+                      double memoryBandwidthTBps, double memoryGiB, int smCount, double allReduceGBps, String source) {
 
     public GpuSpec {
         aliases = List.copyOf(aliases);
-        if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0
-                && allReduceGBps > 0 && validMfu(mfuPrefill) && validMfu(mfuDecode))) {
-            throw new IllegalArgumentException("GPU " + name + ": non-positive spec or MFU outside (0, 1]");
+        if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0 && smCount > 0
+                && allReduceGBps > 0)) {
+            throw new IllegalArgumentException("GPU " + name + ": non-positive spec");
         }
-    }
-
-    /** True when {@code mfu} is a usable utilisation: in (0, 1]. */
-    public static boolean validMfu(double mfu) {
-        return mfu > 0 && mfu <= 1;
     }
 
     /** Peak dense tensor FLOP/s for weights of {@code weightBytesPerParam} (8-bit weights use FP8 cores when present). */

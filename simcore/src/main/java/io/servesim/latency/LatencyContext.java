@@ -4,8 +4,8 @@ import io.servesim.config.ConfigException;
 import java.util.Optional;
 
 /**
- * A {@link LatencySpec} after the checks every kind shares ({@link LatencyModels#resolve}): TP and
- * MFU ranges, the GPU and model looked up. What a {@link LatencyKind}'s resolver builds its model from.
+ * A {@link LatencySpec} after the checks every kind shares ({@link LatencyModels#resolve}): the TP
+ * range, the GPU and model looked up. What a {@link LatencyKind}'s resolver builds its model from.
  *
  * @param kind     the kind chosen
  * @param spec     the spec as given
@@ -35,15 +35,6 @@ record LatencyContext(LatencyKind kind, LatencySpec spec, String path, String ki
         if (spec.coefficients() != null) {
             throw new ConfigException(path + ".coefficients", "explicit coefficients belong to the blackbox model, but "
                     + choice(kind) + " is given; remove them or use " + choice(LatencyKind.BLACKBOX));
-        }
-    }
-
-    /** Refuses MFU overrides, which only the roofline model takes; {@code why} says which model is used. */
-    void rejectMfu(String why) {
-        if (!Double.isNaN(spec.mfuPrefill()) || !Double.isNaN(spec.mfuDecode())) {
-            String field = Double.isNaN(spec.mfuPrefill()) ? ".mfu_decode" : ".mfu_prefill";
-            throw new ConfigException(path + field, "MFU applies only to the roofline model, but " + why
-                    + "; remove it or use " + choice(LatencyKind.ROOFLINE));
         }
     }
 }

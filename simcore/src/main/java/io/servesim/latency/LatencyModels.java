@@ -7,20 +7,20 @@ import java.util.Locale;
 /**
  * Turns a {@link LatencySpec} into a latency model, validating it against the bundled catalogs
  * ({@link GpuCatalog}, {@link ModelCatalog}, {@link CoefficientTable}): the checks every kind shares
- * (TP, MFU range, GPU and model lookup) here, then the chosen {@link LatencyKind}'s resolver:
+ * (TP, GPU and model lookup) here, then the chosen {@link LatencyKind}'s resolver:
  * <ul>
  *   <li>{@code blackbox} ({@link BlackboxModel#resolve}): explicit {@code coefficients} (model and
  *       hardware optional), else the trained coefficients of the (model, GPU, TP) triple, which must exist;</li>
  *   <li>{@code roofline} ({@link RooflineModel#resolve}): needs a bundled model (or a path ending in
  *       {@code .json} to a Hugging Face config) and a GPU; TP must divide the attention heads, and the
- *       KV heads must be a multiple of TP or divide it (vLLM's sharding rule); MFU defaults to the GPU's;</li>
+ *       KV heads must be a multiple of TP or divide it (vLLM's sharding rule);</li>
  *   <li>{@code profiled} ({@link ProfiledModel#resolve}): a measured profile bundled for the (model,
  *       GPU, TP) triple ({@link ProfileCatalog}); needs a model and a GPU;</li>
  *   <li>{@code auto} (the default): blackbox with explicit or trained coefficients when there are
  *       any, as BLIS does, else roofline.</li>
  * </ul>
  * Every problem is a {@link ConfigException} at {@code path.<field>} ({@code kind}, {@code model},
- * {@code hardware}, {@code tp}, {@code coefficients}, {@code mfu_prefill}, {@code mfu_decode}).
+ * {@code hardware}, {@code tp}, {@code coefficients}).
  */
 public final class LatencyModels {
     private LatencyModels() {
@@ -50,8 +50,6 @@ public final class LatencyModels {
         if (tp < 1) {
             throw new ConfigException(path + ".tp", "tensor parallelism must be >= 1, got " + tp);
         }
-        checkMfu(spec.mfuPrefill(), path + ".mfu_prefill");
-        checkMfu(spec.mfuDecode(), path + ".mfu_decode");
         GpuSpec gpu = spec.hardware() == null ? null : GpuCatalog.builtIn().lookup(spec.hardware(), path + ".hardware");
         ModelArchitecture arch = findArchitecture(spec.modelId(), path + ".model");
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
@@ -80,12 +78,6 @@ public final class LatencyModels {
             return given;
         }
         return ModelCatalog.builtIn().find(modelId).map(ModelCatalog.Entry::id).orElse(given);
-    }
-
-    private static void checkMfu(double mfu, String path) {
-        if (!Double.isNaN(mfu) && !GpuSpec.validMfu(mfu)) {
-            throw new ConfigException(path, "MFU must be in (0, 1], got " + mfu);
-        }
     }
 
     /** How to choose {@code kind} with {@code kindKey}: {@code deployment.latency_model: roofline}, {@code --latency-model roofline}. */

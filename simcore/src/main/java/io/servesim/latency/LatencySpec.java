@@ -9,9 +9,7 @@ package io.servesim.latency;
  * @param hardware    GPU short name or alias (e.g. {@code H100}); may be null only for blackbox with explicit coefficients
  * @param tp          tensor-parallel degree (>= 1)
  * @param coefficients explicit blackbox coefficients, or null to look them up
- * @param mfuPrefill  roofline prefill MFU override, or NaN for the GPU's default
- * @param mfuDecode   roofline decode MFU override, or NaN for the GPU's default
  */
 public record LatencySpec(String kind, String modelId, String hardware, int tp,
-                          BlackboxCoefficients coefficients, double mfuPrefill, double mfuDecode) {
+                          BlackboxCoefficients coefficients) {
 }

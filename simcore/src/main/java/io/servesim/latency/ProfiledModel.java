@@ -86,11 +86,10 @@ public final class ProfiledModel implements LatencyModel {
     /**
      * The {@code profiled} kind ({@link LatencyKind#PROFILED}): the measured profile bundled for the
      * (model, GPU, TP) triple ({@link ProfileCatalog}: this per-layer model or a {@link SplitwiseModel});
-     * needs a model and a GPU, takes neither coefficients nor MFU.
+     * needs a model and a GPU, takes no coefficients.
      */
     static ResolvedLatency resolve(LatencyContext c) {
         c.rejectCoefficients();
-        c.rejectMfu("the profiled model is used");
         LatencySpec spec = c.spec();
         if (spec.modelId() == null || c.gpu() == null) {
             throw new ConfigException(c.path() + (spec.modelId() == null ? ".model" : ".hardware"), "the profiled model needs a "

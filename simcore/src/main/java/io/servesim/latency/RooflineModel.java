@@ -5,46 +5,38 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
- * Analytical step time from the model architecture and the GPU's peak compute and bandwidth (a
- * roofline), after BLIS's {@code sim/latency/roofline.go} ({@code rooflineStepTime}: one forward
- * pass per step, weights read once, phase-specific MFU, single compute/memory crossover) and its
- * {@code docs/design/roofline.md}. Everything is per GPU of a tensor-parallel group of {@code tp}.
- *
+ * Analytical step time priced operator by operator from the model architecture, the GPU's datasheet
+ * row ({@link GpuSpec}) and the few cross-GPU {@link RooflineConstants}. Everything is per GPU of a
+ * tensor-parallel group of {@code tp}; a step of T tokens (prefill plus decode) over S sequences costs
  * <pre>
- * compute_s = prefill FLOPs / (tp x peak x mfuPrefill) + decode FLOPs / (tp x peak x mfuDecode)
- * memory_s  = (weights read + KV read + KV written + activations) / (bandwidth x BANDWIDTH_EFFICIENCY)
- * step_us   = max(compute_s, memory_s) x 1e6 + all-reduce_us + STEP_OVERHEAD_US
+ * step_us = stepOverhead + S x perSequence                                           (CPU)
+ *         + layers x OTHER_KERNELS_PER_LAYER x kernelLaunch     (norms, rotary, attention, activation)
+ *         + sum over layers of the GEMMs at M = T  ({@link Gemm}: tile and wave quantized roofline)
+ *         + MoE experts: touched experts x expert GEMMs at M = T x k / touched
+ *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token)
+ *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads, if more);
+ *                      decode reads each sequence's paged KV cache at the memory efficiency
+ *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
+ *         + 2 all-reduces per layer when tp > 1
  * </pre>
- * <ul>
- *   <li>FLOPs: 2 per active matmul weight per token (attention projections, dense MLPs, shared +
- *       top-k routed experts, router); LM head once per sequence (logits of its last token only);
- *       attention 2 x heads x (qk + v head dims) x layers per (query, key) pair, where a prefill
- *       chunk of n new tokens over c cached ones has n x c + n(n+1)/2 causal pairs and a decode
- *       token over c cached ones has c + 1.</li>
- *   <li>Bytes: all non-expert weights and the LM head once per step, shared by the prefill and
- *       decode parts (vLLM v1 runs them as one batch). MoE layers read only the experts the step's
- *       T tokens touch: the expected number of distinct experts under uniform top-k routing,
- *       E x (1 - (1 - k/E)^T), which is at most min(E, T x k). KV cache: each sequence's cached
- *       context is read once, every new token's K/V is written (per-GPU KV heads, see
- *       {@link ModelArchitecture#kvBytesPerTokenPerGpu}). Activations: each layer's hidden state
- *       written and read once per token (replicated on every TP rank).</li>
- *   <li>Tensor parallelism: compute and weights divide by tp; two all-reduces per layer (after
- *       attention and after the MLP) of tokens x hidden x dtype bytes, ring cost
- *       2(tp-1)/tp x bytes / {@link GpuSpec#allReduceGBps()} plus {@link #ALL_REDUCE_LATENCY_US}
- *       each, not overlapped with compute.</li>
- * </ul>
- * Not modelled: softmax/norm/rotary vector ops, kernel-level inefficiency beyond MFU and the one
- * bandwidth efficiency, attention-kernel differences between prefill and decode (vLLM runs a step that
- * mixes a prefill chunk with decodes at up to 1.8x the cost of its parts apart; see the validation
- * package's notes).
+ * GEMMs per layer (N, K per rank): QKV ((heads + 2 kvHeads) x headDim / tp, hidden), O (hidden,
+ * heads x headDim / tp), gate/up (2 x intermediate / tp, hidden), down (hidden, intermediate / tp);
+ * MoE layers add a router (experts, hidden) and shared experts; the LM head is (vocab / tp, hidden).
+ * Multi-head latent attention's projections are priced as one GEMM of their summed width plus O.
+ * This is the operator decomposition of Vidur (microsoft/vidur, {@code sarathi-serve}'s
+ * {@code attn_pre_proj}, {@code attn_post_proj}, {@code mlp_up_proj}, {@code mlp_down_proj}) and of
+ * LLMServingSim's per-layer profiles, priced by a roofline instead of measured: every GPU is the same
+ * physics at its own peaks, SM count and bandwidth.
+ *
+ * <p>Tensor parallelism: two all-reduces per layer (after attention and after the MLP) of
+ * tokens x hidden x dtype bytes, ring cost 2(tp-1)/tp x bytes / {@link GpuSpec#allReduceGBps()} plus
+ * {@link #ALL_REDUCE_LATENCY_US} each, not overlapped with compute.
+ *
+ * <p>Not modelled: kernel fusion beyond what the element-wise bytes assume, split-K GEMMs, attention
+ * kernels' own tiling, MoE load imbalance (routing is uniform: the expected number of distinct experts
+ * T tokens touch is E x (1 - (1 - k/E)^T)).
  */
 public final class RooflineModel implements LatencyModel {
-    /**
-     * Fixed cost of every engine step in microseconds: vLLM's CPU-side scheduling, input preparation
-     * and sampling, not overlapped with the GPU. 500 us, BLIS's {@code TOverheadMicros} example in
-     * {@code docs/design/roofline.md}. An empty step costs only this.
-     */
-    public static final long STEP_OVERHEAD_US = 500;
     /**
      * Fixed latency of one all-reduce in microseconds (launch plus synchronisation), BLIS's
      * {@code allReduceLatency} example value; the vidur H100 profile measures 7-44 us for NCCL
@@ -52,73 +44,105 @@ public final class RooflineModel implements LatencyModel {
      */
     public static final double ALL_REDUCE_LATENCY_US = 20.0;
     /**
-     * Share of the datasheet's peak memory bandwidth that a step's weight and KV traffic achieves:
-     * 0.72, BLIS's {@code BwEffConstant} ("real-world effective bandwidth versus theoretical peak",
-     * inference-sim {@code docs/design/roofline.md}), applied to every GPU. For scale, the LLMServingSim
-     * per-layer profile of Llama-3.1-8B on an RTX PRO 6000 moves decode GEMM weights at 0.78-0.89 of
-     * peak and decode-attention KV at 0.83, before kernel launch gaps between layers.
+     * Kernels of a decoder layer besides its GEMMs, each costing {@link RooflineConstants#kernelLaunchUs()}:
+     * input and post-attention RMSNorm, rotary embedding, attention, SiLU-and-mul, as vLLM's Llama layer runs
+     * them ({@code vllm/model_executor/models/llama.py}; LLMServingSim profiles the same nine per-layer
+     * kernels: these five and four GEMMs).
      */
-    public static final double BANDWIDTH_EFFICIENCY = 0.72;
+    public static final int OTHER_KERNELS_PER_LAYER = 5;
 
     private final ModelArchitecture model;
     private final GpuSpec gpu;
     private final int tp;
-    private final double mfuPrefill;
-    private final double mfuDecode;
-    private final double prefillFlopsPerSecond;
-    private final double decodeFlopsPerSecond;
-    private final double bytesPerSecond;
-    private final double linearFlopsPerToken;
-    private final double lmHeadFlopsPerSequence;
-    private final double attentionFlopsPerPair;
-    private final double alwaysReadBytes;
-    private final double expertBytesAllMoeLayers;
+    private final RooflineConstants constants;
+    private final int layers;
+    private final Gemm[] everyLayer;
+    private final Gemm[] denseLayer;
+    private final int denseLayers;
+    private final Gemm[] moeLayer;
+    private final Gemm[] expert;
+    private final int moeLayers;
     private final int experts;
+    private final double expertsPerToken;
     private final double expertMissProbability;
-    private final double kvBytesPerToken;
-    private final double activationBytesPerToken;
-    private final double allReduceUsPerToken;
-    private final double allReduceFixedUs;
+    private final Gemm lmHead;
+    private final double usPerAttentionPair;
+    private final double usPerKvToken;
+    private final double usPerToken;
+    private final double fixedUs;
+    private final double perSequenceUs;
+    private final double kernelLaunchUs;
 
-    /**
-     * @param mfuPrefill MFU of prefill compute, in (0, 1]
-     * @param mfuDecode  MFU of decode compute, in (0, 1]
-     */
-    public RooflineModel(ModelArchitecture model, GpuSpec gpu, int tp, double mfuPrefill, double mfuDecode) {
-        if (tp < 1 || !GpuSpec.validMfu(mfuPrefill) || !GpuSpec.validMfu(mfuDecode)) {
-            throw new IllegalArgumentException("tp must be >= 1 and MFU in (0, 1]");
+    /** The model with the bundled cross-GPU constants. */
+    public RooflineModel(ModelArchitecture model, GpuSpec gpu, int tp) {
+        this(model, gpu, tp, RooflineConstants.bundled());
+    }
+
+    public RooflineModel(ModelArchitecture model, GpuSpec gpu, int tp, RooflineConstants constants) {
+        if (tp < 1) {
+            throw new IllegalArgumentException("tp must be >= 1");
         }
         this.model = model;
         this.gpu = gpu;
         this.tp = tp;
-        this.mfuPrefill = mfuPrefill;
-        this.mfuDecode = mfuDecode;
-        double peak = gpu.peakFlopsPerSecond(model.weightBytesPerParam());
-        this.prefillFlopsPerSecond = tp * peak * mfuPrefill;
-        this.decodeFlopsPerSecond = tp * peak * mfuDecode;
-        this.bytesPerSecond = gpu.memoryBytesPerSecond() * BANDWIDTH_EFFICIENCY;
-        this.linearFlopsPerToken = model.linearFlopsPerToken();
-        this.lmHeadFlopsPerSequence = model.lmHeadFlopsPerSequence();
-        this.attentionFlopsPerPair = model.attentionFlopsPerPair();
-        this.alwaysReadBytes = model.alwaysReadWeightBytes() / tp;
+        this.constants = constants;
+        this.layers = model.layers();
+        ModelArchitecture.Attention a = model.attention();
         ModelArchitecture.FeedForward ff = model.feedForward();
-        this.expertBytesAllMoeLayers = ff.moeLayers() * model.expertBytes() / tp;
+        int h = model.hiddenSize();
+        double w = model.weightBytesPerParam();
+        int act = model.dtypeBytes();
+        double peak = gpu.peakFlopsPerSecond(w);
+        int kvHeadsPerRank = Math.max(1, a.kvHeads() / tp);
+        int qkvWidth = a.isMla()
+                ? (int) Math.ceil((a.paramsPerLayer(h) - (double) a.heads() * a.vHeadDim() * h) / h / tp)
+                : (a.heads() / tp + 2 * kvHeadsPerRank) * a.headDim();
+        this.everyLayer = new Gemm[] {
+                new Gemm(qkvWidth, h, w, act, peak, gpu, constants),
+                new Gemm(h, a.heads() / tp * a.vHeadDim(), w, act, peak, gpu, constants)};
+        this.denseLayers = ff.denseLayers();
+        this.denseLayer = mlp(ff.denseIntermediateSize() / tp, h, w, act, peak, gpu, constants);
+        this.moeLayers = ff.moeLayers();
+        Gemm router = new Gemm(Math.max(1, ff.experts()), h, w, act, peak, gpu, constants);
+        Gemm[] shared = mlp(ff.sharedIntermediateSize() / tp, h, w, act, peak, gpu, constants);
+        this.moeLayer = shared.length == 0 ? new Gemm[] {router} : new Gemm[] {router, shared[0], shared[1]};
+        this.expert = mlp(ff.expertIntermediateSize() / tp, h, w, act, peak, gpu, constants);
         this.experts = ff.experts();
+        this.expertsPerToken = ff.expertsPerToken();
         this.expertMissProbability = ff.isMoe() ? 1.0 - (double) ff.expertsPerToken() / ff.experts() : 1.0;
-        this.kvBytesPerToken = model.kvBytesPerTokenPerGpu(tp);
-        this.activationBytesPerToken = 2.0 * model.layers() * model.hiddenSize() * model.dtypeBytes();
-        int allReduces = 2 * model.layers();
-        this.allReduceFixedUs = tp > 1 ? allReduces * ALL_REDUCE_LATENCY_US : 0;
-        this.allReduceUsPerToken = tp > 1
-                ? allReduces * 2.0 * (tp - 1) / tp * model.hiddenSize() * model.dtypeBytes()
-                        / gpu.allReduceBytesPerSecond() * 1e6
-                : 0;
+        this.lmHead = new Gemm((int) Math.ceil((double) model.vocabSize() / tp), h, act, act,
+                gpu.peakFlopsPerSecond(act), gpu, constants);
+        double usPerByte = 1e6 / (gpu.memoryBytesPerSecond() * constants.memoryEfficiency());
+        this.usPerAttentionPair = model.attentionFlopsPerPair() / tp * 1e6
+                / (gpu.peakFlopsPerSecond(act) * constants.tensorEfficiency());
+        this.usPerKvToken = model.kvBytesPerTokenPerGpu(tp) * usPerByte;
+        double activeIntermediate = (ff.denseLayers() * (double) ff.denseIntermediateSize()
+                + ff.moeLayers() * ((double) ff.expertsPerToken() * ff.expertIntermediateSize() + ff.sharedIntermediateSize()))
+                / layers / tp;
+        double elementwiseBytesPerLayer = act * (4.0 * h + 3.0 * activeIntermediate
+                + 2.0 * (a.heads() / tp + kvHeadsPerRank) * a.qkHeadDim());
+        double allReduces = tp > 1 ? 2.0 * layers : 0;
+        this.usPerToken = layers * elementwiseBytesPerLayer * usPerByte
+                + allReduces * 2.0 * (tp - 1) / tp * h * act / gpu.allReduceBytesPerSecond() * 1e6;
+        this.fixedUs = constants.stepOverheadUs() + layers * OTHER_KERNELS_PER_LAYER * constants.kernelLaunchUs()
+                + allReduces * ALL_REDUCE_LATENCY_US;
+        this.perSequenceUs = constants.perSequenceUs();
+        this.kernelLaunchUs = constants.kernelLaunchUs();
+    }
+
+    /** Gate/up and down GEMMs of a SwiGLU MLP of {@code intermediatePerRank} columns per rank (none when 0). */
+    private static Gemm[] mlp(int intermediatePerRank, int h, double w, int act, double peak, GpuSpec gpu, RooflineConstants c) {
+        if (intermediatePerRank == 0) {
+            return new Gemm[0];
+        }
+        return new Gemm[] {new Gemm(2 * intermediatePerRank, h, w, act, peak, gpu, c),
+                new Gemm(h, intermediatePerRank, w, act, peak, gpu, c)};
     }
 
     /**
      * The {@code roofline} kind ({@link LatencyKind#ROOFLINE}, and {@code auto}'s fallback when there
-     * are no coefficients): needs a bundled model (or config.json) and a GPU, a TP that shards the
-     * attention heads as vLLM does, and takes the GPU's MFU unless overridden.
+     * are no coefficients): needs a bundled model (or config.json) and a GPU, and a TP that shards the
+     * attention heads as vLLM does.
      */
     static ResolvedLatency resolve(LatencyContext c) {
         c.rejectCoefficients();
@@ -142,9 +166,7 @@ public final class RooflineModel implements LatencyModel {
                     + String.join(", ", GpuCatalog.builtIn().names()));
         }
         checkTensorParallel(arch, tp, path + ".tp");
-        double mfuPrefill = Double.isNaN(spec.mfuPrefill()) ? gpu.mfuPrefill() : spec.mfuPrefill();
-        double mfuDecode = Double.isNaN(spec.mfuDecode()) ? gpu.mfuDecode() : spec.mfuDecode();
-        return new ResolvedLatency(new RooflineModel(arch, gpu, tp, mfuPrefill, mfuDecode), OptionalInt.empty(), arch, gpu);
+        return new ResolvedLatency(new RooflineModel(arch, gpu, tp), OptionalInt.empty(), arch, gpu);
     }
 
     private static void checkTensorParallel(ModelArchitecture arch, int tp, String path) {
@@ -165,37 +187,57 @@ public final class RooflineModel implements LatencyModel {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT,
-                "roofline %s on %s x TP%d: %.1f TFLOPS/GPU at MFU %.2f prefill / %.2f decode, %.3f TB/s x %.2f; "
-                        + "%.2f GB always-read weights/GPU, %d B KV/token/GPU; +%d us/step, %.0f us per all-reduce",
-                model.name(), gpu.name(), tp, gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12,
-                mfuPrefill, mfuDecode, gpu.memoryBandwidthTBps(), BANDWIDTH_EFFICIENCY, alwaysReadBytes / 1e9,
-                (long) kvBytesPerToken, STEP_OVERHEAD_US, tp > 1 ? ALL_REDUCE_LATENCY_US : 0.0);
+        return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s; "
+                        + "cross-GPU constants: %s", model.name(), gpu.name(), tp, gpu.smCount(),
+                gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe());
     }
 
     @Override
     public long stepTimeUs(StepShape step) {
         if (step.batchSize() == 0) {
-            return STEP_OVERHEAD_US;
+            return Math.max(1L, Math.round(constants.stepOverheadUs()));
         }
-        double prefillFlops = step.prefillTokens() * linearFlopsPerToken + step.prefillSeqs() * lmHeadFlopsPerSequence;
+        long tokens = step.totalTokens();
+        double layerUs = 0;
+        for (Gemm g : everyLayer) {
+            layerUs += layers * g.timeUs(tokens);
+        }
+        for (Gemm g : denseLayer) {
+            layerUs += denseLayers * g.timeUs(tokens);
+        }
+        if (moeLayers > 0) {
+            for (Gemm g : moeLayer) {
+                layerUs += moeLayers * g.timeUs(tokens);
+            }
+            double touched = touchedExperts(tokens);
+            long rowsPerExpert = (long) Math.ceil(tokens * expertsPerToken / touched);
+            for (Gemm g : expert) {
+                // one fused-MoE kernel per GEMM: every touched expert's work, one launch
+                layerUs += moeLayers * (touched * (g.timeUs(rowsPerExpert) - kernelLaunchUs) + kernelLaunchUs);
+            }
+        }
+        double us = fixedUs + perSequenceUs * step.batchSize() + layerUs + lmHead.timeUs(step.batchSize())
+                + attentionUs(step) + tokens * usPerToken;
+        return Math.max(1L, Math.round(us));
+    }
+
+    /**
+     * All layers' attention: each prefill chunk of n new tokens over c cached ones computes
+     * n x c + n(n+1)/2 causal (query, key) pairs and reads c + n tokens of KV; each decode token reads
+     * its c + 1 tokens of KV (paged, memory-bound). Compute and memory are taken as a roofline over the
+     * prefill chunks together and over the decodes together.
+     */
+    double attentionUs(StepShape step) {
+        double prefillPairs = 0;
         for (int i = 0; i < step.prefillSeqs(); i++) {
             double n = step.prefillNewTokens(i);
-            prefillFlops += attentionFlopsPerPair * (n * step.prefillContextTokens(i) + n * (n + 1) / 2);
+            prefillPairs += n * step.prefillContextTokens(i) + n * (n + 1) / 2;
         }
-        double decodeFlops = step.decodeTokens() * (linearFlopsPerToken + lmHeadFlopsPerSequence)
-                + attentionFlopsPerPair * (step.decodeContextTokens() + step.decodeSeqs());
-        double computeS = prefillFlops / prefillFlopsPerSecond + decodeFlops / decodeFlopsPerSecond;
-
-        long tokens = step.totalTokens();
-        double bytes = alwaysReadBytes + touchedExperts(tokens) * expertBytesAllMoeLayers
-                + (step.prefillContextTokens() + step.decodeContextTokens() + tokens) * kvBytesPerToken
-                + tokens * activationBytesPerToken;
-        double memoryS = bytes / bytesPerSecond;
-
-        double us = Math.max(computeS, memoryS) * 1e6 + allReduceFixedUs + tokens * allReduceUsPerToken
-                + STEP_OVERHEAD_US;
-        return Math.max(1L, Math.round(us));
+        double prefillUs = Math.max(prefillPairs * usPerAttentionPair,
+                (step.prefillContextTokens() + step.prefillTokens()) * usPerKvToken);
+        double decodeKv = step.decodeContextTokens() + step.decodeSeqs();
+        double decodeUs = Math.max(decodeKv * usPerAttentionPair, decodeKv * usPerKvToken);
+        return prefillUs + decodeUs;
     }
 
     /** Expected distinct routed experts per MoE layer touched by {@code tokens} tokens (0 for dense models). */

@@ -101,8 +101,6 @@ public final class SimConfigLoader {
             }
             c.finish();
         }
-        double mfuPrefill = d.doubleValue("mfu_prefill", Double.NaN, 1e-6, 1);
-        double mfuDecode = d.doubleValue("mfu_decode", Double.NaN, 1e-6, 1);
         d.finish();
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
@@ -111,7 +109,7 @@ public final class SimConfigLoader {
             d.problem(d.pathOf(model == null ? "model" : "hardware"),
                     "required (or give deployment.coefficients for a blackbox model)");
         }
-        return new LatencySpec(kind, model, hardware, tp, coefficients, mfuPrefill, mfuDecode);
+        return new LatencySpec(kind, model, hardware, tp, coefficients);
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (/work/shared/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2
  * bench/examples/RTXPRO6000/Llama-3.1-8B; see the data's PROVENANCE.md): TTFT, TPOT and E2E means within
  * 5% of the measured ones with the profiled model and with blackbox coefficients refitted on the run,
- * within 15% with the roofline model (KV capacity derived from GPU memory, as the run records no
- * num_gpu_blocks).
+ * and with the roofline model under its bundled cross-GPU constants (fitted with this GPU among others;
+ * LatencyValidationTest holds the GPU out). KV capacity is derived from GPU memory, as the run records no
+ * num_gpu_blocks.
  * Skipped where the shared data is absent.
  */
 class RealRunReplayTest {
@@ -58,10 +59,10 @@ class RealRunReplayTest {
     }
 
     @Test
-    void theRooflineModelMeetsTheFifteenPercentTargets() {
+    void theRooflineModelWithTheBundledConstantsMeetsTheFivePercentTargets() {
         ReplayOptions roofline = new ReplayOptions("roofline", "RTXPRO6000", null, null, null);
         Replay replay = Replay.run(run, ReplaySetup.resolve(run, roofline));
-        assertMeansWithin(15, replay.report());
+        assertMeansWithin(5, replay.report());
     }
 
     @Test

@@ -45,8 +45,7 @@ class GpuCatalogTest {
         assertEquals(1979.0, h100.fp8Tflops());
         assertEquals(3.35, h100.memoryBandwidthTBps());
         assertEquals(80.0, h100.memoryGiB());
-        assertEquals(0.45, h100.mfuPrefill());
-        assertEquals(0.30, h100.mfuDecode());
+        assertEquals(132, h100.smCount());
         assertTrue(h100.source().contains("hardware_config.json"));
     }
 

@@ -18,15 +18,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * until it has one) and over every implementation's main configurations.
  */
 class LatencyModelContractTest {
-    private static final double NAN = Double.NaN;
 
     /** A spec of {@code kind} for bundled models and GPUs that resolves. */
     private static LatencySpec example(LatencyKind kind) {
         String name = kind.configName();
         return switch (kind) {
-            case AUTO, BLACKBOX -> new LatencySpec(name, "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN);
-            case ROOFLINE -> new LatencySpec(name, "qwen/qwen3-14b", "L40S", 1, null, NAN, NAN);
-            case PROFILED -> new LatencySpec(name, "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null, NAN, NAN);
+            case AUTO, BLACKBOX -> new LatencySpec(name, "meta-llama/llama-3.1-8b-instruct", "H100", 1, null);
+            case ROOFLINE -> new LatencySpec(name, "qwen/qwen3-14b", "L40S", 1, null);
+            case PROFILED -> new LatencySpec(name, "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null);
         };
     }
 
@@ -53,24 +52,24 @@ class LatencyModelContractTest {
     private static Stream<Arguments> configurations() {
         return Stream.of(
                 model("blackbox trained llama-3.1-8b/H100/TP1",
-                        () -> resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null))),
                 model("blackbox explicit",
                         () -> resolve(new LatencySpec("blackbox", null, null, 1,
-                                new BlackboxCoefficients(5000, 2, 100, 6000, 20, 5), NAN, NAN))),
+                                new BlackboxCoefficients(5000, 2, 100, 6000, 20, 5)))),
                 model("roofline llama-3.1-8b/H100/TP1",
-                        () -> resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null))),
                 model("roofline llama-3.1-8b/H100/TP2",
-                        () -> resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 2, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 2, null))),
                 model("roofline MoE qwen3-30b-a3b/H100/TP1",
-                        () -> resolve(new LatencySpec("roofline", "qwen/qwen3-30b-a3b", "H100", 1, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("roofline", "qwen/qwen3-30b-a3b", "H100", 1, null))),
                 model("roofline MoE mixtral-8x7b/A100/TP4",
-                        () -> resolve(new LatencySpec("roofline", "mistralai/mixtral-8x7b-v0.1", "A100", 4, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("roofline", "mistralai/mixtral-8x7b-v0.1", "A100", 4, null))),
                 model("roofline MLA deepseek-v2-lite/RTXPRO6000/TP2",
-                        () -> resolve(new LatencySpec("roofline", "deepseek-ai/deepseek-v2-lite", "RTXPRO6000", 2, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("roofline", "deepseek-ai/deepseek-v2-lite", "RTXPRO6000", 2, null))),
                 model("profiled LLMServingSim llama-3.1-8b/RTXPRO6000/TP1",
-                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null, NAN, NAN))),
+                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null))),
                 model("profiled Splitwise llama-2-70b/H100/TP4",
-                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null, NAN, NAN))));
+                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null))));
     }
 
     private static Arguments model(String name, Supplier<LatencyModel> factory) {

@@ -15,11 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LatencyModelsTest {
-    private static final double NAN = Double.NaN;
     private static final BlackboxCoefficients COEFFS = new BlackboxCoefficients(1, 2, 3, 4, 5, 6);
 
     private static LatencySpec spec(String kind, String model, String gpu, int tp) {
-        return new LatencySpec(kind, model, gpu, tp, null, NAN, NAN);
+        return new LatencySpec(kind, model, gpu, tp, null);
     }
 
     private static ConfigException fails(LatencySpec spec) {
@@ -83,7 +82,7 @@ class LatencyModelsTest {
 
     @Test
     void explicitCoefficientsNeedNoModelOrGpu() {
-        ResolvedLatency r = LatencyModels.resolve(new LatencySpec("blackbox", null, null, 1, COEFFS, NAN, NAN), "deployment");
+        ResolvedLatency r = LatencyModels.resolve(new LatencySpec("blackbox", null, null, 1, COEFFS), "deployment");
         assertEquals(COEFFS, ((BlackboxModel) r.model()).coefficients());
         assertNull(r.gpuOrNull());
         assertNull(r.architectureOrNull());
@@ -92,26 +91,14 @@ class LatencyModelsTest {
 
     @Test
     void explicitCoefficientsMustBeNonNegative() {
-        ConfigException e = fails(new LatencySpec("auto", null, null, 1, new BlackboxCoefficients(1, 2, 3, 4, -5, 6), NAN, NAN));
+        ConfigException e = fails(new LatencySpec("auto", null, null, 1, new BlackboxCoefficients(1, 2, 3, 4, -5, 6)));
         assertEquals("deployment.coefficients.b1", e.problems().get(0).path());
     }
 
     @Test
     void explicitCoefficientsWithRooflineAreRejected() {
-        ConfigException e = fails(new LatencySpec("roofline", "qwen/qwen3-14b", "H100", 1, COEFFS, NAN, NAN));
+        ConfigException e = fails(new LatencySpec("roofline", "qwen/qwen3-14b", "H100", 1, COEFFS));
         assertEquals("deployment.coefficients", e.problems().get(0).path());
-    }
-
-    @Test
-    void rooflineUsesGpuMfuUnlessOverridden() {
-        ResolvedLatency byDefault = LatencyModels.resolve(spec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 1), "d");
-        ResolvedLatency slower = LatencyModels.resolve(
-                new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, 0.225, NAN), "d");
-        StepShape prefill = new StepShape();
-        prefill.addPrefill(2048, 0);
-        // half the prefill MFU doubles the compute-bound 66,674 us: 133,349 + 500
-        assertEquals(67174, byDefault.model().stepTimeUs(prefill));
-        assertEquals(133849, slower.model().stepTimeUs(prefill));
     }
 
     @Test
@@ -140,20 +127,11 @@ class LatencyModelsTest {
     }
 
     @Test
-    void invalidKindTpGpuAndMfuAreReportedAtTheirPaths() {
+    void invalidKindTpAndGpuAreReportedAtTheirPaths() {
         ConfigException kind = fails(spec("magic", "qwen/qwen3-14b", "H100", 1));
         assertEquals("deployment.latency_model: unknown latency model 'magic'; valid: auto, blackbox, roofline, profiled", kind.getMessage());
         assertEquals("deployment.tp", fails(spec("roofline", "qwen/qwen3-14b", "H100", 0)).problems().get(0).path());
         assertEquals("deployment.hardware", fails(spec("roofline", "qwen/qwen3-14b", "TPUv5", 1)).problems().get(0).path());
-        ConfigException mfu = fails(new LatencySpec("roofline", "qwen/qwen3-14b", "H100", 1, null, NAN, 1.5));
-        assertEquals("deployment.mfu_decode", mfu.problems().get(0).path());
-    }
-
-    @Test
-    void mfuIsRejectedWhenTheBlackboxModelIsUsed() {
-        ConfigException e = fails(new LatencySpec("auto", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, 0.5, NAN));
-        assertEquals("deployment.mfu_prefill", e.problems().get(0).path());
-        assertTrue(e.getMessage().contains("trained coefficients for meta-llama/llama-3.1-8b-instruct on H100 TP1"), e.getMessage());
     }
 
     @Test

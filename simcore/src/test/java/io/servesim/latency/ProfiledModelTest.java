@@ -15,11 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The LLMServingSim-format profile of Llama-3.1-8B on an RTX PRO 6000 (bundled), priced by hand from its CSVs. */
 class ProfiledModelTest {
-    private static final double NAN = Double.NaN;
-
     private static ProfiledModel llama8b() {
         ResolvedLatency r = LatencyModels.resolve(new LatencySpec("profiled", "meta-llama/Llama-3.1-8B", "RTX PRO 6000", 1,
-                null, NAN, NAN), "deployment");
+                null), "deployment");
         assertEquals(OptionalInt.empty(), r.kvBlocksFromCoefficients(), "KV capacity comes from GPU memory");
         return assertInstanceOf(ProfiledModel.class, r.model());
     }
@@ -71,19 +69,19 @@ class ProfiledModelTest {
     @Test
     void aTensorParallelDegreeWithoutTablesIsRejected() {
         ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(
-                new LatencySpec("profiled", "meta-llama/llama-3.1-8b-instruct", "RTXPRO6000", 2, null, NAN, NAN), "deployment"));
+                new LatencySpec("profiled", "meta-llama/llama-3.1-8b-instruct", "RTXPRO6000", 2, null), "deployment"));
         assertEquals("deployment.tp", e.problems().get(0).path());
     }
 
     @Test
     void aModelOrGpuWithoutAProfileListsTheBundledOnes() {
         ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(
-                new LatencySpec("profiled", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, NAN, NAN), "deployment"));
+                new LatencySpec("profiled", "meta-llama/llama-3.1-8b-instruct", "H100", 1, null), "deployment"));
         assertTrue(e.getMessage().contains("no measured profile for model meta-llama/llama-3.1-8b-instruct on H100"), e.getMessage());
         assertTrue(e.getMessage().contains("llmservingsim-rtxpro6000-llama-3.1-8b-bf16"), e.getMessage());
         assertThrows(ConfigException.class, () -> LatencyModels.resolve(
-                new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, new BlackboxCoefficients(1, 1, 1, 1, 1, 1),
-                        NAN, NAN), "deployment"));
+                new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, new BlackboxCoefficients(1, 1, 1, 1, 1, 1)),
+                "deployment"));
     }
 
     @Test

@@ -68,8 +68,8 @@ class SplitwiseModelTest {
 
     @Test
     void theBundledFileServesLlama2On4H100s() {
-        LatencyModel m = LatencyModels.resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null,
-                Double.NaN, Double.NaN), "deployment").model();
+        LatencyModel m = LatencyModels.resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null),
+                "deployment").model();
         assertTrue(m.describe().contains("llama2-70b on h100-80gb TP4"), m.describe());
         assertTrue(m.stepTimeUs(step(2048, 0, 0)) > m.stepTimeUs(step(512, 0, 0)));
     }

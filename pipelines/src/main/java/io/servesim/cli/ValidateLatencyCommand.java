@@ -1,0 +1,73 @@
+package io.servesim.cli;
+
+import io.servesim.exit.ErrorReport;
+import io.servesim.fidelity.LatencyValidation;
+import io.servesim.io.OutputPath;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code servesim validate-latency [--data DIR] [--run RUN_DIR] [--write-constants FILE]}: fits the
+ * roofline's cross-GPU constants leave-one-GPU-out on the shared measurements and prints, per held-out
+ * GPU, the median and p90 |error| of its step times, and the real run's TTFT / TPOT / E2E mean errors
+ * with its GPU held out ({@link LatencyValidation}). {@code --write-constants} writes the all-GPU fit in
+ * the format of the bundled {@code roofline_constants.yaml}, which is how that file is produced. Exit 0 on
+ * success, 2 for a missing data directory or a bad output path, 1 when the fit fails.
+ */
+@Command(name = "validate-latency", mixinStandardHelpOptions = true,
+        description = "Leave-one-GPU-out validation of the roofline model's cross-GPU constants on the shared measurements.")
+public final class ValidateLatencyCommand implements Callable<Integer> {
+    @Option(names = "--data", paramLabel = "DIR", defaultValue = "../shared/data",
+            description = "shared measurement data (profiling/, hardware/, validation/); default ${DEFAULT-VALUE}")
+    Path data;
+
+    @Option(names = "--run", paramLabel = "RUN_DIR", description = "real vLLM run to replay with its GPU held out "
+            + "(default DATA/validation/vllm_rtxpro6000_llama31_8b)")
+    Path run;
+
+    @Option(names = "--run-hardware", paramLabel = "GPU", defaultValue = "RTXPRO6000", description = "GPU of --run; default ${DEFAULT-VALUE}")
+    String runHardware;
+
+    @Option(names = "--write-constants", paramLabel = "FILE", description = "write the all-GPU fit as roofline_constants.yaml")
+    Path constantsOut;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Path runDir = run != null ? run : data.resolve("validation/vllm_rtxpro6000_llama31_8b");
+        return run(data, runDir, runHardware, constantsOut, System.out, System.err, Main.debug(spec));
+    }
+
+    /** Validates on {@code data}; {@code constantsOut}, when given, receives the all-GPU constants. */
+    public static int run(Path data, Path runDir, String runHardware, Path constantsOut, PrintStream stdout, PrintStream stderr,
+                          boolean debug) {
+        ErrorReport errors = new ErrorReport("validate-latency", stderr, debug);
+        LatencyValidation v;
+        try {
+            if (constantsOut != null) {
+                OutputPath.checkFile("--write-constants", constantsOut);
+            }
+            v = LatencyValidation.run(data, runDir, runHardware);
+        } catch (RuntimeException e) {
+            return errors.report("cannot validate on " + data, e);
+        }
+        stdout.print(v.render());
+        if (constantsOut != null) {
+            try {
+                Files.writeString(constantsOut, v.all().constants().toYaml(LatencyValidation.CONSTANTS_HEADER));
+            } catch (Exception e) {
+                return errors.report("cannot write " + constantsOut, e);
+            }
+            stderr.println("servesim validate-latency: constants in " + constantsOut);
+        }
+        return 0;
+    }
+}

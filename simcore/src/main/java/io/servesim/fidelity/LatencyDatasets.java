@@ -1,0 +1,273 @@
+package io.servesim.fidelity;
+
+import io.servesim.config.ConfigException;
+import io.servesim.latency.CoefficientTable;
+import io.servesim.latency.GpuCatalog;
+import io.servesim.latency.GpuSpec;
+import io.servesim.latency.LatencyModel;
+import io.servesim.latency.LatencyModels;
+import io.servesim.latency.LatencySpec;
+import io.servesim.latency.ModelArchitecture;
+import io.servesim.latency.ModelCatalog;
+import io.servesim.latency.StepShape;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The real measurements the roofline's cross-GPU constants are fitted and validated on, read from the
+ * shared data directory (its {@code PROVENANCE.md} names every file's source):
+ * <ul>
+ *   <li>{@code hardware/blackbox_coefficients.yaml} (bundled verbatim as {@link CoefficientTable}): BLIS's
+ *       step-time fits of real vLLM runs, H100 and A100, for every entry whose model is bundled, evaluated on
+ *       a grid inside their training workloads' range: a prefill chunk of {@link #BLACKBOX_PREFILL_TOKENS}
+ *       with {@link #BLACKBOX_DECODES} decodes at {@link #BLACKBOX_DECODE_CONTEXT} tokens of context;</li>
+ *   <li>{@code profiling/splitwise_a100_h100/perf_model.csv} (Splitwise, ISCA'24): Llama-2-70B prompt
+ *       times (a batch of b prompts of p tokens in one step) and token times (b decodes at the mean context
+ *       p + t/2 of a t-token generation), A100 and H100, TP 2/4/8, the median of repeated rows; batches
+ *       above {@link #MAX_SPLITWISE_TOKENS} tokens are left out (vLLM never schedules such steps);</li>
+ *   <li>{@code profiling/vidur_h100_llama2_7b/mlp.csv} (microsoft/vidur): H100 kernel times of Llama-2-7B's
+ *       four GEMMs at TP 1/2/4/8 by token count (median columns);</li>
+ *   <li>{@code profiling/llmservingsim_rtxpro6000_llama31_8b_tp1/} (casys-kaist/LLMServingSim): RTX PRO 6000
+ *       kernel times of Llama-3.1-8B's four GEMMs by token count and of its LM head by sequence count, and
+ *       whole steps priced by the bundled profiled model over {@link #profileSteps()} (sums of GPU kernels:
+ *       no CPU time).</li>
+ * </ul>
+ * Bloom-176B rows of the Splitwise file are not used: its GELU MLP is not the SwiGLU the architecture
+ * model counts.
+ */
+public final class LatencyDatasets {
+    static final int[] BLACKBOX_PREFILL_TOKENS = {0, 256, 1024, 2048};
+    static final int[] BLACKBOX_DECODES = {0, 16, 64, 128};
+    static final int BLACKBOX_DECODE_CONTEXT = 512;
+    static final long MAX_SPLITWISE_TOKENS = 16384;
+
+    private LatencyDatasets() {
+    }
+
+    /** Every observation under {@code dataDir}, in a fixed order. */
+    public static List<LatencyObservation> read(Path dataDir) {
+        if (!Files.isDirectory(dataDir)) {
+            throw new ConfigException("--data", "not a directory: " + dataDir + " (the shared data: PROVENANCE.md, profiling/, ...)");
+        }
+        List<LatencyObservation> out = new ArrayList<>();
+        out.addAll(blackbox());
+        out.addAll(splitwise(dataDir.resolve("profiling/splitwise_a100_h100/perf_model.csv")));
+        out.addAll(vidur(dataDir.resolve("profiling/vidur_h100_llama2_7b/mlp.csv")));
+        out.addAll(llmServingSim(dataDir.resolve("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1")));
+        out.addAll(profileSteps());
+        return out;
+    }
+
+    static List<LatencyObservation> blackbox() {
+        List<LatencyObservation> out = new ArrayList<>();
+        for (CoefficientTable.Entry e : CoefficientTable.builtIn().entries()) {
+            var found = ModelCatalog.builtIn().find(e.modelId());
+            if (found.isEmpty() || e.modelId().contains("fp8") != found.get().id().contains("fp8")) {
+                continue;
+            }
+            ModelArchitecture arch = ModelCatalog.builtIn().architecture(found.get(), "blackbox");
+            if (arch.attention().heads() % e.tp() != 0) {
+                continue;
+            }
+            GpuSpec gpu = GpuCatalog.builtIn().lookup(e.gpu(), "blackbox");
+            String source = "blackbox " + e.modelId() + " TP" + e.tp();
+            for (int p : BLACKBOX_PREFILL_TOKENS) {
+                for (int d : BLACKBOX_DECODES) {
+                    if (p + d == 0) {
+                        continue;
+                    }
+                    StepShape s = new StepShape();
+                    if (p > 0) {
+                        s.addPrefill(p, 0);
+                    }
+                    for (int i = 0; i < d; i++) {
+                        s.addDecode(BLACKBOX_DECODE_CONTEXT);
+                    }
+                    double us = e.coefficients().b0() + e.coefficients().b1() * p + e.coefficients().b2() * d;
+                    out.add(new LatencyObservation.Step(source, arch, gpu, e.tp(), s, us, true));
+                }
+            }
+        }
+        return out;
+    }
+
+    static List<LatencyObservation> splitwise(Path csv) {
+        ModelArchitecture l31 = ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-70b-instruct", "splitwise");
+        // Llama-2-70b-hf config.json: the same 80 layers, 8192 hidden, 64 heads, 8 KV heads and 28672 MLP as
+        // Llama-3.1-70B, with a 32,000-token vocabulary.
+        ModelArchitecture llama2 = new ModelArchitecture("meta-llama/llama-2-70b-hf", l31.modelType(), l31.layers(),
+                l31.hiddenSize(), 32000, false, l31.contextLength(), l31.dtypeBytes(), l31.weightBytesPerParam(),
+                l31.attention(), l31.feedForward());
+        Map<String, List<double[]>> prompt = new TreeMap<>();
+        Map<String, List<double[]>> token = new TreeMap<>();
+        List<String[]> rows = rows(csv);
+        String[] h = rows.get(0);
+        int cModel = col(h, "model"), cHw = col(h, "hardware"), cP = col(h, "prompt_size"), cB = col(h, "batch_size"),
+                cT = col(h, "token_size"), cPt = col(h, "prompt_time"), cTt = col(h, "token_time"), cTp = col(h, "tensor_parallel");
+        for (String[] r : rows.subList(1, rows.size())) {
+            String gpu = switch (r[cHw]) {
+                case "a100-80gb" -> "A100-80GB";
+                case "h100-80gb" -> "H100";
+                default -> null;
+            };
+            if (gpu == null || !r[cModel].equals("llama2-70b")) {
+                continue;
+            }
+            String key = gpu + "|" + r[cTp] + "|" + r[cP] + "|" + r[cB] + "|" + r[cT];
+            prompt.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {Double.parseDouble(r[cPt])});
+            token.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {Double.parseDouble(r[cTt])});
+        }
+        List<LatencyObservation> out = new ArrayList<>();
+        for (String key : prompt.keySet()) {
+            String[] k = key.split("\\|");
+            GpuSpec gpu = GpuCatalog.builtIn().lookup(k[0], "splitwise");
+            int tp = Integer.parseInt(k[1]);
+            int p = Integer.parseInt(k[2]);
+            int b = Integer.parseInt(k[3]);
+            int t = Integer.parseInt(k[4]);
+            String source = "splitwise llama2-70b TP" + tp;
+            if ((long) p * b <= MAX_SPLITWISE_TOKENS) {
+                StepShape s = new StepShape();
+                for (int i = 0; i < b; i++) {
+                    s.addPrefill(p, 0);
+                }
+                out.add(new LatencyObservation.Step(source, llama2, gpu, tp, s, 1000 * median(prompt.get(key)), true));
+            }
+            StepShape d = new StepShape();
+            for (int i = 0; i < b; i++) {
+                d.addDecode(p + t / 2);
+            }
+            out.add(new LatencyObservation.Step(source, llama2, gpu, tp, d, 1000 * median(token.get(key)), true));
+        }
+        return dedupe(out);
+    }
+
+    static List<LatencyObservation> vidur(Path csv) {
+        GpuSpec h100 = GpuCatalog.builtIn().lookup("H100", "vidur");
+        List<String[]> rows = rows(csv);
+        String[] h = rows.get(0);
+        int cTokens = col(h, "num_tokens"), cTp = col(h, "num_tensor_parallel_workers"), cHidden = col(h, "n_embd"),
+                cMlp = col(h, "n_expanded_embd"), cHeads = col(h, "n_head"), cKv = col(h, "n_kv_head");
+        int cPre = col(h, "time_stats.attn_pre_proj.median"), cPost = col(h, "time_stats.attn_post_proj.median"),
+                cUp = col(h, "time_stats.mlp_up_proj.median"), cDown = col(h, "time_stats.mlp_down_proj.median");
+        List<LatencyObservation> out = new ArrayList<>();
+        for (String[] r : rows.subList(1, rows.size())) {
+            int m = Integer.parseInt(r[cTokens]);
+            int tp = Integer.parseInt(r[cTp]);
+            int hidden = Integer.parseInt(r[cHidden]);
+            int mlp = Integer.parseInt(r[cMlp]);
+            int headDim = hidden / Integer.parseInt(r[cHeads]);
+            int qkv = (Integer.parseInt(r[cHeads]) + 2 * Integer.parseInt(r[cKv])) * headDim / tp;
+            String source = "vidur llama-2-7b TP" + tp;
+            out.add(new LatencyObservation.Kernel(source, h100, m, qkv, hidden, 1000 * Double.parseDouble(r[cPre])));
+            out.add(new LatencyObservation.Kernel(source, h100, m, hidden, hidden / tp, 1000 * Double.parseDouble(r[cPost])));
+            out.add(new LatencyObservation.Kernel(source, h100, m, 2 * mlp / tp, hidden, 1000 * Double.parseDouble(r[cUp])));
+            out.add(new LatencyObservation.Kernel(source, h100, m, hidden, mlp / tp, 1000 * Double.parseDouble(r[cDown])));
+        }
+        return out;
+    }
+
+    /** The RTX PRO 6000 profile's GEMM kernels (Llama-3.1-8B, TP1: hidden 4096, 32/8 heads of 128, MLP 14336, vocab 128256). */
+    static List<LatencyObservation> llmServingSim(Path dir) {
+        GpuSpec gpu = GpuCatalog.builtIn().lookup("RTXPRO6000", "llmservingsim");
+        Map<String, int[]> shapes = Map.of("qkv_proj", new int[] {6144, 4096}, "o_proj", new int[] {4096, 4096},
+                "gate_up_proj", new int[] {28672, 4096}, "down_proj", new int[] {4096, 14336}, "lm_head", new int[] {128256, 4096});
+        List<LatencyObservation> out = new ArrayList<>();
+        for (String file : new String[] {"dense.csv", "per_sequence.csv"}) {
+            List<String[]> rows = rows(dir.resolve(file));
+            for (String[] r : rows.subList(1, rows.size())) {
+                int[] nk = shapes.get(r[0]);
+                if (nk != null) {
+                    out.add(new LatencyObservation.Kernel("llmservingsim llama-3.1-8b " + r[0], gpu, Integer.parseInt(r[1]),
+                            nk[0], nk[1], Double.parseDouble(r[2])));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whole steps of Llama-3.1-8B on the RTX PRO 6000 priced by the bundled LLMServingSim profile (sums of
+     * measured per-layer kernels): prefill chunks of 16-2048 tokens, 1-256 decodes at 256-4096 tokens of
+     * context, and chunks of 512 and 2048 riding with 64 decodes at 1024.
+     */
+    static List<LatencyObservation> profileSteps() {
+        LatencyModel profiled = LatencyModels.resolve(new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null),
+                "profile").model();
+        ModelArchitecture arch = ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b", "profile");
+        GpuSpec gpu = GpuCatalog.builtIn().lookup("RTXPRO6000", "profile");
+        List<StepShape> steps = new ArrayList<>();
+        for (int p : new int[] {16, 128, 512, 2048}) {
+            StepShape s = new StepShape();
+            s.addPrefill(p, 0);
+            steps.add(s);
+        }
+        for (int d : new int[] {1, 16, 64, 128, 256}) {
+            for (int context : new int[] {256, 1024, 4096}) {
+                StepShape s = new StepShape();
+                for (int i = 0; i < d; i++) {
+                    s.addDecode(context);
+                }
+                steps.add(s);
+            }
+        }
+        for (int p : new int[] {512, 2048}) {
+            StepShape s = new StepShape();
+            s.addPrefill(p, 0);
+            for (int i = 0; i < 64; i++) {
+                s.addDecode(1024);
+            }
+            steps.add(s);
+        }
+        List<LatencyObservation> out = new ArrayList<>();
+        for (StepShape s : steps) {
+            out.add(new LatencyObservation.Step("llmservingsim profile steps", arch, gpu, 1, s, profiled.stepTimeUs(s), false));
+        }
+        return out;
+    }
+
+    /** Splitwise repeats one prompt row per token size; keep each distinct prompt step once. */
+    private static List<LatencyObservation> dedupe(List<LatencyObservation> in) {
+        List<LatencyObservation> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (LatencyObservation o : in) {
+            LatencyObservation.Step s = (LatencyObservation.Step) o;
+            String key = s.gpu().name() + s.tp() + "|" + s.step().prefillSeqs() + "|" + s.step().prefillTokens() + "|"
+                    + s.step().decodeSeqs() + "|" + s.step().decodeContextTokens();
+            if (seen.add(key)) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    private static double median(List<double[]> values) {
+        double[] v = values.stream().mapToDouble(x -> x[0]).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static int col(String[] header, String name) {
+        int i = Arrays.asList(header).indexOf(name);
+        if (i < 0) {
+            throw new IllegalStateException("column " + name + " missing");
+        }
+        return i;
+    }
+
+    private static List<String[]> rows(Path csv) {
+        try {
+            return Files.readAllLines(csv).stream().filter(l -> !l.isBlank()).map(l -> l.split(",", -1)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + csv, e);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.servesim.fidelity;
+
+import io.servesim.latency.Gemm;
+import io.servesim.latency.GpuSpec;
+import io.servesim.latency.ModelArchitecture;
+import io.servesim.latency.RooflineConstants;
+import io.servesim.latency.RooflineModel;
+import io.servesim.latency.StepShape;
+
+/**
+ * One measured latency on one GPU, and how the roofline model predicts it from candidate
+ * {@link RooflineConstants}: a whole engine step ({@link Step}) or one GEMM kernel ({@link Kernel}).
+ * {@link LatencyDatasets} reads them from the shared measurement files.
+ */
+public sealed interface LatencyObservation {
+    /** The GPU measured. */
+    GpuSpec gpu();
+
+    /** The data set it comes from (e.g. {@code splitwise llama2-70b TP4}). */
+    String source();
+
+    /** The measured time, microseconds. */
+    double measuredUs();
+
+    /** The roofline's prediction under {@code constants}, microseconds. */
+    double predictUs(RooflineConstants constants);
+
+    /**
+     * Whether the measurement includes the engine's CPU time (a real engine's step) or only GPU kernels
+     * (a kernel, or a sum of profiled kernels): the fit's second and first stage ({@link RooflineFit}).
+     */
+    boolean includesCpu();
+
+    /** |ln(predicted / measured)|: the symmetric relative error the fit minimises. */
+    default double absLogError(RooflineConstants constants) {
+        return Math.abs(Math.log(predictUs(constants) / measuredUs()));
+    }
+
+    /** |predicted - measured| / measured: the error the validation table reports. */
+    default double absRelativeError(RooflineConstants constants) {
+        return Math.abs(predictUs(constants) / measuredUs() - 1);
+    }
+
+    /**
+     * A measured step of {@code model} on {@code tp} GPUs computing {@code step}: a real engine's, with its CPU
+     * time ({@code includesCpu}), or a sum of profiled kernels, predicted without the CPU constants.
+     */
+    record Step(String source, ModelArchitecture model, GpuSpec gpu, int tp, StepShape step, double measuredUs,
+                boolean includesCpu) implements LatencyObservation {
+        @Override
+        public double predictUs(RooflineConstants constants) {
+            RooflineConstants c = includesCpu ? constants : new RooflineConstants(constants.tensorEfficiency(),
+                    constants.memoryEfficiency(), constants.kernelLaunchUs(), 0, 0, constants.provenance());
+            return new RooflineModel(model, gpu, tp, c).stepTimeUs(step);
+        }
+    }
+
+    /** A measured GEMM kernel: {@code m} rows times an {@code n} x {@code k} BF16 weight. */
+    record Kernel(String source, GpuSpec gpu, int m, int n, int k, double measuredUs) implements LatencyObservation {
+        @Override
+        public boolean includesCpu() {
+            return false;
+        }
+
+        @Override
+        public double predictUs(RooflineConstants constants) {
+            return new Gemm(n, k, 2, 2, gpu.peakFlopsPerSecond(2), gpu, constants).timeUs(m);
+        }
+    }
+}

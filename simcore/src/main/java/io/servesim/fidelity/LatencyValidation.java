@@ -1,0 +1,155 @@
+package io.servesim.fidelity;
+
+import io.servesim.latency.GpuSpec;
+import io.servesim.latency.ModelArchitecture;
+import io.servesim.latency.ModelCatalog;
+import io.servesim.latency.RooflineConstants;
+import io.servesim.latency.RooflineModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Leave-one-GPU-out validation of the roofline's cross-GPU constants: for every GPU with measurements,
+ * fit the constants on the other GPUs ({@link RooflineFit}) and score the held-out GPU's step times and
+ * kernel times; then replay the real vLLM run ({@link RealRun}) with the constants fitted without its GPU.
+ * Also fits on every GPU: the constants servesim bundles ({@code roofline_constants.yaml}).
+ *
+ * @param all     the fit on every GPU
+ * @param heldOut one row per GPU, in order of first appearance in the data
+ * @param realRun the real run replayed with the constants fitted without its GPU, or null when no run was given
+ */
+public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, RealRunCheck realRun) {
+    /** Leading comment of {@code roofline_constants.yaml}: what the constants are and how they were fitted. */
+    public static final String CONSTANTS_HEADER = """
+            Cross-GPU constants of the roofline latency model (io.servesim.latency.RooflineConstants).
+            Written by `servesim validate-latency --write-constants FILE` (io.servesim.fidelity.RooflineFit):
+            do not edit by hand; rerun the command to refit.
+
+            Data (/work/shared/data, see its PROVENANCE.md): BLIS trained blackbox coefficients (H100, A100;
+            entries of bundled models, on a grid of prefill and decode tokens), Splitwise Llama-2-70B prompt and
+            token times (A100, H100; TP 2/4/8), Vidur H100 GEMM kernel times (Llama-2-7B, TP 1/2/4/8),
+            LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B).
+            Fit: stage 1 tensor/memory efficiency and per-kernel cost on the kernel times, stage 2 per-step and
+            per-sequence CPU cost on the step times; each minimises the mean over GPUs of the mean over data
+            sets of mean |ln(predicted / measured)| by Nelder-Mead from a fixed start.
+              tensor_efficiency   share of the datasheet dense tensor peak a full wave of GEMM tiles reaches
+              memory_efficiency   share of the datasheet memory bandwidth weight / KV / activation traffic reaches
+              kernel_launch_us    fixed cost of every GPU kernel (launch, ramp-up, tail)
+              step_overhead_us    CPU time per engine step not hidden behind the GPU
+              per_sequence_us     CPU time per sequence in the batch (input preparation, sampling)
+            """;
+
+    /**
+     * One held-out GPU.
+     *
+     * @param gpu         the GPU held out
+     * @param fit         the fit on the other GPUs
+     * @param steps       step-time observations of the GPU
+     * @param stepMedian  median |relative error| of its step times
+     * @param stepP90     90th percentile of the same
+     * @param kernels     kernel observations of the GPU (0 when it has none)
+     * @param kernelMedian median |relative error| of its kernel times (NaN without kernels)
+     */
+    public record HeldOut(String gpu, RooflineFit.Result fit, int steps, double stepMedian, double stepP90, int kernels,
+                          double kernelMedian) {
+    }
+
+    /**
+     * The real run replayed on its GPU with constants fitted without that GPU.
+     *
+     * @param gpu    the run's GPU
+     * @param fit    the fit that excluded it
+     * @param replay the replay
+     */
+    public record RealRunCheck(String gpu, RooflineFit.Result fit, Replay replay) {
+        /** Signed mean error of {@code metric} (TTFT, TPOT, E2E), percent. */
+        public double meanErrorPercent(String metric) {
+            return replay.report().line(metric, "mean").diffPercent();
+        }
+    }
+
+    /**
+     * Runs the validation on the observations under {@code dataDir} and, when {@code runDirOrNull} is a
+     * run directory, the real run on {@code runGpu}.
+     */
+    public static LatencyValidation run(Path dataDir, Path runDirOrNull, String runGpu) {
+        List<LatencyObservation> observations = LatencyDatasets.read(dataDir);
+        Set<String> gpus = new LinkedHashSet<>();
+        observations.forEach(o -> gpus.add(o.gpu().name()));
+        List<HeldOut> rows = new ArrayList<>();
+        RealRunCheck check = null;
+        for (String gpu : gpus) {
+            RooflineFit.Result fit = RooflineFit.fit(observations, g -> !g.name().equals(gpu));
+            rows.add(score(gpu, fit, observations));
+            if (gpu.equals(runGpu) && runDirOrNull != null && Files.isDirectory(runDirOrNull)) {
+                check = replay(RealRun.read(runDirOrNull), gpu, fit);
+            }
+        }
+        return new LatencyValidation(RooflineFit.fit(observations, g -> true), rows, check);
+    }
+
+    /** The real run replayed on {@code gpu} with the roofline under {@code fit}'s constants. */
+    static RealRunCheck replay(RealRun run, String gpu, RooflineFit.Result fit) {
+        ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions("roofline", gpu, null, null, null));
+        ModelArchitecture arch = ModelCatalog.builtIn().lookup(setup.modelId(), "replay");
+        GpuSpec spec = setup.gpu();
+        RooflineModel model = new RooflineModel(arch, spec, run.settings().tensorParallel(), fit.constants());
+        return new RealRunCheck(gpu, fit, Replay.run(run, setup.withLatency(model)));
+    }
+
+    private static HeldOut score(String gpu, RooflineFit.Result fit, List<LatencyObservation> observations) {
+        RooflineConstants c = fit.constants();
+        List<Double> steps = new ArrayList<>();
+        List<Double> kernels = new ArrayList<>();
+        for (LatencyObservation o : observations) {
+            if (o.gpu().name().equals(gpu)) {
+                (o instanceof LatencyObservation.Step ? steps : kernels).add(o.absRelativeError(c));
+            }
+        }
+        return new HeldOut(gpu, fit, steps.size(), quantile(steps, 0.5), quantile(steps, 0.9), kernels.size(),
+                quantile(kernels, 0.5));
+    }
+
+    /** The {@code q} quantile (linear interpolation between order statistics); NaN when empty. */
+    static double quantile(List<Double> values, double q) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(v);
+        double pos = q * (v.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(v.length - 1, lo + 1);
+        return v[lo] + (pos - lo) * (v[hi] - v[lo]);
+    }
+
+    /** The report as a plain-text table. */
+    public String render() {
+        StringBuilder b = new StringBuilder();
+        b.append("leave-one-GPU-out: fit the cross-GPU constants on the other GPUs, predict the held-out one\n");
+        b.append(String.format(Locale.ROOT, "%-12s %-26s %6s %10s %10s %8s %12s%n", "held out", "fitted on", "steps",
+                "median|e|", "p90|e|", "kernels", "kernel med"));
+        for (HeldOut h : heldOut) {
+            b.append(String.format(Locale.ROOT, "%-12s %-26s %6d %9.1f%% %9.1f%% %8d %12s%n", h.gpu(),
+                    String.join("+", h.fit().gpus()), h.steps(), 100 * h.stepMedian(), 100 * h.stepP90(), h.kernels(),
+                    h.kernels() == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * h.kernelMedian())));
+        }
+        for (HeldOut h : heldOut) {
+            b.append("  without ").append(h.gpu()).append(": ").append(h.fit().constants().describe()).append('\n');
+        }
+        if (realRun != null) {
+            b.append(String.format(Locale.ROOT, "real vLLM run on %s, constants fitted on %s: mean error TTFT %+.1f%%, "
+                            + "TPOT %+.1f%%, E2E %+.1f%%%n", realRun.gpu(), String.join("+", realRun.fit().gpus()),
+                    realRun.meanErrorPercent("TTFT"), realRun.meanErrorPercent("TPOT"), realRun.meanErrorPercent("E2E")));
+        }
+        b.append("all GPUs (bundled): ").append(all.constants().describe())
+                .append(String.format(Locale.ROOT, " (GPU-only loss %.4f, engine-step loss %.4f)%n", all.physicsLoss(), all.overheadLoss()));
+        return b.toString();
+    }
+}
