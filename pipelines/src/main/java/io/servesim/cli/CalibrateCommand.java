@@ -41,24 +41,31 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "ID", description = "simulate this model id or config.json instead of meta.json model")
     String model;
 
+    @Option(names = "--holdout", paramLabel = "SHARE", description = "share of the run's last requests (by arrival) the fit"
+            + " never sees; their error is reported as out-of-sample (default 0.5; 0 fits on every request)")
+    double holdout = 0.5;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        return run(runDir, out, hardware, model, System.out, System.err, Main.debug(spec));
+        return run(runDir, out, hardware, model, holdout, System.out, System.err, Main.debug(spec));
     }
 
-    /** Fits {@code runDir} and writes the coefficients to {@code out}; {@code debug} adds stack traces to errors. */
-    public static int run(Path runDir, Path out, String hardware, String model, PrintStream stdout, PrintStream stderr,
-                          boolean debug) {
+    /**
+     * Fits {@code runDir} on all but the last {@code holdout} share of its requests and writes the
+     * coefficients to {@code out}; {@code debug} adds stack traces to errors.
+     */
+    public static int run(Path runDir, Path out, String hardware, String model, double holdout, PrintStream stdout,
+                          PrintStream stderr, boolean debug) {
         ErrorReport errors = new ErrorReport("calibrate", stderr, debug);
         RealRun run;
         Calibrator.Fit fit;
         try {
             OutputPath.checkFile("--out", out);
             run = RealRun.read(runDir);
-            fit = Calibrator.fit(run, hardware, model);
+            fit = Calibrator.fit(run, hardware, model, holdout);
         } catch (RuntimeException e) {
             return errors.report("cannot calibrate on " + runDir, e);
         }
@@ -75,6 +82,11 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + "request's TTFT, E2E and TPOT (alpha = 0)");
         stdout.println("fit: " + fit.describe());
         ReplayRealCommand.header(stdout, run, fit.replay());
+        if (fit.heldOut() != null) {
+            stdout.printf("out of sample: the last %d requests, which the fit never saw%n", fit.replay().rows().size() - fit.fitted());
+            stdout.print(fit.heldOut().render());
+            stdout.println("all requests:");
+        }
         stdout.print(fit.replay().report().render());
         if (model != null && !model.strip().toLowerCase(Locale.ROOT).endsWith(".json") && ModelCatalog.builtIn().find(model).isEmpty()) {
             // The blackbox fit needs no architecture (the run gave num_gpu_blocks, or resolving would have failed).

@@ -3,7 +3,6 @@ package io.servesim.cli;
 import io.servesim.cli.Main;
 import io.servesim.config.ConfigException;
 import io.servesim.exit.ErrorReport;
-import io.servesim.fidelity.CoefficientsFile;
 import io.servesim.fidelity.ComparisonReport;
 import io.servesim.fidelity.EngineSettings;
 import io.servesim.fidelity.RealRun;
@@ -12,6 +11,7 @@ import io.servesim.fidelity.ReplayOptions;
 import io.servesim.fidelity.ReplaySetup;
 import io.servesim.fidelity.replay.ReplayParquet;
 import io.servesim.io.OutputPath;
+import io.servesim.latency.CalibratedCoefficients;
 import io.servesim.latency.LatencyKind;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -79,7 +79,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
             }
             RealRun run = RealRun.read(runDir);
             ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
-                    options.hardwareOrNull(), options.modelOrNull(), CoefficientsFile.read(coefficientsFile),
+                    options.hardwareOrNull(), options.modelOrNull(), CalibratedCoefficients.read(coefficientsFile, "--coefficients").coefficients(),
                     options.profileDirOrNull());
             if (coefficientsFile != null && !LatencyKind.BLACKBOX.configName().equalsIgnoreCase(options.latencyKind())) {
                 throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.exit.ExitCode;
-import io.servesim.fidelity.CoefficientsFile;
 import io.servesim.fidelity.ReplayOptions;
 import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.CalibratedCoefficients;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,7 @@ class CalibrateCommandTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int calibrate(Path run, Path file) {
-        return CalibrateCommand.run(run, file, null, null, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return CalibrateCommand.run(run, file, null, null, 0.5, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), false);
     }
 
@@ -35,12 +35,51 @@ class CalibrateCommandTest {
         String yaml = Files.readString(file);
         assertTrue(yaml.contains("GPU: RTXPRO6000"), yaml);
         assertTrue(yaml.contains("alpha_coeffs: [0.0, 0.0, 0.0]"), yaml);
-        BlackboxCoefficients c = CoefficientsFile.read(file);
+        BlackboxCoefficients c = CalibratedCoefficients.read(file, "--coefficients").coefficients();
         assertTrue(c.b0() > 0 && c.b1() > 0 && c.b2() > 0, c.toString());
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("fit: b0 "), out.toString(StandardCharsets.UTF_8));
         out.reset();
         assertEquals(0, ReplayRealCommand.run(run, new ReplayOptions("blackbox", null, null, null, null), file,
                 dir.resolve("r.parquet"), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, false));
+    }
+
+    @Test
+    void theFitIsScoredOnRequestsItNeverSawAndRunUsesTheFileDirectly() throws Exception {
+        Path run = RunDirs.tiny(Files.createDirectory(dir.resolve("run")));
+        Path file = dir.resolve("coeffs.yaml");
+        assertEquals(0, calibrate(run, file), err.toString(StandardCharsets.UTF_8));
+        // 2 requests, --holdout 0.5: the fit sees the first, the report covers the second
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("out of sample: the last 1 requests"), out.toString(StandardCharsets.UTF_8));
+        assertTrue(Files.readString(file).contains("# Out of sample (the last 1 requests, not fitted)"));
+        Path config = dir.resolve("run.yaml");
+        Files.writeString(config, """
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: RTXPRO6000, latency_model: blackbox, coefficients: coeffs.yaml}
+                engine: {max_model_len: 1024}
+                workload: {aggregate_rate: 5, num_requests: 50, input_distribution: {type: constant, params: {value: 64}},
+                           output_distribution: {type: constant, params: {value: 8}}}
+                """);
+        ByteArrayOutputStream runOut = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(runOut, true, StandardCharsets.UTF_8));
+            code = Main.execute("run", "-c", config.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals(0, code);
+        String summary = runOut.toString(StandardCharsets.UTF_8);
+        assertTrue(summary.contains("calibrated coefficients (" + file), summary);
+        // the KV capacity is the calibrated run's num_gpu_blocks, from the file's total_kv_blocks
+        assertTrue(summary.contains("total_kv_blocks of " + file), summary);
+    }
+
+    @Test
+    void aHoldoutOutsideZeroToOneIsAFlagError() throws Exception {
+        Path run = RunDirs.tiny(dir);
+        assertEquals(ExitCode.CONFIG_ERROR, CalibrateCommand.run(run, dir.resolve("c.yaml"), null, null, 1.0,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--holdout: must be in [0, 1), got 1.0"), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -212,4 +212,25 @@ class MainTest {
         }
         return bytes.toString(StandardCharsets.UTF_8);
     }
+
+    @Test
+    void aProfileDirectoryDrivesTheProfiledModelInRun(@TempDir Path tmp) throws Exception {
+        Path profile = Path.of("/work/shared/data/profiling/llmservingsim_rtxpro6000_llama31_8b_tp1");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(profile), "needs ../shared/data");
+        Path config = tmp.resolve("c.yaml");
+        Files.writeString(config, "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: RTXPRO6000,"
+                + " latency_model: profiled, profile: " + profile + "}\n"
+                + "workload: {aggregate_rate: 5, num_requests: 40, input_distribution: {type: constant, params: {value: 256}},"
+                + " output_distribution: {type: constant, params: {value: 16}}}\n");
+        Out r = run(config, null, opts());
+        assertEquals(0, r.code(), r.err());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals("profiled", json.get("latency_model").asText());
+        assertEquals(40, json.get("completed").asInt());
+        Files.writeString(config, Files.readString(config).replace("latency_model: profiled", "latency_model: roofline"));
+        Out wrongKind = run(config, null, opts());
+        assertEquals(ExitCode.CONFIG_ERROR, wrongKind.code());
+        assertTrue(wrongKind.err().contains("deployment.profile: a profile directory is used only with latency_model: profiled"),
+                wrongKind.err());
+    }
 }

@@ -1,8 +1,10 @@
 package io.servesim.fidelity;
 
+import io.servesim.config.ConfigException;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.BlackboxModel;
 import io.servesim.latency.LatencyKind;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -36,16 +38,20 @@ public final class Calibrator {
      * The outcome.
      *
      * @param coefficients  fitted coefficients (us)
-     * @param rmsLogError   root of the objective at the fit
+     * @param rmsLogError   root of the objective at the fit (over the fitted requests)
      * @param evaluations   replays run
-     * @param replay        the replay with the fitted coefficients
+     * @param replay        the replay of the whole run with the fitted coefficients
+     * @param fitted        requests the objective covered: the first ones by arrival
+     * @param heldOut       the report over the requests after them, which the fit never saw (null
+     *                      when nothing was held out)
      */
-    public record Fit(BlackboxCoefficients coefficients, double rmsLogError, int evaluations, Replay replay) {
+    public record Fit(BlackboxCoefficients coefficients, double rmsLogError, int evaluations, Replay replay, int fitted,
+                      ComparisonReport heldOut) {
         /** One line describing the method and the result. */
         public String describe() {
             return String.format(Locale.ROOT, "b0 %.1f us, b1 %.4f us/prefill token, b2 %.4f us/decode token; RMS log error "
-                    + "%.4f over %d requests after %d replays", coefficients.b0(), coefficients.b1(), coefficients.b2(),
-                    rmsLogError, replay.rows().size(), evaluations);
+                    + "%.4f over the first %d of %d requests after %d replays", coefficients.b0(), coefficients.b1(),
+                    coefficients.b2(), rmsLogError, fitted, replay.rows().size(), evaluations);
         }
     }
 
@@ -53,12 +59,20 @@ public final class Calibrator {
     }
 
     /**
-     * Fits {@code run}.
+     * Fits {@code run}, holding out the last {@code holdout} share of its requests (by arrival): every
+     * replay simulates the whole run, so the held-out requests see the same queues as in reality, but
+     * the objective counts only the first {@code 1 - holdout}; the report over the rest is the fit's
+     * out-of-sample error. {@code holdout} 0 fits on every request.
      *
      * @param hardwareOrNull GPU when the run does not record it (as for {@link ReplaySetup})
      * @param modelOrNull    model override (as for {@link ReplaySetup})
+     * @param holdout        share of requests held out, in [0, 1)
      */
-    public static Fit fit(RealRun run, String hardwareOrNull, String modelOrNull) {
+    public static Fit fit(RealRun run, String hardwareOrNull, String modelOrNull, double holdout) {
+        if (!(holdout >= 0 && holdout < 1)) {
+            throw new ConfigException("--holdout", "must be in [0, 1), got " + holdout);
+        }
+        int fitted = Math.max(1, (int) Math.round(run.measured().size() * (1 - holdout)));
         EngineSettings s = run.settings();
         double tpotUs = run.measured().stream().mapToDouble(MeasuredRequest::tpotMs).filter(Double::isFinite)
                 .average().orElse(10) * 1e3;
@@ -66,17 +80,19 @@ public final class Calibrator {
         ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions(LatencyKind.BLACKBOX.configName(), hardwareOrNull,
                 modelOrNull, start, null));
         double[] logStart = {Math.log(start.b0()), Math.log(start.b1()), Math.log(start.b2())};
-        NelderMead.Result best = NelderMead.minimize(x -> objective(replay(run, setup, x)), logStart, START_STEP,
-                MAX_EVALUATIONS, TOLERANCE);
-        Replay fitted = replay(run, setup, best.point());
-        return new Fit(coefficients(best.point()), Math.sqrt(best.value()), best.evaluations(), fitted);
+        NelderMead.Result best = NelderMead.minimize(x -> objective(replay(run, setup, x).rows().subList(0, fitted)), logStart,
+                START_STEP, MAX_EVALUATIONS, TOLERANCE);
+        Replay replay = replay(run, setup, best.point());
+        List<ReplayRow> rest = replay.rows().subList(fitted, replay.rows().size());
+        return new Fit(coefficients(best.point()), Math.sqrt(best.value()), best.evaluations(), replay, fitted,
+                rest.isEmpty() ? null : ComparisonReport.of(rest));
     }
 
     /** Mean squared log-ratio sim/real over the requests' TTFT, E2E and TPOT (see the class comment). */
-    static double objective(Replay replay) {
+    static double objective(List<ReplayRow> rows) {
         double sum = 0;
         int terms = 0;
-        for (ReplayRow r : replay.rows()) {
+        for (ReplayRow r : rows) {
             if (Double.isNaN(r.simE2eMs())) {
                 sum += 3 * MISSING_PENALTY;
                 terms += 3;

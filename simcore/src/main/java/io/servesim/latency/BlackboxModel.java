@@ -40,6 +40,11 @@ public final class BlackboxModel implements LatencyModel {
         LatencySpec spec = c.spec();
         if (spec.coefficients() != null) {
             checkCoefficients(spec.coefficients(), c.path() + ".coefficients");
+            CalibratedCoefficients file = spec.calibrated();
+            if (file != null) {
+                return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "calibrated coefficients (" + file.file() + ")"),
+                        file.totalKvBlocks() > 0 ? OptionalInt.of(file.totalKvBlocks()) : OptionalInt.empty(), c.arch(), c.gpu());
+            }
             return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "explicit coefficients"),
                     OptionalInt.empty(), c.arch(), c.gpu());
         }

@@ -1,15 +1,25 @@
 package io.servesim.latency;
 
+import java.nio.file.Path;
+
 /**
  * Which latency model to build, as bound from config ({@code deployment:} section) and CLI flags.
  *
- * @param kind        a {@link LatencyKind} name, case-insensitive; null is {@code auto}
- * @param modelId     Hugging Face model id, case-insensitive (e.g. {@code meta-llama/llama-3.1-8b-instruct}); may be
- *                    null only for blackbox with explicit coefficients
- * @param hardware    GPU short name or alias (e.g. {@code H100}); may be null only for blackbox with explicit coefficients
- * @param tp          tensor-parallel degree (>= 1)
- * @param coefficients explicit blackbox coefficients, or null to look them up
+ * @param kind         a {@link LatencyKind} name, case-insensitive; null is {@code auto}
+ * @param modelId      Hugging Face model id, case-insensitive (e.g. {@code meta-llama/llama-3.1-8b-instruct}); may be
+ *                     null only for blackbox with explicit coefficients
+ * @param hardware     GPU short name or alias (e.g. {@code H100}); may be null only for blackbox with explicit coefficients
+ * @param tp           tensor-parallel degree (>= 1)
+ * @param coefficients explicit blackbox coefficients (inline, or from a calibrated file), or null to look them up
+ * @param calibrated   the file the coefficients came from ({@code deployment.coefficients: FILE}), or null; its
+ *                     KV capacity, when it gives one, is the run's unless {@code engine.total_kv_blocks} is set
+ * @param profileDir   a measured-profile directory for the profiled model ({@code deployment.profile}), or null for
+ *                     the bundled profiles
  */
-public record LatencySpec(String kind, String modelId, String hardware, int tp,
-                          BlackboxCoefficients coefficients) {
+public record LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
+                          CalibratedCoefficients calibrated, Path profileDir) {
+    /** A spec without a calibrated file or profile directory. */
+    public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients) {
+        this(kind, modelId, hardware, tp, coefficients, null, null);
+    }
 }

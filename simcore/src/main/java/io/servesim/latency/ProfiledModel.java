@@ -95,8 +95,19 @@ public final class ProfiledModel implements LatencyModel {
             throw new ConfigException(c.path() + (spec.modelId() == null ? ".model" : ".hardware"), "the profiled model needs a "
                     + "model and hardware; bundled profiles: " + String.join("; ", ProfileCatalog.builtIn().available()));
         }
-        LatencyModel model = ProfileCatalog.builtIn().resolve(spec.modelId(), c.arch(), c.gpu(), spec.tp(), c.path(), c.kindKey());
+        LatencyModel model = spec.profileDir() != null
+                ? ProfileCatalog.fromDirectory(spec.profileDir(), architecture(c), c.gpu(), spec.tp())
+                : ProfileCatalog.builtIn().resolve(spec.modelId(), c.arch(), c.gpu(), spec.tp(), c.path(), c.kindKey());
         return new ResolvedLatency(model, OptionalInt.empty(), c.arch(), c.gpu());
+    }
+
+    /** A profile directory's per-layer costs scale with the model's layers: its architecture must be known. */
+    private static ModelArchitecture architecture(LatencyContext c) {
+        if (c.arch() == null) {
+            throw new ConfigException(c.path() + ".model", "a profile directory needs the model's architecture: give a bundled"
+                    + " model id or a config.json path");
+        }
+        return c.arch();
     }
 
     @Override

@@ -47,7 +47,9 @@ public final class RunPlan {
             source = "engine.total_kv_blocks";
         } else if (resolved.kvBlocksFromCoefficients().isPresent()) {
             blocks = resolved.kvBlocksFromCoefficients().getAsInt();
-            source = "trained coefficients (total_kv_blocks)";
+            source = cfg.latency().calibrated() != null
+                    ? "calibrated coefficients (total_kv_blocks of " + cfg.latency().calibrated().file() + ")"
+                    : "trained coefficients (total_kv_blocks)";
         } else if (resolved.architectureOrNull() != null && resolved.gpuOrNull() != null) {
             blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), cfg.latency().tp(),
                     e.blockSizeTokens(), e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(),
@@ -89,7 +91,8 @@ public final class RunPlan {
             case "engine.total_kv_blocks" -> "of engine.total_kv_blocks";
             case "derived from GPU memory" -> String.format(java.util.Locale.ROOT,
                     "derived from GPU memory at gpu_memory_utilization %.2f", e.gpuMemoryUtilization());
-            default -> "of the trained coefficients' total_kv_blocks";
+            case "trained coefficients (total_kv_blocks)" -> "of the trained coefficients' total_kv_blocks";
+            default -> "of the " + source;
         };
     }
 

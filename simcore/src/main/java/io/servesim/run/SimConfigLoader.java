@@ -11,6 +11,7 @@ import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.CalibratedCoefficients;
 import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
@@ -53,7 +54,7 @@ public final class SimConfigLoader {
         long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
         ConfigNode deployment = root.child("deployment");
         int instances = deployment.intValue("instances", 1, 1, 100_000, "num_instances");
-        LatencySpec latency = bindDeployment(deployment);
+        LatencySpec latency = bindDeployment(deployment, baseDir);
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
@@ -86,30 +87,52 @@ public final class SimConfigLoader {
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload);
     }
 
-    private static LatencySpec bindDeployment(ConfigNode d) {
+    /**
+     * {@code deployment:}: model, hardware, TP, latency model; {@code coefficients} inline
+     * ({@code {alpha: [..], beta: [..]}}) or as the path of a file {@code servesim calibrate} wrote
+     * ({@link CalibratedCoefficients}); {@code profile}, a measured-profile directory for the profiled
+     * model. Paths resolve against {@code baseDir}.
+     */
+    private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.stringValue("model", null);
         String hardware = d.stringValue("hardware", null);
         int tp = d.intValue("tp", 1, 1, 64, "tensor_parallelism");
         String kind = d.choice("latency_model", LatencyKind.AUTO.configName(), LatencyKind.names());
         BlackboxCoefficients coefficients = null;
-        ConfigNode c = d.child("coefficients");
-        if (c.present()) {
-            double[] alpha = triple(c, "alpha");
-            double[] beta = triple(c, "beta");
-            if (alpha != null && beta != null) {
-                coefficients = new BlackboxCoefficients(alpha[0], alpha[1], alpha[2], beta[0], beta[1], beta[2]);
+        CalibratedCoefficients calibrated = null;
+        if (d.raw().path("coefficients").isTextual()) {
+            try {
+                calibrated = CalibratedCoefficients.read(baseDir.resolve(d.stringValue("coefficients", null)),
+                        d.pathOf("coefficients"));
+                coefficients = calibrated.coefficients();
+            } catch (ConfigException e) {
+                e.problems().forEach(p -> d.problem(p.path(), p.message()));
             }
-            c.finish();
+        } else {
+            ConfigNode c = d.child("coefficients");
+            if (c.present()) {
+                double[] alpha = triple(c, "alpha");
+                double[] beta = triple(c, "beta");
+                if (alpha != null && beta != null) {
+                    coefficients = new BlackboxCoefficients(alpha[0], alpha[1], alpha[2], beta[0], beta[1], beta[2]);
+                }
+                c.finish();
+            }
         }
+        String profile = d.stringValue("profile", null);
         d.finish();
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
+        }
+        if (profile != null && !LatencyKind.PROFILED.configName().equals(kind)) {
+            d.problem(d.pathOf("profile"), "a profile directory is used only with latency_model: profiled, got " + kind);
         }
         if (coefficients == null && (model == null || hardware == null)) {
             d.problem(d.pathOf(model == null ? "model" : "hardware"),
                     "required (or give deployment.coefficients for a blackbox model)");
         }
-        return new LatencySpec(kind, model, hardware, tp, coefficients);
+        return new LatencySpec(kind, model, hardware, tp, coefficients, calibrated,
+                profile == null ? null : baseDir.resolve(profile));
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -1,6 +1,5 @@
 package io.servesim.cluster;
 
-import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +10,7 @@ import io.servesim.metrics.RunSummary;
 import io.servesim.policy.PolicySpec;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.PolicyBundle;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.Runs;
 import io.servesim.run.SimSetup;
 import java.util.List;

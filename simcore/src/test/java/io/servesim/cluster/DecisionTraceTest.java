@@ -1,6 +1,5 @@
 package io.servesim.cluster;
 
-import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import io.servesim.decisions.DecisionRecord;
 import io.servesim.engine.EngineConfig;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.PolicyBundle;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.Runs;
 import io.servesim.run.SimSetup;
 import io.servesim.run.Simulation;

@@ -1,6 +1,5 @@
 package io.servesim.config;
 
-import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.SimConfig;
 import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.CalibratedCoefficients;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,10 +68,10 @@ class RealRunReplayTest {
 
     @Test
     void refittedBlackboxCoefficientsMeetTheFivePercentTargets(@TempDir Path dir) throws IOException {
-        Calibrator.Fit fit = Calibrator.fit(run, "RTXPRO6000", null);
+        Calibrator.Fit fit = Calibrator.fit(run, "RTXPRO6000", null, 0);
         Path file = dir.resolve("coeffs.yaml");
         Files.writeString(file, CoefficientsFile.render(run, fit));
-        BlackboxCoefficients read = CoefficientsFile.read(file);
+        BlackboxCoefficients read = CalibratedCoefficients.read(file, "--coefficients").coefficients();
         assertEquals(fit.coefficients(), read);
         Replay replay = Replay.run(run, ReplaySetup.resolve(run, ReplayOptions.blackbox(read).withHardware("RTXPRO6000")));
         assertMeansWithin(5, replay.report());

@@ -1,12 +1,12 @@
 package io.servesim.workload;
 
-import io.servesim.run.PolicyKind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.run.LinearLatency;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.Runs;
 import java.util.Comparator;
 import java.util.List;

@@ -1,0 +1,63 @@
+package io.servesim.latency;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.servesim.config.ConfigException;
+import io.servesim.config.ReadFailure;
+import io.servesim.config.StrictJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Blackbox coefficients from a file in the trained-coefficient format (inference-sim/inference-sim
+ * {@code defaults.yaml}, as bundled in {@code blackbox_coefficients.yaml}) with exactly one
+ * {@code models:} entry: what {@code servesim calibrate} writes, and what {@code run} / {@code sweep}
+ * ({@code deployment.coefficients: FILE}) and {@code replay-real --coefficients} read. The entry's
+ * {@code total_kv_blocks}, when given, is the KV capacity of the run the coefficients were fitted
+ * on (vLLM's {@code num_gpu_blocks}).
+ *
+ * @param coefficients  alpha / beta coefficients (us)
+ * @param totalKvBlocks KV blocks of the fitted run; 0 when the file gives none
+ * @param file          where they were read
+ */
+public record CalibratedCoefficients(BlackboxCoefficients coefficients, int totalKvBlocks, Path file) {
+    /** Reads {@code file}; problems name {@code configPath} (the key or flag that named it) and the file. */
+    public static CalibratedCoefficients read(Path file, String configPath) {
+        JsonNode root;
+        try {
+            root = StrictJson.yaml().readTree(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ConfigException(List.of(ReadFailure.problem(e, file)));
+        }
+        JsonNode models = root == null ? null : root.get("models");
+        if (models == null || !models.isArray() || models.size() != 1) {
+            throw new ConfigException(configPath, file + ": models: expected a list with exactly one entry (the format"
+                    + " servesim calibrate writes)");
+        }
+        JsonNode entry = models.get(0);
+        double[] alpha = triple(entry, "alpha_coeffs", file);
+        double[] beta = triple(entry, "beta_coeffs", file);
+        JsonNode blocks = entry.get("total_kv_blocks");
+        if (blocks != null && !(blocks.canConvertToInt() && blocks.isIntegralNumber() && blocks.asInt() >= 1)) {
+            throw new ConfigException(file + " models[0].total_kv_blocks", "must be an integer >= 1, got " + blocks);
+        }
+        return new CalibratedCoefficients(new BlackboxCoefficients(alpha[0], alpha[1], alpha[2], beta[0], beta[1], beta[2]),
+                blocks == null ? 0 : blocks.asInt(), file);
+    }
+
+    private static double[] triple(JsonNode entry, String field, Path file) {
+        JsonNode v = entry.get(field);
+        if (v == null || !v.isArray() || v.size() != 3) {
+            throw new ConfigException(file + " models[0]." + field, "required: a list of 3 numbers (microseconds)");
+        }
+        double[] out = new double[3];
+        for (int i = 0; i < 3; i++) {
+            if (!v.get(i).isNumber() || !(v.get(i).asDouble() >= 0) || Double.isInfinite(v.get(i).asDouble())) {
+                throw new ConfigException(file + " models[0]." + field + "[" + i + "]", "must be a finite number >= 0, got " + v.get(i));
+            }
+            out[i] = v.get(i).asDouble();
+        }
+        return out;
+    }
+}
