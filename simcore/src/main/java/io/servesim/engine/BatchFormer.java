@@ -18,6 +18,13 @@ import io.servesim.latency.StepShape;
  * </ol>
  * Unlike BLIS (which loses generated tokens on preemption), a preempted request keeps its output
  * tokens and recomputes prompt + output on readmission, as vLLM v1 does.
+ *
+ * <p>With a CPU tier and {@code kv_reload: blocking}, a new request whose prefix continues in the CPU
+ * tier gets GPU blocks for its hits only and leaves the queue until the reload completes
+ * ({@link Listener#reloading}); it then returns to the front still holding them and is admitted
+ * with the reloaded tokens computed, as vLLM's scheduler handles {@code WAITING_FOR_REMOTE_KVS}
+ * requests (blocks allocated for the external tokens, {@code load_kv_async}; promoted in
+ * {@code _update_waiting_for_remote_kv}).
  */
 final class BatchFormer {
     /** What batch formation reports back to the engine. */
@@ -31,6 +38,12 @@ final class BatchFormer {
 
         /** The head {@code r} could not get KV blocks although the request behind it would have fit. */
         void headOfLineBlocked(Request r, long nowUs);
+
+        /** {@code r} left the queue holding its blocks until its CPU-tier reload completes at {@code readyUs}. */
+        void reloading(Request r, long readyUs, long nowUs);
+
+        /** {@code r}, back from a blocking reload, entered the batch; it held {@code heldBlocks} while waiting. */
+        void reloaded(Request r, int heldBlocks);
     }
 
     private static final int FITS = 0;
@@ -42,6 +55,7 @@ final class BatchFormer {
     private final WaitQueue waitQueue;
     private final RunningBatch running;
     private final Listener listener;
+    private final boolean blockingReload;
 
     BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running, Listener listener) {
         this.config = config;
@@ -49,6 +63,7 @@ final class BatchFormer {
         this.waitQueue = waitQueue;
         this.running = running;
         this.listener = listener;
+        this.blockingReload = config.kvTiers().enabled() && config.kvTiers().reload() == KvTierConfig.Reload.BLOCKING;
     }
 
     void form(long nowUs, StepShape shape) {
@@ -84,14 +99,30 @@ final class BatchFormer {
         // Phase 2: new requests from the wait queue.
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waitQueue.isEmpty()) {
             Request r = waitQueue.peek();
+            if (blockingReload && r.heldBlocks() > 0) {
+                int resumedTokens = resumeReloaded(r, nowUs, shape, budget);
+                if (resumedTokens == 0) {
+                    break;
+                }
+                budget -= resumedTokens;
+                continue;
+            }
             int cachedBlocks = kv.lookupPrefix(r);
             int cachedTokens = cachedBlocks * kv.blockSize();
+            if (blockingReload && kv.lastLookupCpuHits() > 0) {
+                if (!kv.allocateNew(r, cachedBlocks, cachedTokens)) {
+                    blocked(r, budget, nowUs);
+                    break;
+                }
+                waitQueue.poll();
+                r.computedTokens = cachedTokens;
+                r.prefixHitTokens = cachedTokens;
+                listener.reloading(r, kv.lastReloadEndUs(), nowUs);
+                continue;
+            }
             int newTokens = cap(r.numTokens() - cachedTokens, cachedTokens, budget);
             if (!kv.allocateNew(r, cachedBlocks, cachedTokens + newTokens)) {
-                Request next = waitQueue.peekSecond();
-                if (next != null && kv.blocksFor(Math.min(next.numTokens(), budget)) <= kv.freeBlocks()) {
-                    listener.headOfLineBlocked(r, nowUs);
-                }
+                blocked(r, budget, nowUs);
                 break;
             }
             waitQueue.poll();
@@ -103,6 +134,36 @@ final class BatchFormer {
             addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);
             listener.admitted(r, nowUs);
         }
+    }
+
+    /** The head {@code r} got no KV blocks: head-of-line blocking if the request behind it would have fit. */
+    private void blocked(Request r, int budget, long nowUs) {
+        Request next = waitQueue.peekSecond();
+        if (next != null && kv.blocksFor(Math.min(next.numTokens(), budget)) <= kv.freeBlocks()) {
+            listener.headOfLineBlocked(r, nowUs);
+        }
+    }
+
+    /**
+     * Admits {@code r}, back from a blocking reload with its reloaded tokens computed: its blocks
+     * are extended for this step's chunk. Returns the chunk's tokens, or 0 (and nothing changes)
+     * when the blocks cannot be extended.
+     */
+    private int resumeReloaded(Request r, long nowUs, StepShape shape, int budget) {
+        int held = r.heldBlocks();
+        int done = r.computedTokens;
+        int newTokens = cap(r.numTokens() - done, done, budget);
+        if (!kv.allocate(r, done + newTokens)) {
+            blocked(r, budget, nowUs);
+            return 0;
+        }
+        waitQueue.poll();
+        r.state = Request.State.RUNNING;
+        running.add(r, newTokens);
+        addToShape(shape, r.generatedTokens, done, r.numTokens(), newTokens);
+        listener.reloaded(r, held);
+        listener.admitted(r, nowUs);
+        return newTokens;
     }
 
     /**

@@ -87,6 +87,7 @@ public final class GpuCatalog {
                     Resources.number(n, "mfu_prefill", where),
                     Resources.number(n, "mfu_decode", where),
                     Resources.number(n, "all_reduce_gbps", where),
+                    Resources.number(n, "host_link_gbps", where),
                     Resources.text(n, "source", where)));
         }
         if (gpus.isEmpty()) {

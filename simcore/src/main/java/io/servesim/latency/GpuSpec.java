@@ -18,16 +18,18 @@ import java.util.List;
  * @param mfuPrefill          default MFU of prefill compute
  * @param mfuDecode           default MFU of decode compute
  * @param allReduceGBps       effective all-reduce bus bandwidth per GPU, GB/s (1e9 B/s)
+ * @param hostLinkGbPerS      host link (PCIe x16) bandwidth per direction, GB/s (1e9 B/s): the default
+ *                            of the GPU-CPU KV transfer link
  * @param source              datasheet / file the numbers come from
  */
 public record GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops,
                       double memoryBandwidthTBps, double memoryGiB, double mfuPrefill, double mfuDecode,
-                      double allReduceGBps, String source) {
+                      double allReduceGBps, double hostLinkGbPerS, String source) {
 
     public GpuSpec {
         aliases = List.copyOf(aliases);
         if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0
-                && allReduceGBps > 0 && validMfu(mfuPrefill) && validMfu(mfuDecode))) {
+                && allReduceGBps > 0 && hostLinkGbPerS > 0 && validMfu(mfuPrefill) && validMfu(mfuDecode))) {
             throw new IllegalArgumentException("GPU " + name + ": non-positive spec or MFU outside (0, 1]");
         }
     }
