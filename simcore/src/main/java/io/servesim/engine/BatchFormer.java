@@ -21,10 +21,11 @@ import io.servesim.latency.StepShape;
  *
  * <p>With a CPU tier and {@code kv_reload: blocking}, a new request whose prefix continues in the CPU
  * tier gets GPU blocks for its hits only and leaves the queue until the reload completes
- * ({@link Listener#reloading}); it then returns to the front still holding them and is admitted
- * with the reloaded tokens computed, as vLLM's scheduler handles {@code WAITING_FOR_REMOTE_KVS}
- * requests (blocks allocated for the external tokens, {@code load_kv_async}; promoted in
- * {@code _update_waiting_for_remote_kv}).
+ * ({@link Listener#reloading}), as vLLM's scheduler parks {@code WAITING_FOR_REMOTE_KVS} requests
+ * (blocks allocated for the external tokens, {@code load_kv_async}). Unlike vLLM, it then frees
+ * them (cached, most recently used) and returns to the front, so its next admission hits them on
+ * the GPU: a waiting request never holds blocks, which keeps the engine free of the deadlock where
+ * queued requests hold the blocks the head needs.
  */
 final class BatchFormer {
     /** What batch formation reports back to the engine. */
@@ -41,9 +42,6 @@ final class BatchFormer {
 
         /** {@code r} left the queue holding its blocks until its CPU-tier reload completes at {@code readyUs}. */
         void reloading(Request r, long readyUs, long nowUs);
-
-        /** {@code r}, back from a blocking reload, entered the batch; it held {@code heldBlocks} while waiting. */
-        void reloaded(Request r, int heldBlocks);
     }
 
     private static final int FITS = 0;
@@ -99,14 +97,6 @@ final class BatchFormer {
         // Phase 2: new requests from the wait queue.
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waitQueue.isEmpty()) {
             Request r = waitQueue.peek();
-            if (blockingReload && r.heldBlocks() > 0) {
-                int resumedTokens = resumeReloaded(r, nowUs, shape, budget);
-                if (resumedTokens == 0) {
-                    break;
-                }
-                budget -= resumedTokens;
-                continue;
-            }
             int cachedBlocks = kv.lookupPrefix(r);
             int cachedTokens = cachedBlocks * kv.blockSize();
             if (blockingReload && kv.lastLookupCpuHits() > 0) {
@@ -129,6 +119,9 @@ final class BatchFormer {
             r.state = Request.State.RUNNING;
             r.computedTokens = cachedTokens;
             r.prefixHitTokens = cachedTokens;
+            if (r.reloadedTokens > 0) {
+                kv.uncountRepeatedLookup(r, cachedTokens);
+            }
             running.add(r, newTokens);
             budget -= newTokens;
             addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);
@@ -142,28 +135,6 @@ final class BatchFormer {
         if (next != null && kv.blocksFor(Math.min(next.numTokens(), budget)) <= kv.freeBlocks()) {
             listener.headOfLineBlocked(r, nowUs);
         }
-    }
-
-    /**
-     * Admits {@code r}, back from a blocking reload with its reloaded tokens computed: its blocks
-     * are extended for this step's chunk. Returns the chunk's tokens, or 0 (and nothing changes)
-     * when the blocks cannot be extended.
-     */
-    private int resumeReloaded(Request r, long nowUs, StepShape shape, int budget) {
-        int held = r.heldBlocks();
-        int done = r.computedTokens;
-        int newTokens = cap(r.numTokens() - done, done, budget);
-        if (!kv.allocate(r, done + newTokens)) {
-            blocked(r, budget, nowUs);
-            return 0;
-        }
-        waitQueue.poll();
-        r.state = Request.State.RUNNING;
-        running.add(r, newTokens);
-        addToShape(shape, r.generatedTokens, done, r.numTokens(), newTokens);
-        listener.reloaded(r, held);
-        listener.admitted(r, nowUs);
-        return newTokens;
     }
 
     /**

@@ -43,7 +43,7 @@ public final class Engine {
     private long inFlight;
     private long inFlightPromptBlocks;
     private long headOfLineBlocks;
-    /** Blocks held by requests outside the batch: reloading, or reloaded and waiting (blocking reload). */
+    /** Blocks held by requests whose blocking reload is in flight. */
     private long parkedBlocks;
     private final boolean tiered;
     private long pendingItlUs;
@@ -86,11 +86,6 @@ public final class Engine {
             public void reloading(Request r, long readyUs, long nowUs) {
                 parkedBlocks += r.heldBlocks();
                 events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
-            }
-
-            @Override
-            public void reloaded(Request r, int heldBlocks) {
-                parkedBlocks -= heldBlocks;
             }
         });
         this.events = events;
@@ -162,10 +157,15 @@ public final class Engine {
     }
 
     /**
-     * KV_LOADED: {@code r}'s blocking reload from the CPU tier completed; it returns to the front of
-     * the wait queue, holding its blocks, and an idle engine wakes (vLLM's {@code finished_recving}).
+     * KV_LOADED: {@code r}'s blocking reload from the CPU tier completed (vLLM's
+     * {@code finished_recving}); its blocks are freed, hashed, at the MRU end of the free queue, and it
+     * returns to the front of the wait queue, where its next admission hits them; an idle engine wakes.
      */
     public void onKvLoaded(Request r, long nowUs) {
+        parkedBlocks -= r.heldBlocks();
+        r.reloadedTokens = r.cpuHitTokens;
+        kv.release(r);
+        r.computedTokens = 0;
         waitQueue.addFront(r);
         if (!stepPending) {
             stepPending = true;

@@ -221,6 +221,17 @@ public final class KvCache {
         return lastReloadEndUs;
     }
 
+    /**
+     * {@code r} is admitted right after its blocking reload: its hits were counted when the reload
+     * was issued, so this lookup's are taken back (and the reloaded tokens stay CPU hits).
+     */
+    public void uncountRepeatedLookup(Request r, int cachedTokens) {
+        hitTokens -= cachedTokens;
+        queriedTokens -= r.numTokens();
+        r.cpuHitTokens = Math.min(r.reloadedTokens, cachedTokens);
+        r.reloadedTokens = 0;
+    }
+
     /** With {@code kv_reload: step}: how long the current step waits for its reloads (0 without a CPU tier). */
     public long takeReloadStallUs() {
         return offload == null ? 0 : offload.takeStallUs();
@@ -284,6 +295,11 @@ public final class KvCache {
         hitTokens += (long) cachedBlocks * blockSize;
         queriedTokens += r.numTokens();
         lastLookup = null;
+        if (cpuHits > 0) {
+            // reloaded blocks are indexed whatever the registration limit: a request that frees them
+            // after a blocking reload must find them again
+            registerUpTo(r, cachedBlocks);
+        }
         register(r, endToken);
         return true;
     }

@@ -42,6 +42,8 @@ public final class Request {
     int prefixHitTokens;
     /** Of {@code prefixHitTokens}, those reloaded from the CPU tier. */
     int cpuHitTokens;
+    /** Tokens a completed blocking reload brought back, until the request's next admission (else 0). */
+    int reloadedTokens;
     int preemptions;
     boolean lengthCapped;
     DropReason dropReason;
