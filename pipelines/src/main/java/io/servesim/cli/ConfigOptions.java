@@ -64,6 +64,17 @@ public final class ConfigOptions {
     @Option(names = "--total-kv-blocks", description = "engine.total_kv_blocks")
     Integer totalKvBlocks;
 
+    @Option(names = "--kv-cpu-blocks", description = "engine.kv_cpu_blocks: CPU KV tier blocks per instance (0 = none)")
+    Integer kvCpuBlocks;
+
+    @Option(names = "--kv-offload-threshold", description = "engine.kv_offload_threshold: offload evicted GPU blocks"
+            + " while GPU KV utilization exceeds this, in [0, 1] (default 0.9)")
+    Double kvOffloadThreshold;
+
+    @Option(names = "--kv-transfer-bandwidth", paramLabel = "GB/s", description = "engine.kv_transfer_bandwidth: GPU-CPU"
+            + " KV link, GB/s (default: the GPU's PCIe x16 host link)")
+    Double kvTransferBandwidth;
+
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
     Integer numInstances;
 
@@ -110,6 +121,9 @@ public final class ConfigOptions {
         add(o, "engine.max_model_len", maxModelLen);
         add(o, "engine.block_size", blockSize);
         add(o, "engine.total_kv_blocks", totalKvBlocks);
+        add(o, "engine.kv_cpu_blocks", kvCpuBlocks);
+        add(o, "engine.kv_offload_threshold", kvOffloadThreshold);
+        add(o, "engine.kv_transfer_bandwidth", kvTransferBandwidth);
         add(o, "deployment.instances", numInstances);
         policyNames.forEach((kind, name) -> add(o, kind.configPath(), name));
         add(o, "cluster.admission_latency_us", admissionLatencyUs);

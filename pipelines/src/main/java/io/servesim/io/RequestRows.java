@@ -27,6 +27,8 @@ public final class RequestRows {
         row.put("output_tokens", r.outputTokens());
         row.put("requested_output_tokens", r.requestedOutputTokens());
         row.put("prefix_hit_tokens", r.prefixHitTokens());
+        row.put("gpu_hit_tokens", r.gpuHitTokens());
+        row.put("cpu_hit_tokens", r.cpuHitTokens());
         row.put("preemptions", r.preemptions());
         row.put("arrival_us", r.arrivalUs());
         row.put("enqueue_us", r.enqueueUs());

@@ -18,6 +18,14 @@ import io.servesim.latency.StepShape;
  * </ol>
  * Unlike BLIS (which loses generated tokens on preemption), a preempted request keeps its output
  * tokens and recomputes prompt + output on readmission, as vLLM v1 does.
+ *
+ * <p>With a CPU tier and {@code kv_reload: blocking}, a new request whose prefix continues in the CPU
+ * tier gets GPU blocks for its hits only and leaves the queue until the reload completes
+ * ({@link Listener#reloading}), as vLLM's scheduler parks {@code WAITING_FOR_REMOTE_KVS} requests
+ * (blocks allocated for the external tokens, {@code load_kv_async}). Unlike vLLM, it then frees
+ * them (cached, most recently used) and returns to the front, so its next admission hits them on
+ * the GPU: a waiting request never holds blocks, which keeps the engine free of the deadlock where
+ * queued requests hold the blocks the head needs.
  */
 final class BatchFormer {
     /** What batch formation reports back to the engine. */
@@ -31,6 +39,9 @@ final class BatchFormer {
 
         /** The head {@code r} could not get KV blocks although the request behind it would have fit. */
         void headOfLineBlocked(Request r, long nowUs);
+
+        /** {@code r} left the queue holding its blocks until its CPU-tier reload completes at {@code readyUs}. */
+        void reloading(Request r, long readyUs, long nowUs);
     }
 
     private static final int FITS = 0;
@@ -42,6 +53,7 @@ final class BatchFormer {
     private final WaitQueue waitQueue;
     private final RunningBatch running;
     private final Listener listener;
+    private final boolean blockingReload;
 
     BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running, Listener listener) {
         this.config = config;
@@ -49,6 +61,7 @@ final class BatchFormer {
         this.waitQueue = waitQueue;
         this.running = running;
         this.listener = listener;
+        this.blockingReload = config.kvTiers().enabled() && config.kvTiers().reload() == KvTierConfig.Reload.BLOCKING;
     }
 
     void form(long nowUs, StepShape shape) {
@@ -86,22 +99,41 @@ final class BatchFormer {
             Request r = waitQueue.peek();
             int cachedBlocks = kv.lookupPrefix(r);
             int cachedTokens = cachedBlocks * kv.blockSize();
+            if (blockingReload && kv.lastLookupCpuHits() > 0) {
+                if (!kv.allocateNew(r, cachedBlocks, cachedTokens)) {
+                    blocked(r, budget, nowUs);
+                    break;
+                }
+                waitQueue.poll();
+                r.computedTokens = cachedTokens;
+                r.prefixHitTokens = cachedTokens;
+                listener.reloading(r, kv.lastReloadEndUs(), nowUs);
+                continue;
+            }
             int newTokens = cap(r.numTokens() - cachedTokens, cachedTokens, budget);
             if (!kv.allocateNew(r, cachedBlocks, cachedTokens + newTokens)) {
-                Request next = waitQueue.peekSecond();
-                if (next != null && kv.blocksFor(Math.min(next.numTokens(), budget)) <= kv.freeBlocks()) {
-                    listener.headOfLineBlocked(r, nowUs);
-                }
+                blocked(r, budget, nowUs);
                 break;
             }
             waitQueue.poll();
             r.state = Request.State.RUNNING;
             r.computedTokens = cachedTokens;
             r.prefixHitTokens = cachedTokens;
+            if (r.reloadedTokens > 0) {
+                kv.uncountRepeatedLookup(r, cachedTokens);
+            }
             running.add(r, newTokens);
             budget -= newTokens;
             addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);
             listener.admitted(r, nowUs);
+        }
+    }
+
+    /** The head {@code r} got no KV blocks: head-of-line blocking if the request behind it would have fit. */
+    private void blocked(Request r, int budget, long nowUs) {
+        Request next = waitQueue.peekSecond();
+        if (next != null && kv.blocksFor(Math.min(next.numTokens(), budget)) <= kv.freeBlocks()) {
+            listener.headOfLineBlocked(r, nowUs);
         }
     }
 

@@ -18,6 +18,10 @@ import java.util.function.Consumer;
  * </ol>
  * Token timing follows BLIS's blackbox semantics: the first token is visible at step end + a2, and
  * every later token one GPU gap + a2 after the previous one (a2 never blocks the GPU).
+ *
+ * <p>With a CPU KV tier ({@link KvOffload}), reloads either lengthen the step that admits the
+ * request ({@code kv_reload: step}) or park the request until a {@code KV_LOADED} event
+ * ({@code kv_reload: blocking}, {@link #onKvLoaded}).
  */
 public final class Engine {
     private final int id;
@@ -39,6 +43,9 @@ public final class Engine {
     private long inFlight;
     private long inFlightPromptBlocks;
     private long headOfLineBlocks;
+    /** Blocks held by requests whose blocking reload is in flight. */
+    private long parkedBlocks;
+    private final boolean tiered;
     private long pendingItlUs;
     private int pendingItlCount;
 
@@ -49,7 +56,8 @@ public final class Engine {
         }
         this.id = id;
         this.config = config;
-        this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching());
+        this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching(), config.kvTiers());
+        this.tiered = config.kvTiers().enabled();
         this.latency = latency;
         this.waitQueue = new WaitQueue(scheduling.order());
         this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024), config.blockSizeTokens(), config.prefixCaching());
@@ -72,6 +80,12 @@ public final class Engine {
             @Override
             public void headOfLineBlocked(Request r, long nowUs) {
                 headOfLineBlocks++;
+            }
+
+            @Override
+            public void reloading(Request r, long readyUs, long nowUs) {
+                parkedBlocks += r.heldBlocks();
+                events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
             }
         });
         this.events = events;
@@ -142,12 +156,35 @@ public final class Engine {
         events.schedule(nowUs, EventKind.REQUEST_LEFT, id, r);
     }
 
+    /**
+     * KV_LOADED: {@code r}'s blocking reload from the CPU tier completed (vLLM's
+     * {@code finished_recving}); its blocks are freed, hashed, at the MRU end of the free queue, and it
+     * returns to the front of the wait queue, where its next admission hits them; an idle engine wakes.
+     */
+    public void onKvLoaded(Request r, long nowUs) {
+        parkedBlocks -= r.heldBlocks();
+        r.reloadedTokens = r.cpuHitTokens;
+        kv.release(r);
+        r.computedTokens = 0;
+        waitQueue.addFront(r);
+        if (!stepPending) {
+            stepPending = true;
+            events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
+        }
+    }
+
     /** STEP: one engine iteration (the four phases). */
     public void onStep(long nowUs) {
         stepPending = false;
         shape.clear();
+        if (tiered) {
+            kv.setClockUs(nowUs);
+        }
         batchFormer.form(nowUs, shape);
         long stepUs = Math.max(1, latency.stepTimeUs(shape));
+        if (tiered) {
+            stepUs += kv.takeReloadStallUs();
+        }
         long endUs = nowUs + stepUs;
         busyUntilUs = endUs;
         steps++;
@@ -255,6 +292,10 @@ public final class Engine {
     public void drainUnfinished(Consumer<Request> sink) {
         running.drain(sink);
         waitQueue.drain(sink);
+    }
+
+    long parkedBlocksForInvariants() {
+        return parkedBlocks;
     }
 
     int waitingForInvariants() {

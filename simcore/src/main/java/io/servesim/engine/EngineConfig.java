@@ -21,10 +21,11 @@ import java.util.List;
  * @param totalKvBlocks              KV blocks of the instance ({@code num_gpu_blocks})
  * @param gpuMemoryUtilization       share of GPU memory vLLM may use, when KV capacity is derived ({@code gpu_memory_utilization})
  * @param prefixCaching              automatic prefix caching on ({@code enable_prefix_caching})
+ * @param kvTiers                    the CPU tier under the GPU cache and its link ({@link KvTierConfig#OFF}: none)
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
-                           boolean prefixCaching) {
+                           boolean prefixCaching, KvTierConfig kvTiers) {
     /** {@code max_model_len} not given: the model's context length. */
     public static final int MAX_MODEL_LEN_FROM_MODEL = -1;
     /** {@code total_kv_blocks} not given: from the trained coefficients or GPU memory. */
@@ -37,9 +38,16 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     public EngineConfig {
         if (maxNumSeqs <= 0 || maxNumBatchedTokens <= 0 || longPrefillTokenThreshold < 0
                 || maxModelLen < MAX_MODEL_LEN_FROM_MODEL || blockSizeTokens <= 0 || totalKvBlocks < 0
-                || !(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
+                || !(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1) || kvTiers == null) {
             throw new IllegalArgumentException("invalid engine config " + this);
         }
+    }
+
+    /** A config without a CPU tier. */
+    public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
+                        int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching) {
+        this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
+                gpuMemoryUtilization, prefixCaching, KvTierConfig.OFF);
     }
 
     /** A resolved config at vLLM's default memory utilization (tests, replays). */
@@ -62,18 +70,30 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         int totalKvBlocks = e.intValue("total_kv_blocks", KV_BLOCKS_FROM_DEPLOYMENT, 1, Integer.MAX_VALUE);
         double util = e.doubleValue("gpu_memory_utilization", DEFAULT_GPU_MEMORY_UTILIZATION, 0.01, 1.0);
         boolean prefix = e.boolValue("enable_prefix_caching", true);
+        KvTierConfig tiers = KvTierConfig.bind(e);
+        if (tiers.enabled() && !prefix) {
+            e.problem(e.pathOf("kv_cpu_blocks"), "needs enable_prefix_caching: true (the CPU tier holds prefix-cached blocks), got "
+                    + tiers.cpuBlocks() + " with prefix caching off");
+        }
         e.finish();
-        return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix);
+        return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix,
+                tiers);
     }
 
-    /** Whether both deployment-dependent values are known (an {@link Engine} needs that). */
+    /** Whether the deployment-dependent values are known (an {@link Engine} needs that). */
     public boolean isResolved() {
-        return maxModelLen != MAX_MODEL_LEN_FROM_MODEL && totalKvBlocks != KV_BLOCKS_FROM_DEPLOYMENT;
+        return maxModelLen != MAX_MODEL_LEN_FROM_MODEL && totalKvBlocks != KV_BLOCKS_FROM_DEPLOYMENT && kvTiers.isResolved();
     }
 
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching);
+                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers);
+    }
+
+    /** This config with {@code tiers} (resolved) as its CPU tier. */
+    public EngineConfig withKvTiers(KvTierConfig tiers) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers);
     }
 }

@@ -41,8 +41,10 @@ public final class Invariants {
             }
             held += r.heldBlocks();
         }
+        held += e.parkedBlocksForInvariants();
         if (held < kv.usedBlocks()) {
-            throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " blocks used but running requests hold only " + held);
+            throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " blocks used but running and reloading requests"
+                    + " hold only " + held);
         }
         if (running.isEmpty() && e.waitingForInvariants() > 0 && !e.stepPending()) {
             throw new IllegalStateException("INV-8: idle engine with " + e.waitingForInvariants() + " waiting requests");

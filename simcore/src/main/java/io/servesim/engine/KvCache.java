@@ -26,6 +26,10 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  * when it is evicted. The queue thus holds exactly vLLM's sequence of free blocks, so which hashed
  * block is evicted when is unchanged, but allocating and freeing the bulk of blocks (unique prompts,
  * outputs) is a counter update instead of a walk over scattered per-block state.
+ *
+ * <p>With a CPU tier ({@link KvOffload}), a hashed block evicted from the free queue may be copied
+ * to it, and a prefix lookup continues into it after the GPU hits; those blocks are reloaded into
+ * fresh GPU blocks on admission. Without one, none of this runs (one null check per eviction).
  */
 public final class KvCache {
     private final int totalBlocks;
@@ -54,6 +58,11 @@ public final class KvCache {
     private final int[] hitScratch;
     private Request lastLookup;
     private int lastLookupHits;
+    private int lastLookupCpuHits;
+    /** The CPU tier, or null. */
+    private final KvOffload offload;
+    private long cpuHitTokens;
+    private long lastReloadEndUs;
     private int freeCount;
     /** Anonymous blocks held by requests (for the conservation check). */
     private long anonymousHeld;
@@ -102,6 +111,11 @@ public final class KvCache {
     }
 
     public KvCache(int totalBlocks, int blockSize, boolean prefixCaching) {
+        this(totalBlocks, blockSize, prefixCaching, KvTierConfig.OFF);
+    }
+
+    /** A cache with the CPU tier {@code tiers} under it (resolved; {@link KvTierConfig#OFF}: none). */
+    public KvCache(int totalBlocks, int blockSize, boolean prefixCaching, KvTierConfig tiers) {
         if (totalBlocks <= 0 || blockSize <= 0 || totalBlocks > MAX_BLOCKS) {
             throw new IllegalArgumentException("totalBlocks must be in [1, " + MAX_BLOCKS + "] and blockSize > 0");
         }
@@ -131,6 +145,7 @@ public final class KvCache {
             linkTailAnonymous();
         }
         freeCount = totalBlocks;
+        this.offload = tiers.enabled() ? new KvOffload(tiers, totalBlocks) : null;
     }
 
     public int blockSize() { return blockSize; }
@@ -141,8 +156,19 @@ public final class KvCache {
     public int usedBlocks() { return totalBlocks - freeCount; }
     public double utilization() { return (double) usedBlocks() / totalBlocks; }
     public boolean prefixCaching() { return prefixCaching; }
-    /** Prompt tokens found in the cache at admission, summed over admissions. */
+    /** Prompt tokens found in the cache (either tier) at admission, summed over admissions. */
     public long hitTokens() { return hitTokens; }
+    /** Of {@link #hitTokens()}, those found in the CPU tier (and reloaded). */
+    public long cpuHitTokens() { return cpuHitTokens; }
+    /** The CPU tier, or null when there is none. */
+    public KvOffload offload() { return offload; }
+
+    /** Sets the clock offloads and reloads are timed by (the engine, at each step; no-op without a CPU tier). */
+    public void setClockUs(long nowUs) {
+        if (offload != null) {
+            offload.setNowUs(nowUs);
+        }
+    }
     /** Prompt tokens looked up at admission, summed over admissions. */
     public long queriedTokens() { return queriedTokens; }
     public long allocationFailures() { return allocationFailures; }
@@ -156,13 +182,16 @@ public final class KvCache {
 
     /**
      * Counts the leading full blocks of {@code r}'s tokens (prompt, plus output generated before a
-     * preemption) present in the cache. At most {@code (numTokens - 1) / blockSize} blocks count: vLLM always recomputes the last prompt
-     * token so the step produces logits ({@code KVCacheManager.get_computed_blocks}).
-     * The hits are remembered for an immediately following {@link #allocateNew}.
+     * preemption) present in the cache: on the GPU, then (with a CPU tier) the blocks right after
+     * them found in the CPU tier ({@link #lastLookupCpuHits()}). At most {@code (numTokens - 1) /
+     * blockSize} blocks count: vLLM always recomputes the last prompt token so the step produces
+     * logits ({@code KVCacheManager.get_computed_blocks}; a connector's external hits are capped the
+     * same way). The hits are remembered for an immediately following {@link #allocateNew}.
      */
     public int lookupPrefix(Request r) {
         lastLookup = r;
         lastLookupHits = 0;
+        lastLookupCpuHits = 0;
         if (!prefixCaching) {
             return 0;
         }
@@ -176,7 +205,36 @@ public final class KvCache {
             hitScratch[n++] = blk;
         }
         lastLookupHits = n;
-        return n;
+        if (offload != null && n < max) {
+            lastLookupCpuHits = offload.lookup(r, n, max, blockSize);
+        }
+        return n + lastLookupCpuHits;
+    }
+
+    /** Of the last {@link #lookupPrefix}'s hits, the trailing ones found only in the CPU tier. */
+    public int lastLookupCpuHits() {
+        return lastLookupCpuHits;
+    }
+
+    /** When the reload of the last {@link #allocateNew} with CPU hits completes. */
+    public long lastReloadEndUs() {
+        return lastReloadEndUs;
+    }
+
+    /**
+     * {@code r} is admitted right after its blocking reload: its hits were counted when the reload
+     * was issued, so this lookup's are taken back (and the reloaded tokens stay CPU hits).
+     */
+    public void uncountRepeatedLookup(Request r, int cachedTokens) {
+        hitTokens -= cachedTokens;
+        queriedTokens -= r.numTokens();
+        r.cpuHitTokens = Math.min(r.reloadedTokens, cachedTokens);
+        r.reloadedTokens = 0;
+    }
+
+    /** With {@code kv_reload: step}: how long the current step waits for its reloads (0 without a CPU tier). */
+    public long takeReloadStallUs() {
+        return offload == null ? 0 : offload.takeStallUs();
     }
 
     /** True if {@code hash} is a registered block hash (used by cache-aware routing). */
@@ -187,18 +245,21 @@ public final class KvCache {
     /**
      * Admits a waiting request: reuses the {@code cachedBlocks} hits of the preceding
      * {@link #lookupPrefix} and allocates fresh blocks so that tokens {@code [0, endToken)} are
-     * backed. All-or-nothing.
+     * backed. Hits beyond the GPU ones are CPU-tier blocks: they get fresh GPU blocks and are
+     * reloaded ({@link #lastReloadEndUs()}). All-or-nothing.
      */
     public boolean allocateNew(Request r, int cachedBlocks, int endToken) {
-        if (lastLookup != r || cachedBlocks > lastLookupHits) {
+        if (lastLookup != r || cachedBlocks > lastLookupHits + lastLookupCpuHits) {
             throw new IllegalStateException("allocateNew without a matching lookupPrefix for " + r);
         }
         if (!r.blocks.isEmpty()) {
             throw new IllegalStateException("request already holds blocks: " + r);
         }
-        int needNew = blocksFor(endToken) - cachedBlocks;
+        int gpuHits = Math.min(cachedBlocks, lastLookupHits);
+        int cpuHits = cachedBlocks - gpuHits;
+        int needNew = blocksFor(endToken) - gpuHits;
         int evictableHits = 0;
-        for (int i = 0; i < cachedBlocks; i++) {
+        for (int i = 0; i < gpuHits; i++) {
             if (meta[hitScratch[i] * STRIDE + COUNT] == 0) {
                 evictableHits++;
             }
@@ -210,7 +271,13 @@ public final class KvCache {
         // Room for the whole prompt and target output up front: decode then appends a block every
         // blockSize tokens without regrowing the list (an array copy per growth step otherwise).
         r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
-        for (int i = 0; i < cachedBlocks; i++) {
+        if (cpuHits > 0) {
+            // read the CPU copies before this allocation's evictions may offload over them
+            lastReloadEndUs = offload.reload(r, gpuHits, cpuHits, blockSize);
+            cpuHitTokens += (long) cpuHits * blockSize;
+        }
+        r.cpuHitTokens = cpuHits * blockSize;
+        for (int i = 0; i < gpuHits; i++) {
             int blk = hitScratch[i];
             if (meta[blk * STRIDE + COUNT]++ == 0) {
                 unlink(blk);
@@ -224,10 +291,15 @@ public final class KvCache {
         }
         anonymousHeld += needNew;
         r.blockTokens = r.blocks.size() * blockSize;
-        r.registeredBlocks = cachedBlocks;
+        r.registeredBlocks = gpuHits;
         hitTokens += (long) cachedBlocks * blockSize;
         queriedTokens += r.numTokens();
         lastLookup = null;
+        if (cpuHits > 0) {
+            // reloaded blocks are indexed whatever the registration limit: a request that frees them
+            // after a blocking reload must find them again
+            registerUpTo(r, cachedBlocks);
+        }
         register(r, endToken);
         return true;
     }
@@ -348,6 +420,7 @@ public final class KvCache {
         if (head == sentinel) {
             throw new IllegalStateException("free list empty with freeCount=" + freeCount);
         }
+        int usedBefore = totalBlocks - freeCount;
         freeCount--;
         if (head > sentinel) {
             if (--meta[head * STRIDE + COUNT] == 0) {
@@ -357,8 +430,13 @@ public final class KvCache {
             return;
         }
         unlink(head);
-        if (index.remove(hash[head], head) && listener != null) {
-            listener.removed(hash[head]);
+        if (index.remove(hash[head], head)) {
+            if (offload != null) {
+                offload.onGpuEviction(hash[head], usedBefore);
+            }
+            if (listener != null) {
+                listener.removed(hash[head]);
+            }
         }
         freeIds[freeIdCount++] = head;
     }
@@ -417,6 +495,9 @@ public final class KvCache {
         if (listed != freeCount || referencedHashed + anonymousHeld + listed != totalBlocks) {
             throw new IllegalStateException("INV-4: referenced " + referencedHashed + " hashed + " + anonymousHeld
                     + " anonymous + free " + listed + " != total " + totalBlocks + " (freeCount " + freeCount + ")");
+        }
+        if (offload != null) {
+            offload.checkInvariants();
         }
     }
 }

@@ -40,6 +40,10 @@ public final class Request {
     int computedTokens;
     int generatedTokens;
     int prefixHitTokens;
+    /** Of {@code prefixHitTokens}, those reloaded from the CPU tier. */
+    int cpuHitTokens;
+    /** Tokens a completed blocking reload brought back, until the request's next admission (else 0). */
+    int reloadedTokens;
     int preemptions;
     boolean lengthCapped;
     DropReason dropReason;
@@ -111,7 +115,12 @@ public final class Request {
     public State state() { return state; }
     public int computedTokens() { return computedTokens; }
     public int generatedTokens() { return generatedTokens; }
+    /** Prompt tokens served from the prefix cache (either tier) at the latest admission. */
     public int prefixHitTokens() { return prefixHitTokens; }
+    /** Of {@link #prefixHitTokens()}, those found in the CPU tier and reloaded. */
+    public int cpuHitTokens() { return cpuHitTokens; }
+    /** Of {@link #prefixHitTokens()}, those found on the GPU. */
+    public int gpuHitTokens() { return prefixHitTokens - cpuHitTokens; }
     public int preemptions() { return preemptions; }
     public boolean lengthCapped() { return lengthCapped; }
     /** Why admission rejected the request, or null. */

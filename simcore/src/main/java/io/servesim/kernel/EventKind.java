@@ -20,6 +20,11 @@ public enum EventKind {
     ARRIVAL,
     /** The request enters the instance's wait queue (drop guards run here). */
     QUEUED,
+    /**
+     * A request's blocking KV reload from the CPU tier completed; before a step at the same time, so
+     * the step sees it (vLLM handles {@code finished_recving} before it schedules).
+     */
+    KV_LOADED,
     /** One engine iteration: schedule batch, execute, complete, schedule next. */
     STEP,
     /** A request finished and leaves the instance (records are emitted; follow-ups may be injected). */

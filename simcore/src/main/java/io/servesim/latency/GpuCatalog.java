@@ -86,6 +86,7 @@ public final class GpuCatalog {
                     Resources.number(n, "memory_gib", where),
                     (int) Resources.number(n, "sm_count", where),
                     Resources.number(n, "all_reduce_gbps", where),
+                    Resources.number(n, "host_link_gbps", where),
                     Resources.text(n, "source", where)));
         }
         if (gpus.isEmpty()) {

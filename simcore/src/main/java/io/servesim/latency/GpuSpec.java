@@ -19,15 +19,18 @@ import java.util.List;
  * @param memoryGiB           device memory, GiB
  * @param smCount             streaming multiprocessors
  * @param allReduceGBps       effective all-reduce bus bandwidth per GPU, GB/s (1e9 B/s)
+ * @param hostLinkGbPerS      host link (PCIe x16) bandwidth per direction, GB/s (1e9 B/s): the default
+ *                            of the GPU-CPU KV transfer link
  * @param source              datasheet / file the numbers come from
  */
 public record GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops,
-                      double memoryBandwidthTBps, double memoryGiB, int smCount, double allReduceGBps, String source) {
+                      double memoryBandwidthTBps, double memoryGiB, int smCount, double allReduceGBps,
+                      double hostLinkGbPerS, String source) {
 
     public GpuSpec {
         aliases = List.copyOf(aliases);
         if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0 && smCount > 0
-                && allReduceGBps > 0)) {
+                && allReduceGBps > 0 && hostLinkGbPerS > 0)) {
             throw new IllegalArgumentException("GPU " + name + ": non-positive spec");
         }
     }

@@ -34,6 +34,7 @@ package io.servesim.metrics;
  * @param stepId             agentic workflow step, or null when the request is not an agentic step
  * @param loopIteration      loop iteration (0-based) of an agentic step inside loop.over; -1 otherwise
  * @param fanOutIndex        instance of an agentic step (0 when not fanned out); -1 when not agentic
+ * @param cpuHitTokens       of {@code prefixHitTokens}, those reloaded from the CPU KV tier
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
                             long sessionId, int turnIndex, double priority, boolean streaming,
@@ -41,7 +42,8 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                             int preemptions, long arrivalUs, long enqueueUs, long firstScheduledUs,
                             long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
                             long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
-                            boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex) {
+                            boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex,
+                            int cpuHitTokens) {
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
@@ -58,6 +60,11 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
         this(requestId, instanceId, clientId, tenantId, sloClass, sessionId, turnIndex, priority, streaming,
                 inputTokens, outputTokens, requestedOutputTokens, prefixHitTokens, preemptions, arrivalUs, enqueueUs,
                 firstScheduledUs, firstTokenUs, completionUs, ttftUs, e2eUs, meanItlUs, schedulingDelayUs,
-                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1);
+                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0);
+    }
+
+    /** Of {@code prefixHitTokens}, those found in the GPU cache. */
+    public int gpuHitTokens() {
+        return prefixHitTokens - cpuHitTokens;
     }
 }

@@ -27,6 +27,6 @@ final class RequestRecords {
                 t.turnIndex(), r.priority(), r.streaming(), r.inputTokens(), out, r.outputTokens(),
                 r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
                 r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped(),
-                t.stepId(), t.loopIteration(), t.fanOutIndex());
+                t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokens());
     }
 }

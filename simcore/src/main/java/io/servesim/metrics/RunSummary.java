@@ -34,6 +34,7 @@ import java.util.Map;
  * @param steps                 engine steps
  * @param eventsProcessed       kernel events processed
  * @param skippedTraceLines     malformed trace lines skipped (skip_bad_lines)
+ * @param kvTiers               the KV cache per tier (GPU, CPU) and the transfers between them
  * @param cluster               cluster-level metrics
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
  */
@@ -44,7 +45,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
                          long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
-                         long skippedTraceLines, ClusterSummary cluster, Map<String, SessionSummary> sessionsByClient) {
+                         long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
+                         Map<String, SessionSummary> sessionsByClient) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -54,8 +56,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, cluster,
-                byClient);
+                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
+                cluster, byClient);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -70,8 +72,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, withScore,
-                sessionsByClient);
+                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
+                withScore, sessionsByClient);
     }
 
     /** Stable, documented key order for JSON output. */
@@ -104,6 +106,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("steps", steps);
         m.put("events_processed", eventsProcessed);
         m.put("skipped_trace_lines", skippedTraceLines);
+        m.put("kv_tiers", kvTiers.toMap());
         m.put("cluster", cluster.toMap());
         if (!sessionsByClient.isEmpty()) {
             Map<String, Object> sessions = new LinkedHashMap<>();

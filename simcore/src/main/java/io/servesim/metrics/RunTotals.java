@@ -15,10 +15,11 @@ package io.servesim.metrics;
  * @param skippedTraceLines    malformed trace lines skipped
  * @param requestsPerInstance  requests routed to each instance
  * @param headOfLineBlocks     head-of-line blocking steps over all instances
+ * @param kvTiers              the KV cache per tier over all instances
  * @param fitness              fitness weights (may be empty)
  */
 public record RunTotals(String latencyName, String latencyDescription, long totalKvBlocks, long injected, long endUs,
                         long preemptions, long kvAllocationFailures, double cacheHitRate, long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
-                        FitnessWeights fitness) {
+                        KvTierSummary kvTiers, FitnessWeights fitness) {
 }

@@ -2,9 +2,12 @@ package io.servesim.run;
 
 import io.servesim.config.ConfigException;
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.KvTierConfig;
+import io.servesim.latency.GpuSpec;
 import io.servesim.latency.KvCapacity;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.LatencyModels;
+import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
@@ -68,6 +71,7 @@ public final class RunPlan {
             StartupChecks.fitsSimulator(cfg.cluster().instances(), blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(),
                     problems);
         }
+        KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, cfg.latency().tp(), e.blockSizeTokens(), problems);
         if (cfg.workload() == null) {
             problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
         }
@@ -79,10 +83,35 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        EngineConfig engine = e.resolved(maxModelLen, blocks);
+        EngineConfig engine = e.resolved(maxModelLen, blocks).withKvTiers(tiers);
         SimSetup setup = new SimSetup(engine, resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(), cfg.fitness(),
                 cfg.horizonUs());
         return new RunPlan(cfg, resolved, setup, source);
+    }
+
+    /**
+     * The CPU tier with its link bandwidth (the GPU's host link unless given) and its block bytes
+     * (block size x the model's KV bytes per token per GPU, as the roofline model counts them).
+     */
+    private static KvTierConfig resolveTiers(KvTierConfig tiers, ResolvedLatency resolved, int tp, int blockSizeTokens,
+                                             List<ConfigException.Problem> problems) {
+        if (!tiers.enabled()) {
+            return tiers;
+        }
+        GpuSpec gpu = resolved.gpuOrNull();
+        ModelArchitecture arch = resolved.architectureOrNull();
+        if (tiers.transferBandwidthGbPerS() == KvTierConfig.BANDWIDTH_FROM_GPU && gpu == null) {
+            problems.add(new ConfigException.Problem("engine.kv_transfer_bandwidth",
+                    "required with kv_cpu_blocks > 0 when deployment.hardware is not a known GPU (its host link is the default)"));
+        }
+        if (arch == null) {
+            problems.add(new ConfigException.Problem("engine.kv_cpu_blocks",
+                    "needs the model's architecture (KV bytes per token, for transfer times): deployment.model must be a bundled model or a config.json"));
+        }
+        if (!problems.isEmpty() || arch == null) {
+            return tiers;
+        }
+        return tiers.resolved(gpu == null ? 0 : gpu.hostLinkGbPerS(), (long) blockSizeTokens * arch.kvBytesPerTokenPerGpu(tp));
     }
 
     /** Where the KV blocks come from, as the KV checks' messages say it. */

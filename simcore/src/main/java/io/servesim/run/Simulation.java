@@ -10,6 +10,7 @@ import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
 import io.servesim.latency.StepShape;
+import io.servesim.metrics.KvTierSummary;
 import io.servesim.metrics.MetricsCollector;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
@@ -156,7 +157,7 @@ public final class Simulation {
         var latency = setup.latency();
         return metrics.summary(new RunTotals(latency.name(), latency.describe(), engines[0].kvCache().totalBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
-                events.processed(), source.skippedLines(), control.routedCounts(), hol, setup.fitness()))
+                events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines), setup.fitness()))
                 .withSessions(sessionStats.byClient());
     }
 
@@ -184,6 +185,7 @@ public final class Simulation {
                 case SNAPSHOT_REFRESH -> control.onScrape((Long) ref, now);
                 case ARRIVAL -> engines[events.poppedTarget()].onArrival((Request) ref, now);
                 case QUEUED -> engines[events.poppedTarget()].onQueued((Request) ref, now);
+                case KV_LOADED -> engines[events.poppedTarget()].onKvLoaded((Request) ref, now);
                 case STEP -> engines[events.poppedTarget()].onStep(now);
                 case REQUEST_LEFT -> {
                     Request r = (Request) ref;
@@ -221,7 +223,7 @@ public final class Simulation {
         List<Request> left = new ArrayList<>();
         events.forEachPending((kind, ref) -> {
             boolean inSystem = kind == EventKind.ADMISSION || kind == EventKind.ROUTING || kind == EventKind.ARRIVAL
-                    || kind == EventKind.QUEUED || kind == EventKind.REQUEST_LEFT;
+                    || kind == EventKind.QUEUED || kind == EventKind.KV_LOADED || kind == EventKind.REQUEST_LEFT;
             if (inSystem && ref instanceof Request r) {
                 left.add(r);
             }

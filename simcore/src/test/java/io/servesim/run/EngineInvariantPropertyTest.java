@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.KvTierConfig;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
@@ -62,6 +63,58 @@ class EngineInvariantPropertyTest {
                 assertTrue(r.outputTokens() >= 1 && r.outputTokens() <= r.requestedOutputTokens() + 1);
                 assertTrue(r.prefixHitTokens() < r.inputTokens() + r.outputTokens());
             }
+        }
+    }
+
+    @Property(tries = 40)
+    void tieredCacheInvariantsHoldOnRandomConfigs(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
+                                                  @ForAll @IntRange(min = 16, max = 2048) int maxBatched,
+                                                  @ForAll @IntRange(min = 8, max = 600) int kvBlocks,
+                                                  @ForAll @IntRange(min = 1, max = 2000) int cpuBlocks,
+                                                  @ForAll @IntRange(min = 0, max = 10) int thresholdTenths,
+                                                  @ForAll @IntRange(min = 1, max = 100) int gbPerS,
+                                                  @ForAll @IntRange(min = 0, max = 500) int baseUs,
+                                                  @ForAll boolean blocking,
+                                                  @ForAll @IntRange(min = 1, max = 400) int rate,
+                                                  @ForAll @IntRange(min = 0, max = 1) int horizonOn,
+                                                  @ForAll long seed) {
+        // Per-tier conservation (GPU: referenced + free == total; CPU: resident + free == capacity, no
+        // slot both) is asserted after every step by the engine's debug checks (-ea); here again at the
+        // end, with INV-1, causality, determinism, and every block free once drained.
+        KvTierConfig tiers = new KvTierConfig(cpuBlocks, thresholdTenths / 10.0, gbPerS, baseUs,
+                blocking ? KvTierConfig.Reload.BLOCKING : KvTierConfig.Reload.STEP, 2_097_152);
+        EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, 0, 0, 16, kvBlocks, 0.9, true, tiers);
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: %d, num_requests: 200, input_distribution: {type: gaussian, params: {mean: 300, std_dev: 200, max: 1500}},
+                 output_distribution: {type: gaussian, params: {mean: 40, std_dev: 30, max: 200}},
+                 conversation: {probability: 0.7, turns: {type: uniform, params: {min: 2, max: 5}},
+                                think_time_us: {type: exponential, params: {mean: 20000}}, context_growth: accumulate},
+                 prefix: {group: p, length: 64}}""".formatted(rate));
+        long horizon = horizonOn == 1 ? 2_000_000 : 0;
+        var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
+        var first = Runs.run(cfg, latency, "fcfs", "constant", spec.open(seed, horizon), horizon);
+        var second = Runs.run(cfg, latency, "fcfs", "constant", spec.open(seed, horizon), horizon);
+        assertEquals(first.records(), second.records(), "INV-6 determinism");
+        assertEquals(first.summary(), second.summary(), "INV-6 determinism");
+        var s = first.summary();
+        assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished(), "INV-1");
+        var t = s.kvTiers();
+        assertTrue(t.gpuHitRate() >= 0 && t.cpuHitRate() >= 0
+                && Math.abs(t.gpuHitRate() + t.cpuHitRate() - s.cacheHitRate()) < 1e-9, "hit rates add up: " + t);
+        assertTrue(t.thrashingCount() <= t.reloadedBlocks());
+        for (RequestRecord r : first.records()) {
+            assertTrue(r.cpuHitTokens() >= 0 && r.cpuHitTokens() <= r.prefixHitTokens(), r.toString());
+            if (r.status().equals(RequestRecord.COMPLETED)) {
+                assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
+                        && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + r);
+            }
+        }
+        if (horizon == 0) {
+            assertEquals(0, s.unfinished());
+            var sim = new Simulation(SimSetup.single(cfg, latency), spec.open(seed, 0), r -> { });
+            sim.run();
+            assertEquals(0, sim.engine().kvCache().usedBlocks());
+            sim.engine().kvCache().checkInvariants();
         }
     }
 

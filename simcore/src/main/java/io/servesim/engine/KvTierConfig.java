@@ -1,0 +1,105 @@
+package io.servesim.engine;
+
+import io.servesim.config.ConfigNode;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The CPU tier under an instance's GPU KV cache and the link between them, as bound from the
+ * {@code engine:} section ({@code kv_cpu_blocks}, {@code kv_offload_threshold},
+ * {@code kv_transfer_bandwidth}, {@code kv_transfer_base_latency_us}, {@code kv_reload}). The model
+ * follows the reference engine's "Tiered Cache (GPU + CPU)" (BLIS, {@code --kv-cpu-blocks},
+ * {@code --kv-offload-threshold}, {@code --kv-transfer-bandwidth}) and the transfer formula of its
+ * plan, section D.3: {@code time = base_latency + bytes / bandwidth}. Two values depend on the
+ * deployment and are resolved once before a run ({@code io.servesim.run.RunPlan}): the link's
+ * bandwidth when not given (the GPU's host link, PCIe x16) and the KV bytes of one block (block size
+ * x the model's KV bytes per token per GPU).
+ *
+ * @param cpuBlocks                CPU-tier capacity in blocks; 0 = no CPU tier (the GPU-only cache)
+ * @param offloadThreshold         a GPU block evicted while more than this share of GPU blocks is in
+ *                                 use is copied to the CPU tier, in [0, 1]
+ * @param transferBandwidthGbPerS  GPU-CPU link bandwidth, GB/s (1e9 B/s); {@link #BANDWIDTH_FROM_GPU}
+ *                                 until resolved
+ * @param transferBaseLatencyUs    fixed cost of one transfer, microseconds
+ * @param reload                   how a reload delays work ({@link Reload})
+ * @param bytesPerBlock            KV bytes of one block on one GPU; {@link #BYTES_FROM_MODEL} until resolved
+ */
+public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transferBandwidthGbPerS,
+                           long transferBaseLatencyUs, Reload reload, long bytesPerBlock) {
+    /**
+     * What a reload of CPU-tier blocks delays.
+     * <ul>
+     *   <li>{@link #BLOCKING} (default): only the request that hit: it holds its GPU blocks and waits
+     *       until the transfer completes, while the other requests keep computing; then it is
+     *       scheduled with the reloaded tokens computed. vLLM v1's KV connectors do this
+     *       ({@code OffloadingConnector.get_num_new_matched_tokens} returns {@code load_kv_async =
+     *       True}; the scheduler parks the request in {@code WAITING_FOR_REMOTE_KVS} until the worker
+     *       reports it in {@code finished_recving}, {@code vllm/v1/core/sched/scheduler.py}).</li>
+     *   <li>{@link #STEP}: the step that admits the request waits for the transfer: its time grows by
+     *       the transfer's (the reference engine's "non-blocking, added to step time").</li>
+     * </ul>
+     */
+    public enum Reload {
+        BLOCKING, STEP;
+
+        public String configName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** {@code kv_transfer_bandwidth} not given: the GPU's host link. */
+    public static final double BANDWIDTH_FROM_GPU = 0;
+    /** Bytes per block not known yet: from the model's architecture. */
+    public static final long BYTES_FROM_MODEL = 0;
+    /** Default {@code kv_offload_threshold} (the reference engine's). */
+    public static final double DEFAULT_OFFLOAD_THRESHOLD = 0.9;
+    /** No CPU tier. */
+    public static final KvTierConfig OFF = new KvTierConfig(0, DEFAULT_OFFLOAD_THRESHOLD, BANDWIDTH_FROM_GPU, 0,
+            Reload.BLOCKING, BYTES_FROM_MODEL);
+
+    public KvTierConfig {
+        if (cpuBlocks < 0 || !(offloadThreshold >= 0 && offloadThreshold <= 1) || !(transferBandwidthGbPerS >= 0)
+                || transferBaseLatencyUs < 0 || reload == null || bytesPerBlock < 0) {
+            throw new IllegalArgumentException("invalid KV tier config " + this);
+        }
+    }
+
+    /** Binds the tier keys of the {@code engine:} section {@code e} (the caller finishes {@code e}). */
+    public static KvTierConfig bind(ConfigNode e) {
+        int cpuBlocks = e.intValue("kv_cpu_blocks", 0, 0, KvCache.MAX_BLOCKS);
+        double threshold = e.doubleValue("kv_offload_threshold", DEFAULT_OFFLOAD_THRESHOLD, 0, 1);
+        double bandwidth = e.doubleValue("kv_transfer_bandwidth", BANDWIDTH_FROM_GPU, 0, 1e6);
+        if (e.has("kv_transfer_bandwidth") && bandwidth == 0) {
+            e.problem(e.pathOf("kv_transfer_bandwidth"), "must be > 0 (GB/s), got 0");
+        }
+        long baseUs = e.longValue("kv_transfer_base_latency_us", 0, 0, 60_000_000L, "kv_transfer_base_latency");
+        List<String> modes = List.of(Reload.BLOCKING.configName(), Reload.STEP.configName());
+        String mode = e.choice("kv_reload", Reload.BLOCKING.configName(), modes);
+        return new KvTierConfig(cpuBlocks, threshold, bandwidth, baseUs, Reload.valueOf(mode.toUpperCase(Locale.ROOT)),
+                BYTES_FROM_MODEL);
+    }
+
+    public boolean enabled() {
+        return cpuBlocks > 0;
+    }
+
+    /** Whether the link bandwidth and block bytes are known (a tier needs both; an off tier needs neither). */
+    public boolean isResolved() {
+        return !enabled() || (transferBandwidthGbPerS > 0 && bytesPerBlock > 0);
+    }
+
+    /** This config with the link bandwidth (when not given) and the bytes of a block resolved. */
+    public KvTierConfig resolved(double hostLinkGbPerS, long blockBytes) {
+        double bw = transferBandwidthGbPerS > 0 ? transferBandwidthGbPerS : hostLinkGbPerS;
+        return new KvTierConfig(cpuBlocks, offloadThreshold, bw, transferBaseLatencyUs, reload, blockBytes);
+    }
+
+    /**
+     * Microseconds one transfer of {@code blocks} blocks occupies the link: {@code base_latency +
+     * bytes / bandwidth} (plan D.3), rounded up to a whole microsecond.
+     */
+    public long transferUs(int blocks) {
+        double bytes = (double) blocks * bytesPerBlock;
+        return transferBaseLatencyUs + (long) Math.ceil(bytes / (transferBandwidthGbPerS * 1e3));
+    }
+}

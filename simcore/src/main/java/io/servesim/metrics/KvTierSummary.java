@@ -1,0 +1,81 @@
+package io.servesim.metrics;
+
+import io.servesim.engine.Engine;
+import io.servesim.engine.KvCache;
+import io.servesim.engine.KvOffload;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The run's KV cache per tier, summed over instances (the reference engine's tiered-cache metrics:
+ * per-tier hits, transfers, {@code KVThrashingRate}). Hit rates are tokens found in the tier at
+ * admission / prompt tokens looked up, so {@code gpuHitRate + cpuHitRate} is the run's prefix hit
+ * rate. All zero without a CPU tier.
+ *
+ * @param cpuKvBlocks       CPU-tier blocks per instance (0: no CPU tier)
+ * @param gpuHitRate        prompt tokens found on the GPU / looked-up tokens
+ * @param cpuHitRate        prompt tokens found in the CPU tier (and reloaded) / looked-up tokens
+ * @param offloadedBlocks   blocks copied GPU -> CPU
+ * @param reloadedBlocks    blocks copied CPU -> GPU
+ * @param cpuEvictions      CPU-tier copies dropped by LRU
+ * @param transferBytes     bytes over the GPU-CPU links, both directions
+ * @param transferMs        time the links spent transferring, milliseconds
+ * @param thrashingCount    blocks reloaded within 1 ms of being offloaded
+ * @param thrashingRate     thrashingCount / reloadedBlocks (0 when nothing was reloaded)
+ */
+public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRate, long offloadedBlocks,
+                            long reloadedBlocks, long cpuEvictions, long transferBytes, double transferMs,
+                            long thrashingCount, double thrashingRate) {
+
+    /** The tiers of {@code engines}, summed. */
+    public static KvTierSummary over(Engine[] engines) {
+        long hits = 0;
+        long cpuHits = 0;
+        long queried = 0;
+        long cpuBlocks = 0;
+        long offloaded = 0;
+        long reloaded = 0;
+        long evictions = 0;
+        long bytes = 0;
+        long transferUs = 0;
+        long thrashed = 0;
+        for (Engine e : engines) {
+            KvCache kv = e.kvCache();
+            hits += kv.hitTokens();
+            cpuHits += kv.cpuHitTokens();
+            queried += kv.queriedTokens();
+            KvOffload o = kv.offload();
+            if (o != null) {
+                cpuBlocks = o.cpuBlocks();
+                offloaded += o.offloadedBlocks();
+                reloaded += o.reloadedBlocks();
+                evictions += o.cpuEvictions();
+                bytes += o.transferBytes();
+                transferUs += o.transferUs();
+                thrashed += o.thrashedBlocks();
+            }
+        }
+        return new KvTierSummary(cpuBlocks, ratio(hits - cpuHits, queried), ratio(cpuHits, queried), offloaded, reloaded,
+                evictions, bytes, transferUs / 1000.0, thrashed, ratio(thrashed, reloaded));
+    }
+
+    private static double ratio(long n, long d) {
+        return d == 0 ? 0 : (double) n / d;
+    }
+
+    /** Stable key order for JSON output. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cpu_kv_blocks", cpuKvBlocks);
+        m.put("gpu_hit_rate", gpuHitRate);
+        m.put("cpu_hit_rate", cpuHitRate);
+        m.put("offloaded_blocks", offloadedBlocks);
+        m.put("reloaded_blocks", reloadedBlocks);
+        m.put("cpu_evictions", cpuEvictions);
+        m.put("transfer_bytes", transferBytes);
+        m.put("transfer_ms", transferMs);
+        m.put("thrashing_count", thrashingCount);
+        m.put("thrashing_rate", thrashingRate);
+        return m;
+    }
+}
