@@ -36,6 +36,7 @@ import java.util.Map;
  * @param skippedTraceLines     malformed trace lines skipped (skip_bad_lines)
  * @param cluster               cluster-level metrics
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
+ * @param autoscaling           fleet size over the run and its cost (a fixed fleet's too)
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
@@ -44,7 +45,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
                          long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
-                         long skippedTraceLines, ClusterSummary cluster, Map<String, SessionSummary> sessionsByClient) {
+                         long skippedTraceLines, ClusterSummary cluster, Map<String, SessionSummary> sessionsByClient,
+                         ScalingSummary autoscaling) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -55,7 +57,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, cluster,
-                byClient);
+                byClient, autoscaling);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -71,7 +73,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, withScore,
-                sessionsByClient);
+                sessionsByClient, autoscaling);
     }
 
     /** Stable, documented key order for JSON output. */
@@ -105,6 +107,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("events_processed", eventsProcessed);
         m.put("skipped_trace_lines", skippedTraceLines);
         m.put("cluster", cluster.toMap());
+        m.put("autoscaling", autoscaling.toMap());
         if (!sessionsByClient.isEmpty()) {
             Map<String, Object> sessions = new LinkedHashMap<>();
             new java.util.TreeMap<>(sessionsByClient).forEach((id, s) -> sessions.put(id, s.toMap()));

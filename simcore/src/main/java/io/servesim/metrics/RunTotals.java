@@ -16,9 +16,10 @@ package io.servesim.metrics;
  * @param requestsPerInstance  requests routed to each instance
  * @param headOfLineBlocks     head-of-line blocking steps over all instances
  * @param fitness              fitness weights (may be empty)
+ * @param scaling              fleet size and cost over the run
  */
 public record RunTotals(String latencyName, String latencyDescription, long totalKvBlocks, long injected, long endUs,
                         long preemptions, long kvAllocationFailures, double cacheHitRate, long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
-                        FitnessWeights fitness) {
+                        FitnessWeights fitness, ScalingSummary scaling) {
 }
