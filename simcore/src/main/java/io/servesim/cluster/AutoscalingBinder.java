@@ -44,6 +44,7 @@ public final class AutoscalingBinder {
         int max = a.intValue("max", Math.max(min, instances), 1, 100_000);
         long check = Durations.value(a, "check_interval", DEFAULT_CHECK_US);
         long provisioning = Durations.value(a, "provisioning_delay", DEFAULT_PROVISIONING_US);
+        a.declare("load_time");
         long loadUs = a.has("load_time") ? Durations.value(a, "load_time", 0) : -1;
         double bandwidth = a.doubleValue("load_bandwidth_gb_per_s", loadUs >= 0 ? Double.NaN : DEFAULT_LOAD_GB_PER_S,
                 1e-6, 1e6);
