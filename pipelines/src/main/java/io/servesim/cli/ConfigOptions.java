@@ -78,6 +78,27 @@ public final class ConfigOptions {
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
     Integer numInstances;
 
+    @Option(names = "--autoscaler-enabled", description = "autoscaling.enabled: replicas come and go (policies.autoscale decides)")
+    Boolean autoscalerEnabled;
+
+    @Option(names = "--autoscaler-min", description = "autoscaling.min: fewest ready + starting replicas")
+    Integer autoscalerMin;
+
+    @Option(names = "--autoscaler-max", description = "autoscaling.max: most ready + starting replicas")
+    Integer autoscalerMax;
+
+    @Option(names = "--autoscaler-threshold", description = "policies.autoscale.params.scale_up: the threshold policy's scale-up threshold")
+    Double autoscalerThreshold;
+
+    @Option(names = "--provisioning-delay", paramLabel = "DURATION", description = "autoscaling.provisioning_delay, e.g. 30s, 500ms, 250us")
+    String provisioningDelay;
+
+    @Option(names = "--warmup-duration", paramLabel = "DURATION", description = "autoscaling.warmup_duration, e.g. 60s")
+    String warmupDuration;
+
+    @Option(names = "--drain-policy", description = "autoscaling.drain_policy: wait, immediate or redirect")
+    String drainPolicy;
+
     /** The policy flags given, by kind (the flags themselves are added by {@link PolicyFlags}). */
     final Map<PolicyKind<?>, String> policyNames = new LinkedHashMap<>();
 
@@ -125,7 +146,16 @@ public final class ConfigOptions {
         add(o, "engine.kv_offload_threshold", kvOffloadThreshold);
         add(o, "engine.kv_transfer_bandwidth", kvTransferBandwidth);
         add(o, "deployment.instances", numInstances);
-        policyNames.forEach((kind, name) -> add(o, kind.configPath(), name));
+        // with --autoscaler-threshold the autoscale policy is a mapping, so its name is set inside it
+        policyNames.forEach((kind, name) -> add(o, kind == PolicyKind.AUTOSCALE && autoscalerThreshold != null
+                ? kind.configPath() + ".name" : kind.configPath(), name));
+        add(o, "autoscaling.enabled", autoscalerEnabled);
+        add(o, "autoscaling.min", autoscalerMin);
+        add(o, "autoscaling.max", autoscalerMax);
+        add(o, PolicyKind.AUTOSCALE.configPath() + ".params.scale_up", autoscalerThreshold);
+        add(o, "autoscaling.provisioning_delay", provisioningDelay);
+        add(o, "autoscaling.warmup_duration", warmupDuration);
+        add(o, "autoscaling.drain_policy", drainPolicy);
         add(o, "cluster.admission_latency_us", admissionLatencyUs);
         add(o, "cluster.routing_latency_us", routingLatencyUs);
         add(o, "fitness_weights", fitnessWeights);
@@ -143,6 +173,9 @@ public final class ConfigOptions {
         if (policyConfig != null) {
             PolicyBundleFile.apply(policyConfig, tree);
         }
+        if (autoscalerThreshold != null) {
+            policyAsMapping(tree, PolicyKind.AUTOSCALE);
+        }
         if (WorkloadFlags.addDefaultIfAbsent(tree)) {
             notes.accept("no workload in the config: " + WorkloadFlags.DEFAULT_WORKLOAD_TEXT);
         }
@@ -157,6 +190,18 @@ public final class ConfigOptions {
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
         return workloadFlags.applyToFile(SimConfigLoader.bind(tree, baseDir), finalWorkload);
+    }
+
+    /** {@code policies.<kind>} as {@code {name, params}} (a bare name, or the default when absent), so a param can be set. */
+    private static void policyAsMapping(ObjectNode tree, PolicyKind<?> kind) {
+        JsonNode policies = tree.get("policies");
+        ObjectNode p = policies instanceof ObjectNode o ? o : tree.putObject("policies");
+        JsonNode v = p.get(kind.name());
+        if (v == null || v.isNull()) {
+            p.putObject(kind.name()).put("name", kind.defaultSpec().name());
+        } else if (v.isTextual()) {
+            p.putObject(kind.name()).put("name", v.asText());
+        }
     }
 
     private static void add(List<String> out, String path, Object value) {

@@ -167,10 +167,10 @@ class MainTest {
         assertTrue(json.get("rejected").asInt() > 0, "token bucket of 5 at 1/s must reject some of 100 requests at 8/s");
         assertEquals(json.get("completed").asDouble() / 100.0, json.get("cluster").get("fitness").asDouble(), 1e-9);
         o.policyNames.put(PolicyKind.ROUTING, "round-robin");
-        Files.writeString(bundle, "routing: least-loaded\nautoscale: none\n");
+        Files.writeString(bundle, "routing: least-loaded\npreemption: none\n");
         Out badBundle = run(EXAMPLE, null, o);
         assertEquals(ExitCode.CONFIG_ERROR, badBundle.code());
-        assertTrue(badBundle.err().contains("bundle.yaml: autoscale: unknown policy kind; valid: admission, priority, routing, scheduler"),
+        assertTrue(badBundle.err().contains("bundle.yaml: preemption: unknown policy kind; valid: admission, priority, routing, scheduler, autoscale"),
                 badBundle.err());
     }
 

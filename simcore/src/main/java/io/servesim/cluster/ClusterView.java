@@ -14,6 +14,11 @@ import java.util.List;
  * rule: immediate applies every stored/removed block event at once, periodic buffers them per
  * instance and applies them at the scrape (incrementally, never copying a cache).
  * Recent TTFT/TPOT are exponentially weighted means (weight {@value #EWMA_WEIGHT}) over completions.
+ *
+ * <p>Policies see the instances as positions {@code 0 .. instances() - 1}: every instance of a fixed
+ * fleet, or the READY replicas of an autoscaled one ({@link Fleet}, ascending ids); {@link #id} maps a
+ * position to the engine id. Replicas attach when ready and detach when gone (their prefix-index
+ * entries and recent-latency means are cleared).
  */
 public final class ClusterView {
     /** Weight of the newest sample in the recent-latency means. */
@@ -30,9 +35,17 @@ public final class ClusterView {
     private final boolean prefixBuffered;
     private final LongArrayList[] pendingPrefix;
     private final int[] overlapScratch;
+    private final int[] readyOverlap;
+    private final Fleet fleet;
 
     public ClusterView(Engine[] engines, Observability observability, boolean needsPrefixIndex) {
+        this(engines, null, observability, needsPrefixIndex);
+    }
+
+    /** A view of the ready replicas of {@code fleet} (null: every engine, a fixed fleet). */
+    public ClusterView(Engine[] engines, Fleet fleet, Observability observability, boolean needsPrefixIndex) {
         this.engines = engines;
+        this.fleet = fleet;
         this.observability = observability;
         int n = engines.length;
         this.scraped = new double[Signal.all().length][n];
@@ -44,27 +57,59 @@ public final class ClusterView {
         this.prefixBuffered = observability.mode(Signal.PREFIX_CACHE).kind() == Observability.Kind.PERIODIC;
         this.pendingPrefix = new LongArrayList[n];
         this.overlapScratch = new int[n];
+        this.readyOverlap = new int[n];
         for (int i = 0; i < n; i++) {
             pendingPrefix[i] = new LongArrayList();
-            if (prefix != null) {
-                final int inst = i;
-                engines[i].kvCache().setListener(new KvCache.Listener() {
-                    @Override
-                    public void stored(long hash) {
-                        onPrefixEvent(inst, hash, true);
-                    }
-
-                    @Override
-                    public void removed(long hash) {
-                        onPrefixEvent(inst, hash, false);
-                    }
-                });
+            if (engines[i] != null) {
+                attach(i);
             }
         }
     }
 
+    /** Engine {@code id} joins (at start, or a replica becoming ready): its cache events feed the prefix index. */
+    public void attach(int id) {
+        if (prefix != null) {
+            engines[id].kvCache().setListener(new KvCache.Listener() {
+                @Override
+                public void stored(long hash) {
+                    onPrefixEvent(id, hash, true);
+                }
+
+                @Override
+                public void removed(long hash) {
+                    onPrefixEvent(id, hash, false);
+                }
+            });
+        }
+    }
+
+    /** Engine {@code id} is gone: nothing of it stays visible to the next replica in its slot. */
+    public void detach(int id) {
+        if (prefix != null) {
+            pendingPrefix[id].clear();
+            prefix.clearInstance(id);
+        }
+        ttftEwmaUs[id] = 0;
+        tpotEwmaUs[id] = 0;
+        stepEwmaUs[id] = 0;
+        for (double[] values : scraped) {
+            values[id] = 0;
+        }
+    }
+
+    /** Instances a routing decision chooses among (positions {@code 0 .. instances() - 1}). */
     public int instances() {
-        return engines.length;
+        return fleet == null ? engines.length : fleet.readyCount();
+    }
+
+    /** Engine id of position {@code k}. */
+    public int id(int k) {
+        return fleet == null ? k : fleet.readyId(k);
+    }
+
+    /** The engine with id {@code id} (null for a free slot). */
+    public Engine engine(int id) {
+        return engines[id];
     }
 
     public Observability observability() {
@@ -73,15 +118,16 @@ public final class ClusterView {
 
     /** KV block size shared by all instances. */
     public int blockSizeTokens() {
-        return engines[0].kvCache().blockSize();
+        return engines[id(0)].kvCache().blockSize();
     }
 
     /** The value of {@code s} at instance {@code i} as the control plane sees it now. */
     public double value(Signal s, int i) {
+        int id = id(i);
         if (observability.mode(s).kind() == Observability.Kind.PERIODIC) {
-            return scraped[s.ordinal()][i];
+            return scraped[s.ordinal()][id];
         }
-        return live(s, i);
+        return live(s, id);
     }
 
     public int queueDepth(int i) { return (int) value(Signal.QUEUE_DEPTH, i); }
@@ -99,7 +145,7 @@ public final class ClusterView {
      * always current.
      */
     public long inTransit(int i) {
-        Engine e = engines[i];
+        Engine e = engines[id(i)];
         return e.inFlight() - e.queueDepth() - e.runningCount();
     }
 
@@ -109,8 +155,8 @@ public final class ClusterView {
      * running or in queueing delay). Router-local bookkeeping of its own dispatches, as NVIDIA Dynamo's
      * KV router keeps, so it is always current whatever the observability settings.
      */
-    public long inFlightPromptBlocks(int i) { return engines[i].inFlightPromptBlocks(); }
-    public int totalKvBlocks(int i) { return engines[i].kvCache().totalBlocks(); }
+    public long inFlightPromptBlocks(int i) { return engines[id(i)].inFlightPromptBlocks(); }
+    public int totalKvBlocks(int i) { return engines[id(i)].kvCache().totalBlocks(); }
 
     /**
      * Per-instance count of leading prompt blocks of {@code r} cached there (as seen); the returned
@@ -122,12 +168,18 @@ public final class ClusterView {
         } else {
             prefix.overlap(r, blockSizeTokens(), overlapScratch);
         }
-        return overlapScratch;
+        if (fleet == null) {
+            return overlapScratch;
+        }
+        for (int k = 0, n = instances(); k < n; k++) {
+            readyOverlap[k] = overlapScratch[id(k)];
+        }
+        return readyOverlap;
     }
 
     /** An immutable snapshot of instance {@code i} (for traces and tests). */
     public InstanceSnapshot snapshot(int i, long nowUs) {
-        return new InstanceSnapshot(i, nowUs, queueDepth(i), running(i), kvUtilization(i), freeKvBlocks(i),
+        return new InstanceSnapshot(id(i), nowUs, queueDepth(i), running(i), kvUtilization(i), freeKvBlocks(i),
                 inFlight(i), recentTtftUs(i), recentTpotUs(i), cacheHitRate(i), estimatedWaitUs(i));
     }
 
@@ -144,7 +196,9 @@ public final class ClusterView {
                 continue;
             }
             for (int i = 0; i < engines.length; i++) {
-                scraped[s.ordinal()][i] = live(s, i);
+                if (engines[i] != null) {
+                    scraped[s.ordinal()][i] = live(s, i);
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ public final class ControlPlane {
     private final long pullLatencyUs;
     private final long[] routedCount;
     private int liveScrapeChains;
+    private Autoscaler autoscaler;
     private io.servesim.decisions.DecisionSink decisions;
     private String routingName = "";
 
@@ -46,6 +47,16 @@ public final class ControlPlane {
     public void traceDecisions(io.servesim.decisions.DecisionSink sink, String routingPolicyName) {
         this.decisions = sink;
         this.routingName = routingPolicyName;
+    }
+
+    /** Replicas come and go under {@code a}: its pending events are not work that keeps scrapes going. */
+    public void autoscaleWith(Autoscaler a) {
+        this.autoscaler = a;
+    }
+
+    /** Recurring scrape chains alive (the autoscaler's check does not count them as work). */
+    public int liveScrapeChains() {
+        return liveScrapeChains;
     }
 
     /** Schedules the first scrape of every periodic signal group. */
@@ -92,15 +103,19 @@ public final class ControlPlane {
 
     /** ROUTING: pick the instance now; the request reaches it after any on-demand pull latency. */
     public void route(Request r, long nowUs) {
-        int target = routing.route(r, view, nowUs);
-        if (target < 0 || target >= engines.length) {
-            throw new IllegalStateException("routing policy chose instance " + target + " of " + engines.length);
+        int chosen = routing.route(r, view, nowUs);
+        if (chosen < 0 || chosen >= view.instances()) {
+            throw new IllegalStateException("routing policy chose instance " + chosen + " of " + view.instances());
         }
+        int target = view.id(chosen);
         routedCount[target]++;
         if (decisions != null) {
             decisions.accept(decision(r, target, nowUs));
         }
         if (pullLatencyUs > 0) {
+            if (autoscaler != null) {
+                autoscaler.fleet().inbound(target);
+            }
             events.schedule(nowUs + pullLatencyUs, EventKind.ARRIVAL, target, r);
         } else {
             engines[target].onArrival(r, nowUs);
@@ -108,7 +123,7 @@ public final class ControlPlane {
     }
 
     private io.servesim.decisions.DecisionRecord decision(Request r, int target, long nowUs) {
-        int n = engines.length;
+        int n = view.instances();
         double[] loads = new double[n];
         double[] kv = new double[n];
         for (int i = 0; i < n; i++) {
@@ -124,8 +139,10 @@ public final class ControlPlane {
     /** SNAPSHOT_REFRESH: scrape, and keep scraping while anything else is pending. */
     public void onScrape(long intervalUs, long nowUs) {
         view.scrape(intervalUs, nowUs);
-        // each other live chain has exactly one pending scrape; anything beyond is real work
-        if (events.size() > liveScrapeChains - 1) {
+        // each other live chain has exactly one pending scrape; anything beyond (but the autoscaler's
+        // own check and lifecycle events) is real work
+        int background = autoscaler == null ? 0 : autoscaler.backgroundEvents();
+        if (events.size() - background > liveScrapeChains - 1) {
             events.schedule(nowUs + intervalUs, EventKind.SNAPSHOT_REFRESH, -1, intervalUs);
         } else {
             liveScrapeChains--;

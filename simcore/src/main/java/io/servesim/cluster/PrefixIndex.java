@@ -111,4 +111,19 @@ public final class PrefixIndex {
     public int size() {
         return slotOf.size();
     }
+
+    /** Instance {@code i} is gone: it holds nothing any more (a scan of the index, once per retired replica). */
+    public void clearInstance(int i) {
+        it.unimi.dsi.fastutil.longs.LongArrayList held = new it.unimi.dsi.fastutil.longs.LongArrayList();
+        int w = i >>> 6;
+        long mask = 1L << (i & 63);
+        slotOf.long2IntEntrySet().forEach(e -> {
+            if ((bits[e.getIntValue() * words + w] & mask) != 0) {
+                held.add(e.getLongKey());
+            }
+        });
+        for (int k = 0; k < held.size(); k++) {
+            removed(i, held.getLong(k));
+        }
+    }
 }

@@ -121,7 +121,9 @@ public final class Engine {
 
     /** QUEUED: drop guards, then the wait queue; wakes an idle engine. */
     public void onQueued(Request r, long nowUs) {
-        r.enqueueUs = nowUs;
+        if (r.enqueueUs < 0) {
+            r.enqueueUs = nowUs; // a request moved here by a drain keeps its first enqueue time
+        }
         DropReason reason = unservable(r);
         if (reason != null) {
             drop(r, reason, nowUs);
@@ -176,6 +178,9 @@ public final class Engine {
     /** STEP: one engine iteration (the four phases). */
     public void onStep(long nowUs) {
         stepPending = false;
+        if (running.isEmpty() && waitQueue.isEmpty()) {
+            return; // emptied by an immediate drain after this step was scheduled
+        }
         shape.clear();
         if (tiered) {
             kv.setClockUs(nowUs);
@@ -296,6 +301,41 @@ public final class Engine {
 
     long parkedBlocksForInvariants() {
         return parkedBlocks;
+    }
+
+    /**
+     * Drain (redirect, immediate): hands every waiting request to {@code sink}, no longer in flight
+     * here. Waiting requests hold no KV blocks (a preempted one released them).
+     */
+    public void evacuateWaiting(Consumer<Request> sink) {
+        waitQueue.drain(r -> {
+            leaveForElsewhere(r);
+            sink.accept(r);
+        });
+    }
+
+    /**
+     * Immediate drain: every running request loses its KV (as a recompute preemption does, its
+     * output so far kept) and goes to {@code sink}, no longer in flight here.
+     */
+    public void evacuateRunning(Consumer<Request> sink) {
+        running.drain(r -> {
+            kv.releasePreempted(r, r.computedTokens);
+            r.computedTokens = 0;
+            leaveForElsewhere(r);
+            sink.accept(r);
+        });
+    }
+
+    /** A request in queueing delay here is sent elsewhere before it reaches the wait queue. */
+    public void abandon(Request r) {
+        leaveForElsewhere(r);
+    }
+
+    private void leaveForElsewhere(Request r) {
+        r.state = Request.State.PENDING;
+        inFlight--;
+        inFlightPromptBlocks -= kv.blocksFor(r.inputTokens());
     }
 
     int waitingForInvariants() {

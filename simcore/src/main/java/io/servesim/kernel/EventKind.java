@@ -28,7 +28,11 @@ public enum EventKind {
     /** One engine iteration: schedule batch, execute, complete, schedule next. */
     STEP,
     /** A request finished and leaves the instance (records are emitted; follow-ups may be injected). */
-    REQUEST_LEFT;
+    REQUEST_LEFT,
+    /** A periodic autoscaler check (after all request work at the same time). */
+    SCALE_CHECK,
+    /** An autoscaled replica finished a lifecycle phase (provisioning, loading, warm-up). */
+    REPLICA_LIFECYCLE;
 
     private static final EventKind[] VALUES = values();
 

@@ -40,6 +40,9 @@ public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRa
         long transferUs = 0;
         long thrashed = 0;
         for (Engine e : engines) {
+            if (e == null) {
+                continue; // a free autoscaling slot; a retired replica's tier counts leave with it
+            }
             KvCache kv = e.kvCache();
             hits += kv.hitTokens();
             cpuHits += kv.cpuHitTokens();

@@ -191,7 +191,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
                 totals.cacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
-                totals.kvTiers(), cluster, java.util.Map.of());
+                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling());
         return s.withFitness(totals.fitness());
     }
 

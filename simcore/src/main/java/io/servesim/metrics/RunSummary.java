@@ -37,6 +37,7 @@ import java.util.Map;
  * @param kvTiers               the KV cache per tier (GPU, CPU) and the transfers between them
  * @param cluster               cluster-level metrics
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
+ * @param autoscaling           fleet size over the run and its cost (a fixed fleet's too)
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
@@ -46,7 +47,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                          long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
-                         Map<String, SessionSummary> sessionsByClient) {
+                         Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -57,7 +58,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
-                cluster, byClient);
+                cluster, byClient, autoscaling);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -73,7 +74,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
-                withScore, sessionsByClient);
+                withScore, sessionsByClient, autoscaling);
     }
 
     /** Stable, documented key order for JSON output. */
@@ -108,6 +109,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("skipped_trace_lines", skippedTraceLines);
         m.put("kv_tiers", kvTiers.toMap());
         m.put("cluster", cluster.toMap());
+        m.put("autoscaling", autoscaling.toMap());
         if (!sessionsByClient.isEmpty()) {
             Map<String, Object> sessions = new LinkedHashMap<>();
             new java.util.TreeMap<>(sessionsByClient).forEach((id, s) -> sessions.put(id, s.toMap()));

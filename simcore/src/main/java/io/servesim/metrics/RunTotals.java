@@ -17,9 +17,10 @@ package io.servesim.metrics;
  * @param headOfLineBlocks     head-of-line blocking steps over all instances
  * @param kvTiers              the KV cache per tier over all instances
  * @param fitness              fitness weights (may be empty)
+ * @param scaling              fleet size and cost over the run
  */
 public record RunTotals(String latencyName, String latencyDescription, long totalKvBlocks, long injected, long endUs,
                         long preemptions, long kvAllocationFailures, double cacheHitRate, long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
-                        KvTierSummary kvTiers, FitnessWeights fitness) {
+                        KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling) {
 }

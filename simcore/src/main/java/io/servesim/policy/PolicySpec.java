@@ -83,4 +83,25 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         }
         return out;
     }
+
+    /** A string parameter from {@code valid} (the error lists them), or {@code dflt} when absent. */
+    public String choice(String key, String dflt, java.util.Collection<String> valid) {
+        Object v = params.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (!(v instanceof String s) || !valid.contains(s)) {
+            throw new ConfigException(path + ".params." + key, "unknown value '" + v + "'; valid: " + String.join(", ", valid));
+        }
+        return s;
+    }
+
+    /** A duration parameter written with a unit ({@code 60s}, {@code 500ms}; {@link io.servesim.config.Durations}), in us. */
+    public long durationUs(String key, long dfltUs) {
+        Object v = params.get(key);
+        if (v == null) {
+            return dfltUs;
+        }
+        return io.servesim.config.Durations.parseUs(v instanceof String s ? s : String.valueOf(v), path + ".params." + key);
+    }
 }

@@ -1,6 +1,7 @@
 package io.servesim.run;
 
 import io.servesim.cluster.AdmissionPolicy;
+import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.PriorityPolicy;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.config.ConfigNode;
@@ -10,6 +11,7 @@ import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import io.servesim.policy.Registry;
 import io.servesim.policy.admission.Admissions;
+import io.servesim.policy.autoscale.Autoscalers;
 import io.servesim.policy.priority.Priorities;
 import io.servesim.policy.routing.Routers;
 import io.servesim.policy.scheduling.Schedulers;
@@ -45,8 +47,12 @@ public final class PolicyKind<P> {
     public static final PolicyKind<SchedulingPolicy> SCHEDULER =
             new PolicyKind<>(Schedulers.REGISTRY, "fcfs", "--scheduler");
 
+    /** Used only with {@code autoscaling.enabled: true}. */
+    public static final PolicyKind<AutoScalePolicy> AUTOSCALE =
+            new PolicyKind<>(Autoscalers.REGISTRY, "threshold", "--autoscale-policy");
+
     /** Every kind, in the order configs, summaries and help list them. */
-    public static final List<PolicyKind<?>> ALL = List.of(ADMISSION, PRIORITY, ROUTING, SCHEDULER);
+    public static final List<PolicyKind<?>> ALL = List.of(ADMISSION, PRIORITY, ROUTING, SCHEDULER, AUTOSCALE);
 
     private final Registry<P> registry;
     private final String defaultName;

@@ -1,5 +1,7 @@
 package io.servesim.run;
 
+import io.servesim.cluster.AutoscalingConfig;
+import io.servesim.cluster.GpuPrices;
 import io.servesim.config.ConfigException;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.KvTierConfig;
@@ -80,12 +82,13 @@ public final class RunPlan {
             problems.add(new ConfigException.Problem("engine.block_size", "must divide " + divide
                     + " (the workload's trace block size) for prefix reuse to map onto KV blocks; got " + e.blockSizeTokens()));
         }
+        AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         EngineConfig engine = e.resolved(maxModelLen, blocks).withKvTiers(tiers);
         SimSetup setup = new SimSetup(engine, resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(), cfg.fitness(),
-                cfg.horizonUs());
+                cfg.horizonUs(), autoscaling, cfg.latency().tp());
         return new RunPlan(cfg, resolved, setup, source);
     }
 
@@ -112,6 +115,29 @@ public final class RunPlan {
             return tiers;
         }
         return tiers.resolved(gpu == null ? 0 : gpu.hostLinkGbPerS(), (long) blockSizeTokens * arch.kvBytesPerTokenPerGpu(tp));
+    }
+
+    /**
+     * The autoscaling config with its weight-load time (the model's weight bytes, from its
+     * {@code config.json}, over the load bandwidth) and GPU price ({@link GpuPrices}, unless
+     * {@code autoscaling.gpu_price_per_hour}) settled; the fleet's slots must fit in memory.
+     */
+    private static AutoscalingConfig settle(SimConfig cfg, ResolvedLatency resolved, List<ConfigException.Problem> problems) {
+        AutoscalingConfig a = cfg.autoscaling();
+        if (Double.isNaN(a.usdPerGpuHour())) {
+            a = a.withPrice(GpuPrices.of(cfg.latency().hardware()).orElse(Double.NaN));
+        }
+        if (!a.enabled()) {
+            return a;
+        }
+        var arch = resolved.architectureOrNull();
+        a = a.resolveLoad(arch == null ? Double.NaN : arch.weightBytes());
+        if (a.loadUs() < 0) {
+            problems.add(new ConfigException.Problem("autoscaling.load_time",
+                    "required: the model's size is unknown (no config.json for it), so its load time cannot be derived"));
+            a = a.resolveLoad(0);
+        }
+        return a;
     }
 
     /** Where the KV blocks come from, as the KV checks' messages say it. */

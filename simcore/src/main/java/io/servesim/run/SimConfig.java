@@ -1,5 +1,6 @@
 package io.servesim.run;
 
+import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencySpec;
@@ -19,7 +20,9 @@ import io.servesim.workload.WorkloadSpec;
  * @param slo        {@code slo:} per-class targets
  * @param fitness    {@code fitness_weights}
  * @param workload   {@code workload:}
+ * @param autoscaling {@code autoscaling:} (load time and price not yet settled)
  */
 public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
-                        PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload) {
+                        PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload,
+                        AutoscalingConfig autoscaling) {
 }

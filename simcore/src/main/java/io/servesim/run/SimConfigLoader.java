@@ -3,6 +3,8 @@ package io.servesim.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.cluster.AutoscalingBinder;
+import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterBinder;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.config.ConfigException;
@@ -58,7 +60,8 @@ public final class SimConfigLoader {
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
-        PolicyContext ctx = new PolicyContext(instances, slo);
+        AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
+        PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo);
         ConfigNode policies = root.child("policies");
         List<PolicyBinder.Bound<?>> bound = new ArrayList<>();
         Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();
@@ -84,7 +87,7 @@ public final class SimConfigLoader {
         }
         root.finish();
         root.throwIfProblems();
-        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload);
+        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling);
     }
 
     /**

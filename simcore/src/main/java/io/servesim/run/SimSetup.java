@@ -1,5 +1,6 @@
 package io.servesim.run;
 
+import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencyModel;
@@ -17,9 +18,18 @@ import io.servesim.slo.SloTargets;
  * @param slo        per-class SLO targets
  * @param fitness    fitness weights (may be empty)
  * @param horizonUs  simulated time limit; 0 = until drained
+ * @param autoscaling replicas coming and going (load time and price settled), or {@link AutoscalingConfig#DISABLED}
+ * @param gpusPerReplica GPUs per replica (the TP degree), for cost
  */
 public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
-                       SloTargets slo, FitnessWeights fitness, long horizonUs) {
+                       SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
+                       int gpusPerReplica) {
+    /** A fixed fleet of one-GPU replicas. */
+    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
+                    SloTargets slo, FitnessWeights fitness, long horizonUs) {
+        this(engine, latency, cluster, policies, slo, fitness, horizonUs, AutoscalingConfig.DISABLED, 1);
+    }
+
     /** One instance, default policies, no horizon. */
     public static SimSetup single(EngineConfig engine, LatencyModel latency) {
         return new SimSetup(engine, latency, ClusterConfig.SINGLE, PolicyBundle.DEFAULT, SloTargets.DEFAULT,
@@ -27,18 +37,22 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     }
 
     public SimSetup withPolicies(PolicyBundle p) {
-        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs);
+        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica);
     }
 
     public SimSetup withCluster(ClusterConfig c) {
-        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs);
+        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica);
     }
 
     public SimSetup withHorizonUs(long h) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica);
     }
 
     public SimSetup withFitness(FitnessWeights f) {
-        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs);
+        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica);
+    }
+
+    public SimSetup withAutoscaling(AutoscalingConfig a) {
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica);
     }
 }

@@ -1,6 +1,9 @@
 package io.servesim.run;
 
+import io.servesim.cluster.Autoscaler;
+import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterObserver;
+import io.servesim.cluster.Fleet;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.ControlPlane;
 import io.servesim.cluster.RoutingPolicy;
@@ -34,12 +37,17 @@ import java.util.function.Consumer;
  * <p>Conservation (INV-1) is checked at the end: injected == completed + dropped + rejected + unfinished
  * (unfinished: queued or running at the horizon). Sources learn of every request that leaves,
  * rejected ones included, and of the end of the run, so sessions end with a status instead of hanging.
+ *
+ * <p>With {@code autoscaling.enabled} the engines live in {@code max} x 2 slots (room for replicas still
+ * draining while new ones start) of which {@code deployment.instances} start ready; an
+ * {@link Autoscaler} adds and removes replicas, and routing sees only the ready ones.
  */
 public final class Simulation {
     private final EventQueue events = new EventQueue(1024);
     private final SimSetup setup;
     private final Engine[] engines;
     private final ControlPlane control;
+    private final Autoscaler autoscaler;
     private final MetricsCollector metrics;
     private final RequestSource source;
     private final Consumer<Request> injector = this::inject;
@@ -59,8 +67,9 @@ public final class Simulation {
         this.sessionStats = new SessionStats(sessions);
         source.reportSessionsTo(sessionStats);
         int n = setup.cluster().instances();
-        PolicyContext ctx = new PolicyContext(n, setup.slo());
-        this.engines = new Engine[n];
+        AutoscalingConfig scaling = setup.autoscaling();
+        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo());
+        this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         ClusterView[] viewRef = new ClusterView[1];
         EngineObserver observer = new EngineObserver() {
             @Override
@@ -94,8 +103,10 @@ public final class Simulation {
             engines[i] = new Engine(i, setup.engine(), setup.latency(), PolicyKind.SCHEDULER.create(policies, ctx),
                     events, observer);
         }
+        Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
+                PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = PolicyKind.ROUTING.create(policies, ctx);
-        ClusterView view = new ClusterView(engines, setup.cluster().observability(), routing.readsPrefixIndex());
+        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.readsPrefixIndex());
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
         ClusterObserver clusterObserver = new ClusterObserver() {
@@ -117,6 +128,11 @@ public final class Simulation {
         };
         this.control = new ControlPlane(setup.cluster(), PolicyKind.ADMISSION.create(policies, ctx),
                 PolicyKind.PRIORITY.create(policies, ctx), routing, engines, view, events, clusterObserver);
+        this.autoscaler = fleet == null ? null : new Autoscaler(scaling, PolicyKind.AUTOSCALE.create(policies, ctx), fleet,
+                view, events, setup.slo(), control::route);
+        if (autoscaler != null) {
+            control.autoscaleWith(autoscaler);
+        }
     }
 
     /** Streams every routing decision to {@code sink} (decision traces; off by default). */
@@ -131,6 +147,9 @@ public final class Simulation {
         try (source) {
             scheduleNextArrival();
             control.start();
+            if (autoscaler != null) {
+                autoscaler.start();
+            }
             cut = loop();
             flushUnfinished();
             source.endOfRun(cut ? setup.horizonUs() : events.nowUs(), cut);
@@ -140,12 +159,16 @@ public final class Simulation {
             throw new IllegalStateException("INV-1: injected " + injected + " != completed " + metrics.completed()
                     + " + dropped " + metrics.dropped() + " + rejected " + metrics.rejected() + " + unfinished " + unfinished);
         }
-        long hits = 0;
-        long queried = 0;
-        long preemptions = 0;
-        long allocFailures = 0;
-        long hol = 0;
+        var retired = autoscaler == null ? null : autoscaler.counters();
+        long hits = retired == null ? 0 : retired.retiredHitTokens();
+        long queried = retired == null ? 0 : retired.retiredQueriedTokens();
+        long preemptions = retired == null ? 0 : retired.retiredPreemptions();
+        long allocFailures = retired == null ? 0 : retired.retiredAllocationFailures();
+        long hol = retired == null ? 0 : retired.retiredHolBlocks();
         for (Engine e : engines) {
+            if (e == null) {
+                continue;
+            }
             hits += e.kvCache().hitTokens();
             queried += e.kvCache().queriedTokens();
             preemptions += e.preemptions();
@@ -155,16 +178,17 @@ public final class Simulation {
         long horizon = setup.horizonUs();
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
-        return metrics.summary(new RunTotals(latency.name(), latency.describe(), engines[0].kvCache().totalBlocks(),
+        return metrics.summary(new RunTotals(latency.name(), latency.describe(), setup.engine().totalKvBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
-                events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines), setup.fitness()))
+                events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines), setup.fitness(),
+                ScalingSummaries.of(setup, autoscaler, endUs)))
                 .withSessions(sessionStats.byClient());
     }
 
     /** Runs events in order; true when it stopped at the horizon with events still pending. */
     private boolean loop() {
         long horizon = setup.horizonUs();
-        while (!events.isEmpty()) {
+        while (events.size() > (autoscaler == null ? 0 : autoscaler.pendingLifecycle())) {
             if (horizon > 0 && events.peekTimeUs() > horizon) {
                 return true;
             }
@@ -175,6 +199,9 @@ public final class Simulation {
                 case CLUSTER_ARRIVAL -> {
                     Request r = (Request) ref;
                     injected++;
+                    if (autoscaler != null) {
+                        autoscaler.window().onArrival();
+                    }
                     control.onClusterArrival(r, now);
                     if (r == sourcePending) {
                         scheduleNextArrival();
@@ -183,19 +210,60 @@ public final class Simulation {
                 case ADMISSION -> control.admit((Request) ref, now);
                 case ROUTING -> control.route((Request) ref, now);
                 case SNAPSHOT_REFRESH -> control.onScrape((Long) ref, now);
-                case ARRIVAL -> engines[events.poppedTarget()].onArrival((Request) ref, now);
-                case QUEUED -> engines[events.poppedTarget()].onQueued((Request) ref, now);
+                case ARRIVAL -> onArrival(events.poppedTarget(), (Request) ref, now);
+                case QUEUED -> onQueued(events.poppedTarget(), (Request) ref, now);
                 case KV_LOADED -> engines[events.poppedTarget()].onKvLoaded((Request) ref, now);
-                case STEP -> engines[events.poppedTarget()].onStep(now);
+                case STEP -> {
+                    engines[events.poppedTarget()].onStep(now);
+                    if (autoscaler != null) {
+                        autoscaler.maybeRetire(events.poppedTarget(), now);
+                    }
+                }
                 case REQUEST_LEFT -> {
                     Request r = (Request) ref;
-                    engines[events.poppedTarget()].onLeft(r, now);
+                    int target = events.poppedTarget();
+                    engines[target].onLeft(r, now);
                     control.onLeft(r, now);
+                    if (autoscaler != null) {
+                        autoscaler.window().onLeft(r, autoscaler.fleet().starting() > 0);
+                        autoscaler.maybeRetire(target, now);
+                    }
                     source.onLeft(r, now, injector);
                 }
+                case SCALE_CHECK -> autoscaler.onCheck(now, control.liveScrapeChains());
+                case REPLICA_LIFECYCLE -> autoscaler.onLifecycle(events.poppedTarget(), (Integer) ref, now);
             }
         }
         return false;
+    }
+
+    /** ARRIVAL after an on-demand pull: a replica that started evacuating meanwhile sends it elsewhere. */
+    private void onArrival(int target, Request r, long now) {
+        if (autoscaler == null) {
+            engines[target].onArrival(r, now);
+            return;
+        }
+        autoscaler.fleet().arrived(target);
+        if (autoscaler.evacuating(target)) {
+            control.route(r, now);
+            autoscaler.maybeRetire(target, now);
+        } else {
+            engines[target].onArrival(r, now);
+        }
+    }
+
+    /** QUEUED: the wait queue, unless the replica is evacuating its queue (redirect, immediate drain). */
+    private void onQueued(int target, Request r, long now) {
+        if (autoscaler != null && autoscaler.evacuating(target)) {
+            autoscaler.redirectQueued(target, r, now);
+        } else {
+            engines[target].onQueued(r, now);
+        }
+    }
+
+    /** The autoscaler (null when autoscaling is off), for the replica timeline and tests. */
+    public Autoscaler autoscaler() {
+        return autoscaler;
     }
 
     /**
@@ -229,7 +297,9 @@ public final class Simulation {
             }
         });
         for (Engine e : engines) {
-            e.drainUnfinished(left::add);
+            if (e != null) {
+                e.drainUnfinished(left::add);
+            }
         }
         left.sort(Comparator.comparingLong(Request::id));
         left.forEach(metrics::onUnfinished);

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.cluster.DrainPolicy;
 import io.servesim.cluster.Observability;
 import io.servesim.config.ConfigException;
 import io.servesim.engine.EngineConfig;
@@ -30,7 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * names, so a new policy or kind cannot skip it): it builds from {@link PolicySamples}, refuses
  * unknown params naming them, and runs a loaded 3-instance cluster deterministically while
  * conserving requests. The kinds not under test are priority-aware companions (least-loaded routing,
- * priority-fcfs, slo-based), so a priority or scheduler policy changes the order served.
+ * priority-fcfs, slo-based), so a priority or scheduler policy changes the order served; an autoscale
+ * policy runs with autoscaling on (1..4 replicas, a check every 200 ms).
  */
 class PolicyContractTest {
     private static final PolicyBundle COMPANIONS = PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "least-loaded")
@@ -76,6 +79,13 @@ class PolicyContractTest {
         SimSetup setup = SimSetup.single(new EngineConfig(16, 1024, 0, 0, 16, 600, true), LinearLatency.steps(2000, 20, 300))
                 .withCluster(new ClusterConfig(3, 0, 0, Observability.ALL_IMMEDIATE))
                 .withPolicies(COMPANIONS.with(kind, PolicySamples.of(kind, name)));
+        int slots = 3;
+        if (kind == PolicyKind.AUTOSCALE) {
+            // replicas come and go every 200 ms check (100 ms provisioning, load and warm-up each), 1..4 of them
+            setup = setup.withAutoscaling(new AutoscalingConfig(true, 1, 4, 200_000, 100_000, 100_000, Double.NaN, 100_000,
+                    DrainPolicy.WAIT, 1_000_000, 2_000_000, Double.NaN));
+            slots = 8;
+        }
         Runs.Result a = Runs.run(setup, Runs.listOf(workload()));
         Runs.Result b = Runs.run(setup, Runs.listOf(workload()));
         assertEquals(a.records(), b.records());
@@ -86,7 +96,8 @@ class PolicyContractTest {
             routed += c;
         }
         assertEquals(300 - s.rejected(), routed);
+        int maxId = slots;
         assertTrue(a.records().stream().filter(r -> r.instanceId() != -1)
-                .allMatch(r -> r.instanceId() >= 0 && r.instanceId() < 3));
+                .allMatch(r -> r.instanceId() >= 0 && r.instanceId() < maxId));
     }
 }

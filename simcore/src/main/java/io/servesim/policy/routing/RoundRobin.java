@@ -21,8 +21,8 @@ final class RoundRobin implements RoutingPolicy {
 
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
-        int i = next;
-        next = (next + 1) % v.instances();
+        int i = next % v.instances(); // the ready set may have shrunk since the last decision
+        next = (i + 1) % v.instances();
         return i;
     }
 }

@@ -1,0 +1,49 @@
+package io.servesim.config;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Durations written with a unit, as Go's {@code time.ParseDuration} and the plan's flags
+ * ({@code --provisioning-delay 30s}) write them: a non-negative number followed by {@code us},
+ * {@code ms}, {@code s}, {@code m} or {@code h} ({@code 30s}, {@code 500ms}, {@code 250us},
+ * {@code 1.5m}), converted to whole microseconds (rounded).
+ */
+public final class Durations {
+    private static final Pattern FORM = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(us|ms|s|m|h)");
+
+    private Durations() {
+    }
+
+    /** Microseconds of {@code text}; throws {@link ConfigException} at {@code path} when malformed. */
+    public static long parseUs(String text, String path) {
+        Matcher m = FORM.matcher(text == null ? "" : text.trim());
+        if (!m.matches()) {
+            throw new ConfigException(path, "must be a duration with a unit (e.g. 30s, 500ms, 250us, 2m, 1h), got '" + text + "'");
+        }
+        double v = Double.parseDouble(m.group(1));
+        double unitUs = switch (m.group(2)) {
+            case "us" -> 1;
+            case "ms" -> 1e3;
+            case "s" -> 1e6;
+            case "m" -> 60e6;
+            default -> 3600e6;
+        };
+        return Math.round(v * unitUs);
+    }
+
+    /** A duration under {@code key} of {@code node} ({@code dflt} when absent); a problem is recorded when malformed. */
+    public static long value(ConfigNode node, String key, long dflt) {
+        if (!node.has(key)) {
+            node.rawValue(key);
+            return dflt;
+        }
+        com.fasterxml.jackson.databind.JsonNode v = node.rawValue(key);
+        try {
+            return parseUs(v.isTextual() ? v.asText() : v.toString(), node.pathOf(key));
+        } catch (ConfigException e) {
+            e.problems().forEach(p -> node.problem(p.path(), p.message()));
+            return dflt;
+        }
+    }
+}

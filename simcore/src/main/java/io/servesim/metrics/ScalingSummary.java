@@ -1,0 +1,68 @@
+package io.servesim.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The fleet's size over the run and what it cost (the issue's autoscaling metrics; the plan's D.6
+ * "replica-seconds accumulated; configurable cost-per-replica"). A replica is paid for from its
+ * scale-up decision (provisioning) until it is gone; a fixed fleet is ready from time 0 to the end.
+ * Cost = replica-seconds / 3600 x USD per GPU-hour x GPUs per replica.
+ *
+ * @param enabled                    whether replicas came and went
+ * @param scaleUps                   replicas added
+ * @param scaleDowns                 replicas removed (drained, or cancelled while starting)
+ * @param clampedDecisions           checks whose desired count was clamped to [min, max] (or short of free slots)
+ * @param oscillations               actions reversing the previous one within the oscillation window
+ * @param drainRerouted              requests moved to another replica by drains
+ * @param drainRecomputed            requests restarted from their prompt by immediate drains
+ * @param replicaSecondsByState      replica-seconds in each lifecycle state (provisioning .. draining)
+ * @param costUsd                    cost in US dollars; NaN when the GPU has no price
+ * @param timeToReadyMeanS           mean scale-up decision to READY, seconds; NaN when none became ready
+ * @param timeToReadyMaxS            longest of them, seconds; NaN when none
+ * @param sloAttainmentWhileStarting SLO attainment of requests completing while any replica was starting; NaN when none
+ * @param peakReplicas               most replicas held at once (any state)
+ * @param meanReplicas               replica-seconds / run seconds
+ */
+public record ScalingSummary(boolean enabled, long scaleUps, long scaleDowns, long clampedDecisions, long oscillations,
+                             long drainRerouted, long drainRecomputed, Map<String, Double> replicaSecondsByState,
+                             double costUsd, double timeToReadyMeanS, double timeToReadyMaxS,
+                             double sloAttainmentWhileStarting, int peakReplicas, double meanReplicas) {
+    public ScalingSummary {
+        replicaSecondsByState = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(replicaSecondsByState));
+    }
+
+    /** Replica-seconds over all states. */
+    public double replicaSeconds() {
+        double s = 0;
+        for (double v : replicaSecondsByState.values()) {
+            s += v;
+        }
+        return s;
+    }
+
+    /** Replica-seconds in {@code state} ({@code ready}, {@code provisioning}, ...). */
+    public double replicaSeconds(String state) {
+        return replicaSecondsByState.getOrDefault(state, 0.0);
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("enabled", enabled);
+        m.put("scale_ups", scaleUps);
+        m.put("scale_downs", scaleDowns);
+        m.put("clamped_decisions", clampedDecisions);
+        m.put("oscillations", oscillations);
+        m.put("drain_rerouted", drainRerouted);
+        m.put("drain_recomputed", drainRecomputed);
+        m.put("replica_seconds", replicaSeconds());
+        m.put("replica_seconds_by_state", replicaSecondsByState);
+        m.put("cost_usd", costUsd);
+        m.put("time_to_ready_mean_s", timeToReadyMeanS);
+        m.put("time_to_ready_max_s", timeToReadyMaxS);
+        m.put("slo_attainment_while_starting", sloAttainmentWhileStarting);
+        m.put("peak_replicas", peakReplicas);
+        m.put("mean_replicas", meanReplicas);
+        return m;
+    }
+}

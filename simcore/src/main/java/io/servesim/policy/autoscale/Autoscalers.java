@@ -1,0 +1,20 @@
+package io.servesim.policy.autoscale;
+
+import io.servesim.cluster.AutoScalePolicy;
+import io.servesim.policy.Registry;
+
+/**
+ * The autoscaling templates, one class each, in the order help and error messages list them
+ * ({@link Registry} says how to add one).
+ */
+public final class Autoscalers {
+    public static final Registry<AutoScalePolicy> REGISTRY = new Registry<AutoScalePolicy>("autoscale")
+            .register("threshold", Threshold::create)
+            .register("target-utilization", TargetUtilization::create)
+            .register("queue-depth", QueueDepth::create)
+            .register("slo-attainment", SloAttainment::create)
+            .register("oscillator", Oscillator::create);
+
+    private Autoscalers() {
+    }
+}

@@ -1,0 +1,31 @@
+package io.servesim.policy.autoscale;
+
+import io.servesim.cluster.AutoScalePolicy;
+import io.servesim.cluster.ScaleSignals;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
+import java.util.Set;
+
+/**
+ * {@code oscillator}: the plan's pathological autoscaler (F.3, PR 11), to show what flapping
+ * costs and that oscillation detection works: it asks for one replica more at the 1st, 3rd, 5th
+ * ... check and one fewer at the others, whatever the load. No params.
+ */
+final class Oscillator implements AutoScalePolicy {
+    private boolean up = true;
+
+    private Oscillator() {
+    }
+
+    static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
+        spec.requireOnly(Set.of());
+        return new Oscillator();
+    }
+
+    @Override
+    public int desiredReplicas(ScaleSignals s) {
+        int desired = up ? s.currentReplicas() + 1 : s.currentReplicas() - 1;
+        up = !up;
+        return desired;
+    }
+}

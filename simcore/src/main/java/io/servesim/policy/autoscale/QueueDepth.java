@@ -1,0 +1,61 @@
+package io.servesim.policy.autoscale;
+
+import io.servesim.cluster.AutoScalePolicy;
+import io.servesim.cluster.ScaleSignals;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
+import java.util.Set;
+
+/**
+ * {@code queue-depth {queue_threshold, kv_threshold, queue_spare_trigger, kv_spare_trigger, cooldown}}:
+ * llm-d's Workload Variant Autoscaler saturation analyzer (llm-d-workload-variant-autoscaler
+ * {@code deploy/configmap-saturation-scaling.yaml}, defaults {@code queueLengthThreshold: 5},
+ * {@code kvCacheThreshold: 0.80}, {@code queueSpareTrigger: 3}, {@code kvSpareTrigger: 0.1}) on the
+ * averages the plan lets an autoscaler see: the spare capacity is {@code queue_threshold - mean queue
+ * depth} and {@code kv_threshold - mean KV utilization}; one replica more when either spare falls
+ * below its trigger; one fewer when spreading the same load over one replica less would still
+ * leave both spares at or above their triggers; nothing within {@code cooldown} (default 30s) of
+ * the last action.
+ */
+final class QueueDepth implements AutoScalePolicy {
+    private final double queueThreshold;
+    private final double kvThreshold;
+    private final double queueSpare;
+    private final double kvSpare;
+    private final long cooldownUs;
+
+    private QueueDepth(double queueThreshold, double kvThreshold, double queueSpare, double kvSpare, long cooldownUs) {
+        this.queueThreshold = queueThreshold;
+        this.kvThreshold = kvThreshold;
+        this.queueSpare = queueSpare;
+        this.kvSpare = kvSpare;
+        this.cooldownUs = cooldownUs;
+    }
+
+    static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
+        spec.requireOnly(Set.of("queue_threshold", "kv_threshold", "queue_spare_trigger", "kv_spare_trigger", "cooldown"));
+        return new QueueDepth(spec.positive("queue_threshold", 5), spec.positive("kv_threshold", 0.8),
+                spec.nonNegative("queue_spare_trigger", 3), spec.nonNegative("kv_spare_trigger", 0.1),
+                spec.durationUs("cooldown", 30_000_000));
+    }
+
+    @Override
+    public int desiredReplicas(ScaleSignals s) {
+        int current = s.currentReplicas();
+        if (s.sinceLastScaleUs() < cooldownUs) {
+            return current;
+        }
+        if (queueThreshold - s.avgQueueDepth() < queueSpare || kvThreshold - s.avgKvUtilization() < kvSpare) {
+            return current + 1;
+        }
+        int ready = s.readyReplicas();
+        if (ready > 1) {
+            double spread = (double) ready / (ready - 1);
+            if (queueThreshold - s.avgQueueDepth() * spread >= queueSpare
+                    && kvThreshold - s.avgKvUtilization() * spread >= kvSpare) {
+                return current - 1;
+            }
+        }
+        return current;
+    }
+}

@@ -1,0 +1,99 @@
+package io.servesim.policy.autoscale;
+
+import io.servesim.cluster.AutoScalePolicy;
+import io.servesim.cluster.ScaleSignals;
+import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
+import java.util.Set;
+
+/**
+ * {@code target-utilization {signal, target, tolerance, scale_up_window, scale_down_window}}: the
+ * Kubernetes HorizontalPodAutoscaler algorithm (kubernetes.io "Horizontal Pod Autoscaling",
+ * algorithm details; {@code pkg/controller/podautoscaler/horizontal.go}):
+ * {@code desired = ceil(readyReplicas x metric / target)} with the per-replica metric averaged over
+ * ready replicas; no change while {@code |metric / target - 1| <= tolerance} (default 0.1, HPA's
+ * {@code --horizontal-pod-autoscaler-tolerance}). Stabilization as HPA's
+ * {@code stabilizeRecommendationWithBehaviors}: the recommendations of the last
+ * {@code scale_up_window} (default 0s) bound a scale-up by their minimum, those of the last
+ * {@code scale_down_window} (default 300s, HPA's default) bound a scale-down by their maximum.
+ * Defaults: signal {@code kv_utilization}, target 0.6.
+ */
+final class TargetUtilization implements AutoScalePolicy {
+    private final ScaleMetric metric;
+    private final double target;
+    private final double tolerance;
+    private final long upWindowUs;
+    private final long downWindowUs;
+    private long[] timesUs = new long[64];
+    private int[] recommendations = new int[64];
+    private int head;
+    private int size;
+
+    private TargetUtilization(ScaleMetric metric, double target, double tolerance, long upWindowUs, long downWindowUs) {
+        this.metric = metric;
+        this.target = target;
+        this.tolerance = tolerance;
+        this.upWindowUs = upWindowUs;
+        this.downWindowUs = downWindowUs;
+    }
+
+    static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
+        spec.requireOnly(Set.of("signal", "target", "tolerance", "scale_up_window", "scale_down_window"));
+        return new TargetUtilization(ScaleMetric.of(spec.choice("signal", "kv_utilization", ScaleMetric.names())),
+                spec.positive("target", 0.6), spec.nonNegative("tolerance", 0.1),
+                spec.durationUs("scale_up_window", 0), spec.durationUs("scale_down_window", 300_000_000));
+    }
+
+    @Override
+    public int desiredReplicas(ScaleSignals s) {
+        double ratio = metric.value(s) / target;
+        int current = s.currentReplicas();
+        int recommendation = Math.abs(ratio - 1) <= tolerance ? current : (int) Math.ceil(ratio * s.readyReplicas());
+        record(s.nowUs(), recommendation);
+        int upBound = recommendation;
+        int downBound = recommendation;
+        long now = s.nowUs();
+        for (int k = 0; k < size; k++) {
+            int i = (head + k) % timesUs.length;
+            long age = now - timesUs[i];
+            if (age < upWindowUs) {
+                upBound = Math.min(upBound, recommendations[i]);
+            }
+            if (age < downWindowUs) {
+                downBound = Math.max(downBound, recommendations[i]);
+            }
+        }
+        int out = current;
+        if (out < upBound) {
+            out = upBound;
+        }
+        if (out > downBound) {
+            out = downBound;
+        }
+        return out;
+    }
+
+    /** Keeps this check's recommendation; drops those older than both windows. */
+    private void record(long nowUs, int recommendation) {
+        long keepUs = Math.max(upWindowUs, downWindowUs);
+        while (size > 0 && nowUs - timesUs[head] >= keepUs) {
+            head = (head + 1) % timesUs.length;
+            size--;
+        }
+        if (size == timesUs.length) {
+            long[] t = new long[size * 2];
+            int[] r = new int[size * 2];
+            for (int k = 0; k < size; k++) {
+                t[k] = timesUs[(head + k) % size];
+                r[k] = recommendations[(head + k) % size];
+            }
+            timesUs = t;
+            recommendations = r;
+            head = 0;
+        }
+        int tail = (head + size) % timesUs.length;
+        timesUs[tail] = nowUs;
+        recommendations[tail] = recommendation;
+        size++;
+    }
+}

@@ -1,0 +1,38 @@
+package io.servesim.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * min <= ready + starting <= max after every scale action, over random bounds, initial fleets,
+ * check intervals, policies and drain policies: the autoscaler asserts it after each action
+ * (surefire runs with assertions on), and every row of the replica timeline satisfies it.
+ */
+class AutoscalingBoundsPropertyTest {
+    private static final String[] POLICIES = {"oscillator", "threshold", "target-utilization", "queue-depth", "slo-attainment"};
+
+    @Property(tries = 25)
+    void boundsHoldAfterEveryAction(@ForAll @IntRange(min = 1, max = 3) int min, @ForAll @IntRange(min = 0, max = 3) int extra,
+                                    @ForAll @IntRange(min = 0, max = 6) int initialOffset,
+                                    @ForAll @IntRange(min = 1, max = 20) int checkTenthsOfS,
+                                    @ForAll @IntRange(min = 0, max = 4) int policy, @ForAll @IntRange(min = 0, max = 2) int drain) {
+        int max = min + extra;
+        int initial = min + initialOffset % (extra + 1);
+        Map<String, Object> params = POLICIES[policy].equals("threshold")
+                ? Map.of("signal", "in_flight", "scale_up", 4.0, "scale_down", 1.0, "cooldown", "1s") : Map.of();
+        var a = AutoscalingFixture.config(min, max, checkTenthsOfS * 100_000L, DrainPolicy.values()[drain]);
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(initial, a, "least-loaded", POLICIES[policy], params),
+                AutoscalingFixture.steady(0, 0, 12_000_000, 4_000));
+        int width = Fleet.STATES.length + 1;
+        long[] t = o.timeline();
+        for (int r = 0; r < t.length; r += width) {
+            long current = t[r + 1 + ReplicaState.READY.ordinal()] + t[r + 1 + ReplicaState.PROVISIONING.ordinal()]
+                    + t[r + 1 + ReplicaState.LOADING.ordinal()] + t[r + 1 + ReplicaState.WARMING.ordinal()];
+            assertTrue(current >= min && current <= max, "at " + t[r] + " us: " + current + " not in " + min + ".." + max);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.servesim.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.engine.Request;
+import io.servesim.metrics.RequestRecord;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The autoscaler's observable behaviour on small clusters ({@link AutoscalingFixture}). */
+class AutoscalingTest {
+    private static final Map<String, Object> IN_FLIGHT_THRESHOLD =
+            Map.of("signal", "in_flight", "scale_up", 12.0, "scale_down", 2.0, "cooldown", "10s");
+
+    /**
+     * The fleet follows a step in the rate with the analytic lag. At 20 s the rate jumps from 5 to
+     * 200 req/s; one replica completes a 400 + 100-token request in about 100 steps, so in-flight
+     * requests pile up within the first second and the first check after 20 s (checks every 1 s: at
+     * 21 s at the latest) sees them far above 12 and scales up. That replica is ready provisioning
+     * (2 s) + weights (1 s) + warm-up (2 s) = 5 s after the decision: between 25 s and 26 s. Every
+     * replica's time to ready is exactly 5 s. When the rate falls back at 60 s the fleet shrinks again.
+     */
+    @Test
+    void fleetFollowsTheRateWithProvisioningLoadAndWarmupLag() {
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(1, AutoscalingFixture.config(1, 6, 1_000_000, DrainPolicy.WAIT),
+                "least-loaded", "threshold", IN_FLIGHT_THRESHOLD), AutoscalingFixture.stepLoad());
+        long firstReady = o.firstTimeReadyAbove(1);
+        assertTrue(firstReady >= 25_000_000 && firstReady <= 26_000_000, "first new replica ready at " + firstReady);
+        var a = o.summary().autoscaling();
+        assertEquals(5.0, a.timeToReadyMeanS(), 1e-9);
+        assertEquals(5.0, a.timeToReadyMaxS(), 1e-9);
+        assertTrue(a.peakReplicas() > 2, "peak " + a.peakReplicas());
+        assertTrue(a.scaleDowns() > 0, "scaled back down after the peak");
+        assertEquals(0, a.oscillations());
+    }
+
+    /** The oscillator flips at every check; threshold with a cooldown on a steady load never reverses itself. */
+    @Test
+    void oscillatorOscillatesWhereThresholdWithCooldownDoesNot() {
+        List<Request> steady = AutoscalingFixture.steady(0, 0, 30_000_000, 20_000);
+        var osc = AutoscalingFixture.run(AutoscalingFixture.setup(2, AutoscalingFixture.config(1, 4, 1_000_000, DrainPolicy.WAIT),
+                "round-robin", "oscillator", Map.of()), steady);
+        var thr = AutoscalingFixture.run(AutoscalingFixture.setup(2, AutoscalingFixture.config(1, 4, 1_000_000, DrainPolicy.WAIT),
+                "round-robin", "threshold", IN_FLIGHT_THRESHOLD), AutoscalingFixture.steady(0, 0, 30_000_000, 20_000));
+        assertTrue(osc.summary().autoscaling().oscillations() > 0);
+        assertEquals(0, thr.summary().autoscaling().oscillations());
+    }
+
+    /**
+     * Under every drain policy each request leaves exactly once: injected = completed + dropped +
+     * rejected + unfinished. Checks every 6 s (longer than the 5 s start-up) so the oscillator's
+     * scale-downs drain ready replicas that hold work rather than cancel starting ones.
+     */
+    @ParameterizedTest
+    @EnumSource(DrainPolicy.class)
+    void drainsNeitherLoseNorDuplicateRequests(DrainPolicy drain) {
+        List<Request> load = AutoscalingFixture.stepLoad();
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(3, AutoscalingFixture.config(1, 5, 6_000_000, drain),
+                "least-loaded", "oscillator", Map.of()), load);
+        var s = o.summary();
+        assertEquals(load.size(), s.injected());
+        assertEquals(s.injected(), s.completed() + s.dropped() + s.rejected() + s.unfinished());
+        Set<Long> ids = new HashSet<>();
+        for (RequestRecord r : o.records()) {
+            assertTrue(ids.add(r.requestId()), "request " + r.requestId() + " reported twice");
+        }
+        assertEquals(load.size(), ids.size());
+        assertTrue(s.autoscaling().scaleDowns() > 0);
+        if (drain == DrainPolicy.IMMEDIATE) {
+            assertTrue(s.autoscaling().drainRecomputed() > 0, "an immediate drain recomputes the victim's requests");
+        }
+        if (drain == DrainPolicy.WAIT) {
+            assertEquals(0, s.autoscaling().drainRerouted());
+        }
+    }
+
+    /**
+     * Every request shares a 256-token prefix. Round-robin over the ready replicas: once the second
+     * replica is ready, its first request misses the prefix that the first replica (warm since the
+     * start) hits, as a new replica starts with an empty prefix cache.
+     */
+    @Test
+    void aNewReplicaStartsWithAnEmptyPrefixCache() {
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(1, AutoscalingFixture.config(1, 2, 1_000_000, DrainPolicy.WAIT),
+                "round-robin", "threshold", Map.of("signal", "in_flight", "scale_up", 0.5, "scale_down", 0.1, "cooldown", "60s")),
+                AutoscalingFixture.steady(0, 0, 20_000_000, 100_000));
+        RequestRecord firstOnNew = o.records().stream().filter(r -> r.instanceId() == 1)
+                .min((a, b) -> Long.compare(a.arrivalUs(), b.arrivalUs())).orElseThrow();
+        assertEquals(0, firstOnNew.prefixHitTokens(), "first request on the new replica");
+        RequestRecord lastOnOld = o.records().stream().filter(r -> r.instanceId() == 0 && r.arrivalUs() < firstOnNew.arrivalUs())
+                .max((a, b) -> Long.compare(a.arrivalUs(), b.arrivalUs())).orElseThrow();
+        assertTrue(lastOnOld.prefixHitTokens() >= 256, "the old replica hits the shared prefix: " + lastOnOld.prefixHitTokens());
+    }
+}
