@@ -51,7 +51,7 @@ public final class ReportCommand implements Callable<Integer> {
     static int run(Path outDir, SweepReport.Options options, Path out, PrintStream stdout, ErrorReport errors) {
         try {
             Path file = SweepReport.write(outDir, options, out);
-            stdout.println("report " + file);
+            stdout.printf("%-9s %s%n", "report", file);
             return ExitCode.OK;
         } catch (IOException | SQLException | RuntimeException e) {
             return errors.report(e);
