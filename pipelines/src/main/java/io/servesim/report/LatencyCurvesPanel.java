@@ -29,7 +29,7 @@ final class LatencyCurvesPanel implements Panel {
         }
         long seeds = ((Number) ctx.duck().value("SELECT count(DISTINCT seed) FROM " + ctx.from(Dataset.CELLS))).longValue();
         ObjectNode section = Charts.section("latency", "Latency vs load (" + load.name() + ")",
-                "x: the load axis '" + load.name() + "' (" + ctx.axes().loadReason() + "). Each point is the mean over "
+                "x: the load axis '" + load.name() + "' (" + ctx.axes().loadReason() + "); --load picks another. Each point is the mean over "
                         + seeds + " seed(s) and over the axes not drawn of the cells' p50 (dashed) or p99 (solid)"
                         + (seeds > 1 ? "; the band spans the lowest to the highest seed's value." : "."));
         List<SweepAxis> groups = new ArrayList<>(ctx.axes().others(ctx.sweep()));
@@ -54,7 +54,7 @@ final class LatencyCurvesPanel implements Panel {
                             continue;
                         }
                         ObjectNode line = series.addObject();
-                        line.put("name", labels.get(g) + " " + p).put("colorIndex", g).put("dashed", p.equals("p50"));
+                        line.put("name", labels.get(g)).put("percentile", p).put("colorIndex", g).put("dashed", p.equals("p50"));
                         line.set("y", Charts.numbers(s[3 * m]));
                         if (seeds > 1) {
                             line.set("lo", Charts.numbers(s[3 * m + 1]));

@@ -1,6 +1,7 @@
 // servesim report: draws the sections of the JSON in #report-data with ECharts (SVG renderer) and, when every
 // chart has finished, writes a status object into #report-status that the browser test reads:
-// {done, charts, renderMs, errors, chartMarks: [{id, kind, expected, drawn, svgElements}]}.
+// {done, charts, renderMs (this script), sinceNavigationMs (page open to drawn), errors,
+// chartMarks: [{id, kind, expected, drawn, svgElements}]}.
 // Chart kinds (built in Java by io.servesim.report.Charts): curves, heatmap, cdf, bars, scatter.
 (function () {
   'use strict';
@@ -26,13 +27,18 @@
     return a >= 100 ? v.toFixed(1) : a >= 1 ? v.toFixed(2) : v.toFixed(3);
   }
 
+  function legendEntries(c) {
+    var names = (c.series || []).map(function (s) { return s.name; });
+    return names.filter(function (n, k) { return names.indexOf(n) === k; }).length;
+  }
+
   function base(c) {
     return {
       animation: false,
       color: PALETTE,
       title: {text: c.title, left: 'center', textStyle: {fontSize: 13}},
       tooltip: {trigger: c.kind === 'heatmap' || c.kind === 'scatter' ? 'item' : 'axis', valueFormatter: fmt},
-      legend: {type: 'scroll', bottom: 0, textStyle: {fontSize: 11}},
+      legend: {type: legendEntries(c) <= 6 ? 'plain' : 'scroll', bottom: 0, itemWidth: 16, itemGap: 6, textStyle: {fontSize: 10}},
       grid: {left: 64, right: 20, top: 36, bottom: 62}
     };
   }
@@ -42,11 +48,18 @@
     o.xAxis = {type: 'category', name: c.xName, nameLocation: 'middle', nameGap: 24, data: c.xLabels, boundaryGap: false};
     o.yAxis = {type: 'value', name: c.yName, nameTextStyle: {align: 'left'}, scale: true};
     o.series = [];
-    o.legend.data = c.series.map(function (s) { return s.name; });
+    // one legend entry per colour (both percentiles of a value toggle together); the tooltip names the percentile
+    o.legend.data = c.series.map(function (s) { return s.name; }).filter(function (n, k, all) { return all.indexOf(n) === k; });
+    o.tooltip.formatter = function (params) {
+      return params.filter(function (p) { return !o.series[p.seriesIndex].band && p.value !== null; }).map(function (p) {
+        return p.marker + o.series[p.seriesIndex].fullName + ': ' + fmt(p.value);
+      }).join('<br>');
+    };
     c.series.forEach(function (s, i) {
       var color = PALETTE[s.colorIndex % PALETTE.length];
       var stack = 'band' + i;
-      o.series.push({type: 'line', name: s.name, data: s.y, symbol: 'circle', symbolSize: 5, showAllSymbol: true,
+      o.series.push({type: 'line', name: s.name, fullName: s.name + (s.percentile ? ' ' + s.percentile : ''), data: s.y,
+        symbol: 'circle', symbolSize: 5, showAllSymbol: true,
         lineStyle: {color: color, type: s.dashed ? 'dashed' : 'solid'}, itemStyle: {color: color}, connectNulls: false});
       if (s.lo) {
         o.series.push({type: 'line', name: s.name, data: s.lo, stack: stack, symbol: 'none', lineStyle: {opacity: 0},
@@ -64,8 +77,9 @@
     var o = base(c);
     o.grid.bottom = 80;
     o.legend = undefined;
-    o.xAxis = {type: 'category', name: c.xName, nameLocation: 'middle', nameGap: 24, data: c.xLabels};
-    o.yAxis = {type: 'category', name: c.yName, data: c.yLabels};
+    o.xAxis = {type: 'category', name: c.xName, nameLocation: 'middle', nameGap: 24, data: c.xLabels,
+      axisLabel: {interval: c.xLabels.length <= 12 ? 0 : 'auto', fontSize: 10}};
+    o.yAxis = {type: 'category', name: c.yName, data: c.yLabels, axisLabel: {interval: c.yLabels.length <= 16 ? 0 : 'auto'}};
     o.visualMap = {min: c.min, max: c.max, calculable: false, orient: 'horizontal', left: 'center', bottom: 0,
       itemHeight: 120, itemWidth: 10, text: [fmt(c.max), fmt(c.min)], inRange: {color: c.colors}};
     o.series = [{type: 'heatmap', name: c.valueName, data: c.cells,
@@ -229,6 +243,7 @@
     done: true,
     charts: charts.length,
     renderMs: Math.round(performance.now() - t0),
+    sinceNavigationMs: Math.round(performance.now()),
     errors: window.__reportErrors,
     chartMarks: charts.map(function (c) {
       return {id: c.id, kind: c.kind, expected: c.expected, drawn: drawnMarks(c.chart, c.option),
