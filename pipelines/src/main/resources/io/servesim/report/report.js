@@ -118,6 +118,7 @@
     o.series = c.series.map(function (s) {
       return {type: 'scatter', name: s.name, data: s.points, symbolSize: 6};
     });
+    o.legend.data = c.series.map(function (s) { return s.name; });
     if (c.diagonal && isFinite(lo)) {
       o.series.push({type: 'line', name: 'y = x', data: [[lo, lo], [hi, hi]], symbol: 'none', silent: true, band: true,
         lineStyle: {color: '#999', type: 'dotted'}, tooltip: {show: false}});

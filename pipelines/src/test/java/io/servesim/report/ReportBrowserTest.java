@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,10 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The sweep report opened in a real browser (Debian's headless chromium, {@link HeadlessChromium}): a 12-cell
  * sweep (2 routing policies x 3 rates x 2 seeds, 120 requests per cell on 2 x H100) run with
- * {@code sweep --report}, then the page loaded with {@code --dump-dom}. The page writes a status object into
+ * {@code sweep --report}, compared with 6 made-up measurements ({@code compare}) and reported again
+ * ({@code report OUT_DIR}), then the page loaded with {@code --dump-dom}. The page writes a status object into
  * {@code #report-status} once it has drawn; the test fails on any console message, any script error, a chart
  * missing, or a chart whose drawn marks (data items with a graphic element) differ from its data; and on a
- * blank screenshot. The screenshot is kept in {@code target/report-screenshots/} for a person to look at.
+ * blank screenshot. The same for {@code replay-real --report} on the shipped vLLM run. The screenshot is kept in {@code target/report-screenshots/} for a person to look at.
  */
 class ReportBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,6 +58,19 @@ class ReportBrowserTest {
                 """);
         out = tmp.resolve("out");
         assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString(), "--report"));
+        // measurements of the 6 axis combinations, compared; the report written again then has the sim-vs-real panel
+        Path real = Files.writeString(tmp.resolve("real.csv"), """
+                routing,rate,ttft_p99_ms,e2e_p99_ms
+                round-robin,20,35,900
+                round-robin,60,50,1500
+                round-robin,120,80,2000
+                least-loaded,20,36,880
+                least-loaded,60,60,1600
+                least-loaded,120,79,1950
+                """);
+        assertEquals(0, Main.execute("compare", "--sim", out.resolve("cells").toString(), "--real", real.toString(), "--on",
+                "routing,rate", "--metrics", "ttft_p99_ms,e2e_p99_ms"));
+        assertEquals(0, Main.execute("report", out.toString()));
     }
 
     @Test
@@ -93,6 +108,8 @@ class ReportBrowserTest {
         expected.put("instances-0", 4);
         expected.put("cache-0", 6);
         expected.put("cache-1", 6);
+        expected.put("compare-0", 6);
+        expected.put("compare-1", 6);
         Map<String, Integer> drawn = new LinkedHashMap<>();
         for (JsonNode c : status.path("chartMarks")) {
             assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
@@ -106,6 +123,30 @@ class ReportBrowserTest {
         Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("sweep-report.png");
         Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
         assertNotBlank(ImageIO.read(png.toFile()));
+    }
+
+    @Test
+    void theReplayReportDrawsCdfsAndScattersInChromium() throws Exception {
+        Path run = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
+        Assumptions.assumeTrue(Files.isDirectory(run), "skipped: the shipped vLLM run " + run + " is not here");
+        HeadlessChromium chromium = HeadlessChromium.find();
+        Path html = tmp.resolve("replay.html");
+        assertEquals(0, Main.execute("replay-real", run.toString(), "--hardware", "RTXPRO6000", "--latency-model", "profiled",
+                "--out", tmp.resolve("replay.parquet").toString(), "--report", html.toString()));
+        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
+        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
+        JsonNode status = JSON.readTree(page.text("report-status"));
+        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        // 4 metrics: a CDF of 2 curves x 103 quantiles and a scatter of the 300 requests each
+        Map<String, Integer> drawn = new LinkedHashMap<>();
+        for (JsonNode c : status.path("chartMarks")) {
+            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
+            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
+        }
+        int cdf = 2 * LatencyCdfPanel.PROBABILITIES.length;
+        assertEquals(Map.of("cdf-0", cdf, "cdf-1", cdf, "cdf-2", cdf, "cdf-3", cdf, "scatter-0", 300, "scatter-1", 300,
+                "scatter-2", 300, "scatter-3", 300), drawn);
+        assertTrue(Files.readString(html).contains("TTFT mean"), "the page holds the printed table");
     }
 
     /** At least 5% of the pixels are not white and they hold more than 50 colours: charts, not an empty page. */
