@@ -1,5 +1,6 @@
 package io.servesim.report;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -42,7 +43,7 @@ final class Duck implements AutoCloseable {
         }
         try (Stream<Path> files = Files.list(dir)) {
             return files.anyMatch(f -> f.getFileName().toString().endsWith(".parquet"));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.sweep.Dataset;
 import java.sql.Array;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,7 +73,7 @@ final class LatencyCdfPanel implements Panel {
         }
         p[101] = 0.995;
         p[102] = 0.999;
-        java.util.Arrays.sort(p);
+        Arrays.sort(p);
         return p;
     }
 }
