@@ -13,7 +13,10 @@ import io.servesim.fidelity.replay.ReplayParquet;
 import io.servesim.io.OutputPath;
 import io.servesim.latency.CalibratedCoefficients;
 import io.servesim.latency.LatencyKind;
+import io.servesim.report.ReplayReport;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -56,26 +59,41 @@ public final class ReplayRealCommand implements Callable<Integer> {
     @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request rows, .parquet or .csv (default replay-<latency-model>.parquet)")
     Path out;
 
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "also write a self-contained HTML page: sim vs real CDFs, per-request scatters, the table")
+    Path report;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, out,
+        return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, out, report,
                 System.out, System.err, Main.debug(spec));
+    }
+
+    /** As {@link #run(Path, ReplayOptions, Path, Path, Path, PrintStream, PrintStream, boolean)} without a report. */
+    public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, PrintStream stdout,
+                          PrintStream stderr, boolean debug) {
+        return run(runDir, options, coefficientsFile, out, null, stdout, stderr, debug);
     }
 
     /**
      * Replays {@code runDir}; {@code coefficientsFile}, when given, supplies the blackbox coefficients
-     * of {@code options}; {@code debug} adds stack traces to error reports.
+     * of {@code options}; {@code report}, when given, is the HTML page to write ({@link ReplayReport});
+     * {@code debug} adds stack traces to error reports.
      */
-    public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, PrintStream stdout,
-                          PrintStream stderr, boolean debug) {
+    public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, Path report,
+                          PrintStream stdout, PrintStream stderr, boolean debug) {
         ErrorReport errors = new ErrorReport("replay-real", stderr, debug);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
         Replay replay;
         try {
             if (out != null) {
                 OutputPath.checkFile("--out", out);
+            }
+            if (report != null) {
+                OutputPath.checkFile("--report", report);
             }
             RealRun run = RealRun.read(runDir);
             ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
@@ -89,11 +107,12 @@ public final class ReplayRealCommand implements Callable<Integer> {
                 OutputPath.checkFile("--out", defaultOut(setup));
             }
             replay = Replay.run(run, setup);
-            header(stdout, run, replay);
+            header(new PrintStream(printed, true, StandardCharsets.UTF_8), run, replay);
         } catch (RuntimeException e) {
             return errors.report("cannot replay " + runDir, e);
         }
-        stdout.print(replay.report().render());
+        printed.writeBytes(replay.report().render().getBytes(StandardCharsets.UTF_8));
+        stdout.print(printed.toString(StandardCharsets.UTF_8));
         Path file = out != null ? out : defaultOut(replay.setup());
         try {
             ReplayParquet.write(file, replay.setup().sim().latency().name(), replay.rows());
@@ -101,6 +120,15 @@ public final class ReplayRealCommand implements Callable<Integer> {
             return errors.report("cannot write " + file, e);
         }
         stderr.println("servesim replay-real: per-request rows in " + file);
+        if (report != null) {
+            try {
+                ReplayReport.write(report, runDir + " (" + replay.setup().sim().latency().name() + ")",
+                        printed.toString(StandardCharsets.UTF_8), replay.rows(), replay.report());
+            } catch (Exception e) {
+                return errors.report("cannot write " + report, e);
+            }
+            stderr.println("servesim replay-real: report in " + report);
+        }
         return 0;
     }
 

@@ -3,6 +3,7 @@ package io.servesim.cli;
 import io.servesim.config.ConfigException;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.report.SweepReport;
 import io.servesim.sweep.Dataset;
 import io.servesim.sweep.RunnerChoice;
 import io.servesim.sweep.SweepJob;
@@ -49,6 +50,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--flink-jar", paramLabel = "JAR", description = "with a remote --flink-master: the shaded jar to stage (mvn -Pflink-jar package -> pipelines/target/servesim-flink.jar)")
     Path flinkJar;
 
+    @Option(names = "--report", description = "also write the HTML report (servesim report) to <output>/report.html")
+    boolean report;
+
     @Option(names = "--parallelism", description = "workers: DirectRunner target parallelism or Flink parallelism (default: the runner's)")
     Integer parallelism;
 
@@ -57,7 +61,7 @@ public final class SweepCommand implements Callable<Integer> {
         ErrorReport errors = Main.errors(spec);
         try {
             RunnerChoice choice = RunnerChoice.of(runner, parallelism, flinkMaster, flinkJar);
-            return run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), System.out, System.err, errors);
+            return run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), report, System.out, System.err, errors);
         } catch (ConfigException e) {
             return errors.report(e);
         }
@@ -70,6 +74,16 @@ public final class SweepCommand implements Callable<Integer> {
      */
     public static int run(Path file, Path output, RunnerChoice runner, SweepJob.OutputFlags flags, PrintStream out,
                           PrintStream err, ErrorReport errors) {
+        return run(file, output, runner, flags, false, out, err, errors);
+    }
+
+    /**
+     * As {@link #run(Path, Path, RunnerChoice, SweepJob.OutputFlags, PrintStream, PrintStream, ErrorReport)}; with
+     * {@code report}, also writes the HTML report ({@link SweepReport}) to {@code <output>/report.html} once the
+     * datasets are in place (also when some cells failed: the page shows the others).
+     */
+    public static int run(Path file, Path output, RunnerChoice runner, SweepJob.OutputFlags flags, boolean report,
+                          PrintStream out, PrintStream err, ErrorReport errors) {
         SweepResult r;
         try {
             r = SweepJob.run(file, output, runner, flags, err);
@@ -90,6 +104,12 @@ public final class SweepCommand implements Callable<Integer> {
             out.printf("%-9s %s (%d rows)%n", d.directory(), r.path(d), r.rows().get(d));
         }
         out.printf("%-9s %s%n%-9s %s%n", "sweep", r.sweepFile(), "summary", r.summaryFile());
+        if (report) {
+            int reported = ReportCommand.run(r.dir(), SweepReport.Options.DEFAULTS, null, out, errors);
+            if (reported != ExitCode.OK) {
+                return reported;
+            }
+        }
         err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", r.name(), r.completed(), r.cells(),
                 r.pipelineSeconds(), r.cellsPerSecond());
         if (r.failed() > 0) {

@@ -52,7 +52,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>{@code files} (optional): file name (relative to {@code {dir}}) -> content;</li>
  *   <li>{@code args}: the command line; {@code {dir}} is the row's own temporary directory,
  *       {@code {cfg}} its config, {@code {cells}} a small sweep {@code cells/} Parquet directory
- *       with columns {@code rate} (labels 1, 2, 3), {@code seed} and {@code ttft_p99_ms};</li>
+ *       with columns {@code rate} (labels 1, 2, 3), {@code seed} and {@code ttft_p99_ms}, and {@code {sweep}} its
+ *       parent, a complete sweep output (with {@code _SUCCESS} and {@code _SWEEP.yaml}: one axis, {@code rate});</li>
  *   <li>{@code exit}: expected exit code (default 2, a configuration error);</li>
  *   <li>{@code expect}: fragments stderr must contain (placeholders replaced).</li>
  * </ul>
@@ -79,6 +80,10 @@ class BadInputTest {
                     + " t(rate, seed, ttft_p99_ms)");
             st.execute("COPY cells TO '" + cells.resolve("part-0.parquet") + "' (FORMAT parquet)");
         }
+        // the sidecars that make fixture/ a complete sweep output with one axis, rate, for servesim report
+        Files.writeString(cells.getParent().resolve("_SUCCESS"), "{\"written_by\": \"servesim\", \"files\": []}\n");
+        Files.writeString(cells.getParent().resolve("_SWEEP.yaml"), "name: fixture\naxes:\n- name: rate\n  values:\n"
+                + "    '1': {workload.aggregate_rate: 1}\n    '2': {workload.aggregate_rate: 2}\n    '3': {workload.aggregate_rate: 3}\n");
     }
 
     static Stream<Named<Row>> rows() {
@@ -170,7 +175,7 @@ class BadInputTest {
 
     private static String fill(String s, Path dir) {
         return s.replace("{cfg}", dir.resolve("cfg.yaml").toString()).replace("{dir}", dir.toString())
-                .replace("{cells}", cells.toString());
+                .replace("{cells}", cells.toString()).replace("{sweep}", cells.getParent().toString());
     }
 
     private static JsonNode read(String resource) {

@@ -1,0 +1,20 @@
+package io.servesim.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
+
+/** The sweep's sidecars as text: {@code _SWEEP.yaml} (without its per-cell list) and {@code _SUMMARY.json}. */
+final class SweepFilesPanel implements Panel {
+    @Override
+    public Optional<ObjectNode> section(ReportContext ctx) {
+        SweepOutput sweep = ctx.sweep();
+        ObjectNode section = Charts.section("files", "Sweep files", "What produced these results, from " + sweep.dir() + ".");
+        ArrayNode files = section.putArray("files");
+        files.addObject().put("name", "_SWEEP.yaml").put("text", sweep.sweepYaml());
+        if (!sweep.summaryJson().isEmpty()) {
+            files.addObject().put("name", "_SUMMARY.json").put("text", sweep.summaryJson());
+        }
+        return Optional.of(section);
+    }
+}

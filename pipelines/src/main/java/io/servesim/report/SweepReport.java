@@ -1,0 +1,66 @@
+package io.servesim.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.exit.UsageException;
+import io.servesim.io.OutputPath;
+import io.servesim.sweep.Dataset;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+
+/**
+ * {@code servesim report OUT_DIR}: one self-contained HTML page of a finished sweep's results ({@link Panels}:
+ * latency vs load, SLO heatmaps, CDFs, instance load, cache, sessions, sim vs real, the table, the sidecars).
+ * Aggregates are computed with DuckDB over the Parquet datasets; the page holds summaries only. The output
+ * path is checked before any work and may not lie inside a dataset folder: the report never writes into the
+ * sweep's datasets.
+ */
+public final class SweepReport {
+    /** The page's file name when {@code --out} is not given: beside the datasets in {@code OUT_DIR}. */
+    public static final String DEFAULT_FILE = "report.html";
+
+    private SweepReport() {
+    }
+
+    /**
+     * The flags of the command.
+     *
+     * @param load  {@code --load}: the load axis, or null to detect it
+     * @param x     {@code --x}: the heatmaps' x axis, or null for the first axis
+     * @param y     {@code --y}: their y axis, or null for the next one
+     */
+    public record Options(String load, String x, String y) {
+        /** No flag given. */
+        public static final Options DEFAULTS = new Options(null, null, null);
+    }
+
+    /** Writes the report of {@code outDir} to {@code file} (null: {@code outDir/report.html}); returns its path. */
+    public static Path write(Path outDir, Options options, Path file) throws IOException, SQLException {
+        Path target = (file != null ? file : outDir.resolve(DEFAULT_FILE)).toAbsolutePath().normalize();
+        OutputPath.checkFile("--out", target);
+        SweepOutput sweep = SweepOutput.open(outDir);
+        for (Dataset d : Dataset.values()) {
+            if (target.startsWith(sweep.path(d))) {
+                throw new UsageException("--out " + target + ": inside the sweep's " + d.directory() + "/ dataset folder,"
+                        + " where queries would read it; write the report elsewhere (default " + sweep.dir().resolve(DEFAULT_FILE) + ")");
+            }
+        }
+        ReportAxes axes = ReportAxes.resolve(sweep, options.load(), options.x(), options.y());
+        ObjectNode data = Charts.JSON.createObjectNode();
+        data.put("meta", "sweep " + sweep.name() + ": " + sweep.cells() + " cells, axes " + String.join(", ", sweep.axisNames())
+                + "; load axis: " + (axes.load() == null ? "none" : axes.load().name() + " (" + axes.loadReason() + ")"));
+        ArrayNode sections = data.putArray("sections");
+        try (Duck duck = new Duck()) {
+            ReportContext ctx = new ReportContext(sweep, axes, duck);
+            for (Panel p : Panels.ALL) {
+                p.section(ctx).ifPresent(sections::add);
+            }
+        }
+        Files.createDirectories(target.getParent());
+        Files.writeString(target, HtmlPage.render("servesim sweep report: " + sweep.name(), data), StandardCharsets.UTF_8);
+        return target;
+    }
+}

@@ -1,0 +1,168 @@
+package io.servesim.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.cli.Main;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sweep report opened in a real browser (Debian's headless chromium, {@link HeadlessChromium}): a 12-cell
+ * sweep (2 routing policies x 3 rates x 2 seeds, 120 requests per cell on 2 x H100) run with
+ * {@code sweep --report}, compared with 6 made-up measurements ({@code compare}) and reported again
+ * ({@code report OUT_DIR}), then the page loaded with {@code --dump-dom}. The page writes a status object into
+ * {@code #report-status} once it has drawn; the test fails on any console message, any script error, a chart
+ * missing, or a chart whose drawn marks (data items with a graphic element) differ from its data; and on a
+ * blank screenshot. The same for {@code replay-real --report} on the shipped vLLM run. The screenshot is kept in {@code target/report-screenshots/} for a person to look at.
+ */
+class ReportBrowserTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+
+    private static Path out;
+
+    @BeforeAll
+    static void sweepWithReport() throws Exception {
+        Path sweep = Files.writeString(tmp.resolve("s12.yaml"), """
+                name: report-browser
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 2}
+                  engine: {max_num_seqs: 64, max_num_batched_tokens: 2048, block_size: 16}
+                  workload:
+                    num_requests: 120
+                    input_distribution: {type: gaussian, params: {mean: 256, std_dev: 64, min: 16, max: 1024}}
+                    output_distribution: {type: gaussian, params: {mean: 64, std_dev: 16, min: 1, max: 256}}
+                    prefix: {group: system, length: 128}
+                axes:
+                  - {name: routing, path: policies.routing.name, values: [round-robin, least-loaded]}
+                  - {name: rate, path: workload.aggregate_rate, values: [20, 60, 120]}
+                seeds: [1, 2]
+                """);
+        out = tmp.resolve("out");
+        assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString(), "--report"));
+        // measurements of the 6 axis combinations, compared; the report written again then has the sim-vs-real panel
+        Path real = Files.writeString(tmp.resolve("real.csv"), """
+                routing,rate,ttft_p99_ms,e2e_p99_ms
+                round-robin,20,35,900
+                round-robin,60,50,1500
+                round-robin,120,80,2000
+                least-loaded,20,36,880
+                least-loaded,60,60,1600
+                least-loaded,120,79,1950
+                """);
+        assertEquals(0, Main.execute("compare", "--sim", out.resolve("cells").toString(), "--real", real.toString(), "--on",
+                "routing,rate", "--metrics", "ttft_p99_ms,e2e_p99_ms"));
+        assertEquals(0, Main.execute("report", out.toString()));
+    }
+
+    @Test
+    void thePageIsSelfContained() throws Exception {
+        String page = Files.readString(out.resolve(SweepReport.DEFAULT_FILE));
+        String echarts = HtmlPage.echarts().replace("</script", "<\\/script");
+        assertTrue(page.contains(echarts), "ECharts is inlined from the WebJar");
+        String html = page.replace(echarts, "");
+        for (String external : List.of("<script src", "<link", "@import", "url(http", "<iframe", "<img")) {
+            assertFalse(html.contains(external), "the page must load nothing: found " + external);
+        }
+        assertTrue(html.contains("load axis: rate (detected: it sets workload.aggregate_rate)"), "the page names the load axis");
+    }
+
+    @Test
+    void everyChartDrawsItsMarksInChromium() throws Exception {
+        HeadlessChromium chromium = HeadlessChromium.find();
+        Path html = out.resolve(SweepReport.DEFAULT_FILE);
+        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
+        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
+        JsonNode status = JSON.readTree(page.text("report-status"));
+        assertTrue(status.path("done").asBoolean(), status.toString());
+        assertEquals(0, status.path("errors").size(), status.toString());
+        // expected marks per chart, from the grid: 2 policies x 2 percentiles x 3 rates on each latency curve,
+        // 2 x 3 heatmap cells, 2 policies x 103 quantiles per CDF, 2 policies x 2 instances of bars,
+        // 2 policies x 3 rates on each cache curve
+        Map<String, Integer> expected = new LinkedHashMap<>();
+        for (int i = 0; i < 3; i++) {
+            expected.put("latency-" + i, 12);
+        }
+        expected.put("slo-0", 6);
+        expected.put("slo-1", 6);
+        expected.put("cdf-0", 2 * LatencyCdfPanel.PROBABILITIES.length);
+        expected.put("cdf-1", 2 * LatencyCdfPanel.PROBABILITIES.length);
+        expected.put("instances-0", 4);
+        expected.put("cache-0", 6);
+        expected.put("cache-1", 6);
+        expected.put("compare-0", 6);
+        expected.put("compare-1", 6);
+        Map<String, Integer> drawn = new LinkedHashMap<>();
+        for (JsonNode c : status.path("chartMarks")) {
+            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
+            assertTrue(c.path("svgElements").asInt() > c.path("drawn").asInt(), "axes and marks in the SVG of " + c);
+            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
+        }
+        assertEquals(expected, drawn);
+
+        Path png = tmp.resolve("report.png");
+        chromium.screenshot(html, png, 1400, 2400, tmp.resolve("profile"));
+        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("sweep-report.png");
+        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
+        assertNotBlank(ImageIO.read(png.toFile()));
+    }
+
+    @Test
+    void theReplayReportDrawsCdfsAndScattersInChromium() throws Exception {
+        Path run = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
+        Assumptions.assumeTrue(Files.isDirectory(run), "skipped: the shipped vLLM run " + run + " is not here");
+        HeadlessChromium chromium = HeadlessChromium.find();
+        Path html = tmp.resolve("replay.html");
+        assertEquals(0, Main.execute("replay-real", run.toString(), "--hardware", "RTXPRO6000", "--latency-model", "profiled",
+                "--out", tmp.resolve("replay.parquet").toString(), "--report", html.toString()));
+        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
+        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
+        JsonNode status = JSON.readTree(page.text("report-status"));
+        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        // 4 metrics: a CDF of 2 curves x 103 quantiles and a scatter of the 300 requests each
+        Map<String, Integer> drawn = new LinkedHashMap<>();
+        for (JsonNode c : status.path("chartMarks")) {
+            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
+            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
+        }
+        int cdf = 2 * LatencyCdfPanel.PROBABILITIES.length;
+        assertEquals(Map.of("cdf-0", cdf, "cdf-1", cdf, "cdf-2", cdf, "cdf-3", cdf, "scatter-0", 300, "scatter-1", 300,
+                "scatter-2", 300, "scatter-3", 300), drawn);
+        assertTrue(Files.readString(html).contains("TTFT mean"), "the page holds the printed table");
+    }
+
+    /** At least 5% of the pixels are not white and they hold more than 50 colours: charts, not an empty page. */
+    static void assertNotBlank(BufferedImage img) {
+        long inked = 0;
+        Set<Integer> colours = new HashSet<>();
+        for (int y = 0; y < img.getHeight(); y += 2) {
+            for (int x = 0; x < img.getWidth(); x += 2) {
+                int rgb = img.getRGB(x, y) & 0xffffff;
+                if (rgb != 0xffffff) {
+                    inked++;
+                    colours.add(rgb);
+                }
+            }
+        }
+        double share = inked / ((img.getWidth() / 2.0) * (img.getHeight() / 2.0));
+        assertTrue(share > 0.05 && colours.size() > 50, "screenshot looks blank: " + share + " inked, " + colours.size() + " colours");
+    }
+}
