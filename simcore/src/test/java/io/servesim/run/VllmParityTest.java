@@ -8,7 +8,10 @@ import io.servesim.engine.TokenSequence;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Where servesim's metrics follow vLLM's definitions ({@code benchmarks/benchmark_serving.py}). */
+/**
+ * Where servesim follows vLLM: its metrics' definitions ({@code benchmarks/benchmark_serving.py})
+ * and its v1 scheduler's choices ({@code vllm/v1/core/sched/scheduler.py}).
+ */
 class VllmParityTest {
     private static Request req(long id, int input, int output, long arrivalUs) {
         return new Request(id, RequestTags.DEFAULT, TokenSequence.unique(1000 + id, input), output, 0, arrivalUs, 0, true);
@@ -28,5 +31,41 @@ class VllmParityTest {
         assertEquals(1.1, tpot.mean(), 1e-9);
         assertEquals(1.1, tpot.p50(), 1e-9);
         assertEquals(2, res.summary().ttftMs().count());
+    }
+
+    /**
+     * 5 blocks of 16 tokens; steps of 1000 + 10/prefill token + 100/decode token us. A (40-token
+     * prompt) arrives at 0, B (30) at 500. Step 1 (0-1400): A's prefill (3 blocks). Step 2
+     * (1400-2800): A decodes, B is admitted (2 blocks; cache full). Steps 3, 4 (1200 us each): both
+     * decode. Step 5 (5200): A is scheduled first (44 tokens fit its 3 blocks), then B needs a third
+     * block for its 33rd token and none is free.
+     */
+    private static Runs.Result preemptionRun(String scheduler) {
+        return Runs.run(Runs.engine(5), LinearLatency.steps(1000, 10, 100), scheduler, "constant",
+                Runs.listOf(List.of(req(0, 40, 20, 0), req(1, 30, 20, 500))), 0);
+    }
+
+    @Test
+    void fcfsPreemptsTheTail() {
+        // vLLM FCFS: self.running.pop() is B itself, which is then requeued.
+        var res = preemptionRun("fcfs");
+        assertEquals(0, res.byId(0).preemptions());
+        assertEquals(1, res.byId(1).preemptions());
+    }
+
+    @Test
+    void priorityPreemptsWhatThePolicyServesLastAndUnschedulesIt() {
+        // sjf serves the longest prompt last, so A (40 > 30) is the victim although it leads the
+        // batch and was already scheduled in step 5 (vLLM PRIORITY: max(self.running, key=...)).
+        // It is unscheduled: step 5 computes B's decode alone, 1100 us (not 1200), and B keeps the
+        // freed blocks and decodes alone from then on. B's tokens: first at 2800, then steps of
+        // 1200, 1200 and 17 x 1100 (steps 5-21) to its 20th: completion 5200 + 18700 = 23900,
+        // E2E 23900 - 500 = 23400.
+        var res = preemptionRun("sjf");
+        assertEquals(1, res.byId(0).preemptions());
+        assertEquals(0, res.byId(1).preemptions());
+        assertEquals(2300, res.byId(1).ttftUs());
+        assertEquals(23_400, res.byId(1).e2eUs());
+        assertEquals(2, res.summary().completed());
     }
 }
