@@ -189,7 +189,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 Distribution.ofMicros(Percentiles.of(schedulingUs)), Distribution.ofMicros(Percentiles.of(queueingUs)),
                 durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
-                totals.cacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
+                totals.cacheHitRate(), totals.preemptedCacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
                 totals.kvTiers(), cluster, java.util.Map.of());
         return s.withFitness(totals.fitness());

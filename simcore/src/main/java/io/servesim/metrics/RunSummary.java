@@ -27,7 +27,10 @@ import java.util.Map;
  * @param outputTokensPerSec    output tokens of completed requests / duration
  * @param preemptions           preemptions
  * @param kvAllocationFailures  failed KV allocations (each triggers preemption or stops admission)
- * @param cacheHitRate          prefix-cache hit tokens / looked-up tokens at admission
+ * @param cacheHitRate          prefix-cache hit tokens / looked-up tokens at first admissions (a
+ *                              preempted request's readmissions left out, as vLLM's exported rate)
+ * @param preemptedCacheHitRate prefix-cache hit tokens / looked-up tokens at readmissions of
+ *                              preempted requests (mostly re-hits of their own recomputed blocks)
  * @param kvUtilizationMean     step-time-weighted mean share of KV blocks in use
  * @param kvUtilizationPeak     peak share of KV blocks in use
  * @param batchSizeMean         mean sequences per step
@@ -43,7 +46,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                          Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
                          Distribution queueingDelayMs, double durationS, double requestsPerSec,
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
-                         long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
+                         long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
+                         double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
                          Map<String, SessionSummary> sessionsByClient) {
@@ -56,7 +60,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
+                preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
                 cluster, byClient);
     }
 
@@ -72,7 +76,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
+                preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
                 withScore, sessionsByClient);
     }
 
@@ -100,6 +104,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("preemptions", preemptions);
         m.put("kv_allocation_failures", kvAllocationFailures);
         m.put("cache_hit_rate", cacheHitRate);
+        m.put("preempted_cache_hit_rate", preemptedCacheHitRate);
         m.put("kv_utilization_mean", kvUtilizationMean);
         m.put("kv_utilization_peak", kvUtilizationPeak);
         m.put("batch_size_mean", batchSizeMean);

@@ -142,12 +142,16 @@ public final class Simulation {
         }
         long hits = 0;
         long queried = 0;
+        long preemptedHits = 0;
+        long preemptedQueried = 0;
         long preemptions = 0;
         long allocFailures = 0;
         long hol = 0;
         for (Engine e : engines) {
             hits += e.kvCache().hitTokens();
             queried += e.kvCache().queriedTokens();
+            preemptedHits += e.kvCache().preemptedHitTokens();
+            preemptedQueried += e.kvCache().preemptedQueriedTokens();
             preemptions += e.preemptions();
             allocFailures += e.kvCache().allocationFailures();
             hol += e.headOfLineBlocks();
@@ -157,6 +161,7 @@ public final class Simulation {
         var latency = setup.latency();
         return metrics.summary(new RunTotals(latency.name(), latency.describe(), engines[0].kvCache().totalBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
+                preemptedQueried == 0 ? 0 : (double) preemptedHits / preemptedQueried,
                 events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines), setup.fitness()))
                 .withSessions(sessionStats.byClient());
     }

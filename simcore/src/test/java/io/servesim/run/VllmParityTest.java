@@ -68,4 +68,19 @@ class VllmParityTest {
         assertEquals(23_400, res.byId(1).e2eUs());
         assertEquals(2, res.summary().completed());
     }
+
+    @Test
+    void aPreemptedRequestsReHitsAreCountedApart() {
+        // The sjf run above: A is preempted with 43 computed tokens, so its 2 full blocks are
+        // indexed as they are freed (tail first: the partial third block, then blocks 1 and 0, in
+        // that order at the free queue's head). B's third and fourth blocks take the partial block
+        // and block 1; when B completes, A is readmitted with 40 + 4 tokens and re-hits block 0:
+        // 16 of 44 tokens. First admissions (A: 40, B: 30 tokens) hit nothing. vLLM records the
+        // readmission under preempted_hits / preempted_queries and leaves it out of its hit rate,
+        // which would otherwise read 16 / 114.
+        var res = preemptionRun("sjf");
+        assertEquals(16, res.byId(0).prefixHitTokens());
+        assertEquals(0.0, res.summary().cacheHitRate(), 1e-12);
+        assertEquals(16.0 / 44, res.summary().preemptedCacheHitRate(), 1e-12);
+    }
 }
