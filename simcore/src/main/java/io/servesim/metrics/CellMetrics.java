@@ -93,6 +93,38 @@ public final class CellMetrics {
             new CellMetric("e2e_p99_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/e2e_ms/p99",
                     s -> s.e2eMs().p99(),
                     "99th percentile end-to-end latency (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_mean_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/mean",
+                    s -> s.clientTtftMs().mean(),
+                    "Mean time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_p50_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/p50",
+                    s -> s.clientTtftMs().p50(),
+                    "Median time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_p90_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/p90",
+                    s -> s.clientTtftMs().p90(),
+                    "90th percentile time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_p99_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/p99",
+                    s -> s.clientTtftMs().p99(),
+                    "99th percentile time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_mean_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/mean",
+                    s -> s.clientE2eMs().mean(),
+                    "Mean end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_p50_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/p50",
+                    s -> s.clientE2eMs().p50(),
+                    "Median end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_p90_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/p90",
+                    s -> s.clientE2eMs().p90(),
+                    "90th percentile end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_p99_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/p99",
+                    s -> s.clientE2eMs().p99(),
+                    "99th percentile end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
             new CellMetric("scheduling_delay_mean_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/scheduling_delay_ms/mean",
                     s -> s.schedulingDelayMs().mean(),
                     "Mean first scheduled - arrival, milliseconds; null when no request was scheduled."),

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param unfinished            requests still queued or running at the horizon
  * @param ttftMs                time to first token
  * @param e2eMs                 end-to-end latency
+ * @param clientTtftMs          time to first token as clients see it (send to receipt, both network legs)
+ * @param clientE2eMs           end-to-end latency as clients see it (send to receipt of the last token)
  * @param tpotMs                per-request mean inter-token latency (TPOT)
  * @param tokenItlMs            per-token inter-token latency (HdrHistogram, 3 significant digits)
  * @param schedulingDelayMs     first scheduled - arrival
@@ -43,7 +45,7 @@ import java.util.Map;
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
-                         Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
+                         Distribution clientTtftMs, Distribution clientE2eMs, Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
                          Distribution queueingDelayMs, double durationS, double requestsPerSec,
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
                          long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
@@ -58,7 +60,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
     /** This summary with the agentic session aggregates {@code byClient}. */
     public RunSummary withSessions(Map<String, SessionSummary> byClient) {
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
-                unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
                 cluster, byClient);
@@ -74,7 +76,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 c.delayed(), c.sloMet(), c.sloAttainment(), c.goodputRps(), c.jainFairness(), c.priorityInversions(),
                 c.headOfLineBlocks(), weights.score(this), c.bySloClass(), c.byTenant());
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
-                unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
                 withScore, sessionsByClient);
@@ -93,6 +95,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("unfinished", unfinished);
         m.put("ttft_ms", ttftMs.toMap());
         m.put("e2e_ms", e2eMs.toMap());
+        m.put("client_ttft_ms", clientTtftMs.toMap());
+        m.put("client_e2e_ms", clientE2eMs.toMap());
         m.put("tpot_ms", tpotMs.toMap());
         m.put("token_itl_ms", tokenItlMs.toMap());
         m.put("scheduling_delay_ms", schedulingDelayMs.toMap());

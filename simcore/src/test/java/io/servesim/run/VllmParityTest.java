@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
+import io.servesim.workload.NetworkSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -82,5 +83,34 @@ class VllmParityTest {
         assertEquals(16, res.byId(0).prefixHitTokens());
         assertEquals(0.0, res.summary().cacheHitRate(), 1e-12);
         assertEquals(16.0 / 44, res.summary().preemptedCacheHitRate(), 1e-12);
+    }
+
+    @Test
+    void clientLatencyIncludesBothNetworkLegs() {
+        // As benchmark_serving.py times it: from the client's send to the chunk's receipt. RTT 1000 us
+        // splits 500 + 500; 4 bytes per token at 1 Mbit/s serializes 32 us per token.
+        // Streaming request 0, sent at 0 (unlimited bandwidth): arrives at 500; prefill step
+        // 500-2500, decode steps of 1100: tokens at 2500, 3600, 4700. Server TTFT 2000, E2E 4200;
+        // the client gets each token 500 us later: TTFT 3000, E2E 5200 (+ the full RTT).
+        // Non-streaming request 1, sent at 1,000,000 over the 1 Mbit/s link: request leg 500 +
+        // 100 x 32 = 3700; server TTFT 2000, E2E 4200; the whole 3-token response takes 500 + 96:
+        // the client's first (and last) token at 3700 + 4200 + 596 = 8496 after sending.
+        NetworkSpec fast = new NetworkSpec(4, 0, 1000);
+        NetworkSpec slow = new NetworkSpec(4, 1, 1000);
+        Request streamed = req(0, 100, 3, fast.requestDelayUs(100));
+        streamed.setClientNetwork(0, fast::responseDelayUs);
+        Request whole = new Request(1, RequestTags.DEFAULT, TokenSequence.unique(1001, 100), 3, 0,
+                1_000_000 + slow.requestDelayUs(100), 0, false);
+        whole.setClientNetwork(1_000_000, slow::responseDelayUs);
+        var res = Runs.run(Runs.engine(1000), LinearLatency.steps(1000, 10, 100), List.of(streamed, whole));
+        assertEquals(2000, res.byId(0).ttftUs());
+        assertEquals(4200, res.byId(0).e2eUs());
+        assertEquals(3000, res.byId(0).clientTtftUs());
+        assertEquals(5200, res.byId(0).clientE2eUs());
+        assertEquals(1_003_700, res.byId(1).arrivalUs());
+        assertEquals(4200, res.byId(1).e2eUs());
+        assertEquals(8496, res.byId(1).clientTtftUs());
+        assertEquals(8496, res.byId(1).clientE2eUs());
+        assertEquals((3000 + 8496) / 2e3, res.summary().clientTtftMs().mean(), 1e-9);
     }
 }
