@@ -30,6 +30,7 @@ public final class RequestRows {
         row.put("gpu_hit_tokens", r.gpuHitTokens());
         row.put("cpu_hit_tokens", r.cpuHitTokens());
         row.put("preemptions", r.preemptions());
+        row.put("send_us", r.sendUs());
         row.put("arrival_us", r.arrivalUs());
         row.put("enqueue_us", r.enqueueUs());
         row.put("first_scheduled_us", r.firstScheduledUs());
@@ -37,6 +38,8 @@ public final class RequestRows {
         row.put("completion_us", r.completionUs());
         row.put("ttft_us", r.ttftUs());
         row.put("e2e_us", r.e2eUs());
+        row.put("client_ttft_us", r.clientTtftUs());
+        row.put("client_e2e_us", r.clientE2eUs());
         row.put("mean_itl_us", r.meanItlUs());
         row.put("scheduling_delay_us", r.schedulingDelayUs());
         row.put("queueing_delay_us", r.queueingDelayUs());

@@ -6,6 +6,7 @@ import io.servesim.engine.Request;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the control plane sees of the instances: every {@link Signal} read through its
@@ -215,10 +216,13 @@ public final class ClusterView {
         return out;
     }
 
-    /** Latency a routing decision pays to pull on-demand signals (the largest of them). */
-    public long onDemandLatencyUs() {
+    /**
+     * Latency a routing decision pays to pull the on-demand signals among {@code read} (the largest of
+     * them); 0 when it reads none.
+     */
+    public long onDemandLatencyUs(Set<Signal> read) {
         long max = 0;
-        for (Signal s : Signal.all()) {
+        for (Signal s : read) {
             Observability.Mode m = observability.mode(s);
             if (m.kind() == Observability.Kind.ON_DEMAND) {
                 max = Math.max(max, m.latencyUs());

@@ -39,7 +39,7 @@ public final class ControlPlane {
         this.view = view;
         this.events = events;
         this.observer = observer;
-        this.pullLatencyUs = view.onDemandLatencyUs();
+        this.pullLatencyUs = view.onDemandLatencyUs(routing.signalsRead());
         this.routedCount = new long[engines.length];
     }
 

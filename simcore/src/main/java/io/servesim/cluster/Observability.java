@@ -10,8 +10,9 @@ import java.util.Map;
  *   <li>{@code periodic {interval_us}}: the value scraped at the last multiple of the interval, as a
  *       router polling vLLM's {@code /metrics} sees it; stale in between;</li>
  *   <li>{@code on-demand {latency_us}}: the router pulls the live value when it decides, and the
- *       pull delays the routing decision by {@code latency_us} (the largest latency of all on-demand
- *       signals the routing policy reads).</li>
+ *       pull delays the routing decision by {@code latency_us} (the largest latency of the on-demand
+ *       signals the routing policy reads, {@link RoutingPolicy#signalsRead}; none when it reads no
+ *       on-demand signal).</li>
  * </ul>
  */
 public record Observability(Map<Signal, Mode> modes) {

@@ -1,6 +1,7 @@
 package io.servesim.cluster;
 
 import io.servesim.engine.Request;
+import java.util.Set;
 
 /**
  * Picks the instance for an admitted request at decision time, from the control plane's view of
@@ -11,11 +12,17 @@ public interface RoutingPolicy {
     int route(Request r, ClusterView view, long nowUs);
 
     /**
-     * Whether {@link #route} reads {@link ClusterView#prefixOverlapBlocks}: only then does the cluster
-     * maintain its prefix index (the run asks the built policy, never its name).
+     * The {@link Signal}s {@link #route} reads through the {@link ClusterView} (router-local
+     * bookkeeping such as {@link ClusterView#inFlightPromptBlocks} and {@link ClusterView#inTransit}
+     * is no signal). A decision pays the pull latency of the on-demand ones only, and the cluster
+     * keeps its prefix index only for {@link Signal#PREFIX_CACHE} (the run asks the built policy,
+     * never its name).
      */
+    Set<Signal> signalsRead();
+
+    /** Whether {@link #route} reads {@link ClusterView#prefixOverlapBlocks} ({@link Signal#PREFIX_CACHE}). */
     default boolean readsPrefixIndex() {
-        return false;
+        return signalsRead().contains(Signal.PREFIX_CACHE);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.servesim.engine;
 
 import io.servesim.latency.StepShape;
+import java.util.Comparator;
 
 /**
  * Forms one step's batch with the vLLM v1 scheduler's two phases, as ported by BLIS
@@ -9,9 +10,17 @@ import io.servesim.latency.StepShape;
  *   <li><b>Continuing requests</b>, head to tail: each gets its next tokens ({@code num_tokens -
  *       num_computed_tokens}: the next prefill chunk, or one decode token), capped by
  *       {@code long_prefill_token_threshold}, the remaining token budget and {@code max_model_len}.
- *       If the KV blocks cannot be allocated, the batch tail is preempted (recompute: blocks freed,
+ *       If the KV blocks cannot be allocated, a victim is preempted (recompute: blocks freed,
  *       computed tokens reset, requeued at the front) until they can; a request that evicts itself
- *       ends the phase.</li>
+ *       ends the phase. The victim is vLLM's: under FCFS the batch tail ({@code self.running.pop()}),
+ *       under any other scheduling policy the running request that policy would serve last, the
+ *       maximum of its wait-queue order (vLLM's PRIORITY policy takes {@code max(self.running,
+ *       key=lambda r: (r.priority, r.arrival_time))}, the last of its queue order; here
+ *       {@code priority-fcfs}: the lowest priority score, then the latest enqueued; {@code sjf}: the
+ *       longest prompt; {@code reverse-priority}: the highest score). A victim already scheduled
+ *       earlier in the step is unscheduled first: its tokens return to the budget and it leaves the
+ *       step's shape, as vLLM removes it from {@code scheduled_running_reqs} and refunds
+ *       {@code token_budget}.</li>
  *   <li><b>New requests</b> from the wait queue while running &lt; {@code max_num_seqs}, budget &gt; 0,
  *       no preemption happened this step and KV allocation succeeds; prefix-cached blocks are reused
  *       and not recomputed.</li>
@@ -44,19 +53,23 @@ final class BatchFormer {
         void reloading(Request r, long readyUs, long nowUs);
     }
 
-    private static final int FITS = 0;
-    private static final int FITS_AFTER_PREEMPTION = 1;
-    private static final int EVICTED = 2;
-
     private final EngineConfig config;
     private final KvCache kv;
     private final WaitQueue waitQueue;
     private final RunningBatch running;
     private final Listener listener;
     private final boolean blockingReload;
+    /** The scheduling policy's wait-queue order (its maximum is the preemption victim), or null for FCFS. */
+    private final Comparator<Request> order;
+    /** Tokens left in the step being formed (vLLM {@code token_budget}). */
+    private int budget;
+    /** A request was preempted in the step being formed (then no new request is admitted). */
+    private boolean preempted;
 
-    BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running, Listener listener) {
+    BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running,
+                Comparator<Request> order, Listener listener) {
         this.config = config;
+        this.order = order;
         this.kv = kv;
         this.waitQueue = waitQueue;
         this.running = running;
@@ -65,8 +78,8 @@ final class BatchFormer {
     }
 
     void form(long nowUs, StepShape shape) {
-        int budget = config.maxNumBatchedTokens();
-        boolean preempted = false;
+        budget = config.maxNumBatchedTokens();
+        preempted = false;
         // Phase 1: continuing requests; the bound is re-read because preemption shrinks the batch
         // (it never grows here, so the slot arrays stay the same).
         int[] computed = running.computed;
@@ -83,10 +96,9 @@ final class BatchFormer {
             if (newTokens <= 0) {
                 continue;
             }
-            int outcome = done + newTokens <= fastLimit[i] ? FITS : allocate(i, done + newTokens, nowUs);
-            if (outcome != FITS) {
-                preempted = true;
-                if (outcome == EVICTED) {
+            if (done + newTokens > fastLimit[i]) {
+                i = allocate(i, done + newTokens, nowUs, shape);
+                if (i < 0) {
                     break;
                 }
             }
@@ -139,28 +151,67 @@ final class BatchFormer {
 
     /**
      * Slow path of phase 1: slot {@code i} needs KV for tokens up to {@code endToken} beyond what it
-     * holds. Preempts from the tail (recompute) until the allocation succeeds; returns
-     * {@link #FITS}, {@link #FITS_AFTER_PREEMPTION}, or {@link #EVICTED} when the request itself
-     * was preempted or can never fit (it is then gone from the batch).
+     * holds. Preempts {@link #victimSlot victims} until the allocation succeeds; returns the
+     * request's slot then (lower than {@code i} when victims ahead of it left the batch), or -1 when
+     * the request itself was preempted or can never fit (it is then gone from the batch).
      */
-    private int allocate(int i, int endToken, long nowUs) {
+    private int allocate(int i, int endToken, long nowUs, StepShape shape) {
         Request r = running.sync(i);
-        int outcome = FITS;
+        int slot = i;
         while (!kv.ensure(r, endToken)) {
-            outcome = FITS_AFTER_PREEMPTION;
-            Request victim = running.removeLast();
-            if (victim == r && running.isEmpty()) {
+            preempted = true;
+            int v = victimSlot();
+            if (v == slot && running.size() == 1) {
+                running.remove(slot);
                 kv.release(r);
                 listener.neverFits(r, nowUs);
-                return EVICTED;
+                return -1;
             }
+            if (v < slot) {
+                budget += running.newTokens[v];
+                running.newTokens[v] = 0;
+            }
+            Request victim = running.remove(v);
             preempt(victim, nowUs);
-            if (victim == r) {
-                return EVICTED;
+            if (v == slot) {
+                return -1;
+            }
+            if (v < slot) {
+                slot--;
+                reshape(shape, slot);
             }
         }
-        running.refreshLimit(i);
-        return outcome;
+        running.refreshLimit(slot);
+        return slot;
+    }
+
+    /**
+     * The running request to preempt: the tail under FCFS, else the request the scheduling order
+     * ranks last (see the class comment). Orders are total (ties fall back to enqueue order).
+     */
+    private int victimSlot() {
+        int last = running.size() - 1;
+        if (order == null) {
+            return last;
+        }
+        int victim = last;
+        for (int k = last - 1; k >= 0; k--) {
+            if (order.compare(running.request(k), running.request(victim)) > 0) {
+                victim = k;
+            }
+        }
+        return victim;
+    }
+
+    /** Rebuilds the step's shape from the slots before {@code end} after a scheduled victim left it. */
+    private void reshape(StepShape shape, int end) {
+        shape.clear();
+        for (int k = 0; k < end; k++) {
+            int newTokens = running.newTokens[k];
+            if (newTokens > 0) {
+                addToShape(shape, running.generated[k], running.computed[k], running.tokens[k], newTokens);
+            }
+        }
     }
 
     /** Chunk size: threshold cap (chunked prefill), token budget, and the proactive max_model_len cap. */

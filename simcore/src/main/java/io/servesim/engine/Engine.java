@@ -61,7 +61,7 @@ public final class Engine {
         this.latency = latency;
         this.waitQueue = new WaitQueue(scheduling.order());
         this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024), config.blockSizeTokens(), config.prefixCaching());
-        this.batchFormer = new BatchFormer(config, kv, waitQueue, running, new BatchFormer.Listener() {
+        this.batchFormer = new BatchFormer(config, kv, waitQueue, running, scheduling.order(), new BatchFormer.Listener() {
             @Override
             public void preempted(Request r, long nowUs) {
                 onPreempted(r, nowUs);

@@ -69,6 +69,8 @@ public final class KvCache {
     private Listener listener;
     private long hitTokens;
     private long queriedTokens;
+    private long preemptedHitTokens;
+    private long preemptedQueriedTokens;
     private long allocationFailures;
 
     /** Block-hash events for a routing-visible prefix index (NVIDIA Dynamo's KV events). */
@@ -156,8 +158,21 @@ public final class KvCache {
     public int usedBlocks() { return totalBlocks - freeCount; }
     public double utilization() { return (double) usedBlocks() / totalBlocks; }
     public boolean prefixCaching() { return prefixCaching; }
-    /** Prompt tokens found in the cache (either tier) at admission, summed over admissions. */
+    /**
+     * Prompt tokens found in the cache (either tier) at the first admission of a request, summed.
+     * A preempted request's readmissions, which mostly re-hit the blocks it computed itself, are
+     * counted apart ({@link #preemptedHitTokens()}), as vLLM v1's {@code PrefixCacheStats} records
+     * a request with {@code num_preemptions > 0} under {@code preempted_queries}/{@code preempted_hits}
+     * ({@code vllm/v1/core/kv_cache_manager.py} {@code get_computed_blocks}, {@code vllm/v1/metrics/stats.py}),
+     * and its exported hit rate leaves them out: otherwise a policy that preempts more looks better.
+     */
     public long hitTokens() { return hitTokens; }
+    /** Prompt tokens looked up at first admissions, summed (the denominator of {@link #hitTokens()}). */
+    public long queriedTokens() { return queriedTokens; }
+    /** Tokens (either tier) found in the cache when preempted requests were readmitted, summed. */
+    public long preemptedHitTokens() { return preemptedHitTokens; }
+    /** Tokens looked up when preempted requests were readmitted, summed. */
+    public long preemptedQueriedTokens() { return preemptedQueriedTokens; }
     /** Of {@link #hitTokens()}, those found in the CPU tier (and reloaded). */
     public long cpuHitTokens() { return cpuHitTokens; }
     /** The CPU tier, or null when there is none. */
@@ -169,8 +184,6 @@ public final class KvCache {
             offload.setNowUs(nowUs);
         }
     }
-    /** Prompt tokens looked up at admission, summed over admissions. */
-    public long queriedTokens() { return queriedTokens; }
     public long allocationFailures() { return allocationFailures; }
     /** Number of distinct block hashes currently registered (routing-visible prefix state). */
     public int cachedBlockHashes() { return index.size(); }
@@ -226,8 +239,7 @@ public final class KvCache {
      * was issued, so this lookup's are taken back (and the reloaded tokens stay CPU hits).
      */
     public void uncountRepeatedLookup(Request r, int cachedTokens) {
-        hitTokens -= cachedTokens;
-        queriedTokens -= r.numTokens();
+        countLookup(r, -cachedTokens, -r.numTokens());
         r.cpuHitTokens = Math.min(r.reloadedTokens, cachedTokens);
         r.reloadedTokens = 0;
     }
@@ -274,7 +286,9 @@ public final class KvCache {
         if (cpuHits > 0) {
             // read the CPU copies before this allocation's evictions may offload over them
             lastReloadEndUs = offload.reload(r, gpuHits, cpuHits, blockSize);
-            cpuHitTokens += (long) cpuHits * blockSize;
+            if (r.preemptions == 0) {
+                cpuHitTokens += (long) cpuHits * blockSize;
+            }
         }
         r.cpuHitTokens = cpuHits * blockSize;
         for (int i = 0; i < gpuHits; i++) {
@@ -292,8 +306,7 @@ public final class KvCache {
         anonymousHeld += needNew;
         r.blockTokens = r.blocks.size() * blockSize;
         r.registeredBlocks = gpuHits;
-        hitTokens += (long) cachedBlocks * blockSize;
-        queriedTokens += r.numTokens();
+        countLookup(r, (long) cachedBlocks * blockSize, r.numTokens());
         lastLookup = null;
         if (cpuHits > 0) {
             // reloaded blocks are indexed whatever the registration limit: a request that frees them
@@ -302,6 +315,17 @@ public final class KvCache {
         }
         register(r, endToken);
         return true;
+    }
+
+    /** Adds an admission's hits and looked-up tokens to its request's bucket (first admission or readmission). */
+    private void countLookup(Request r, long hits, long queried) {
+        if (r.preemptions == 0) {
+            hitTokens += hits;
+            queriedTokens += queried;
+        } else {
+            preemptedHitTokens += hits;
+            preemptedQueriedTokens += queried;
+        }
     }
 
     /**

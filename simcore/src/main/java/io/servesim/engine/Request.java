@@ -1,6 +1,7 @@
 package io.servesim.engine;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import java.util.function.IntToLongFunction;
 
 /**
  * One inference request and its progress through a vLLM-style engine (vLLM v1 {@code Request}).
@@ -33,6 +34,10 @@ public final class Request {
     private final boolean streaming;
     private final long outputContentId;
     private boolean outputReusable;
+    /** When the client sent it ({@link #arrivalUs} without a client network). */
+    private long sendUs;
+    /** Response leg: microseconds for a chunk of n output tokens to reach the client, or null (none). */
+    private IntToLongFunction responseDelayUs;
 
     // ---- progress (engine-owned; while running, computedTokens, generatedTokens, lengthCapped,
     // lastStepEndUs and lastTokenUs live in the RunningBatch slot and are synced back on leaving it) ----
@@ -78,6 +83,7 @@ public final class Request {
         this.outputTokens = outputTokens;
         this.maxOutputTokens = maxOutputTokens;
         this.arrivalUs = arrivalUs;
+        this.sendUs = arrivalUs;
         this.priority = priority;
         this.streaming = streaming;
         this.outputContentId = io.servesim.rng.PartitionedRng.mix64(id ^ 0x6F75_7470_7574L);
@@ -93,7 +99,46 @@ public final class Request {
     public int outputTokens() { return outputTokens; }
     /** The client's output budget ({@code max_tokens}); 0 when none was given. */
     public int maxOutputTokens() { return maxOutputTokens; }
+    /** Arrival at the cluster (the server side's time zero). */
     public long arrivalUs() { return arrivalUs; }
+    /** When the client sent the request: {@link #arrivalUs()} less the request leg of its network. */
+    public long sendUs() { return sendUs; }
+
+    /**
+     * The client's network: sent at {@code sendUs}, its responses take {@code responseDelayUs} (output
+     * tokens of a chunk to microseconds) to reach the client. Set by the workload before arrival.
+     */
+    public void setClientNetwork(long sendUs, IntToLongFunction responseDelayUs) {
+        if (sendUs > arrivalUs) {
+            throw new IllegalArgumentException("request " + id + " sent at " + sendUs + " after its arrival " + arrivalUs);
+        }
+        this.sendUs = sendUs;
+        this.responseDelayUs = responseDelayUs;
+    }
+
+    /** Microseconds a response chunk of {@code outputTokens} takes to reach the client (0 without a network). */
+    public long responseDelayUs(int outputTokens) {
+        return responseDelayUs == null ? 0 : responseDelayUs.applyAsLong(outputTokens);
+    }
+
+    /**
+     * When the client receives the first token, or -1: with the first token's chunk when streaming,
+     * with the whole response at completion otherwise.
+     */
+    public long clientFirstTokenUs() {
+        if (streaming) {
+            return firstTokenUs < 0 ? -1 : firstTokenUs + responseDelayUs(1);
+        }
+        return clientCompletionUs();
+    }
+
+    /** When the client receives the last token of a completed request, or -1. */
+    public long clientCompletionUs() {
+        if (state != State.COMPLETED) {
+            return -1;
+        }
+        return completionUs + responseDelayUs(streaming ? 1 : generatedTokens);
+    }
     /** Workload-assigned priority (higher is more important); priority policies may use it. */
     public double priority() { return priority; }
     public boolean streaming() { return streaming; }

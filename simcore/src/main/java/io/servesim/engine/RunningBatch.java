@@ -126,10 +126,13 @@ final class RunningBatch {
         return r;
     }
 
-    /** Removes the tail slot, its request synced. */
-    Request removeLast() {
-        Request r = sync(--size);
-        reqs[size] = null;
+    /** Removes slot {@code i}, its request synced; the slots behind it move up one, keeping their order. */
+    Request remove(int i) {
+        Request r = sync(i);
+        for (int k = i + 1; k < size; k++) {
+            move(k, k - 1);
+        }
+        reqs[--size] = null;
         return r;
     }
 

@@ -93,6 +93,38 @@ public final class CellMetrics {
             new CellMetric("e2e_p99_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/e2e_ms/p99",
                     s -> s.e2eMs().p99(),
                     "99th percentile end-to-end latency (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_mean_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/mean",
+                    s -> s.clientTtftMs().mean(),
+                    "Mean time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_p50_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/p50",
+                    s -> s.clientTtftMs().p50(),
+                    "Median time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_p90_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/p90",
+                    s -> s.clientTtftMs().p90(),
+                    "90th percentile time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_ttft_p99_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_ttft_ms/p99",
+                    s -> s.clientTtftMs().p99(),
+                    "99th percentile time to first token as the client sees it, send to receipt over the client network's two legs"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_mean_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/mean",
+                    s -> s.clientE2eMs().mean(),
+                    "Mean end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_p50_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/p50",
+                    s -> s.clientE2eMs().p50(),
+                    "Median end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_p90_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/p90",
+                    s -> s.clientE2eMs().p90(),
+                    "90th percentile end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
+            new CellMetric("client_e2e_p99_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/client_e2e_ms/p99",
+                    s -> s.clientE2eMs().p99(),
+                    "99th percentile end-to-end latency as the client sees it, send to receipt of the last token"
+                    + " (completed requests), milliseconds; null when no request qualifies."),
             new CellMetric("scheduling_delay_mean_ms", Kind.OPTIONAL_DOUBLE, "ms", Aggregation.MEAN, "/scheduling_delay_ms/mean",
                     s -> s.schedulingDelayMs().mean(),
                     "Mean first scheduled - arrival, milliseconds; null when no request was scheduled."),
@@ -128,13 +160,18 @@ public final class CellMetrics {
                     "Requests meeting their SLO per second of simulated time."),
             new CellMetric("prefix_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/cache_hit_rate",
                     RunSummary::cacheHitRate,
-                    "Prefix-cache hit tokens (GPU and CPU tier) / prompt tokens looked up at admission, fraction in [0, 1]."),
+                    "Prefix-cache hit tokens (GPU and CPU tier) / prompt tokens looked up at first admissions, fraction in [0, 1];"
+                    + " a preempted request's readmissions are left out (vLLM's exported rate)."),
+            new CellMetric("preempted_prefix_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/preempted_cache_hit_rate",
+                    RunSummary::preemptedCacheHitRate,
+                    "Prefix-cache hit tokens / tokens looked up at readmissions of preempted requests (mostly re-hits of"
+                    + " their own recomputed blocks; vLLM's preempted_hits / preempted_queries), fraction in [0, 1]; 0 without preemptions."),
             new CellMetric("gpu_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/kv_tiers/gpu_hit_rate",
                     s -> s.kvTiers().gpuHitRate(),
-                    "Prompt tokens found in the GPU KV cache / prompt tokens looked up at admission, fraction in [0, 1]."),
+                    "Prompt tokens found in the GPU KV cache / prompt tokens looked up at first admissions, fraction in [0, 1]."),
             new CellMetric("cpu_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/kv_tiers/cpu_hit_rate",
                     s -> s.kvTiers().cpuHitRate(),
-                    "Prompt tokens found in the CPU KV tier (and reloaded) / prompt tokens looked up at admission, fraction in [0, 1]; 0 without a CPU tier."),
+                    "Prompt tokens found in the CPU KV tier (and reloaded) / prompt tokens looked up at first admissions, fraction in [0, 1]; 0 without a CPU tier."),
             new CellMetric("kv_offloaded_blocks", Kind.COUNT, "", Aggregation.MEAN, "/kv_tiers/offloaded_blocks",
                     s -> s.kvTiers().offloadedBlocks(),
                     "KV blocks copied from the GPU to the CPU tier on eviction (count, all instances)."),

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * The run's KV cache per tier, summed over instances (the reference engine's tiered-cache metrics:
  * per-tier hits, transfers, {@code KVThrashingRate}). Hit rates are tokens found in the tier at
- * admission / prompt tokens looked up, so {@code gpuHitRate + cpuHitRate} is the run's prefix hit
+ * first admissions / prompt tokens looked up there (preempted requests' readmissions are left out,
+ * see {@link KvCache#hitTokens()}), so {@code gpuHitRate + cpuHitRate} is the run's prefix hit
  * rate. All zero without a CPU tier.
  *
  * @param cpuKvBlocks       CPU-tier blocks per instance (0: no CPU tier)

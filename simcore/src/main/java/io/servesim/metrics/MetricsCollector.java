@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Turns engine and control-plane callbacks into streamed {@link RequestRecord}s and run
  * aggregates. Per completed request it keeps a few primitives (latencies, group indices, arrival,
- * schedule time and priority rank: about 90 bytes) for exact percentiles, per-group breakdowns and
+ * schedule time and priority rank: about 106 bytes) for exact percentiles, per-group breakdowns and
  * exact priority-inversion counts; everything else is O(1). Per-token ITL goes to an HdrHistogram.
  */
 public final class MetricsCollector implements EngineObserver, ClusterObserver {
@@ -24,6 +24,9 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private final SloTargets slo;
     private final LongArrayList ttftUs = new LongArrayList();
     private final LongArrayList e2eUs = new LongArrayList();
+    /** Per completed request, TTFT and E2E as its client sees them (with the network's legs). */
+    private final LongArrayList clientTtftUs = new LongArrayList();
+    private final LongArrayList clientE2eUs = new LongArrayList();
     /**
      * Per completed request, its TPOT, or {@link #NO_TPOT} for a one-token output: vLLM's benchmark
      * ({@code benchmarks/benchmark_serving.py}, {@code calculate_metrics}) takes TPOT over requests
@@ -117,6 +120,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         RequestRecord rec = RequestRecords.of(r, RequestRecord.COMPLETED, null, -1);
         ttftUs.add(rec.ttftUs());
         e2eUs.add(rec.e2eUs());
+        clientTtftUs.add(rec.clientTtftUs());
+        clientE2eUs.add(rec.clientE2eUs());
         boolean hasTpot = rec.outputTokens() > 1;
         tpotUs.add(hasTpot ? Math.round(rec.meanItlUs()) : NO_TPOT);
         schedulingUs.add(rec.schedulingDelayUs());
@@ -185,11 +190,12 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
         RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.totalKvBlocks(),
                 totals.injected(), completed, dropped, rejected, unfinished,
-                ttft, e2e, tpot, tokenItlDistribution(),
+                ttft, e2e, Distribution.ofMicros(Percentiles.of(clientTtftUs)),
+                Distribution.ofMicros(Percentiles.of(clientE2eUs)), tpot, tokenItlDistribution(),
                 Distribution.ofMicros(Percentiles.of(schedulingUs)), Distribution.ofMicros(Percentiles.of(queueingUs)),
                 durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
-                totals.cacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
+                totals.cacheHitRate(), totals.preemptedCacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
                 totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling());
         return s.withFitness(totals.fitness());

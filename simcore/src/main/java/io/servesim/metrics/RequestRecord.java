@@ -35,6 +35,10 @@ package io.servesim.metrics;
  * @param loopIteration      loop iteration (0-based) of an agentic step inside loop.over; -1 otherwise
  * @param fanOutIndex        instance of an agentic step (0 when not fanned out); -1 when not agentic
  * @param cpuHitTokens       of {@code prefixHitTokens}, those reloaded from the CPU KV tier
+ * @param sendUs             when the client sent it: arrivalUs less the network's request leg
+ * @param clientTtftUs       time to first token as the client sees it: receipt of the first token
+ *                           (its own chunk when streaming, the whole response otherwise) - sendUs; -1 if none
+ * @param clientE2eUs        end to end as the client sees it: receipt of the last token - sendUs; -1 unless completed
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
                             long sessionId, int turnIndex, double priority, boolean streaming,
@@ -43,7 +47,7 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                             long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
                             long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
                             boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex,
-                            int cpuHitTokens) {
+                            int cpuHitTokens, long sendUs, long clientTtftUs, long clientE2eUs) {
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
@@ -60,7 +64,7 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
         this(requestId, instanceId, clientId, tenantId, sloClass, sessionId, turnIndex, priority, streaming,
                 inputTokens, outputTokens, requestedOutputTokens, prefixHitTokens, preemptions, arrivalUs, enqueueUs,
                 firstScheduledUs, firstTokenUs, completionUs, ttftUs, e2eUs, meanItlUs, schedulingDelayUs,
-                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0);
+                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0, arrivalUs, ttftUs, e2eUs);
     }
 
     /** Of {@code prefixHitTokens}, those found in the GPU cache. */

@@ -27,6 +27,12 @@ final class RequestRecords {
                 t.turnIndex(), r.priority(), r.streaming(), r.inputTokens(), out, r.outputTokens(),
                 r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
                 r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped(),
-                t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokens());
+                t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokens(), r.sendUs(),
+                since(r.clientFirstTokenUs(), r.sendUs()), since(r.clientCompletionUs(), r.sendUs()));
+    }
+
+    /** {@code timeUs - fromUs}, or -1 when {@code timeUs} is -1 (did not happen). */
+    private static long since(long timeUs, long fromUs) {
+        return timeUs < 0 ? -1 : timeUs - fromUs;
     }
 }

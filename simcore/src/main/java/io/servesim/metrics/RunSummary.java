@@ -17,6 +17,8 @@ import java.util.Map;
  * @param unfinished            requests still queued or running at the horizon
  * @param ttftMs                time to first token
  * @param e2eMs                 end-to-end latency
+ * @param clientTtftMs          time to first token as clients see it (send to receipt, both network legs)
+ * @param clientE2eMs           end-to-end latency as clients see it (send to receipt of the last token)
  * @param tpotMs                per-request mean inter-token latency (TPOT)
  * @param tokenItlMs            per-token inter-token latency (HdrHistogram, 3 significant digits)
  * @param schedulingDelayMs     first scheduled - arrival
@@ -27,7 +29,10 @@ import java.util.Map;
  * @param outputTokensPerSec    output tokens of completed requests / duration
  * @param preemptions           preemptions
  * @param kvAllocationFailures  failed KV allocations (each triggers preemption or stops admission)
- * @param cacheHitRate          prefix-cache hit tokens / looked-up tokens at admission
+ * @param cacheHitRate          prefix-cache hit tokens / looked-up tokens at first admissions (a
+ *                              preempted request's readmissions left out, as vLLM's exported rate)
+ * @param preemptedCacheHitRate prefix-cache hit tokens / looked-up tokens at readmissions of
+ *                              preempted requests (mostly re-hits of their own recomputed blocks)
  * @param kvUtilizationMean     step-time-weighted mean share of KV blocks in use
  * @param kvUtilizationPeak     peak share of KV blocks in use
  * @param batchSizeMean         mean sequences per step
@@ -41,10 +46,11 @@ import java.util.Map;
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
-                         Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
+                         Distribution clientTtftMs, Distribution clientE2eMs, Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
                          Distribution queueingDelayMs, double durationS, double requestsPerSec,
                          double inputTokensPerSec, double outputTokensPerSec, long preemptions,
-                         long kvAllocationFailures, double cacheHitRate, double kvUtilizationMean,
+                         long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
+                         double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
                          Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling) {
@@ -55,10 +61,10 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
     /** This summary with the agentic session aggregates {@code byClient}. */
     public RunSummary withSessions(Map<String, SessionSummary> byClient) {
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
-                unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
-                cluster, byClient, autoscaling);
+                preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
+                skippedTraceLines, kvTiers, cluster, byClient, autoscaling);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -71,10 +77,10 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 c.delayed(), c.sloMet(), c.sloAttainment(), c.goodputRps(), c.jainFairness(), c.priorityInversions(),
                 c.headOfLineBlocks(), weights.score(this), c.bySloClass(), c.byTenant());
         return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
-                unfinished, ttftMs, e2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed, skippedTraceLines, kvTiers,
-                withScore, sessionsByClient, autoscaling);
+                preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
+                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling);
     }
 
     /** Stable, documented key order for JSON output. */
@@ -90,6 +96,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("unfinished", unfinished);
         m.put("ttft_ms", ttftMs.toMap());
         m.put("e2e_ms", e2eMs.toMap());
+        m.put("client_ttft_ms", clientTtftMs.toMap());
+        m.put("client_e2e_ms", clientE2eMs.toMap());
         m.put("tpot_ms", tpotMs.toMap());
         m.put("token_itl_ms", tokenItlMs.toMap());
         m.put("scheduling_delay_ms", schedulingDelayMs.toMap());
@@ -101,6 +109,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("preemptions", preemptions);
         m.put("kv_allocation_failures", kvAllocationFailures);
         m.put("cache_hit_rate", cacheHitRate);
+        m.put("preempted_cache_hit_rate", preemptedCacheHitRate);
         m.put("kv_utilization_mean", kvUtilizationMean);
         m.put("kv_utilization_peak", kvUtilizationPeak);
         m.put("batch_size_mean", batchSizeMean);

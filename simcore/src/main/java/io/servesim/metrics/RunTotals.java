@@ -10,7 +10,8 @@ package io.servesim.metrics;
  * @param endUs                clock at the end of the run
  * @param preemptions          preemptions over all instances
  * @param kvAllocationFailures failed KV allocations over all instances
- * @param cacheHitRate         prefix-cache hit tokens / looked-up tokens over all instances
+ * @param cacheHitRate         prefix-cache hit tokens / looked-up tokens at first admissions, all instances
+ * @param preemptedCacheHitRate the same over readmissions of preempted requests
  * @param eventsProcessed      kernel events
  * @param skippedTraceLines    malformed trace lines skipped
  * @param requestsPerInstance  requests routed to each instance
@@ -20,7 +21,8 @@ package io.servesim.metrics;
  * @param scaling              fleet size and cost over the run
  */
 public record RunTotals(String latencyName, String latencyDescription, long totalKvBlocks, long injected, long endUs,
-                        long preemptions, long kvAllocationFailures, double cacheHitRate, long eventsProcessed,
+                        long preemptions, long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
+                        long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
                         KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling) {
 }

@@ -19,8 +19,8 @@ import java.util.function.BiFunction;
  *       Javadoc saying what it models and its source, and a static factory
  *       {@code create(PolicySpec, PolicyContext)} that reads and checks its params
  *       ({@link PolicySpec#requireOnly} first, so unknown params fail at load time);</li>
- *   <li>declare its capabilities by overriding the interface's defaults (e.g.
- *       {@code RoutingPolicy.readsPrefixIndex}) or implementing {@link NamesWorkloadKeys} when a
+ *   <li>declare its capabilities through the interface (e.g. {@code RoutingPolicy.signalsRead},
+ *       from which {@code readsPrefixIndex} and the on-demand pull latency follow) or implementing {@link NamesWorkloadKeys} when a
  *       param is keyed by tenants or SLO classes; nothing elsewhere switches on its name;</li>
  *   <li>add one line to the kind's registry: {@code .register("kv-router", KvRouter::create)}.</li>
  * </ol>

@@ -162,6 +162,8 @@ public final class Simulation {
         var retired = autoscaler == null ? null : autoscaler.counters();
         long hits = retired == null ? 0 : retired.retiredHitTokens();
         long queried = retired == null ? 0 : retired.retiredQueriedTokens();
+        long preemptedHits = 0;
+        long preemptedQueried = 0;
         long preemptions = retired == null ? 0 : retired.retiredPreemptions();
         long allocFailures = retired == null ? 0 : retired.retiredAllocationFailures();
         long hol = retired == null ? 0 : retired.retiredHolBlocks();
@@ -171,6 +173,8 @@ public final class Simulation {
             }
             hits += e.kvCache().hitTokens();
             queried += e.kvCache().queriedTokens();
+            preemptedHits += e.kvCache().preemptedHitTokens();
+            preemptedQueried += e.kvCache().preemptedQueriedTokens();
             preemptions += e.preemptions();
             allocFailures += e.kvCache().allocationFailures();
             hol += e.headOfLineBlocks();
@@ -180,6 +184,7 @@ public final class Simulation {
         var latency = setup.latency();
         return metrics.summary(new RunTotals(latency.name(), latency.describe(), setup.engine().totalKvBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
+                preemptedQueried == 0 ? 0 : (double) preemptedHits / preemptedQueried,
                 events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines), setup.fitness(),
                 ScalingSummaries.of(setup, autoscaler, endUs)))
                 .withSessions(sessionStats.byClient());

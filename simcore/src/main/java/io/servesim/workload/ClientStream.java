@@ -7,6 +7,7 @@ import io.servesim.workload.agentic.AgenticClient;
 import io.servesim.workload.arrival.ArrivalProcess;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.function.IntToLongFunction;
 
 /**
  * One client's open-loop requests in engine-arrival order. Every draw comes from the client's own
@@ -16,7 +17,7 @@ import java.util.SplittableRandom;
  *
  * <p>Network delay depends on the prompt, so a later send can arrive earlier. Drafts wait in a
  * small heap until no future send can overtake them: every future send is at or after the next
- * send time, and arrives at least {@code rtt_us} later. The heap holds the drafts sent within one
+ * send time, and arrives at least the request leg's {@code rtt_us / 2} later ({@link NetworkSpec}). The heap holds the drafts sent within one
  * maximum network delay, O(rate x delay).
  */
 final class ClientStream {
@@ -36,6 +37,8 @@ final class ClientStream {
     private final long sessionSalt;
     private final long lastSendUs;
     private final long minDelayUs;
+    /** The network's response leg (output tokens of a chunk to microseconds), or null without one. */
+    final IntToLongFunction responseDelayUs;
     private final PriorityQueue<Draft> pending = new PriorityQueue<>(Draft.ORDER);
     private double nextSendUs;
     private long seq;
@@ -58,7 +61,8 @@ final class ClientStream {
         this.contentSalt = PartitionedRng.streamSeed(seed, base + "content");
         this.sessionSalt = PartitionedRng.streamSeed(seed, base + "sessions");
         this.lastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
-        this.minDelayUs = spec.network() == null ? 0 : spec.network().rttUs();
+        this.minDelayUs = spec.network() == null ? 0 : spec.network().minRequestDelayUs();
+        this.responseDelayUs = spec.network() == null ? null : spec.network()::responseDelayUs;
         this.nextSendUs = process.nextUs(spec.startUs(), arrivals);
         PrefixSpec p = spec.prefix();
         this.agentic = spec.agentic() == null ? null : new AgenticClient(spec.agentic(), spec.id(), spec.tenantId(),
@@ -96,7 +100,7 @@ final class ClientStream {
         if (agentic != null) {
             // An agentic session: its steps are drawn by the session registry from the session's stream.
             SplittableRandom sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
-            pending.add(new Draft(this, n, sendUs, null, 0, 0, false, sessionRng, 0));
+            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, false, sessionRng, 0));
             return;
         }
         int user = spec.input().sampleInt(inputs);
@@ -111,7 +115,7 @@ final class ClientStream {
             sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
             turns = conv.turns().sampleInt(sessionRng);
         }
-        pending.add(new Draft(this, n, sendUs + networkDelayUs(prompt.length()), prompt, out, priority, stream,
+        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, priority, stream,
                 sessionRng, turns));
     }
 
@@ -134,7 +138,8 @@ final class ClientStream {
         return p >= 1 || p > 0 && rng.nextDouble() < p;
     }
 
+    /** The network's request leg for a prompt of {@code inputTokens} (0 without a network). */
     long networkDelayUs(int inputTokens) {
-        return spec.network() == null ? 0 : spec.network().delayUs(inputTokens);
+        return spec.network() == null ? 0 : spec.network().requestDelayUs(inputTokens);
     }
 }

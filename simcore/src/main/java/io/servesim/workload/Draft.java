@@ -14,6 +14,8 @@ final class Draft {
 
     final ClientStream client;
     final long seq;
+    /** When the client sends it. */
+    final long sendUs;
     final long arrivalUs;
     /** The prompt, or null for an agentic session (its root steps are made by the session registry). */
     final TokenSequence prompt;
@@ -24,10 +26,11 @@ final class Draft {
     final SplittableRandom sessionRng;
     final int sessionTurns;
 
-    Draft(ClientStream client, long seq, long arrivalUs, TokenSequence prompt, int outputTokens, double priority,
+    Draft(ClientStream client, long seq, long sendUs, long arrivalUs, TokenSequence prompt, int outputTokens, double priority,
           boolean streaming, SplittableRandom sessionRng, int sessionTurns) {
         this.client = client;
         this.seq = seq;
+        this.sendUs = sendUs;
         this.arrivalUs = arrivalUs;
         this.prompt = prompt;
         this.outputTokens = outputTokens;

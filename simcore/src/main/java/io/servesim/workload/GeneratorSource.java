@@ -90,6 +90,9 @@ public final class GeneratorSource implements RequestSource {
         produced++;
         Request r = new Request(nextRequestId++, tags, d.prompt, d.outputTokens, d.client.spec.maxOutputTokens(),
                 d.arrivalUs, d.priority, d.streaming);
+        if (d.client.responseDelayUs != null) {
+            r.setClientNetwork(d.sendUs, d.client.responseDelayUs);
+        }
         if (d.sessionTurns > 1 && d.client.spec.conversation().accumulate()) {
             r.markOutputReusable();
         }
@@ -115,7 +118,7 @@ public final class GeneratorSource implements RequestSource {
             sessions.remove(sid);
             return;
         }
-        Request next = s.nextTurn(r, nowUs, nextRequestId);
+        Request next = s.nextTurn(r, nextRequestId);
         if (s.done()) {
             sessions.remove(sid);
         }

@@ -1,22 +1,46 @@
 package io.servesim.workload;
 
 /**
- * Client-to-server network ({@code network: {bytes_per_token, bandwidth_mbps, rtt_us}}): a request
- * sent at time t arrives at the engine at t + rtt_us + ceil(prompt bits / bandwidth), where prompt
- * bits = input tokens x bytes_per_token x 8 and 1 Mbit/s moves one bit per microsecond. A bandwidth
- * of 0 means unlimited (only the RTT applies). After BLIS {@code NetworkSpec} (RTT, bandwidth).
+ * Client-server network ({@code network: {bytes_per_token, bandwidth_mbps, rtt_us}}), after BLIS
+ * {@code NetworkSpec} (RTT, bandwidth), applied to both legs of a request. The round trip splits
+ * into a request leg of {@code floor(rtt_us / 2)} and a response leg of the rest (so the two add
+ * up to {@code rtt_us} exactly), and each leg adds its payload's serialization time
+ * {@code ceil(bits / bandwidth)} over a symmetric link, 1 Mbit/s moving one bit per microsecond:
+ * <ul>
+ *   <li>request: a request sent at t reaches the engine at t + {@link #requestDelayUs} of its
+ *       prompt (input tokens x bytes_per_token x 8 bits);</li>
+ *   <li>response: a chunk of n output tokens leaving the engine at t reaches the client at t +
+ *       {@link #responseDelayUs}(n): one token per chunk when streaming, the whole output at once
+ *       otherwise.</li>
+ * </ul>
+ * Client-side TTFT and E2E (as vLLM's {@code benchmarks/benchmark_serving.py} measures them, from
+ * the client's send to the chunk's receipt) thus include both legs. A bandwidth of 0 means
+ * unlimited (only the RTT applies).
  *
- * @param bytesPerToken  bytes of request body per prompt token
- * @param bandwidthMbps  uplink bandwidth in megabits per second; 0 = unlimited
+ * @param bytesPerToken  bytes of request or response body per token
+ * @param bandwidthMbps  link bandwidth in megabits per second, each direction; 0 = unlimited
  * @param rttUs          round-trip time in microseconds
  */
 public record NetworkSpec(double bytesPerToken, double bandwidthMbps, long rttUs) {
-    /** Delay from send to arrival at the engine for a prompt of {@code inputTokens}. */
-    public long delayUs(int inputTokens) {
+    /** Request leg: from send to arrival at the engine for a prompt of {@code inputTokens}. */
+    public long requestDelayUs(int inputTokens) {
+        return rttUs / 2 + serializationUs(inputTokens);
+    }
+
+    /** Response leg: from the engine to the client for a chunk of {@code outputTokens}. */
+    public long responseDelayUs(int outputTokens) {
+        return rttUs - rttUs / 2 + serializationUs(outputTokens);
+    }
+
+    /** The shortest request leg (no payload): the lower bound of every send's delay. */
+    public long minRequestDelayUs() {
+        return rttUs / 2;
+    }
+
+    private long serializationUs(int tokens) {
         if (bandwidthMbps <= 0) {
-            return rttUs;
+            return 0;
         }
-        double bits = inputTokens * bytesPerToken * 8;
-        return rttUs + (long) Math.ceil(bits / bandwidthMbps);
+        return (long) Math.ceil(tokens * bytesPerToken * 8 / bandwidthMbps);
     }
 }

@@ -31,8 +31,11 @@ final class Session {
         return nextTurn >= turns;
     }
 
-    /** The next turn, sent a think time after {@code previous} completed at {@code completedUs}. */
-    Request nextTurn(Request previous, long completedUs, long requestId) {
+    /**
+     * The next turn, sent a think time after the completed {@code previous} response reached the
+     * client (its completion plus the network's response leg).
+     */
+    Request nextTurn(Request previous, long requestId) {
         ConversationSpec conv = client.spec.conversation();
         int turn = nextTurn++;
         long thinkUs = conv.thinkTimeUs().sampleLong(rng);
@@ -44,10 +47,15 @@ final class Session {
                 : client.prompt(contentId, user);
         double priority = client.spec.priority().sample(rng);
         boolean streaming = client.streams(rng);
-        long arrivalUs = completedUs + thinkUs + client.networkDelayUs(prompt.length());
+        // the user reads the previous response when it reaches them, thinks, and sends
+        long sendUs = previous.clientCompletionUs() + thinkUs;
+        long arrivalUs = sendUs + client.networkDelayUs(prompt.length());
         RequestTags t = client.tags;
         Request r = new Request(requestId, new RequestTags(t.clientId(), t.tenantId(), t.sloClass(), sessionId, turn),
                 prompt, out, client.spec.maxOutputTokens(), arrivalUs, priority, streaming);
+        if (client.responseDelayUs != null) {
+            r.setClientNetwork(sendUs, client.responseDelayUs);
+        }
         if (conv.accumulate() && !done()) {
             r.markOutputReusable();
         }

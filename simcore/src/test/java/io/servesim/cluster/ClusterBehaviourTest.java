@@ -157,4 +157,23 @@ class ClusterBehaviourTest {
         assertEquals(RequestRecord.REJECTED, r.records().get(0).status());
         assertEquals("reject-all", r.records().get(0).dropReason());
     }
+
+    @Test
+    void onDemandPullsAreChargedOnlyToPoliciesReadingThatSignal() {
+        // queue_depth on demand with a 5 ms pull: least-loaded reads it, so its decision waits
+        // 5000 us before the request reaches an instance; round-robin reads no signal and kv-router
+        // only the prefix index, so they route at once (a one-request run isolates the latency).
+        Observability pulled = new Observability(Map.of(Signal.QUEUE_DEPTH, Observability.Mode.onDemand(5000)));
+        for (String name : List.of("least-loaded", "round-robin", "kv-router")) {
+            long charged = name.equals("least-loaded") ? 5000 : 0;
+            long immediate = ttftOfOne(name, Observability.ALL_IMMEDIATE);
+            assertEquals(immediate + charged, ttftOfOne(name, pulled), name);
+        }
+    }
+
+    private static long ttftOfOne(String routingName, Observability observability) {
+        SimSetup s = SimSetup.single(ENGINE, LATENCY).withCluster(new ClusterConfig(2, 0, 0, observability))
+                .withPolicies(routing(routingName));
+        return Runs.run(s, Runs.listOf(MixedWorkload.generate(1, 10, 1.0, 0, 1))).records().get(0).ttftUs();
+    }
 }

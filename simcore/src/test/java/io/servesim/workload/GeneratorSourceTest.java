@@ -84,9 +84,10 @@ class GeneratorSourceTest {
     }
 
     @Test
-    void networkDelayIsRttPlusTransferTime() {
+    void networkRequestLegIsHalfTheRttPlusTransferTime() {
         // Constant 10 req/s: sends at 100,000 k us. 1,000 tokens x 4 B x 8 = 32,000 bits at 100 Mbit/s
-        // = 320 us, plus RTT 20,000: arrival = 100,000 k + 20,320.
+        // = 320 us, plus the request leg's half of the 20,000 us RTT: arrival = 100,000 k + 10,320.
+        // The response leg (the other 10,000 + 32 us per streamed token) is the client's to wait.
         List<Request> rs = generate("""
                 aggregate_rate: 10
                 num_requests: 5
@@ -95,8 +96,11 @@ class GeneratorSourceTest {
                 output_distribution: {type: constant, params: {value: 5}}
                 network: {bytes_per_token: 4, bandwidth_mbps: 100, rtt_us: 20000}
                 """, 1);
-        assertEquals(List.of(120_320L, 220_320L, 320_320L, 420_320L, 520_320L),
+        assertEquals(List.of(110_320L, 210_320L, 310_320L, 410_320L, 510_320L),
                 rs.stream().map(Request::arrivalUs).toList());
+        assertEquals(List.of(100_000L, 200_000L, 300_000L, 400_000L, 500_000L),
+                rs.stream().map(Request::sendUs).toList());
+        assertEquals(10_001, rs.get(0).responseDelayUs(1));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
@@ -29,5 +30,10 @@ final class AlwaysBusiest implements RoutingPolicy {
             }
         }
         return best;
+    }
+
+    @Override
+    public Set<Signal> signalsRead() {
+        return Load.SIGNALS;
     }
 }

@@ -2,6 +2,7 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
@@ -46,8 +47,9 @@ final class KvRouter implements RoutingPolicy {
         return best;
     }
 
+    /** The prefix index only: active blocks are the router's own bookkeeping, no signal. */
     @Override
-    public boolean readsPrefixIndex() {
-        return true;
+    public Set<Signal> signalsRead() {
+        return Set.of(Signal.PREFIX_CACHE);
     }
 }

@@ -2,6 +2,7 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
@@ -23,5 +24,10 @@ final class LeastLoaded implements RoutingPolicy {
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
         return Load.leastLoaded(v);
+    }
+
+    @Override
+    public Set<Signal> signalsRead() {
+        return Load.LEAST_LOADED_SIGNALS;
     }
 }

@@ -1,6 +1,8 @@
 package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
+import io.servesim.cluster.Signal;
+import java.util.Set;
 
 /**
  * Shared load measure, BLIS's effective load: waiting + running requests as seen (subject to
@@ -8,6 +10,11 @@ import io.servesim.cluster.ClusterView;
  * always current). Without the last term a burst herds onto whichever instance looked idle.
  */
 final class Load {
+    /** What {@link #of} reads. */
+    static final Set<Signal> SIGNALS = Set.of(Signal.QUEUE_DEPTH, Signal.RUNNING);
+    /** What {@link #leastLoaded} reads (KV utilization breaks ties). */
+    static final Set<Signal> LEAST_LOADED_SIGNALS = Set.of(Signal.QUEUE_DEPTH, Signal.RUNNING, Signal.KV_UTILIZATION);
+
     private Load() {
     }
 

@@ -2,6 +2,7 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
@@ -12,6 +13,9 @@ import java.util.Set;
  * instance caches its first block) least-loaded; ties by load then id. No params.
  */
 final class PrefixAffinity implements RoutingPolicy {
+    private static final Set<Signal> SIGNALS =
+            Set.of(Signal.PREFIX_CACHE, Signal.QUEUE_DEPTH, Signal.RUNNING, Signal.KV_UTILIZATION);
+
     private PrefixAffinity() {
     }
 
@@ -33,8 +37,9 @@ final class PrefixAffinity implements RoutingPolicy {
         return best >= 0 ? best : Load.leastLoaded(v);
     }
 
+    /** The prefix index, and the signals of the least-loaded fallback ({@link Load#LEAST_LOADED_SIGNALS}). */
     @Override
-    public boolean readsPrefixIndex() {
-        return true;
+    public Set<Signal> signalsRead() {
+        return SIGNALS;
     }
 }

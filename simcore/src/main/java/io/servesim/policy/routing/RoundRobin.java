@@ -2,6 +2,7 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
@@ -24,5 +25,11 @@ final class RoundRobin implements RoutingPolicy {
         int i = next % v.instances(); // the ready set may have shrunk since the last decision
         next = (i + 1) % v.instances();
         return i;
+    }
+
+    /** None: the rotation needs no instance state. */
+    @Override
+    public Set<Signal> signalsRead() {
+        return Set.of();
     }
 }

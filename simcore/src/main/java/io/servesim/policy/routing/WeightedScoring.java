@@ -2,9 +2,11 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +28,7 @@ final class WeightedScoring implements RoutingPolicy {
     private final double[] load;
     private final double[] queue;
     private final double[] kv;
+    private final Set<Signal> signals;
 
     private WeightedScoring(double wCache, double wLoad, double wQueue, double wKv, int instances) {
         this.wCache = wCache;
@@ -40,6 +43,20 @@ final class WeightedScoring implements RoutingPolicy {
         breakdown.put("load", load);
         breakdown.put("queue_depth", queue);
         breakdown.put("kv_utilization", kv);
+        EnumSet<Signal> read = EnumSet.noneOf(Signal.class);
+        if (wCache > 0) {
+            read.add(Signal.PREFIX_CACHE);
+        }
+        if (wLoad > 0) {
+            read.addAll(Load.SIGNALS);
+        }
+        if (wQueue > 0) {
+            read.add(Signal.QUEUE_DEPTH);
+        }
+        if (wKv > 0) {
+            read.add(Signal.KV_UTILIZATION);
+        }
+        this.signals = Set.copyOf(read);
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
@@ -75,10 +92,10 @@ final class WeightedScoring implements RoutingPolicy {
         return best;
     }
 
-    /** Reads the prefix index only when cache affinity counts. */
+    /** The signals of the components with a positive weight (the others cannot change a decision). */
     @Override
-    public boolean readsPrefixIndex() {
-        return wCache > 0;
+    public Set<Signal> signalsRead() {
+        return signals;
     }
 
     @Override
