@@ -1,5 +1,8 @@
 package io.servesim.sweep;
 
+import io.servesim.decisions.TraceLevel;
+import io.servesim.decisions.TraceOptions;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
@@ -246,8 +249,14 @@ public final class SweepFile {
     private static SweepOutputs outputs(ConfigNode o) {
         boolean requests = o.boolValue("requests", true);
         boolean sessions = o.boolValue("sessions", true);
-        boolean decisions = o.boolValue("decisions", false);
+        TraceLevel level = TraceLevel.of(o.choice("decisions", TraceLevel.NONE.key(),
+                java.util.Arrays.stream(TraceLevel.values()).map(TraceLevel::key).toList()));
+        int k = o.intValue("counterfactual_k", 0, 0, 64);
+        if (k > 0 && level == TraceLevel.NONE) {
+            o.problem(o.pathOf("counterfactual_k"), "needs decisions: decisions or detailed (counterfactuals are part of the trace)");
+            k = 0;
+        }
         o.finish();
-        return new SweepOutputs(requests, sessions, decisions);
+        return new SweepOutputs(requests, sessions, new TraceOptions(level, k));
     }
 }

@@ -4,6 +4,8 @@ import io.servesim.cluster.ClusterObserver;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.ControlPlane;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.decisions.DecisionSink;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
 import io.servesim.engine.Request;
@@ -62,6 +64,7 @@ public final class Simulation {
         PolicyContext ctx = new PolicyContext(n, setup.slo());
         this.engines = new Engine[n];
         ClusterView[] viewRef = new ClusterView[1];
+        ControlPlane[] controlRef = new ControlPlane[1];
         EngineObserver observer = new EngineObserver() {
             @Override
             public void onFirstScheduled(Engine e, Request r, long nowUs) {
@@ -71,6 +74,7 @@ public final class Simulation {
             @Override
             public void onPreempted(Engine e, Request r, long nowUs) {
                 metrics.onPreempted(e, r, nowUs);
+                controlRef[0].onPreempted(r, e.id(), nowUs);
             }
 
             @Override
@@ -117,11 +121,17 @@ public final class Simulation {
         };
         this.control = new ControlPlane(setup.cluster(), PolicyKind.ADMISSION.create(policies, ctx),
                 PolicyKind.PRIORITY.create(policies, ctx), routing, engines, view, events, clusterObserver);
+        controlRef[0] = control;
     }
 
-    /** Streams every routing decision to {@code sink} (decision traces; off by default). */
-    public Simulation traceDecisions(io.servesim.decisions.DecisionSink sink) {
-        control.traceDecisions(sink, setup.policies().spec(PolicyKind.ROUTING).name());
+    /**
+     * Streams every admission, priority, routing and preemption decision to {@code sink} at the
+     * level {@code options} asks (decision traces; off by default, and then nothing is recorded).
+     */
+    public Simulation traceDecisions(DecisionSink sink, TraceOptions options) {
+        PolicyBundle p = setup.policies();
+        control.traceDecisions(sink, options, p.spec(PolicyKind.ADMISSION).name(), p.spec(PolicyKind.PRIORITY).name(),
+                p.spec(PolicyKind.ROUTING).name(), p.spec(PolicyKind.SCHEDULER).name());
         return this;
     }
 
