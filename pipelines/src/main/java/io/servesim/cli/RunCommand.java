@@ -85,11 +85,11 @@ public final class RunCommand implements Callable<Integer> {
         TraceSummary traceSummary;
         try (RecordFile.Requests requests = requestsOut == null ? null : RecordFile.requests(requestsOut);
              RecordFile.Sessions sessions = sessionsOut == null ? null : RecordFile.sessions(sessionsOut);
-             TraceFlags.Session traced = traceOptions.on() ? trace.open() : null) {
+             TraceFlags.Session traced = traceOptions.on() ? trace.open(plan.config().seed()) : null) {
             drops = new DropTally(requests == null ? RecordSink.NONE : requests);
             summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions,
                     traced == null ? null : traced.sink(), traceOptions);
-            traceSummary = traced == null ? null : traced.summary();
+            traceSummary = traced == null ? null : traced.summary(plan);
         } catch (Exception e) {
             return errors.report(e);
         }

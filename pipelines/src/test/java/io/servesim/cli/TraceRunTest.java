@@ -83,6 +83,25 @@ class TraceRunTest {
     }
 
     @Test
+    void sampledDecisionsAreReSimulatedForRealizedRegret() throws Exception {
+        TraceFlags t = flags("decisions", null, 2, true);
+        t.counterfactualSample = 2;
+        Out o = run(t);
+        assertEquals(0, o.code(), o.err());
+        JsonNode s = new ObjectMapper().readTree(o.out()).get("trace_summary");
+        // two sampled decisions x one alternative each (K = 2)
+        assertEquals(2, s.get("realized_regret").size());
+        JsonNode r = s.get("realized_regret").get(0);
+        assertTrue(r.get("alternative").asInt() != r.get("chosen").asInt());
+        assertTrue(r.has("request_ttft_gain_ms") && r.has("cluster_ttft_gain_ms") && r.has("disagrees"));
+        assertEquals(o.out(), run(t).out(), "the sample is seeded by the run's seed");
+        TraceFlags noSummary = flags("decisions", null, 2, false);
+        noSummary.counterfactualSample = 2;
+        noSummary.out = Path.of("unused.jsonl");
+        assertEquals(2, run(noSummary).code());
+    }
+
+    @Test
     void tracingOffAddsNothingToTheJson() throws Exception {
         Out o = run(flags("none", null, 0, false));
         assertEquals(0, o.code(), o.err());

@@ -17,10 +17,11 @@ package io.servesim.decisions;
 public record RealizedRegret(long requestId, long timeUs, int chosen, int alternative, double scoreDelta,
                              double requestTtftGainMs, double clusterTtftGainMs) {
     /**
-     * Whether the policy's scores and the re-simulation disagree: the scores rank the alternative
-     * below the chosen instance while it would have served the request faster, or above while slower.
+     * Whether the policy's scores and the re-simulation disagree: the scores did not prefer the
+     * alternative (ranked it below or level with the chosen instance) while it would have served the
+     * request faster, or preferred it while it would have been slower.
      */
     public boolean disagrees() {
-        return scoreDelta < 0 && requestTtftGainMs > 0 || scoreDelta > 0 && requestTtftGainMs < 0;
+        return scoreDelta <= 0 && requestTtftGainMs > 0 || scoreDelta > 0 && requestTtftGainMs < 0;
     }
 }

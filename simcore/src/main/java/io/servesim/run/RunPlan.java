@@ -146,6 +146,14 @@ public final class RunPlan {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions).run();
     }
 
+    /**
+     * Realized regret of {@code sampled} routing decisions of this plan's run (each with its
+     * counterfactual candidates): one re-simulation per alternative ({@link RealizedRegretProbe}).
+     */
+    public List<io.servesim.decisions.RealizedRegret> realizedRegret(List<io.servesim.decisions.DecisionRecord> sampled) {
+        return new RealizedRegretProbe(setup, () -> config.workload().open(config.seed(), config.horizonUs())).probe(sampled);
+    }
+
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One deterministic, single-threaded simulation run: a request source, a control plane and N
@@ -55,6 +56,12 @@ public final class Simulation {
 
     /** A run that also streams one record per agentic session to {@code sessions}. */
     public Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions) {
+        this(setup, source, sink, sessions, UnaryOperator.identity());
+    }
+
+    /** A run whose routing policy is wrapped by {@code routingWrap} (re-simulation of one decision: {@link ForcedRoute}). */
+    Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions,
+               UnaryOperator<RoutingPolicy> routingWrap) {
         this.setup = setup;
         this.source = source;
         this.metrics = new MetricsCollector(sink, setup.slo());
@@ -98,7 +105,7 @@ public final class Simulation {
             engines[i] = new Engine(i, setup.engine(), setup.latency(), PolicyKind.SCHEDULER.create(policies, ctx),
                     events, observer);
         }
-        RoutingPolicy routing = PolicyKind.ROUTING.create(policies, ctx);
+        RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
         ClusterView view = new ClusterView(engines, setup.cluster().observability(), routing.readsPrefixIndex());
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
