@@ -3,7 +3,9 @@ package io.servesim.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
@@ -39,6 +41,14 @@ class DecisionTraceTest {
         new Simulation(setup, Runs.listOf(requests), r -> { })
                 .traceDecisions(decisions::add, options).run();
         return decisions;
+    }
+
+    @Test
+    void levelNoneCannotAttachATracer() {
+        // an untraced run's control plane holds no tracer, so it builds no record: none is refused, not ignored
+        Simulation sim = new Simulation(threeInstances(2000), Runs.listOf(MixedWorkload.generate(10, 30, 0.5, 2, 1)), r -> { });
+        assertThrows(IllegalArgumentException.class, () -> sim.traceDecisions(d -> fail("traced " + d), TraceOptions.OFF));
+        assertThrows(IllegalArgumentException.class, () -> new TraceOptions(TraceLevel.NONE, 3));
     }
 
     @Test
