@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  *   run      -> all of the above                       (config loading, RunPlan, the run loop)
  *   fidelity -> run                                    (replay of real runs, calibration)
  *   ---- pipelines ----
- *   exit (exit codes, error reporter) <- io, sweep, fidelity.compare, fidelity.replay <- report <- cli
+ *   exit (exit codes, error reporter) <- io, sweep, evaluate, fidelity.compare, fidelity.replay <- report <- cli
  * </pre>
  * The kernel never sees Beam, Avro, Parquet, Hadoop or picocli; only {@code cli} sees picocli.
  */
@@ -64,8 +64,8 @@ class ArchitectureTest {
                 .layer("run").definedBy("io.servesim.run")
                 .layer("fidelity").definedBy("io.servesim.fidelity")
                 .layer("pipelines").definedBy("io.servesim.cli..", "io.servesim.sweep..", "io.servesim.io..",
-                        "io.servesim.exit..", "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..",
-                        "io.servesim.report..")
+                        "io.servesim.exit..", "io.servesim.evaluate..", "io.servesim.fidelity.compare..",
+                        "io.servesim.fidelity.replay..", "io.servesim.report..")
                 .whereLayer("pipelines").mayNotBeAccessedByAnyLayer()
                 .whereLayer("fidelity").mayOnlyBeAccessedByLayers("pipelines")
                 .whereLayer("run").mayOnlyBeAccessedByLayers("fidelity", "pipelines")
@@ -110,7 +110,8 @@ class ArchitectureTest {
         // the error reporter knows simcore's error types, nothing else of the application
         noClasses().that().resideInAPackage("io.servesim.exit")
                 .should().dependOnClassesThat().resideInAnyPackage("io.servesim.sweep..", "io.servesim.io..",
-                        "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..", "io.servesim.report..")
+                        "io.servesim.evaluate..", "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..",
+                        "io.servesim.report..")
                 .check(classes);
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
+import io.servesim.run.PolicyBundleFile;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.SimConfig;
 import io.servesim.run.SimConfigLoader;

@@ -29,6 +29,8 @@ final class Json {
                 out.put(k, null);
             } else if (v instanceof Map<?, ?> m) {
                 out.put(k, clean((Map<String, Object>) m));
+            } else if (v instanceof java.util.List<?> l) {
+                out.put(k, l.stream().map(x -> x instanceof Map<?, ?> m ? clean((Map<String, Object>) m) : x).toList());
             } else {
                 out.put(k, v);
             }

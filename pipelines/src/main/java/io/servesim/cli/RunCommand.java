@@ -1,5 +1,7 @@
 package io.servesim.cli;
 
+import io.servesim.decisions.TraceOptions;
+import io.servesim.decisions.TraceSummary;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.io.OutputPath;
@@ -43,19 +45,29 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions options = new ConfigOptions();
 
+    @Mixin
+    TraceFlags trace = new TraceFlags();
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        return run(config, requestsOut, sessionsOut, options, System.out, System.err, Main.debug(spec));
+        return run(config, requestsOut, sessionsOut, options, trace, System.out, System.err, Main.debug(spec));
     }
 
     static int run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options, PrintStream out,
                    PrintStream err, boolean debug) {
+        return run(config, requestsOut, sessionsOut, options, new TraceFlags(), out, err, debug);
+    }
+
+    static int run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options, TraceFlags trace,
+                   PrintStream out, PrintStream err, boolean debug) {
         ErrorReport errors = new ErrorReport("run", err, debug);
         RunPlan plan;
+        TraceOptions traceOptions;
         try {
+            traceOptions = trace.options();
             if (requestsOut != null) {
                 OutputPath.checkFile("--requests-out", requestsOut);
             }
@@ -70,10 +82,14 @@ public final class RunCommand implements Callable<Integer> {
         long startNs = System.nanoTime();
         RunSummary summary;
         DropTally drops;
+        TraceSummary traceSummary;
         try (RecordFile.Requests requests = requestsOut == null ? null : RecordFile.requests(requestsOut);
-             RecordFile.Sessions sessions = sessionsOut == null ? null : RecordFile.sessions(sessionsOut)) {
+             RecordFile.Sessions sessions = sessionsOut == null ? null : RecordFile.sessions(sessionsOut);
+             TraceFlags.Session traced = traceOptions.on() ? trace.open(plan.config().seed()) : null) {
             drops = new DropTally(requests == null ? RecordSink.NONE : requests);
-            summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions, null);
+            summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions,
+                    traced == null ? null : traced.sink(), traceOptions);
+            traceSummary = traced == null ? null : traced.summary(plan);
         } catch (Exception e) {
             return errors.report(e);
         }
@@ -84,12 +100,16 @@ public final class RunCommand implements Callable<Integer> {
         if (drops.refused() > 0) {
             json.put("drop_reasons", drops.byReason());
         }
+        if (traceSummary != null) {
+            json.put("trace_summary", traceSummary.toMap());
+        }
         out.println(Json.render(json));
         err.printf("servesim: %d requests (%d completed) in %.2f s wall, %d events (%.0f events/s)%s%n",
                 summary.injected(), summary.completed(), wallS, summary.eventsProcessed(),
                 summary.eventsProcessed() / Math.max(wallS, 1e-9),
                 (requestsOut == null ? "" : "; records in " + requestsOut)
-                        + (sessionsOut == null ? "" : "; sessions in " + sessionsOut));
+                        + (sessionsOut == null ? "" : "; sessions in " + sessionsOut)
+                        + (trace.out == null ? "" : "; decisions in " + trace.out));
         if (summary.completed() == 0 && summary.injected() > 0 && drops.refused() == summary.injected()) {
             err.println("servesim run: every request was dropped or rejected (" + drops.refused() + " of "
                     + summary.injected() + "): " + drops.describe());

@@ -33,7 +33,7 @@ public final class CellRunner {
      * @param summary   the run's aggregates
      * @param requests  every request record, in the order the kernel emitted them (empty unless kept)
      * @param sessions  every agentic session record, in the order the kernel emitted them (empty unless kept)
-     * @param decisions routing decisions (empty unless traced)
+     * @param decisions policy decisions (empty unless traced)
      */
     public record Outcome(RunSummary summary, List<RequestRecord> requests, List<SessionRecord> sessions,
                           List<DecisionRecord> decisions) {
@@ -56,7 +56,7 @@ public final class CellRunner {
         List<DecisionRecord> decisions = new ArrayList<>();
         RecordSink requestSink = outputs.requests() ? requests::add : RecordSink.NONE;
         SessionSink sessionSink = outputs.sessions() ? sessions::add : SessionSink.NONE;
-        RunSummary summary = plan.run(requestSink, sessionSink, outputs.decisions() ? decisions::add : null);
+        RunSummary summary = plan.run(requestSink, sessionSink, decisions::add, outputs.trace());
         return new Outcome(summary, requests, sessions, decisions);
     }
 }

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.StrictJson;
+import io.servesim.decisions.TraceLevel;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.rng.PartitionedRng;
+import io.servesim.run.PolicyBundleFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,7 +75,7 @@ public final class SweepFile {
         } else {
             root.problem("base", "must be a run config file path or a mapping");
         }
-        List<Axis> axes = axes(root);
+        List<Axis> axes = axes(root, dir);
         List<List<String>> zip = zip(root, axes);
         List<Long> seeds = seeds(root);
         SweepOutputs outputs = outputs(root.child("outputs"));
@@ -81,10 +84,11 @@ public final class SweepFile {
         return new SweepSpec(name, base, baseDir, axes, zip, seeds, outputs);
     }
 
-    private static List<Axis> axes(ConfigNode root) {
+    private static List<Axis> axes(ConfigNode root, Path dir) {
         List<Axis> axes = new ArrayList<>();
         if (!root.has("axes")) {
-            root.problem("axes", "required: a list of axes ({name, path, values} or {name, values: {label: {path: value}}})");
+            root.problem("axes", "required: a list of axes ({name, path, values}, {name, values: {label: {path: value}}}"
+                    + " or {name, policy_configs: [file, ...]})");
             return axes;
         }
         Set<String> names = new HashSet<>();
@@ -106,7 +110,8 @@ public final class SweepFile {
             }
             String path = a.stringValue("path", null);
             JsonNode values = a.rawValue("values");
-            List<Axis.Value> bound = values(a, path, values);
+            JsonNode candidates = a.rawValue("policy_configs");
+            List<Axis.Value> bound = candidates == null ? values(a, path, values) : candidates(a, path, values, candidates, dir);
             a.finish();
             if (named && !bound.isEmpty()) {
                 axes.add(new Axis(name, bound));
@@ -157,6 +162,40 @@ public final class SweepFile {
             alt.fields().forEachRemaining(p -> set.put(p.getKey(), p.getValue()));
             out.add(new Axis.Value(e.getKey(), set));
         });
+        return out;
+    }
+
+    /**
+     * An axis of PolicyBundle files ({@code policy_configs: [cands/a.yaml, ...]}, relative to the
+     * sweep file): each file is a value labelled by its path as written, setting {@code policies.<kind>}
+     * for each kind it names, so a population of search candidates evaluates as one sweep.
+     */
+    private static List<Axis.Value> candidates(ConfigNode a, String path, JsonNode values, JsonNode files, Path dir) {
+        String at = a.pathOf("policy_configs");
+        List<Axis.Value> out = new ArrayList<>();
+        if (path != null || values != null) {
+            a.problem(at, "not allowed with path or values: each file sets its own policies.* paths");
+            return out;
+        }
+        if (!files.isArray() || files.isEmpty()) {
+            a.problem(at, "must be a non-empty list of PolicyBundle files (relative to the sweep file)");
+            return out;
+        }
+        Set<String> labels = new HashSet<>();
+        for (int i = 0; i < files.size(); i++) {
+            String label = files.get(i).asText();
+            if (!labels.add(label)) {
+                a.problem(at + "[" + i + "]", "duplicate file '" + label + "'");
+                continue;
+            }
+            try {
+                Map<String, JsonNode> set = new LinkedHashMap<>();
+                PolicyBundleFile.read(dir.resolve(label).normalize()).forEach((kind, node) -> set.put("policies." + kind, node));
+                out.add(new Axis.Value(label, set));
+            } catch (ConfigException e) {
+                a.problem(at + "[" + i + "]", e.getMessage());
+            }
+        }
         return out;
     }
 
@@ -246,8 +285,14 @@ public final class SweepFile {
     private static SweepOutputs outputs(ConfigNode o) {
         boolean requests = o.boolValue("requests", true);
         boolean sessions = o.boolValue("sessions", true);
-        boolean decisions = o.boolValue("decisions", false);
+        TraceLevel level = TraceLevel.of(o.choice("decisions", TraceLevel.NONE.key(),
+                java.util.Arrays.stream(TraceLevel.values()).map(TraceLevel::key).toList()));
+        int k = o.intValue("counterfactual_k", 0, 0, 64);
+        if (k > 0 && level == TraceLevel.NONE) {
+            o.problem(o.pathOf("counterfactual_k"), "needs decisions: decisions or detailed (counterfactuals are part of the trace)");
+            k = 0;
+        }
         o.finish();
-        return new SweepOutputs(requests, sessions, decisions);
+        return new SweepOutputs(requests, sessions, new TraceOptions(level, k));
     }
 }

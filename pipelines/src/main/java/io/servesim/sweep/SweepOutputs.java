@@ -1,17 +1,20 @@
 package io.servesim.sweep;
 
+import io.servesim.decisions.TraceOptions;
+
 /**
  * Which optional datasets a sweep writes. {@code cells/} and {@code errors/} are always written;
  * {@code requests/} (one row per simulated request) and {@code sessions/} (one row per agentic
- * session) are on by default; {@code decisions/} (one row per routing decision,
- * {@code io.servesim.decisions}) is opt-in because it is as large as requests.
+ * session) are on by default; {@code decisions/} (one row per policy decision,
+ * {@code io.servesim.decisions}) is opt-in ({@code outputs.decisions: decisions | detailed},
+ * {@code outputs.counterfactual_k}) because it is larger than requests.
  *
  * @param requests  write the per-request dataset
  * @param sessions  write the agentic-session dataset
- * @param decisions write the routing-decision dataset
+ * @param trace     the decision trace level and counterfactual K; {@link TraceOptions#OFF}: no {@code decisions/}
  */
-public record SweepOutputs(boolean requests, boolean sessions, boolean decisions) implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
+public record SweepOutputs(boolean requests, boolean sessions, TraceOptions trace) implements java.io.Serializable {
+    private static final long serialVersionUID = 2L;
 
     /** Whether {@code dataset} is written under these settings. */
     public boolean writes(Dataset dataset) {
@@ -19,7 +22,7 @@ public record SweepOutputs(boolean requests, boolean sessions, boolean decisions
             case CELLS, ERRORS -> true;
             case REQUESTS -> requests;
             case SESSIONS -> sessions;
-            case DECISIONS -> decisions;
+            case DECISIONS -> trace.on();
         };
     }
 }

@@ -1,6 +1,7 @@
 package io.servesim.sweep;
 
 import io.servesim.decisions.DecisionRecord;
+import io.servesim.io.DecisionRows;
 import io.servesim.io.RequestRows;
 import io.servesim.io.SessionRows;
 import io.servesim.metrics.CellMetric;
@@ -8,10 +9,6 @@ import io.servesim.metrics.CellMetrics;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -58,16 +55,7 @@ final class SweepRows {
 
     static GenericRecord decision(Schema schema, Cell cell, DecisionRecord d) {
         GenericData.Record row = keyed(schema, cell);
-        row.put("request_id", d.requestId());
-        row.put("time_us", d.timeUs());
-        row.put("policy", d.policy());
-        row.put("chosen_instance", d.chosenInstance());
-        row.put("loads", doubles(d.loads()));
-        row.put("kv_utilizations", doubles(d.kvUtilizations()));
-        row.put("prefix_overlap_blocks", Arrays.stream(d.prefixOverlapBlocks()).boxed().toList());
-        Map<String, List<Double>> scores = new LinkedHashMap<>();
-        d.scores().forEach((k, v) -> scores.put(k, doubles(v)));
-        row.put("scores", scores);
+        DecisionRows.fill(row, d);
         return row;
     }
 
@@ -77,9 +65,5 @@ final class SweepRows {
         cell.axes().forEach(a -> row.put(a.axis(), a.label()));
         row.put(DatasetSchemas.SEED, cell.seed());
         return row;
-    }
-
-    private static List<Double> doubles(double[] xs) {
-        return Arrays.stream(xs).boxed().toList();
     }
 }

@@ -44,7 +44,8 @@ final class SweepSidecars {
         root.set("seeds", YAML.valueToTree(spec.seeds()));
         ObjectNode outputs = root.putObject("outputs");
         outputs.put("requests", spec.outputs().requests());
-        outputs.put("decisions", spec.outputs().decisions());
+        outputs.put("decisions", spec.outputs().trace().level().key());
+        outputs.put("counterfactual_k", spec.outputs().trace().counterfactualK());
         ArrayNode cells = root.putArray("cells");
         for (Cell c : plan.cells()) {
             ObjectNode cell = cells.addObject();

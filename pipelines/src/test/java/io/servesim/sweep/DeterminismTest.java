@@ -18,10 +18,10 @@ class DeterminismTest {
         Path sweep = TestSweeps.write(tmp, "det", TestSweeps.BASE + """
                 name: det
                 axes:
-                  - {name: routing, path: policies.routing.name, values: [least-loaded, kv-router]}
+                  - {name: routing, path: policies.routing.name, values: [weighted-scoring, kv-router]}
                   - {name: rate, path: workload.aggregate_rate, values: [10, 40]}
                 seeds: [3]
-                outputs: {decisions: true}
+                outputs: {decisions: detailed, counterfactual_k: 2}
                 """);
         Path direct = tmp.resolve("direct");
         Path directP1 = tmp.resolve("direct-p1");
@@ -34,13 +34,15 @@ class DeterminismTest {
             assertEquals(0, TestSweeps.symmetricDifference(direct, directP1, dataset), dataset + ": direct vs direct p=1");
             assertEquals(0, TestSweeps.symmetricDifference(direct, flink, dataset), dataset + ": direct vs flink p=2");
         }
-        // decisions hold a MAP column, which EXCEPT cannot compare: compare it as JSON text
-        String q = "SELECT count(*) FROM (SELECT cell_id, request_id, chosen_instance, to_json(loads)::VARCHAR,"
-                + " to_json(scores)::VARCHAR FROM %s EXCEPT ALL SELECT cell_id, request_id, chosen_instance,"
-                + " to_json(loads)::VARCHAR, to_json(scores)::VARCHAR FROM %s)";
+        // decisions hold MAP columns, which EXCEPT cannot compare: compare them as JSON text
+        String cols = "cell_id, time_us, request_id, kind, outcome, instance, value, score_regret,"
+                + " to_json(candidates)::VARCHAR, to_json(loads)::VARCHAR, to_json(scores)::VARCHAR";
+        String q = "SELECT count(*) FROM (SELECT " + cols + " FROM %s EXCEPT ALL SELECT " + cols + " FROM %s)";
         assertEquals(0, TestSweeps.scalar(String.format(q, TestSweeps.glob(direct, "decisions"), TestSweeps.glob(flink, "decisions"))));
         assertEquals(0, TestSweeps.scalar(String.format(q, TestSweeps.glob(flink, "decisions"), TestSweeps.glob(direct, "decisions"))));
         assertEquals(480, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(flink, "requests")));
+        assertEquals(240, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(flink, "decisions")
+                + " WHERE kind = 'routing' AND len(candidates) = 2"));
     }
 
     @Test

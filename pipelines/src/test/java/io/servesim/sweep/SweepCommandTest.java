@@ -27,14 +27,16 @@ class SweepCommandTest {
                   - {name: routing, path: policies.routing.name, values: [round-robin, least-loaded]}
                   - {name: rate, path: workload.aggregate_rate, values: [10, 40]}
                 seeds: [1]
-                outputs: {requests: true, decisions: true}
+                outputs: {requests: true, decisions: decisions}
                 """);
         Path out = tmp.resolve("out");
         assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString()));
         // 2 routings x 2 rates x 1 seed = 4 cells of 120 requests
         assertEquals(4, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
         assertEquals(480, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "requests")));
-        assertEquals(480, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "decisions")));
+        // one admission, one priority and one routing decision per request (always-admit, no preemption)
+        assertEquals(3 * 480, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "decisions")));
+        assertEquals(480, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "decisions") + " WHERE kind = 'routing'"));
         assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "errors")));
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM (SELECT routing, avg(ttft_p99_ms) FROM "
                 + TestSweeps.glob(out, "cells") + " GROUP BY routing)"));

@@ -1,5 +1,7 @@
 package io.servesim.cluster;
 
+import io.servesim.decisions.DecisionSink;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.Engine;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
@@ -26,8 +28,7 @@ public final class ControlPlane {
     private final long[] routedCount;
     private int liveScrapeChains;
     private Autoscaler autoscaler;
-    private io.servesim.decisions.DecisionSink decisions;
-    private String routingName = "";
+    private DecisionTracer tracer;
 
     public ControlPlane(ClusterConfig config, AdmissionPolicy admission, PriorityPolicy priority, RoutingPolicy routing,
                         Engine[] engines, ClusterView view, EventQueue events, ClusterObserver observer) {
@@ -43,10 +44,17 @@ public final class ControlPlane {
         this.routedCount = new long[engines.length];
     }
 
-    /** Turns on decision tracing: every routing decision is reported to {@code sink}. */
-    public void traceDecisions(io.servesim.decisions.DecisionSink sink, String routingPolicyName) {
-        this.decisions = sink;
-        this.routingName = routingPolicyName;
+    /**
+     * Turns on decision tracing ({@code options.on()} must hold): every admission, priority, routing
+     * and preemption decision is reported to {@code sink}, the policies named by their template names.
+     */
+    public void traceDecisions(DecisionSink sink, TraceOptions options, String admissionName, String priorityName,
+                               String routingName, String schedulerName) {
+        if (!options.on()) {
+            throw new IllegalArgumentException("trace level none records nothing; do not attach a sink");
+        }
+        this.tracer = new DecisionTracer(sink, options,
+                new DecisionTracer.Names(admissionName, priorityName, routingName, schedulerName), view, routing);
     }
 
     /** Replicas come and go under {@code a}: its pending events are not work that keeps scrapes going. */
@@ -81,9 +89,15 @@ public final class ControlPlane {
     /** ADMISSION: the decision after the admission latency, or a retry after a DELAY. */
     public void admit(Request r, long nowUs) {
         AdmissionDecision d = admission.decide(r, nowUs);
+        if (tracer != null) {
+            tracer.admission(r, d, nowUs);
+        }
         switch (d.kind()) {
             case ADMIT -> {
                 r.assignPriority(priority.rankKey(r));
+                if (tracer != null) {
+                    tracer.priority(r, nowUs);
+                }
                 if (config.routingLatencyUs() > 0) {
                     events.schedule(nowUs + config.routingLatencyUs(), EventKind.ROUTING, -1, r);
                 } else {
@@ -109,8 +123,8 @@ public final class ControlPlane {
         }
         int target = view.id(chosen);
         routedCount[target]++;
-        if (decisions != null) {
-            decisions.accept(decision(r, target, nowUs));
+        if (tracer != null) {
+            tracer.routing(r, target, nowUs);
         }
         if (pullLatencyUs > 0) {
             if (autoscaler != null) {
@@ -122,18 +136,11 @@ public final class ControlPlane {
         }
     }
 
-    private io.servesim.decisions.DecisionRecord decision(Request r, int target, long nowUs) {
-        int n = view.instances();
-        double[] loads = new double[n];
-        double[] kv = new double[n];
-        for (int i = 0; i < n; i++) {
-            loads[i] = view.queueDepth(i) + view.running(i) + view.inTransit(i);
-            kv[i] = view.kvUtilization(i);
+    /** An instance preempted {@code victim} (reported by the engine through the run). */
+    public void onPreempted(Request victim, int instance, long nowUs) {
+        if (tracer != null) {
+            tracer.preemption(victim, instance, nowUs);
         }
-        java.util.Map<String, double[]> scores = new java.util.LinkedHashMap<>();
-        routing.lastBreakdown().forEach((k, v) -> scores.put(k, v.clone()));
-        return new io.servesim.decisions.DecisionRecord(r.id(), nowUs, routingName, target, loads, kv,
-                view.prefixOverlapBlocks(r).clone(), scores);
     }
 
     /** SNAPSHOT_REFRESH: scrape, and keep scraping while anything else is pending. */

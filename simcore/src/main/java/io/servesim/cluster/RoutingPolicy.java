@@ -32,4 +32,15 @@ public interface RoutingPolicy {
     default java.util.Map<String, double[]> lastBreakdown() {
         return java.util.Map.of();
     }
+
+    /**
+     * Total score per instance of the last decision (higher is better), for counterfactuals and
+     * score regret; empty for policies that do not score instances. The array is reused.
+     */
+    default double[] lastScores() {
+        return NO_SCORES;
+    }
+
+    /** The {@link #lastScores} of a policy without scores. */
+    double[] NO_SCORES = new double[0];
 }

@@ -1,6 +1,6 @@
 package io.servesim.decisions;
 
-/** Receives routing decisions as they are made (only when decision tracing is on). */
+/** Receives a traced run's decisions as they are made (never called when the trace level is none). */
 @FunctionalInterface
 public interface DecisionSink {
     void accept(DecisionRecord record);

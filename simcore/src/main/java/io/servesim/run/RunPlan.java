@@ -3,6 +3,8 @@ package io.servesim.run;
 import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.GpuPrices;
 import io.servesim.config.ConfigException;
+import io.servesim.decisions.DecisionSink;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.KvTierConfig;
 import io.servesim.latency.GpuSpec;
@@ -153,27 +155,29 @@ public final class RunPlan {
 
     /**
      * One fresh run streaming everything it produces: request records to {@code sink}, one record per
-     * agentic session to {@code sessions}, every routing decision to {@code decisions} ({@code null}:
-     * decisions are not traced).
+     * agentic session to {@code sessions}, decisions to {@code decisions} at the level {@code trace}
+     * asks (with {@link TraceOptions#OFF} no decision is built and {@code decisions} is never called).
      */
-    public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions,
-                          io.servesim.decisions.DecisionSink decisions) {
+    public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions, DecisionSink decisions,
+                          TraceOptions trace) {
         Simulation sim = new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions);
-        return (decisions == null ? sim : sim.traceDecisions(decisions)).run();
-    }
-
-    /** One fresh run that also streams every routing decision to {@code decisions}. */
-    public RunSummary run(RecordSink sink, io.servesim.decisions.DecisionSink decisions) {
-        return run(sink, io.servesim.metrics.SessionSink.NONE, decisions);
+        return (trace.on() ? sim.traceDecisions(decisions, trace) : sim).run();
     }
 
     /**
      * One fresh run; request records stream to {@code sink}, one record per agentic session to
-     * {@code sessions}. (A lambda for {@code sessions} needs a {@code SessionSink}-typed variable:
-     * {@link #run(RecordSink, io.servesim.decisions.DecisionSink)} also takes a functional interface.)
+     * {@code sessions}.
      */
     public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions).run();
+    }
+
+    /**
+     * Realized regret of {@code sampled} routing decisions of this plan's run (each with its
+     * counterfactual candidates): one re-simulation per alternative ({@link RealizedRegretProbe}).
+     */
+    public List<io.servesim.decisions.RealizedRegret> realizedRegret(List<io.servesim.decisions.DecisionRecord> sampled) {
+        return new RealizedRegretProbe(setup, () -> config.workload().open(config.seed(), config.horizonUs())).probe(sampled);
     }
 
     /** One fresh simulation run; records stream to {@code sink}. */

@@ -7,6 +7,8 @@ import io.servesim.cluster.Fleet;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.ControlPlane;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.decisions.DecisionSink;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
 import io.servesim.engine.Request;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One deterministic, single-threaded simulation run: a request source, a control plane and N
@@ -61,6 +64,12 @@ public final class Simulation {
 
     /** A run that also streams one record per agentic session to {@code sessions}. */
     public Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions) {
+        this(setup, source, sink, sessions, UnaryOperator.identity());
+    }
+
+    /** A run whose routing policy is wrapped by {@code routingWrap} (re-simulation of one decision: {@link ForcedRoute}). */
+    Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions,
+               UnaryOperator<RoutingPolicy> routingWrap) {
         this.setup = setup;
         this.source = source;
         this.metrics = new MetricsCollector(sink, setup.slo());
@@ -71,6 +80,7 @@ public final class Simulation {
         PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo());
         this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         ClusterView[] viewRef = new ClusterView[1];
+        ControlPlane[] controlRef = new ControlPlane[1];
         EngineObserver observer = new EngineObserver() {
             @Override
             public void onFirstScheduled(Engine e, Request r, long nowUs) {
@@ -80,6 +90,7 @@ public final class Simulation {
             @Override
             public void onPreempted(Engine e, Request r, long nowUs) {
                 metrics.onPreempted(e, r, nowUs);
+                controlRef[0].onPreempted(r, e.id(), nowUs);
             }
 
             @Override
@@ -105,7 +116,7 @@ public final class Simulation {
         }
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
-        RoutingPolicy routing = PolicyKind.ROUTING.create(policies, ctx);
+        RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
         ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.readsPrefixIndex());
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
@@ -133,11 +144,17 @@ public final class Simulation {
         if (autoscaler != null) {
             control.autoscaleWith(autoscaler);
         }
+        controlRef[0] = control;
     }
 
-    /** Streams every routing decision to {@code sink} (decision traces; off by default). */
-    public Simulation traceDecisions(io.servesim.decisions.DecisionSink sink) {
-        control.traceDecisions(sink, setup.policies().spec(PolicyKind.ROUTING).name());
+    /**
+     * Streams every admission, priority, routing and preemption decision to {@code sink} at the
+     * level {@code options} asks (decision traces; off by default, and then nothing is recorded).
+     */
+    public Simulation traceDecisions(DecisionSink sink, TraceOptions options) {
+        PolicyBundle p = setup.policies();
+        control.traceDecisions(sink, options, p.spec(PolicyKind.ADMISSION).name(), p.spec(PolicyKind.PRIORITY).name(),
+                p.spec(PolicyKind.ROUTING).name(), p.spec(PolicyKind.SCHEDULER).name());
         return this;
     }
 

@@ -1,9 +1,18 @@
 package io.servesim.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
+import io.servesim.decisions.TraceLevel;
+import io.servesim.decisions.TraceOptions;
+import io.servesim.decisions.TraceSummarizer;
+import io.servesim.decisions.TraceSummary;
 import io.servesim.engine.EngineConfig;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.PolicyBundle;
@@ -13,33 +22,103 @@ import io.servesim.run.SimSetup;
 import io.servesim.run.Simulation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class DecisionTraceTest {
-    @Test
-    void weightedScoringDecisionsCarryTheirBreakdown() {
-        SimSetup setup = SimSetup.single(new EngineConfig(16, 1024, 0, 0, 16, 2000, true), LinearLatency.steps(2000, 20, 300))
+    private static SimSetup threeInstances(int kvBlocks) {
+        return SimSetup.single(new EngineConfig(16, 1024, 0, 0, 16, kvBlocks, true), LinearLatency.steps(2000, 20, 300))
                 .withCluster(new ClusterConfig(3, 0, 0, Observability.ALL_IMMEDIATE))
                 .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "weighted-scoring"));
+    }
+
+    private static List<DecisionRecord> trace(SimSetup setup, TraceOptions options) {
+        return trace(setup, options, MixedWorkload.generate(200, 30, 0.5, 2, 1));
+    }
+
+    private static List<DecisionRecord> trace(SimSetup setup, TraceOptions options, List<io.servesim.engine.Request> requests) {
         List<DecisionRecord> decisions = new ArrayList<>();
-        new Simulation(setup, Runs.listOf(MixedWorkload.generate(200, 30, 0.5, 2, 1)), r -> { })
-                .traceDecisions(decisions::add).run();
-        assertEquals(200, decisions.size());
+        new Simulation(setup, Runs.listOf(requests), r -> { })
+                .traceDecisions(decisions::add, options).run();
+        return decisions;
+    }
+
+    @Test
+    void levelNoneCannotAttachATracer() {
+        // an untraced run's control plane holds no tracer, so it builds no record: none is refused, not ignored
+        Simulation sim = new Simulation(threeInstances(2000), Runs.listOf(MixedWorkload.generate(10, 30, 0.5, 2, 1)), r -> { });
+        assertThrows(IllegalArgumentException.class, () -> sim.traceDecisions(d -> fail("traced " + d), TraceOptions.OFF));
+        assertThrows(IllegalArgumentException.class, () -> new TraceOptions(TraceLevel.NONE, 3));
+    }
+
+    @Test
+    void everyRequestGetsAnAdmissionAPriorityAndARoutingDecision() {
+        List<DecisionRecord> decisions = trace(threeInstances(2000), new TraceOptions(TraceLevel.DECISIONS, 0));
+        var byKind = decisions.stream().collect(Collectors.groupingBy(DecisionRecord::kind, Collectors.counting()));
+        assertEquals(200, byKind.get(DecisionKind.ADMISSION));
+        assertEquals(200, byKind.get(DecisionKind.PRIORITY));
+        assertEquals(200, byKind.get(DecisionKind.ROUTING));
         for (DecisionRecord d : decisions) {
+            assertNull(d.snapshot(), "decisions level keeps no snapshot");
+            assertTrue(d.candidates().isEmpty());
+            if (d.kind() == DecisionKind.ADMISSION) {
+                assertEquals("always-admit", d.policy());
+                assertEquals("admit", d.outcome());
+            }
+        }
+    }
+
+    @Test
+    void detailedRoutingDecisionsCarryWhatTheRouterSaw() {
+        List<DecisionRecord> routings = trace(threeInstances(2000), new TraceOptions(TraceLevel.DETAILED, 0)).stream()
+                .filter(d -> d.kind() == DecisionKind.ROUTING).toList();
+        for (DecisionRecord d : routings) {
             assertEquals("weighted-scoring", d.policy());
+            var s = d.snapshot().scores();
             // default weights: cache 1, load 1, queue 0, kv 0.5 -> the chosen instance has the top total
             double best = -1;
             int arg = -1;
             for (int i = 0; i < 3; i++) {
-                double total = d.scores().get("cache_affinity")[i] + d.scores().get("load")[i]
-                        + 0.5 * d.scores().get("kv_utilization")[i];
+                double total = s.get("cache_affinity")[i] + s.get("load")[i] + 0.5 * s.get("kv_utilization")[i];
                 if (total > best) {
                     best = total;
                     arg = i;
                 }
             }
-            assertEquals(arg, d.chosenInstance());
+            assertEquals(arg, d.instance());
+            assertEquals(best, d.value(), 1e-12);
         }
-        assertTrue(decisions.stream().anyMatch(d -> d.prefixOverlapBlocks()[d.chosenInstance()] > 0));
+        assertTrue(routings.stream().anyMatch(d -> d.snapshot().prefixOverlapBlocks()[d.instance()] > 0));
+    }
+
+    @Test
+    void counterfactualsListTheTopKAndTheScoreRegret() {
+        for (DecisionRecord d : trace(threeInstances(2000), new TraceOptions(TraceLevel.DECISIONS, 2))) {
+            if (d.kind() != DecisionKind.ROUTING) {
+                continue;
+            }
+            assertEquals(2, d.candidates().size());
+            // weighted-scoring takes its best score: the chosen instance leads and regret = runner-up - chosen <= 0
+            assertEquals(d.instance(), d.candidates().get(0).instance());
+            assertEquals(d.candidates().get(1).score() - d.candidates().get(0).score(), d.scoreRegret(), 1e-12);
+            assertTrue(d.scoreRegret() <= 0);
+            assertEquals(4, d.candidates().get(0).breakdown().size());
+        }
+    }
+
+    @Test
+    void preemptionsAreTracedWithTheVictimsPriority() {
+        // 100 KV blocks of 16 tokens per instance hold three ~512-token prompts, not their growth at 300 req/s: vLLM preempts
+        List<DecisionRecord> decisions = trace(threeInstances(100), new TraceOptions(TraceLevel.DECISIONS, 0),
+                MixedWorkload.generate(200, 300, 0.5, 0, 1));
+        List<DecisionRecord> preempted = decisions.stream().filter(d -> d.kind() == DecisionKind.PREEMPTION).toList();
+        assertTrue(!preempted.isEmpty());
+        preempted.forEach(d -> assertEquals("fcfs", d.policy()));
+        TraceSummarizer summarizer = new TraceSummarizer(3);
+        decisions.forEach(summarizer::accept);
+        TraceSummary s = summarizer.summary();
+        assertEquals(decisions.size(), s.decisions());
+        assertEquals((long) preempted.size(), s.victims().values().stream().mapToLong(Long::longValue).sum());
+        assertNotNull(s.text());
     }
 }

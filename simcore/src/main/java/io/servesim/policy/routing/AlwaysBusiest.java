@@ -10,22 +10,27 @@ import java.util.Set;
 
 /**
  * {@code always-busiest}: the most loaded instance ({@link Load}; ties: lowest id), a pathological
- * template after BLIS's, to show what bad routing costs. No params.
+ * template after BLIS's, to show what bad routing costs. No params. Its score is the load it
+ * maximizes, so counterfactuals show the less loaded instances it passed over.
  */
 final class AlwaysBusiest implements RoutingPolicy {
-    private AlwaysBusiest() {
+    private final double[] loads;
+
+    private AlwaysBusiest(int instances) {
+        loads = new double[instances];
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of());
-        return new AlwaysBusiest();
+        return new AlwaysBusiest(ctx.instances());
     }
 
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
         int best = 0;
-        for (int i = 1; i < v.instances(); i++) {
-            if (Load.of(v, i) > Load.of(v, best)) {
+        for (int i = 0; i < v.instances(); i++) {
+            loads[i] = Load.of(v, i);
+            if (loads[i] > loads[best]) {
                 best = i;
             }
         }
@@ -35,5 +40,10 @@ final class AlwaysBusiest implements RoutingPolicy {
     @Override
     public Set<Signal> signalsRead() {
         return Load.SIGNALS;
+    }
+
+    @Override
+    public double[] lastScores() {
+        return loads;
     }
 }

@@ -16,7 +16,7 @@ import java.util.Set;
  * 0, 0.5; each >= 0), the llm-d inference scheduler's scorer plug-ins: each instance scores
  * {@code cache_affinity x overlap/promptBlocks + load x (1 - load/maxLoad) + queue_depth x
  * (1 - queue/maxQueue) + kv_utilization x (1 - kvUtil)}, every component in [0, 1]; the highest
- * total wins (ties: lowest id). The per-component scores of the last decision are kept for traces.
+ * total wins (ties: lowest id). The per-component and total scores of the last decision are kept for traces.
  */
 final class WeightedScoring implements RoutingPolicy {
     private final double wCache;
@@ -29,6 +29,7 @@ final class WeightedScoring implements RoutingPolicy {
     private final double[] queue;
     private final double[] kv;
     private final Set<Signal> signals;
+    private final double[] total;
 
     private WeightedScoring(double wCache, double wLoad, double wQueue, double wKv, int instances) {
         this.wCache = wCache;
@@ -39,6 +40,7 @@ final class WeightedScoring implements RoutingPolicy {
         load = new double[instances];
         queue = new double[instances];
         kv = new double[instances];
+        total = new double[instances];
         breakdown.put("cache_affinity", cache);
         breakdown.put("load", load);
         breakdown.put("queue_depth", queue);
@@ -83,7 +85,7 @@ final class WeightedScoring implements RoutingPolicy {
             load[i] = maxLoad == 0 ? 1 : 1 - Load.of(v, i) / maxLoad;
             queue[i] = maxQueue == 0 ? 1 : 1 - v.queueDepth(i) / maxQueue;
             kv[i] = 1 - v.kvUtilization(i);
-            double score = wCache * cache[i] + wLoad * load[i] + wQueue * queue[i] + wKv * kv[i];
+            double score = total[i] = wCache * cache[i] + wLoad * load[i] + wQueue * queue[i] + wKv * kv[i];
             if (score > bestScore) {
                 bestScore = score;
                 best = i;
@@ -96,6 +98,11 @@ final class WeightedScoring implements RoutingPolicy {
     @Override
     public Set<Signal> signalsRead() {
         return signals;
+    }
+
+    @Override
+    public double[] lastScores() {
+        return total;
     }
 
     @Override

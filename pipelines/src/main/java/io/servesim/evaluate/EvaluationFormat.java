@@ -1,0 +1,116 @@
+package io.servesim.evaluate;
+
+import io.servesim.config.ConfigException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The JSON shapes {@code servesim evaluate} prints, one per search framework. Each is a map that
+ * renders as one JSON object; NaN renders as null.
+ * <ul>
+ *   <li>{@link #NATIVE}: G.3's {@code EvaluationResult}: fitness, features, and per run the raw
+ *       metrics and trace summary;</li>
+ *   <li>{@link #OPENEVOLVE}: OpenEvolve's evaluator result, a flat dict of numbers with
+ *       {@code combined_score} the primary metric (OpenEvolve {@code examples/README.md}) and the
+ *       behaviour descriptors as plain metrics, so {@code feature_dimensions} can name them;</li>
+ *   <li>{@link #GEPA}: the parts of GEPA's {@code EvaluationBatch} (gepa {@code core/adapter.py}),
+ *       one element per run: {@code outputs}, {@code scores} and {@code trajectories} (the trace
+ *       summaries that {@code make_reflective_dataset} turns into feedback).</li>
+ * </ul>
+ * An invalid candidate gets {@link #error}, without any fitness, in every format.
+ */
+public enum EvaluationFormat {
+    NATIVE(EvaluationFormat::nativeMap),
+    OPENEVOLVE(EvaluationFormat::openEvolve),
+    GEPA(EvaluationFormat::gepa);
+
+    private final Function<Evaluation, Map<String, Object>> render;
+
+    EvaluationFormat(Function<Evaluation, Map<String, Object>> render) {
+        this.render = render;
+    }
+
+    /** The format's name as {@code --format} spells it. */
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public Map<String, Object> render(Evaluation e) {
+        return render.apply(e);
+    }
+
+    /** The fitness-free answer for a candidate that does not bind: every problem with its config path. */
+    public static Map<String, Object> error(String candidate, ConfigException e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("error", "invalid_candidate");
+        m.put("candidate", candidate);
+        m.put("problems", e.problems().stream().map(p -> {
+            Map<String, Object> pm = new LinkedHashMap<>();
+            pm.put("path", p.path());
+            pm.put("message", p.message());
+            return pm;
+        }).toList());
+        return m;
+    }
+
+    private static Map<String, Object> nativeMap(Evaluation e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("candidate", e.candidate());
+        m.put("fitness", e.fitness());
+        m.put("features", e.features());
+        m.put("runs", e.runs().stream().map(r -> {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("label", r.label());
+            rm.put("fitness", r.fitness());
+            rm.put("raw_metrics", r.raw().toMap());
+            rm.put("features", r.features());
+            rm.put("trace_summary", r.trace().toMap());
+            return rm;
+        }).toList());
+        return m;
+    }
+
+    private static Map<String, Object> openEvolve(Evaluation e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("combined_score", e.fitness());
+        m.put("fitness", e.fitness());
+        m.putAll(e.features());
+        m.put("ttft_p99_ms", e.mean(r -> r.raw().summary().ttftMs().p99()));
+        m.put("tpot_p99_ms", e.mean(r -> r.raw().summary().tpotMs().p99()));
+        m.put("e2e_p99_ms", e.mean(r -> r.raw().summary().e2eMs().p99()));
+        m.put("requests_per_sec", e.mean(r -> r.raw().summary().requestsPerSec()));
+        m.put("slo_attainment", e.mean(r -> r.raw().summary().cluster().sloAttainment()));
+        m.put("jain_fairness_index", e.mean(r -> r.raw().summary().cluster().jainFairness()));
+        m.put("mean_score_regret", e.mean(r -> r.trace().meanRegret()));
+        return m;
+    }
+
+    private static Map<String, Object> gepa(Evaluation e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("candidate", e.candidate());
+        m.put("scores", e.runs().stream().map(RunEvaluation::fitness).toList());
+        m.put("outputs", e.runs().stream().map(r -> {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("label", r.label());
+            o.put("fitness", r.fitness());
+            o.put("raw_metrics", r.raw().toMap());
+            return o;
+        }).toList());
+        m.put("trajectories", e.runs().stream().map(r -> {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("label", r.label());
+            t.put("features", r.features());
+            t.put("trace_summary", r.trace().text());
+            return t;
+        }).toList());
+        return m;
+    }
+
+    /** Every format's key, for help and errors. */
+    public static List<String> keys() {
+        return java.util.Arrays.stream(values()).map(EvaluationFormat::key).toList();
+    }
+}

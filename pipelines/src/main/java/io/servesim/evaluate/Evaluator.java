@@ -1,0 +1,52 @@
+package io.servesim.evaluate;
+
+import io.servesim.decisions.TraceLevel;
+import io.servesim.decisions.TraceOptions;
+import io.servesim.decisions.TraceSummarizer;
+import io.servesim.metrics.RecordSink;
+import io.servesim.metrics.RunSummary;
+import io.servesim.metrics.SessionSink;
+import io.servesim.run.RunPlan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Evaluates a policy candidate (BLIS policy-optimization plan, PR 19-20 and G.3
+ * {@code EvaluationResult}): runs each case's plan once, traced at {@link TraceLevel#DECISIONS} with
+ * {@value #COUNTERFACTUAL_K} counterfactual candidates (the plan's default k) into a summary, and
+ * collects fitness, raw metrics, behaviour descriptors and the summary. The trace changes no metric.
+ */
+public final class Evaluator {
+    /** Top-K candidates kept per routing decision for the summary's regret. */
+    public static final int COUNTERFACTUAL_K = 3;
+    /** Worst decisions kept in each run's summary. */
+    public static final int WORST_DECISIONS = 5;
+
+    /**
+     * One run to evaluate.
+     *
+     * @param label which workload and seed
+     * @param plan  the candidate's resolved run (its fitness weights must not be empty)
+     */
+    public record Case(String label, RunPlan plan) {
+    }
+
+    private Evaluator() {
+    }
+
+    public static Evaluation evaluate(String candidate, List<Case> cases) {
+        List<RunEvaluation> runs = new ArrayList<>();
+        for (Case c : cases) {
+            if (c.plan().setup().fitness().isEmpty()) {
+                throw new IllegalArgumentException("case " + c.label() + " has no fitness weights");
+            }
+            TraceSummarizer summarizer = new TraceSummarizer(WORST_DECISIONS);
+            RunSummary summary = c.plan().run(RecordSink.NONE, SessionSink.NONE, summarizer,
+                    new TraceOptions(TraceLevel.DECISIONS, COUNTERFACTUAL_K));
+            RawMetrics raw = new RawMetrics(summary);
+            var trace = summarizer.summary();
+            runs.add(new RunEvaluation(c.label(), summary.cluster().fitness(), raw, Features.of(raw, trace), trace));
+        }
+        return new Evaluation(candidate, runs);
+    }
+}

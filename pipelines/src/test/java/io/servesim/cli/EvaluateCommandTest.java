@@ -1,0 +1,123 @@
+package io.servesim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.exit.ErrorReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code servesim evaluate}: each format's JSON shape, invalid candidates as JSON, a bad base as an error. */
+class EvaluateCommandTest {
+    static final Path EXAMPLE = Path.of("..", "sweeps", "configs", "llama8b-h100.yaml");
+    static final String GOOD = "routing: {name: weighted-scoring, params: {load: 2, cache_affinity: 0.5}}\n";
+
+    record Out(int code, JsonNode json, String err) {
+    }
+
+    static Out evaluate(Path candidate, String format, List<Long> seeds, String... sets) throws Exception {
+        EvaluateCommand c = new EvaluateCommand();
+        c.config = EXAMPLE;
+        c.format = format;
+        c.seeds = new ArrayList<>(seeds);
+        c.options.policyConfig = candidate;
+        c.options.fitnessWeights = "throughput:0.5,p99_ttft:0.3,slo_attainment:0.2";
+        c.options.sets = new ArrayList<>(List.of("workload.num_requests=120", "deployment.instances=2"));
+        c.options.sets.addAll(List.of(sets));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = EvaluateCommand.run(c, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new ErrorReport("evaluate", new PrintStream(err, true, StandardCharsets.UTF_8), false));
+        String text = out.toString(StandardCharsets.UTF_8);
+        return new Out(code, text.isBlank() ? null : new ObjectMapper().readTree(text), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Path candidate(Path dir, String yaml) throws Exception {
+        Path p = dir.resolve("candidate-" + Integer.toHexString(yaml.hashCode()) + ".yaml");
+        Files.writeString(p, yaml);
+        return p;
+    }
+
+    @Test
+    void nativeIsTheEvaluationResultOfEveryRun(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(candidate(tmp, GOOD), "native", List.of(1L, 2L));
+        assertEquals(0, o.code(), o.err());
+        JsonNode j = o.json();
+        assertEquals(2, j.get("runs").size());
+        double mean = (j.get("runs").get(0).get("fitness").asDouble() + j.get("runs").get(1).get("fitness").asDouble()) / 2;
+        assertEquals(mean, j.get("fitness").asDouble(), 1e-12);
+        assertTrue(j.get("fitness").asDouble() > 0 && j.get("fitness").asDouble() <= 1);
+        JsonNode run = j.get("runs").get(0);
+        assertEquals("llama8b-h100.yaml@seed=1", run.get("label").asText());
+        for (String k : List.of("ttft_ms", "tpot_ms", "e2e_ms", "requests_per_sec", "tokens_per_sec", "slo_attainment",
+                "jain_fairness_index", "cache_hit_rate", "preemption_rate", "priority_inversions", "hol_blocking_events")) {
+            assertTrue(run.get("raw_metrics").has(k), k);
+        }
+        assertEquals(List.of("routing_concentration", "rejection_rate", "preemption_pressure", "cache_hit_rate"),
+                iterator(j.get("features")));
+        assertEquals(120, run.get("trace_summary").get("by_policy").get("routing/weighted-scoring").asLong());
+    }
+
+    @Test
+    void openEvolveIsAFlatDictOfNumbersWithACombinedScore(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(candidate(tmp, GOOD), "openevolve", List.of(1L));
+        assertEquals(0, o.code(), o.err());
+        JsonNode j = o.json();
+        assertEquals(j.get("fitness").asDouble(), j.get("combined_score").asDouble());
+        j.fields().forEachRemaining(e -> assertTrue(e.getValue().isNumber(), e.getKey() + " is " + e.getValue()));
+        assertTrue(j.has("routing_concentration"));
+    }
+
+    @Test
+    void gepaHasOneOutputScoreAndTrajectoryPerRun(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(candidate(tmp, GOOD), "gepa", List.of(1L, 2L, 3L));
+        assertEquals(0, o.code(), o.err());
+        JsonNode j = o.json();
+        assertEquals(3, j.get("scores").size());
+        assertEquals(3, j.get("outputs").size());
+        assertEquals(3, j.get("trajectories").size());
+        assertTrue(j.get("trajectories").get(2).get("trace_summary").asText().contains("score regret"));
+    }
+
+    @Test
+    void anInvalidCandidateIsAFitnessFreeErrorWithItsPaths(@TempDir Path tmp) throws Exception {
+        Out unknownParam = evaluate(candidate(tmp, "routing: {name: weighted-scoring, params: {lod: 2}}\n"), "openevolve",
+                List.of());
+        assertEquals(2, unknownParam.code());
+        assertEquals("invalid_candidate", unknownParam.json().get("error").asText());
+        assertFalse(unknownParam.json().has("combined_score"));
+        assertTrue(unknownParam.json().get("problems").get(0).get("path").asText().contains("policies.routing"),
+                unknownParam.json().toString());
+        Out negative = evaluate(candidate(tmp, "routing: {name: weighted-scoring, params: {load: -1}}\n"), "native", List.of());
+        assertEquals(2, negative.code());
+        assertTrue(negative.json().get("problems").get(0).get("message").asText().contains(">= 0"), negative.json().toString());
+        Out unknownKind = evaluate(candidate(tmp, "autoscaler: {name: hpa}\n"), "gepa", List.of());
+        assertEquals(2, unknownKind.code());
+        assertTrue(unknownKind.json().get("problems").get(0).get("path").asText().endsWith(": autoscaler"),
+                unknownKind.json().toString());
+    }
+
+    @Test
+    void aBadBaseIsAnOrdinaryError(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(candidate(tmp, GOOD), "native", List.of(), "engine.max_num_seqs=0");
+        assertEquals(2, o.code());
+        assertEquals(null, o.json());
+        assertTrue(o.err().contains("invalid base config"), o.err());
+    }
+
+    private static List<String> iterator(JsonNode n) {
+        List<String> keys = new ArrayList<>();
+        n.fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+}

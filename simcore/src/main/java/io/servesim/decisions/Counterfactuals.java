@@ -1,0 +1,40 @@
+package io.servesim.decisions;
+
+import java.util.Arrays;
+
+/**
+ * Counterfactual views of a scored decision (BLIS policy-optimization plan, PR 18): the top-K
+ * instances by score and the score regret, "best alternative - actual". For a policy that picks
+ * the highest score the regret is &lt;= 0 (minus the winning margin); it is &gt; 0 when the policy chose
+ * against its own scores (e.g. prefix affinity overriding load).
+ */
+public final class Counterfactuals {
+    private Counterfactuals() {
+    }
+
+    /** Instance ids of the {@code k} highest scores, best first; ties go to the lower id. */
+    public static int[] topK(double[] scores, int k) {
+        Integer[] ids = new Integer[scores.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = i;
+        }
+        Arrays.sort(ids, (a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
+        int n = Math.min(k, ids.length);
+        int[] top = new int[n];
+        for (int i = 0; i < n; i++) {
+            top[i] = ids[i];
+        }
+        return top;
+    }
+
+    /** Best score among the instances other than {@code chosen}, minus {@code chosen}'s; NaN with one instance. */
+    public static double scoreRegret(double[] scores, int chosen) {
+        double best = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < scores.length; i++) {
+            if (i != chosen) {
+                best = Math.max(best, scores[i]);
+            }
+        }
+        return best == Double.NEGATIVE_INFINITY ? Double.NaN : best - scores[chosen];
+    }
+}
