@@ -247,7 +247,8 @@ public final class SweepFile {
         boolean requests = o.boolValue("requests", true);
         boolean sessions = o.boolValue("sessions", true);
         boolean decisions = o.boolValue("decisions", false);
+        boolean scaling = o.boolValue("scaling", false);
         o.finish();
-        return new SweepOutputs(requests, sessions, decisions);
+        return new SweepOutputs(requests, sessions, decisions, scaling);
     }
 }

@@ -2,9 +2,11 @@ package io.servesim.sweep;
 
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.io.RequestRows;
+import io.servesim.io.ScalingRows;
 import io.servesim.io.SessionRows;
 import io.servesim.metrics.CellMetric;
 import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
@@ -68,6 +70,12 @@ final class SweepRows {
         Map<String, List<Double>> scores = new LinkedHashMap<>();
         d.scores().forEach((k, v) -> scores.put(k, doubles(v)));
         row.put("scores", scores);
+        return row;
+    }
+
+    static GenericRecord scaling(Schema schema, Cell cell, ReplicaCounts c) {
+        GenericData.Record row = keyed(schema, cell);
+        ScalingRows.fill(row, c);
         return row;
     }
 

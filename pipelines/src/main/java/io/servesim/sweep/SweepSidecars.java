@@ -45,6 +45,7 @@ final class SweepSidecars {
         ObjectNode outputs = root.putObject("outputs");
         outputs.put("requests", spec.outputs().requests());
         outputs.put("decisions", spec.outputs().decisions());
+        outputs.put("scaling", spec.outputs().scaling());
         ArrayNode cells = root.putArray("cells");
         for (Cell c : plan.cells()) {
             ObjectNode cell = cells.addObject();
