@@ -7,6 +7,7 @@ import io.servesim.exit.ExitCode;
 import io.servesim.io.OutputPath;
 import io.servesim.io.RecordFile;
 import io.servesim.metrics.RecordSink;
+import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionSink;
 import io.servesim.run.RunPlan;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim run}: one simulation; the summary as JSON on stdout (stable key order),
- * diagnostics on stderr, per-request records optionally to Parquet or CSV. Exit 0 on success, 2 for a
+ * diagnostics on stderr, per-request and per-session records and the replica timeline optionally to Parquet or CSV. Exit 0 on success, 2 for a
  * bad config, flag, output path or trace line, 1 when the run fails or no request completed because every
  * one was dropped or rejected (the summary and stderr give the reasons).
  */
@@ -42,6 +43,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "write one record per agentic session to FILE.parquet or FILE.csv")
     Path sessionsOut;
 
+    @Option(names = "--scaling-out", paramLabel = "FILE", description = {
+        "write the replica timeline (time, replicas per lifecycle state; schemas/scaling.avsc) to FILE.parquet or FILE.csv",
+        "a fixed fleet writes its instances ready at time 0 and at the end"})
+    Path scalingOut;
+
     @Mixin
     ConfigOptions options = new ConfigOptions();
 
@@ -53,15 +59,15 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return run(config, requestsOut, sessionsOut, options, trace, System.out, System.err, Main.debug(spec));
+        return run(config, requestsOut, sessionsOut, scalingOut, options, trace, System.out, System.err, Main.debug(spec));
     }
 
-    static int run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options, PrintStream out,
+    static int run(Path config, Path requestsOut, Path sessionsOut, Path scalingOut, ConfigOptions options, PrintStream out,
                    PrintStream err, boolean debug) {
-        return run(config, requestsOut, sessionsOut, options, new TraceFlags(), out, err, debug);
+        return run(config, requestsOut, sessionsOut, scalingOut, options, new TraceFlags(), out, err, debug);
     }
 
-    static int run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options, TraceFlags trace,
+    static int run(Path config, Path requestsOut, Path sessionsOut, Path scalingOut, ConfigOptions options, TraceFlags trace,
                    PrintStream out, PrintStream err, boolean debug) {
         ErrorReport errors = new ErrorReport("run", err, debug);
         RunPlan plan;
@@ -74,6 +80,9 @@ public final class RunCommand implements Callable<Integer> {
             if (sessionsOut != null) {
                 OutputPath.checkFile("--sessions-out", sessionsOut);
             }
+            if (scalingOut != null) {
+                OutputPath.checkFile("--scaling-out", scalingOut);
+            }
             plan = RunPlan.prepare(options.load(config, note -> err.println("servesim run: " + note)));
             plan.warnings().forEach(w -> err.println("servesim run: warning: " + w));
         } catch (RuntimeException e) {
@@ -85,11 +94,15 @@ public final class RunCommand implements Callable<Integer> {
         TraceSummary traceSummary;
         try (RecordFile.Requests requests = requestsOut == null ? null : RecordFile.requests(requestsOut);
              RecordFile.Sessions sessions = sessionsOut == null ? null : RecordFile.sessions(sessionsOut);
+             RecordFile<ReplicaCounts> scaling = scalingOut == null ? null : RecordFile.scaling(scalingOut);
              TraceFlags.Session traced = traceOptions.on() ? trace.open(plan.config().seed()) : null) {
             drops = new DropTally(requests == null ? RecordSink.NONE : requests);
             summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions,
                     traced == null ? null : traced.sink(), traceOptions);
             traceSummary = traced == null ? null : traced.summary(plan);
+            if (scaling != null) {
+                summary.autoscaling().timeline().forEach(scaling::write);
+            }
         } catch (Exception e) {
             return errors.report(e);
         }
@@ -109,6 +122,7 @@ public final class RunCommand implements Callable<Integer> {
                 summary.eventsProcessed() / Math.max(wallS, 1e-9),
                 (requestsOut == null ? "" : "; records in " + requestsOut)
                         + (sessionsOut == null ? "" : "; sessions in " + sessionsOut)
+                        + (scalingOut == null ? "" : "; replica timeline in " + scalingOut)
                         + (trace.out == null ? "" : "; decisions in " + trace.out));
         if (summary.completed() == 0 && summary.injected() > 0 && drops.refused() == summary.injected()) {
             err.println("servesim run: every request was dropped or rejected (" + drops.refused() + " of "

@@ -1,6 +1,7 @@
 package io.servesim.io;
 
 import io.servesim.metrics.RecordSink;
+import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.SessionRecord;
 import io.servesim.metrics.SessionSink;
@@ -14,7 +15,8 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Records the kernel streams, written to a Parquet or CSV file as they arrive: request records
  * ({@code schemas/request.avsc}, {@code servesim run --requests-out}) and agentic session records
- * ({@code schemas/session.avsc}, {@code --sessions-out}). One row object is reused; write failures
+ * ({@code schemas/session.avsc}, {@code --sessions-out}); and, after a run, its replica timeline
+ * ({@code schemas/scaling.avsc}, {@code --scaling-out}). One row object is reused; write failures
  * surface as {@link UncheckedIOException}.
  *
  * @param <T> the record type
@@ -38,6 +40,11 @@ public class RecordFile<T> implements AutoCloseable {
     /** Session records to {@code file} (.parquet or .csv). */
     public static Sessions sessions(Path file) {
         return new Sessions(RowFiles.open(file, Schemas.session(), "--sessions-out"));
+    }
+
+    /** Replica timeline rows to {@code file} (.parquet or .csv). */
+    public static RecordFile<ReplicaCounts> scaling(Path file) {
+        return new RecordFile<>(RowFiles.open(file, Schemas.scaling(), "--scaling-out"), ScalingRows::fill);
     }
 
     /** Converts and appends one record. */

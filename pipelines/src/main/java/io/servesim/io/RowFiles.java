@@ -8,7 +8,7 @@ import java.util.Locale;
 import org.apache.avro.Schema;
 
 /**
- * Opens an output file named on the command line ({@code --requests-out}, {@code --sessions-out}):
+ * Opens an output file named on the command line ({@code --requests-out}, {@code --sessions-out}, {@code --scaling-out}):
  * Parquet ({@code .parquet}) or CSV ({@code .csv}), chosen by the extension. An existing file is
  * replaced; missing parent directories are created.
  */

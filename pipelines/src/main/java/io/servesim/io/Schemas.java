@@ -23,6 +23,11 @@ public final class Schemas {
         return load("session.avsc");
     }
 
+    /** {@code schemas/scaling.avsc}: one row of a run's replica timeline. */
+    public static Schema scaling() {
+        return load("scaling.avsc");
+    }
+
     /** Parses {@code /schemas/<fileName>} from the classpath. */
     public static Schema load(String fileName) {
         String resource = "/schemas/" + fileName;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.metrics.RecordSink;
+import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
@@ -34,9 +35,10 @@ public final class CellRunner {
      * @param requests  every request record, in the order the kernel emitted them (empty unless kept)
      * @param sessions  every agentic session record, in the order the kernel emitted them (empty unless kept)
      * @param decisions policy decisions (empty unless traced)
+     * @param scaling   the replica timeline (empty unless kept)
      */
     public record Outcome(RunSummary summary, List<RequestRecord> requests, List<SessionRecord> sessions,
-                          List<DecisionRecord> decisions) {
+                          List<DecisionRecord> decisions, List<ReplicaCounts> scaling) {
     }
 
     /** Binds and validates the cell's config; throws {@code ConfigException} naming every bad path. */
@@ -57,6 +59,7 @@ public final class CellRunner {
         RecordSink requestSink = outputs.requests() ? requests::add : RecordSink.NONE;
         SessionSink sessionSink = outputs.sessions() ? sessions::add : SessionSink.NONE;
         RunSummary summary = plan.run(requestSink, sessionSink, decisions::add, outputs.trace());
-        return new Outcome(summary, requests, sessions, decisions);
+        return new Outcome(summary, requests, sessions, decisions,
+                outputs.scaling() ? summary.autoscaling().timeline() : List.of());
     }
 }

@@ -17,6 +17,8 @@ public enum Dataset {
     CELLS("cells", "cell.avsc"),
     /** One row per routing decision (opt-in). */
     DECISIONS("decisions", "decision.avsc"),
+    /** The replica timeline: one row per change of the replicas per lifecycle state (opt-in). */
+    SCALING("scaling", "scaling.avsc"),
     /** One row per cell that threw at run time. */
     ERRORS("errors", "error.avsc");
 

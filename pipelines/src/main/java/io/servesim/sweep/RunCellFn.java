@@ -65,6 +65,8 @@ final class RunCellFn extends DoFn<Cell, KV<String, byte[]>> {
             outcome.requests().forEach(r -> batches.get(Dataset.REQUESTS).add(SweepRows.request(requests, cell, r)));
             outcome.sessions().forEach(s -> batches.get(Dataset.SESSIONS).add(SweepRows.session(sessions, cell, s)));
             outcome.decisions().forEach(d -> batches.get(Dataset.DECISIONS).add(SweepRows.decision(decisions, cell, d)));
+            Schema scaling = schemas.get(Dataset.SCALING);
+            outcome.scaling().forEach(c -> batches.get(Dataset.SCALING).add(SweepRows.scaling(scaling, cell, c)));
             batches.get(Dataset.CELLS).add(SweepRows.cell(schemas.get(Dataset.CELLS), cell, outcome.summary()));
         } catch (RuntimeException | AssertionError | StackOverflowError | OutOfMemoryError e) {
             batches.values().forEach(RowBatch::clear); // a cell's rows go out whole or not at all

@@ -292,7 +292,8 @@ public final class SweepFile {
             o.problem(o.pathOf("counterfactual_k"), "needs decisions: decisions or detailed (counterfactuals are part of the trace)");
             k = 0;
         }
+        boolean scaling = o.boolValue("scaling", false);
         o.finish();
-        return new SweepOutputs(requests, sessions, new TraceOptions(level, k));
+        return new SweepOutputs(requests, sessions, new TraceOptions(level, k), scaling);
     }
 }

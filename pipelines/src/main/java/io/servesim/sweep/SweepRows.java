@@ -3,9 +3,11 @@ package io.servesim.sweep;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.io.DecisionRows;
 import io.servesim.io.RequestRows;
+import io.servesim.io.ScalingRows;
 import io.servesim.io.SessionRows;
 import io.servesim.metrics.CellMetric;
 import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionRecord;
@@ -56,6 +58,12 @@ final class SweepRows {
     static GenericRecord decision(Schema schema, Cell cell, DecisionRecord d) {
         GenericData.Record row = keyed(schema, cell);
         DecisionRows.fill(row, d);
+        return row;
+    }
+
+    static GenericRecord scaling(Schema schema, Cell cell, ReplicaCounts c) {
+        GenericData.Record row = keyed(schema, cell);
+        ScalingRows.fill(row, c);
         return row;
     }
 

@@ -46,6 +46,7 @@ final class SweepSidecars {
         outputs.put("requests", spec.outputs().requests());
         outputs.put("decisions", spec.outputs().trace().level().key());
         outputs.put("counterfactual_k", spec.outputs().trace().counterfactualK());
+        outputs.put("scaling", spec.outputs().scaling());
         ArrayNode cells = root.putArray("cells");
         for (Cell c : plan.cells()) {
             ObjectNode cell = cells.addObject();

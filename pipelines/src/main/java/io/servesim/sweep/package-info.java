@@ -10,8 +10,8 @@
  *
  * <p>{@link io.servesim.sweep.SweepPipeline}: cells -> Reshuffle -> {@link io.servesim.sweep.RunCellFn}
  * (the unchanged single-threaded kernel, one run per cell) -> one Parquet dataset per
- * {@link io.servesim.sweep.Dataset} ({@code requests/}, {@code cells/}, {@code decisions/},
- * {@code errors/}), each row keyed by {@code cell_id}, the axis labels and the seed; plus
+ * {@link io.servesim.sweep.Dataset} ({@code requests/}, {@code sessions/}, {@code cells/}, {@code decisions/},
+ * {@code scaling/}, {@code errors/}), each row keyed by {@code cell_id}, the axis labels and the seed; plus
  * {@code _SWEEP.yaml} and {@code _SUMMARY.json} beside them. Rows hold only simulated results, so
  * they are identical across runs, runners and parallelism; wall-clock timings are in the summary.
  *

@@ -34,7 +34,7 @@ class MainTest {
     private static Out run(Path config, Path requestsOut, Path sessionsOut, ConfigOptions options) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = RunCommand.run(config, requestsOut, sessionsOut, options, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = RunCommand.run(config, requestsOut, sessionsOut, null, options, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), false);
         return new Out(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -54,6 +54,6 @@ class SweepFileTest {
                 """);
         assertTrue(p.contains("zip[0]: zipped axes must have equal numbers of values; got [rate, seqs] with [2, 1]"), p.toString());
         assertTrue(p.contains("seeds: required: a non-empty list of seeds, or replicates: N"), p.toString());
-        assertTrue(p.contains("outputs.request: unknown key; valid keys here: counterfactual_k, decisions, requests, sessions"), p.toString());
+        assertTrue(p.contains("outputs.request: unknown key; valid keys here: counterfactual_k, decisions, requests, scaling, sessions"), p.toString());
     }
 }

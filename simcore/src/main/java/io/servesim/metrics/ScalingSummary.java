@@ -1,6 +1,7 @@
 package io.servesim.metrics;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,13 +24,17 @@ import java.util.Map;
  * @param sloAttainmentWhileStarting SLO attainment of requests completing while any replica was starting; NaN when none
  * @param peakReplicas               most replicas held at once (any state)
  * @param meanReplicas               replica-seconds / run seconds
+ * @param timeline                   replicas per lifecycle state over the run, in time order ({@link ReplicaCounts});
+ *                                   not part of {@link #toMap}: it is a dataset ({@code scaling/}, {@code --scaling-out})
  */
 public record ScalingSummary(boolean enabled, long scaleUps, long scaleDowns, long clampedDecisions, long oscillations,
                              long drainRerouted, long drainRecomputed, Map<String, Double> replicaSecondsByState,
                              double costUsd, double timeToReadyMeanS, double timeToReadyMaxS,
-                             double sloAttainmentWhileStarting, int peakReplicas, double meanReplicas) {
+                             double sloAttainmentWhileStarting, int peakReplicas, double meanReplicas,
+                             List<ReplicaCounts> timeline) {
     public ScalingSummary {
         replicaSecondsByState = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(replicaSecondsByState));
+        timeline = List.copyOf(timeline);
     }
 
     /** Replica-seconds over all states. */

@@ -47,7 +47,7 @@ public final class PolicyKind<P> {
     public static final PolicyKind<SchedulingPolicy> SCHEDULER =
             new PolicyKind<>(Schedulers.REGISTRY, "fcfs", "--scheduler");
 
-    /** Used only with {@code autoscaling.enabled: true}. */
+    /** Used only with {@code autoscaling.enabled: true}; given without it, {@link SimConfigLoader} refuses it. */
     public static final PolicyKind<AutoScalePolicy> AUTOSCALE =
             new PolicyKind<>(Autoscalers.REGISTRY, "threshold", "--autoscale-policy");
 

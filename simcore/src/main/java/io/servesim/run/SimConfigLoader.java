@@ -71,6 +71,7 @@ public final class SimConfigLoader {
             specs.put(kind, b.spec());
         }
         policies.finish();
+        refuseUnusedAutoscalePolicy(policies, autoscaling);
         PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
         String weights = root.stringValue("fitness_weights", null);
@@ -88,6 +89,20 @@ public final class SimConfigLoader {
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling);
+    }
+
+    /**
+     * {@code policies.autoscale} decides only when replicas come and go: given (any policy, the default's name
+     * included) with {@code autoscaling.enabled} false, it would be validated and then never asked, so it is refused
+     * naming both paths, as {@link AutoscalingBinder} refuses the other {@code autoscaling:} keys. A sweep's
+     * fixed-fleet alternative drops it with {@code policies.autoscale: null}.
+     */
+    private static void refuseUnusedAutoscalePolicy(ConfigNode policies, AutoscalingConfig autoscaling) {
+        String key = PolicyKind.AUTOSCALE.name();
+        if (!autoscaling.enabled() && policies.has(key)) {
+            policies.problem(policies.pathOf(key), "only applies with autoscaling.enabled: true (autoscaling.enabled is"
+                    + " false, so the policy would never be asked); enable autoscaling or remove " + policies.pathOf(key));
+        }
     }
 
     /**
