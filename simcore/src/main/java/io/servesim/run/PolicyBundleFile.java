@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * A PolicyBundle file ({@code --policy-config}, a sweep's {@code policy_configs} axis, a search
  * candidate): one YAML mapping with any of the policy kinds ({@link PolicyKind#ALL}: {@code admission},
- * {@code priority}, {@code routing}, {@code scheduler}), each a template name or {@code {name, params}}:
+ * {@code priority}, {@code routing}, {@code scheduler}, {@code autoscale}), each a template name or {@code {name, params}}:
  * policy parameters only, no code. Its entries replace a run config's {@code policies.*}; unknown kinds
  * fail naming the file, unknown or out-of-range params fail when the config is bound, naming their path.
  */
