@@ -10,8 +10,8 @@ import java.util.List;
  */
 final class Panels {
     static final List<Panel> ALL = List.of(new LatencyCurvesPanel(), new SloHeatmapPanel(), new LatencyCdfPanel(),
-            new InstanceLoadPanel(), new PrefixCachePanel(), new SessionsPanel(), new ComparePanel(), new ResultTablePanel(),
-            new SweepFilesPanel());
+            new InstanceLoadPanel(), MetricCurvesPanel.kvCache(), MetricCurvesPanel.kvTiers(), MetricCurvesPanel.autoscaling(),
+            new SessionsPanel(), new ComparePanel(), new ResultTablePanel(), new SweepFilesPanel());
 
     private Panels() {
     }

@@ -126,6 +126,49 @@ class ReportBrowserTest {
     }
 
     @Test
+    void tieredKvAndAutoscalingPanelsDrawWhenTheSweepUsedThem() throws Exception {
+        // 2 cells (rate 40 and 60) of multi-turn conversations on 1-4 autoscaled replicas whose 600-block GPU
+        // caches overflow into a CPU tier: both features are in use, so both panels appear
+        Path sweep = Files.writeString(tmp.resolve("features.yaml"), """
+                name: features
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, instances: 1}
+                  engine: {max_num_seqs: 64, max_num_batched_tokens: 2048, block_size: 16, total_kv_blocks: 600,
+                           max_model_len: 8192, kv_cpu_blocks: 20000}
+                  policies:
+                    routing: least-loaded
+                    autoscale: {name: threshold, params: {signal: in_flight, scale_up: 8, scale_down: 2, cooldown: 2s}}
+                  autoscaling: {enabled: true, min: 1, max: 4, check_interval: 1s, provisioning_delay: 1s, load_time: 2s,
+                                warmup_duration: 1s}
+                  workload:
+                    num_requests: 600
+                    input_distribution: {type: gaussian, params: {mean: 600, std_dev: 150, min: 64, max: 1200}}
+                    output_distribution: {type: gaussian, params: {mean: 64, std_dev: 16, min: 8, max: 128}}
+                    prefix: {group: system, length: 256}
+                    conversation: {probability: 1.0, turns: {type: uniform, params: {min: 4, max: 6}},
+                                   think_time_us: {type: exponential, params: {mean: 500000}}, context_growth: accumulate}
+                axes: [{name: rate, path: workload.aggregate_rate, values: [40, 60]}]
+                seeds: [1]
+                """);
+        Path features = tmp.resolve("features-out");
+        assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", features.toString(), "--report"));
+        HeadlessChromium chromium = HeadlessChromium.find();
+        HeadlessChromium.Page page = chromium.load(features.resolve(SweepReport.DEFAULT_FILE), tmp.resolve("profile"));
+        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
+        JsonNode status = JSON.readTree(page.text("report-status"));
+        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        // one series (no policy axis) x 2 rates on each of the 3 tier and 3 autoscaling curves
+        Map<String, Integer> drawn = new LinkedHashMap<>();
+        for (JsonNode c : status.path("chartMarks")) {
+            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
+            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
+        }
+        for (String id : List.of("kv-tiers-0", "kv-tiers-1", "kv-tiers-2", "autoscaling-0", "autoscaling-1", "autoscaling-2")) {
+            assertEquals(2, drawn.get(id), id + " in " + drawn);
+        }
+    }
+
+    @Test
     void theReplayReportDrawsCdfsAndScattersInChromium() throws Exception {
         Path run = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
         Assumptions.assumeTrue(Files.isDirectory(run), "skipped: the shipped vLLM run " + run + " is not here");
