@@ -52,6 +52,16 @@ public final class KvOffload {
     }
 
     public KvTierConfig config() { return config; }
+
+    /**
+     * Observes the CPU tier's copies being stored and dropped (null: none): a router that credits
+     * host-tier overlap apart needs to know which blocks sit there (NVIDIA Dynamo's
+     * {@code router-concepts.md}, per-tier weights such as {@code host_cache_hit_weight}; llm-d's
+     * kv-cache-manager tags blocks by tier, GPU 1.0, CPU 0.8).
+     */
+    public void setListener(KvCache.Listener listener) {
+        cpu.setListener(listener);
+    }
     /** CPU-tier capacity in blocks. */
     public int cpuBlocks() { return cpu.capacity(); }
     /** CPU-tier blocks holding a copy. */

@@ -106,7 +106,7 @@ public final class Simulation {
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = PolicyKind.ROUTING.create(policies, ctx);
-        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.readsPrefixIndex());
+        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.signalsRead());
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
         ClusterObserver clusterObserver = new ClusterObserver() {
