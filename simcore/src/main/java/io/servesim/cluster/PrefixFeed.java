@@ -1,6 +1,6 @@
 package io.servesim.cluster;
 
-import io.servesim.engine.KvCache;
+import io.servesim.engine.KvBlockListener;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
 /**
@@ -28,8 +28,8 @@ final class PrefixFeed {
     }
 
     /** The listener instance {@code i}'s tier reports its block events to (one per attach). */
-    KvCache.Listener listener(int i) {
-        return new KvCache.Listener() {
+    KvBlockListener listener(int i) {
+        return new KvBlockListener() {
             @Override
             public void stored(long hash) {
                 onEvent(i, hash, true);

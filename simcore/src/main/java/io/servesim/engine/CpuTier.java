@@ -26,7 +26,7 @@ final class CpuTier {
     private final Long2IntOpenHashMap index;
     private long evictions;
     /** Observes copies stored and dropped (a routing-visible index of the tier), or null. */
-    private KvCache.Listener listener;
+    private KvBlockListener listener;
 
     CpuTier(int capacity) {
         if (capacity <= 0) {
@@ -49,7 +49,7 @@ final class CpuTier {
         index.defaultReturnValue(-1);
     }
 
-    void setListener(KvCache.Listener listener) {
+    void setListener(KvBlockListener listener) {
         this.listener = listener;
     }
 
