@@ -97,4 +97,35 @@ class KvFailureReloadTest {
         assertEquals(0, kv.offload().reloadedBlocks());
         assertEquals(0, kv.takeReloadStallUs());
     }
+
+    @Test
+    void theReloadKeepsTheRequestsOwnGpuHits() {
+        // 6 GPU blocks, the same tier. A = 48-token prefix P (P0, P1, P2) + 8 own tokens, 4 blocks;
+        // freed tail first: queue [anonymous x3, P2, P1, P0].
+        KvCache kv = new KvCache(6, 16, true, new KvTierConfig(8, 0.0, 64, 0, KvTierConfig.Reload.STEP, BLOCK_BYTES, true));
+        kv.setClockUs(0);
+        Request a = req(0, TokenSequence.prefixed(77, 48, 1, 8));
+        assertTrue(kv.allocateNew(a, kv.lookupPrefix(a), 56));
+        kv.release(a);
+        // C1 (3 blocks) takes the anonymous ones; C2 (2 blocks) evicts P2 and P1 (offloaded) and
+        // leaves: queue [P0, anonymous x2], 3 free, P0 at the head.
+        Request c1 = req(1, TokenSequence.unique(2, 48));
+        assertTrue(kv.allocateNew(c1, kv.lookupPrefix(c1), 48));
+        Request c2 = req(2, TokenSequence.unique(3, 32));
+        assertTrue(kv.allocateNew(c2, kv.lookupPrefix(c2), 32));
+        kv.release(c2);
+        assertEquals(2, kv.offload().offloadedBlocks());
+        // D = P + 8 own tokens (4 blocks): 1 GPU hit (P0, unreferenced); 3 new + 1 hit > 3 free: fails.
+        // Room for 3 - 1 = 2 reloads, P1 and P2, popped from the two anonymous blocks: P0, at the head,
+        // is held meanwhile, not evicted. D's next lookup hits P0, P1, P2 on the GPU: 3 = (56 - 1) / 16.
+        kv.setClockUs(5000);
+        Request d = req(3, TokenSequence.prefixed(77, 48, 4, 8));
+        assertEquals(1, kv.lookupPrefix(d));
+        assertFalse(kv.allocateNew(d, 1, 56));
+        assertEquals(2, kv.offload().reloadedBlocks());
+        assertEquals(2, kv.offload().offloadedBlocks(), "P0 was not evicted (and offloaded)");
+        assertEquals(3, kv.freeBlocks());
+        assertEquals(3, kv.lookupPrefix(d));
+        kv.checkInvariants();
+    }
 }
