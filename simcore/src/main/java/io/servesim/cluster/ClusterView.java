@@ -3,7 +3,6 @@ package io.servesim.cluster;
 import io.servesim.engine.Engine;
 import io.servesim.engine.KvCache;
 import io.servesim.engine.Request;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -32,19 +31,24 @@ public final class ClusterView {
     private final double[] ttftEwmaUs;
     private final double[] tpotEwmaUs;
     private final double[] stepEwmaUs;
-    private final PrefixIndex prefix;
-    private final boolean prefixBuffered;
-    private final LongArrayList[] pendingPrefix;
+    /** The GPU caches' block index ({@link Signal#PREFIX_CACHE}), or null when no policy reads it. */
+    private final PrefixFeed prefix;
+    /** The CPU tiers' block index ({@link Signal#CPU_PREFIX_CACHE}), or null when no policy reads it. */
+    private final PrefixFeed cpuPrefix;
     private final int[] overlapScratch;
     private final int[] readyOverlap;
+    private final int[] cpuOverlap;
     private final Fleet fleet;
 
-    public ClusterView(Engine[] engines, Observability observability, boolean needsPrefixIndex) {
-        this(engines, null, observability, needsPrefixIndex);
+    public ClusterView(Engine[] engines, Observability observability, Set<Signal> read) {
+        this(engines, null, observability, read);
     }
 
-    /** A view of the ready replicas of {@code fleet} (null: every engine, a fixed fleet). */
-    public ClusterView(Engine[] engines, Fleet fleet, Observability observability, boolean needsPrefixIndex) {
+    /**
+     * A view of the ready replicas of {@code fleet} (null: every engine, a fixed fleet) for a routing
+     * policy reading the signals {@code read}: the prefix indexes are kept only for those it reads.
+     */
+    public ClusterView(Engine[] engines, Fleet fleet, Observability observability, Set<Signal> read) {
         this.engines = engines;
         this.fleet = fleet;
         this.observability = observability;
@@ -54,41 +58,38 @@ public final class ClusterView {
         this.ttftEwmaUs = new double[n];
         this.tpotEwmaUs = new double[n];
         this.stepEwmaUs = new double[n];
-        this.prefix = needsPrefixIndex ? new PrefixIndex(n) : null;
-        this.prefixBuffered = observability.mode(Signal.PREFIX_CACHE).kind() == Observability.Kind.PERIODIC;
-        this.pendingPrefix = new LongArrayList[n];
+        this.prefix = read.contains(Signal.PREFIX_CACHE)
+                ? new PrefixFeed(n, observability.mode(Signal.PREFIX_CACHE)) : null;
+        this.cpuPrefix = read.contains(Signal.CPU_PREFIX_CACHE)
+                ? new PrefixFeed(n, observability.mode(Signal.CPU_PREFIX_CACHE)) : null;
         this.overlapScratch = new int[n];
         this.readyOverlap = new int[n];
+        this.cpuOverlap = new int[n];
         for (int i = 0; i < n; i++) {
-            pendingPrefix[i] = new LongArrayList();
             if (engines[i] != null) {
                 attach(i);
             }
         }
     }
 
-    /** Engine {@code id} joins (at start, or a replica becoming ready): its cache events feed the prefix index. */
+    /** Engine {@code id} joins (at start, or a replica becoming ready): its cache events feed the prefix indexes. */
     public void attach(int id) {
+        KvCache kv = engines[id].kvCache();
         if (prefix != null) {
-            engines[id].kvCache().setListener(new KvCache.Listener() {
-                @Override
-                public void stored(long hash) {
-                    onPrefixEvent(id, hash, true);
-                }
-
-                @Override
-                public void removed(long hash) {
-                    onPrefixEvent(id, hash, false);
-                }
-            });
+            kv.setListener(prefix.listener(id));
+        }
+        if (cpuPrefix != null && kv.offload() != null) {
+            kv.offload().setListener(cpuPrefix.listener(id));
         }
     }
 
     /** Engine {@code id} is gone: nothing of it stays visible to the next replica in its slot. */
     public void detach(int id) {
         if (prefix != null) {
-            pendingPrefix[id].clear();
-            prefix.clearInstance(id);
+            prefix.clear(id);
+        }
+        if (cpuPrefix != null) {
+            cpuPrefix.clear(id);
         }
         ttftEwmaUs[id] = 0;
         tpotEwmaUs[id] = 0;
@@ -167,7 +168,7 @@ public final class ClusterView {
         if (prefix == null) {
             java.util.Arrays.fill(overlapScratch, 0);
         } else {
-            prefix.overlap(r, blockSizeTokens(), overlapScratch);
+            prefix.index().overlap(r, blockSizeTokens(), overlapScratch);
         }
         if (fleet == null) {
             return overlapScratch;
@@ -178,10 +179,39 @@ public final class ClusterView {
         return readyOverlap;
     }
 
+    /**
+     * Per-position count of the prompt blocks of {@code r} held only in the instance's CPU tier: the
+     * consecutive blocks right after its GPU overlap {@code gpuOverlap[k]} (from
+     * {@link #prefixOverlapBlocks}) that its CPU tier holds, as the engine's lookup continues into the
+     * tier ({@code KvCache.lookupPrefix}). The array is reused by the next call; all zeros when no
+     * policy reads {@link Signal#CPU_PREFIX_CACHE}.
+     */
+    public int[] cpuPrefixOverlapBlocks(Request r, int[] gpuOverlap) {
+        int n = instances();
+        int bs = blockSizeTokens();
+        int max = (r.inputTokens() - 1) / bs;
+        for (int k = 0; k < n; k++) {
+            int b = gpuOverlap[k];
+            if (cpuPrefix != null) {
+                int id = id(k);
+                while (b < max && cpuPrefix.index().holds(id, r.blockHash(b, bs))) {
+                    b++;
+                }
+            }
+            cpuOverlap[k] = b - gpuOverlap[k];
+        }
+        return cpuOverlap;
+    }
+
+    public double kvCpuUtilization(int i) { return value(Signal.KV_CPU_UTILIZATION, i); }
+    public double gpuHitRate(int i) { return value(Signal.GPU_HIT_RATE, i); }
+    public double cpuHitRate(int i) { return value(Signal.CPU_HIT_RATE, i); }
+
     /** An immutable snapshot of instance {@code i} (for traces and tests). */
     public InstanceSnapshot snapshot(int i, long nowUs) {
         return new InstanceSnapshot(id(i), nowUs, queueDepth(i), running(i), kvUtilization(i), freeKvBlocks(i),
-                inFlight(i), recentTtftUs(i), recentTpotUs(i), cacheHitRate(i), estimatedWaitUs(i));
+                inFlight(i), recentTtftUs(i), recentTpotUs(i), cacheHitRate(i), estimatedWaitUs(i),
+                new InstanceSnapshot.Tiers(kvCpuUtilization(i), gpuHitRate(i), cpuHitRate(i)));
     }
 
     /** Captures every periodic signal whose interval is {@code intervalUs} (a scrape). */
@@ -192,8 +222,11 @@ public final class ClusterView {
                 continue;
             }
             scrapedAtUs[s.ordinal()] = nowUs;
-            if (s == Signal.PREFIX_CACHE) {
-                applyPendingPrefix();
+            if (s == Signal.PREFIX_CACHE || s == Signal.CPU_PREFIX_CACHE) {
+                PrefixFeed feed = s == Signal.PREFIX_CACHE ? prefix : cpuPrefix;
+                if (feed != null) {
+                    feed.applyPending();
+                }
                 continue;
             }
             for (int i = 0; i < engines.length; i++) {
@@ -255,36 +288,11 @@ public final class ClusterView {
             case RECENT_TPOT -> tpotEwmaUs[i];
             case CACHE_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.hitTokens() / kv.queriedTokens();
             case ESTIMATED_WAIT -> (double) e.waitingPromptTokens() / e.config().maxNumBatchedTokens() * stepEwmaUs[i];
-            case PREFIX_CACHE -> prefix == null ? 0 : prefix.size();
+            case PREFIX_CACHE -> prefix == null ? 0 : prefix.index().size();
+            case KV_CPU_UTILIZATION -> kv.offload() == null ? 0 : kv.offload().cpuUtilization();
+            case GPU_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) (kv.hitTokens() - kv.cpuHitTokens()) / kv.queriedTokens();
+            case CPU_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.cpuHitTokens() / kv.queriedTokens();
+            case CPU_PREFIX_CACHE -> cpuPrefix == null ? 0 : cpuPrefix.index().size();
         };
-    }
-
-    private void onPrefixEvent(int i, long hash, boolean stored) {
-        if (prefixBuffered) {
-            // encode the operation in the list: hash then +1 (stored) / -1 (removed)
-            pendingPrefix[i].add(hash);
-            pendingPrefix[i].add(stored ? 1 : -1);
-        } else if (stored) {
-            prefix.stored(i, hash);
-        } else {
-            prefix.removed(i, hash);
-        }
-    }
-
-    private void applyPendingPrefix() {
-        if (prefix == null) {
-            return;
-        }
-        for (int i = 0; i < engines.length; i++) {
-            LongArrayList ops = pendingPrefix[i];
-            for (int k = 0; k < ops.size(); k += 2) {
-                if (ops.getLong(k + 1) > 0) {
-                    prefix.stored(i, ops.getLong(k));
-                } else {
-                    prefix.removed(i, ops.getLong(k));
-                }
-            }
-            ops.clear();
-        }
     }
 }

@@ -107,6 +107,12 @@ public final class PrefixIndex {
         return best;
     }
 
+    /** Whether instance {@code i} holds block {@code hash}. */
+    public boolean holds(int i, long hash) {
+        int slot = slotOf.get(hash);
+        return slot >= 0 && (bits[slot * words + (i >>> 6)] & (1L << (i & 63))) != 0;
+    }
+
     /** Distinct block hashes cached anywhere. */
     public int size() {
         return slotOf.size();

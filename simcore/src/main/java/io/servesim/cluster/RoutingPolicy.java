@@ -15,15 +15,11 @@ public interface RoutingPolicy {
      * The {@link Signal}s {@link #route} reads through the {@link ClusterView} (router-local
      * bookkeeping such as {@link ClusterView#inFlightPromptBlocks} and {@link ClusterView#inTransit}
      * is no signal). A decision pays the pull latency of the on-demand ones only, and the cluster
-     * keeps its prefix index only for {@link Signal#PREFIX_CACHE} (the run asks the built policy,
-     * never its name).
+     * keeps its prefix indexes only for {@link Signal#PREFIX_CACHE} (GPU caches,
+     * {@link ClusterView#prefixOverlapBlocks}) and {@link Signal#CPU_PREFIX_CACHE} (CPU tiers,
+     * {@link ClusterView#cpuPrefixOverlapBlocks}) (the run asks the built policy, never its name).
      */
     Set<Signal> signalsRead();
-
-    /** Whether {@link #route} reads {@link ClusterView#prefixOverlapBlocks} ({@link Signal#PREFIX_CACHE}). */
-    default boolean readsPrefixIndex() {
-        return signalsRead().contains(Signal.PREFIX_CACHE);
-    }
 
     /**
      * Per-instance score components of the last decision (component name -> score per instance),

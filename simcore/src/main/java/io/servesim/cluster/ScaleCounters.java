@@ -1,6 +1,7 @@
 package io.servesim.cluster;
 
 import io.servesim.engine.Engine;
+import io.servesim.engine.KvTierTotals;
 
 /**
  * Counts of the autoscaler's actions and of the engines it retired (whose KV and step statistics
@@ -21,8 +22,8 @@ public final class ScaleCounters {
     private long readyCount;
     private long readySumUs;
     private long readyMaxUs;
-    private long retiredHitTokens;
-    private long retiredQueriedTokens;
+    /** The retired engines' KV counters, both tiers (their hits and lookups included). */
+    private final KvTierTotals retiredTiers = new KvTierTotals();
     private long retiredPreemptions;
     private long retiredAllocationFailures;
     private long retiredHolBlocks;
@@ -53,8 +54,7 @@ public final class ScaleCounters {
         if (e == null) {
             return;
         }
-        retiredHitTokens += e.kvCache().hitTokens();
-        retiredQueriedTokens += e.kvCache().queriedTokens();
+        retiredTiers.add(e.kvCache());
         retiredPreemptions += e.preemptions();
         retiredAllocationFailures += e.kvCache().allocationFailures();
         retiredHolBlocks += e.headOfLineBlocks();
@@ -72,8 +72,8 @@ public final class ScaleCounters {
     /** Mean scale-up decision to READY, us; NaN when no replica became ready. */
     public double timeToReadyMeanUs() { return readyCount == 0 ? Double.NaN : (double) readySumUs / readyCount; }
     public double timeToReadyMaxUs() { return readyCount == 0 ? Double.NaN : readyMaxUs; }
-    public long retiredHitTokens() { return retiredHitTokens; }
-    public long retiredQueriedTokens() { return retiredQueriedTokens; }
+    /** The KV counters of the retired engines, both tiers. */
+    public KvTierTotals retiredTiers() { return retiredTiers; }
     public long retiredPreemptions() { return retiredPreemptions; }
     public long retiredAllocationFailures() { return retiredAllocationFailures; }
     public long retiredHolBlocks() { return retiredHolBlocks; }

@@ -26,7 +26,15 @@ public enum Signal {
     /** Estimated queueing wait: waiting requests x recent mean step time / seqs per step (us). */
     ESTIMATED_WAIT,
     /** Which block hashes the instance caches (for cache-affinity routing). */
-    PREFIX_CACHE;
+    PREFIX_CACHE,
+    /** Share of the CPU KV tier's blocks holding a copy (0 without a CPU tier). */
+    KV_CPU_UTILIZATION,
+    /** Of {@link #CACHE_HIT_RATE}, the tokens found in the GPU cache. */
+    GPU_HIT_RATE,
+    /** Of {@link #CACHE_HIT_RATE}, the tokens found only in the CPU tier (and reloaded). */
+    CPU_HIT_RATE,
+    /** Which block hashes the instance's CPU KV tier holds (empty without one). */
+    CPU_PREFIX_CACHE;
 
     private static final Signal[] VALUES = values();
 

@@ -25,6 +25,8 @@ final class CpuTier {
     private int freeSlotCount;
     private final Long2IntOpenHashMap index;
     private long evictions;
+    /** Observes copies stored and dropped (a routing-visible index of the tier), or null. */
+    private KvBlockListener listener;
 
     CpuTier(int capacity) {
         if (capacity <= 0) {
@@ -45,6 +47,10 @@ final class CpuTier {
         this.freeSlotCount = capacity;
         this.index = new Long2IntOpenHashMap(capacity, 0.5f);
         index.defaultReturnValue(-1);
+    }
+
+    void setListener(KvBlockListener listener) {
+        this.listener = listener;
     }
 
     int capacity() { return capacity; }
@@ -75,12 +81,18 @@ final class CpuTier {
             index.remove(hash[lru]);
             freeSlots[freeSlotCount++] = lru;
             evictions++;
+            if (listener != null) {
+                listener.removed(hash[lru]);
+            }
         }
         slot = freeSlots[--freeSlotCount];
         hash[slot] = blockHash;
         storedUs[slot] = nowUs;
         index.put(blockHash, slot);
         linkTail(slot);
+        if (listener != null) {
+            listener.stored(blockHash);
+        }
         return true;
     }
 

@@ -1,6 +1,5 @@
 package io.servesim.engine;
 
-import it.unimi.dsi.fastutil.HashCommon;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 
 /**
@@ -29,7 +28,9 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  *
  * <p>With a CPU tier ({@link KvOffload}), a hashed block evicted from the free queue may be copied
  * to it, and a prefix lookup continues into it after the GPU hits; those blocks are reloaded into
- * fresh GPU blocks on admission. Without one, none of this runs (one null check per eviction).
+ * fresh GPU blocks on admission; or, with {@code kv_reload_on_allocation_failure}, the lookup stops at
+ * the GPU and the tier is consulted when an allocation fails ({@link FailureReload}). Without one,
+ * none of this runs (one null check per eviction).
  */
 public final class KvCache {
     private final int totalBlocks;
@@ -47,7 +48,7 @@ public final class KvCache {
     private static final int PREV = 0;
     private static final int NEXT = 1;
     private static final int COUNT = 2;
-    private static final int STRIDE = 4;
+    private static final int STRIDE = KvCacheFootprint.NODE_INTS;
     /** Block ids not currently naming a hashed block. */
     private final int[] freeIds;
     private int freeIdCount;
@@ -61,56 +62,27 @@ public final class KvCache {
     private int lastLookupCpuHits;
     /** The CPU tier, or null. */
     private final KvOffload offload;
+    /** With {@code kv_reload_on_allocation_failure}: the CPU tier is consulted on allocation failure only. */
+    private final FailureReload failureReload;
     private long cpuHitTokens;
     private long lastReloadEndUs;
     private int freeCount;
     /** Anonymous blocks held by requests (for the conservation check). */
     private long anonymousHeld;
-    private Listener listener;
+    private KvBlockListener listener;
     private long hitTokens;
     private long queriedTokens;
     private long preemptedHitTokens;
     private long preemptedQueriedTokens;
     private long allocationFailures;
 
-    /** Block-hash events for a routing-visible prefix index (NVIDIA Dynamo's KV events). */
-    public interface Listener {
-        /** {@code hash} became hit-able at this instance. */
-        void stored(long hash);
-
-        /** {@code hash} was evicted from this instance. */
-        void removed(long hash);
-    }
-
     /** Observes block registrations and evictions (null: none). */
-    public void setListener(Listener listener) {
+    public void setListener(KvBlockListener listener) {
         this.listener = listener;
     }
 
     /** Most blocks one cache can index: its free-queue node array must stay within Java's largest array. */
     public static final int MAX_BLOCKS = ((Integer.MAX_VALUE - 8) / STRIDE - 2) / 2;
-    /**
-     * Load factor of the prefix index. Removals (every reuse of a cached block) use backward-shift
-     * deletion, whose cost grows with cluster length; a sparser table keeps clusters short.
-     */
-    private static final float INDEX_LOAD_FACTOR = 0.5f;
-
-    /**
-     * Heap bytes the constructor allocates for a cache of {@code totalBlocks} (array payloads; the
-     * object and array headers are a few hundred bytes more): the free-queue nodes, hashes, hit
-     * scratch, free ids and free runs, and the prefix index's key and value arrays.
-     */
-    public static long heapBytes(int totalBlocks, boolean prefixCaching) {
-        long n = totalBlocks;
-        long meta = (2 * n + 2) * STRIDE * Integer.BYTES;
-        long perBlockArrays = n * (Long.BYTES + 2L * Integer.BYTES) + (n + 1) * Integer.BYTES;
-        long indexSlots = HashCommon.arraySize(indexExpected(totalBlocks, prefixCaching), INDEX_LOAD_FACTOR) + 1L;
-        return meta + perBlockArrays + indexSlots * (Long.BYTES + Integer.BYTES);
-    }
-
-    private static int indexExpected(int totalBlocks, boolean prefixCaching) {
-        return prefixCaching ? totalBlocks : 4;
-    }
 
     public KvCache(int totalBlocks, int blockSize, boolean prefixCaching) {
         this(totalBlocks, blockSize, prefixCaching, KvTierConfig.OFF);
@@ -128,7 +100,8 @@ public final class KvCache {
         this.meta = new int[(2 * totalBlocks + 2) * STRIDE];
         this.hash = new long[totalBlocks];
         this.sentinel = totalBlocks;
-        this.index = new Long2IntOpenHashMap(indexExpected(totalBlocks, prefixCaching), INDEX_LOAD_FACTOR);
+        this.index = new Long2IntOpenHashMap(KvCacheFootprint.indexExpected(totalBlocks, prefixCaching),
+                KvCacheFootprint.INDEX_LOAD_FACTOR);
         this.index.defaultReturnValue(-1);
         this.hitScratch = new int[totalBlocks];
         this.freeIds = new int[totalBlocks];
@@ -148,6 +121,7 @@ public final class KvCache {
         }
         freeCount = totalBlocks;
         this.offload = tiers.enabled() ? new KvOffload(tiers, totalBlocks) : null;
+        this.failureReload = offload != null && tiers.reloadOnAllocationFailure() ? new FailureReload(this, offload) : null;
     }
 
     public int blockSize() { return blockSize; }
@@ -196,7 +170,7 @@ public final class KvCache {
     /**
      * Counts the leading full blocks of {@code r}'s tokens (prompt, plus output generated before a
      * preemption) present in the cache: on the GPU, then (with a CPU tier) the blocks right after
-     * them found in the CPU tier ({@link #lastLookupCpuHits()}). At most {@code (numTokens - 1) /
+     * them found in the CPU tier ({@link #lastLookupCpuHits()}; not with {@link FailureReload}). At most {@code (numTokens - 1) /
      * blockSize} blocks count: vLLM always recomputes the last prompt token so the step produces
      * logits ({@code KVCacheManager.get_computed_blocks}; a connector's external hits are capped the
      * same way). The hits are remembered for an immediately following {@link #allocateNew}.
@@ -218,21 +192,17 @@ public final class KvCache {
             hitScratch[n++] = blk;
         }
         lastLookupHits = n;
-        if (offload != null && n < max) {
+        if (offload != null && failureReload == null && n < max) {
             lastLookupCpuHits = offload.lookup(r, n, max, blockSize);
         }
         return n + lastLookupCpuHits;
     }
 
     /** Of the last {@link #lookupPrefix}'s hits, the trailing ones found only in the CPU tier. */
-    public int lastLookupCpuHits() {
-        return lastLookupCpuHits;
-    }
+    public int lastLookupCpuHits() { return lastLookupCpuHits; }
 
     /** When the reload of the last {@link #allocateNew} with CPU hits completes. */
-    public long lastReloadEndUs() {
-        return lastReloadEndUs;
-    }
+    public long lastReloadEndUs() { return lastReloadEndUs; }
 
     /**
      * {@code r} is admitted right after its blocking reload: its hits were counted when the reload
@@ -244,7 +214,7 @@ public final class KvCache {
         r.reloadedTokens = 0;
     }
 
-    /** With {@code kv_reload: step}: how long the current step waits for its reloads (0 without a CPU tier). */
+    /** With {@code kv_reload: step} or reloads on allocation failure: how long the step waits for them (0 without a tier). */
     public long takeReloadStallUs() {
         return offload == null ? 0 : offload.takeStallUs();
     }
@@ -278,6 +248,9 @@ public final class KvCache {
         }
         if (needNew + evictableHits > freeCount) {
             allocationFailures++;
+            if (failureReload != null) {
+                failureReload.onAllocationFailure(r, gpuHits, evictableHits);
+            }
             return false;
         }
         // Room for the whole prompt and target output up front: decode then appends a block every
@@ -291,13 +264,9 @@ public final class KvCache {
             }
         }
         r.cpuHitTokens = cpuHits * blockSize;
+        holdHits(gpuHits, true);
         for (int i = 0; i < gpuHits; i++) {
-            int blk = hitScratch[i];
-            if (meta[blk * STRIDE + COUNT]++ == 0) {
-                unlink(blk);
-                freeCount--;
-            }
-            r.blocks.add(blk);
+            r.blocks.add(hitScratch[i]);
         }
         for (int i = 0; i < needNew; i++) {
             popFree();
@@ -463,6 +432,36 @@ public final class KvCache {
             }
         }
         freeIds[freeIdCount++] = head;
+    }
+
+    /** Holds the last lookup's {@code gpuHits} GPU hits out of the free queue, or frees them (tail first) again. */
+    void holdHits(int gpuHits, boolean hold) {
+        for (int k = 0; k < gpuHits; k++) {
+            int blk = hitScratch[hold ? k : gpuHits - 1 - k];
+            if (hold && meta[blk * STRIDE + COUNT]++ == 0) {
+                unlink(blk);
+                freeCount--;
+            } else if (!hold && --meta[blk * STRIDE + COUNT] == 0) {
+                linkTail(blk);
+                freeCount++;
+            }
+        }
+    }
+
+    /**
+     * Fills the block at the head of the free queue with the content of {@code blockHash}, reloaded
+     * from the CPU tier, and puts it back at the tail unreferenced and hit-able ({@link FailureReload}).
+     */
+    void cacheFree(long blockHash) {
+        popFree();
+        int blk = freeIds[--freeIdCount];
+        index.put(blockHash, blk);
+        hash[blk] = blockHash; // an id off freeIds has count 0
+        linkTail(blk);
+        freeCount++;
+        if (listener != null) {
+            listener.stored(blockHash);
+        }
     }
 
     /** Appends one anonymous block to the queue's tail (extending the tail run, or starting one). */

@@ -52,6 +52,16 @@ public final class KvOffload {
     }
 
     public KvTierConfig config() { return config; }
+
+    /**
+     * Observes the CPU tier's copies being stored and dropped (null: none): a router that credits
+     * host-tier overlap apart needs to know which blocks sit there (NVIDIA Dynamo's
+     * {@code router-concepts.md}, per-tier weights such as {@code host_cache_hit_weight}; llm-d's
+     * kv-cache-manager tags blocks by tier, GPU 1.0, CPU 0.8).
+     */
+    public void setListener(KvBlockListener listener) {
+        cpu.setListener(listener);
+    }
     /** CPU-tier capacity in blocks. */
     public int cpuBlocks() { return cpu.capacity(); }
     /** CPU-tier blocks holding a copy. */
@@ -101,16 +111,37 @@ public final class KvOffload {
      */
     long reload(Request r, int from, int count, int blockSize) {
         for (int b = from; b < from + count; b++) {
-            int slot = cpu.slotOf(r.blockHash(b, blockSize));
-            if (nowUs - cpu.storedUs(slot) < THRASH_WINDOW_US) {
-                thrashedBlocks++;
-            }
-            cpu.touch(slot);
+            readForReload(r.blockHash(b, blockSize));
         }
+        return transferReload(count);
+    }
+
+    /**
+     * Reads the CPU copy of {@code blockHash} for a reload (thrashing check, LRU touch); false, and
+     * nothing read, when the tier holds no copy.
+     */
+    boolean readForReload(long blockHash) {
+        int slot = cpu.slotOf(blockHash);
+        if (slot < 0) {
+            return false;
+        }
+        if (nowUs - cpu.storedUs(slot) < THRASH_WINDOW_US) {
+            thrashedBlocks++;
+        }
+        cpu.touch(slot);
+        return true;
+    }
+
+    /**
+     * Moves {@code count} blocks just read ({@link #readForReload}) over the link as one transfer and
+     * returns when it completes; with {@code kv_reload: step}, and for the reference engine's reloads
+     * on allocation failure, the current step waits for it.
+     */
+    long transferReload(int count) {
         reloadedBlocks += count;
         reloads++;
         long endUs = transfer(count);
-        if (config.reload() == KvTierConfig.Reload.STEP) {
+        if (config.reload() == KvTierConfig.Reload.STEP || config.reloadOnAllocationFailure()) {
             stallEndUs = Math.max(stallEndUs, endUs);
         }
         return endUs;

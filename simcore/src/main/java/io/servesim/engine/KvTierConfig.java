@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * The CPU tier under an instance's GPU KV cache and the link between them, as bound from the
  * {@code engine:} section ({@code kv_cpu_blocks}, {@code kv_offload_threshold},
- * {@code kv_transfer_bandwidth}, {@code kv_transfer_base_latency_us}, {@code kv_reload}). The model
+ * {@code kv_transfer_bandwidth}, {@code kv_transfer_base_latency_us}, {@code kv_reload},
+ * {@code kv_reload_on_allocation_failure}). The model
  * follows the reference engine's "Tiered Cache (GPU + CPU)" (BLIS, {@code --kv-cpu-blocks},
  * {@code --kv-offload-threshold}, {@code --kv-transfer-bandwidth}) and the transfer formula of its
  * plan, section D.3: {@code time = base_latency + bytes / bandwidth}. Two values depend on the
@@ -23,9 +24,13 @@ import java.util.Locale;
  * @param transferBaseLatencyUs    fixed cost of one transfer, microseconds
  * @param reload                   how a reload delays work ({@link Reload})
  * @param bytesPerBlock            KV bytes of one block on one GPU; {@link #BYTES_FROM_MODEL} until resolved
+ * @param reloadOnAllocationFailure the reference engine's trigger: the CPU tier is consulted only when a
+ *                                 new request's GPU allocation fails ({@link FailureReload}); false: at
+ *                                 every admission, after the GPU hits (vLLM's connector)
  */
 public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transferBandwidthGbPerS,
-                           long transferBaseLatencyUs, Reload reload, long bytesPerBlock) {
+                           long transferBaseLatencyUs, Reload reload, long bytesPerBlock,
+                           boolean reloadOnAllocationFailure) {
     /**
      * What a reload of CPU-tier blocks delays.
      * <ul>
@@ -57,6 +62,12 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
     public static final KvTierConfig OFF = new KvTierConfig(0, DEFAULT_OFFLOAD_THRESHOLD, BANDWIDTH_FROM_GPU, 0,
             Reload.BLOCKING, BYTES_FROM_MODEL);
 
+    /** A tier consulted at every admission ({@code kv_reload_on_allocation_failure: false}). */
+    public KvTierConfig(int cpuBlocks, double offloadThreshold, double transferBandwidthGbPerS,
+                        long transferBaseLatencyUs, Reload reload, long bytesPerBlock) {
+        this(cpuBlocks, offloadThreshold, transferBandwidthGbPerS, transferBaseLatencyUs, reload, bytesPerBlock, false);
+    }
+
     public KvTierConfig {
         if (cpuBlocks < 0 || !(offloadThreshold >= 0 && offloadThreshold <= 1) || !(transferBandwidthGbPerS >= 0)
                 || transferBaseLatencyUs < 0 || reload == null || bytesPerBlock < 0) {
@@ -75,8 +86,16 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         long baseUs = e.longValue("kv_transfer_base_latency_us", 0, 0, 60_000_000L, "kv_transfer_base_latency");
         List<String> modes = List.of(Reload.BLOCKING.configName(), Reload.STEP.configName());
         String mode = e.choice("kv_reload", Reload.BLOCKING.configName(), modes);
+        boolean onFailure = e.boolValue("kv_reload_on_allocation_failure", false);
+        if (onFailure && cpuBlocks == 0) {
+            e.problem(e.pathOf("kv_reload_on_allocation_failure"), "needs kv_cpu_blocks > 0 (it reloads from the CPU tier)");
+        }
+        if (onFailure && e.has("kv_reload")) {
+            e.problem(e.pathOf("kv_reload"), "does not apply with kv_reload_on_allocation_failure: true (those reloads "
+                    + "lengthen the step that issues them, as the reference engine's), got '" + mode + "'");
+        }
         return new KvTierConfig(cpuBlocks, threshold, bandwidth, baseUs, Reload.valueOf(mode.toUpperCase(Locale.ROOT)),
-                BYTES_FROM_MODEL);
+                BYTES_FROM_MODEL, onFailure);
     }
 
     public boolean enabled() {
@@ -91,7 +110,8 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
     /** This config with the link bandwidth (when not given) and the bytes of a block resolved. */
     public KvTierConfig resolved(double hostLinkGbPerS, long blockBytes) {
         double bw = transferBandwidthGbPerS > 0 ? transferBandwidthGbPerS : hostLinkGbPerS;
-        return new KvTierConfig(cpuBlocks, offloadThreshold, bw, transferBaseLatencyUs, reload, blockBytes);
+        return new KvTierConfig(cpuBlocks, offloadThreshold, bw, transferBaseLatencyUs, reload, blockBytes,
+                reloadOnAllocationFailure);
     }
 
     /**

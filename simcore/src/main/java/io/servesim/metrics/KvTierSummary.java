@@ -2,7 +2,7 @@ package io.servesim.metrics;
 
 import io.servesim.engine.Engine;
 import io.servesim.engine.KvCache;
-import io.servesim.engine.KvOffload;
+import io.servesim.engine.KvTierTotals;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,39 +28,26 @@ public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRa
                             long reloadedBlocks, long cpuEvictions, long transferBytes, double transferMs,
                             long thrashingCount, double thrashingRate) {
 
-    /** The tiers of {@code engines}, summed. */
-    public static KvTierSummary over(Engine[] engines) {
-        long hits = 0;
-        long cpuHits = 0;
-        long queried = 0;
-        long cpuBlocks = 0;
-        long offloaded = 0;
-        long reloaded = 0;
-        long evictions = 0;
-        long bytes = 0;
-        long transferUs = 0;
-        long thrashed = 0;
+    /**
+     * The tiers of {@code engines} (null slots are free autoscaling slots) and of the replicas
+     * autoscaling retired ({@code retired}; null without autoscaling), summed.
+     */
+    public static KvTierSummary over(Engine[] engines, KvTierTotals retired) {
+        KvTierTotals t = new KvTierTotals();
+        if (retired != null) {
+            t.add(retired);
+        }
         for (Engine e : engines) {
-            if (e == null) {
-                continue; // a free autoscaling slot; a retired replica's tier counts leave with it
-            }
-            KvCache kv = e.kvCache();
-            hits += kv.hitTokens();
-            cpuHits += kv.cpuHitTokens();
-            queried += kv.queriedTokens();
-            KvOffload o = kv.offload();
-            if (o != null) {
-                cpuBlocks = o.cpuBlocks();
-                offloaded += o.offloadedBlocks();
-                reloaded += o.reloadedBlocks();
-                evictions += o.cpuEvictions();
-                bytes += o.transferBytes();
-                transferUs += o.transferUs();
-                thrashed += o.thrashedBlocks();
+            if (e != null) {
+                t.add(e.kvCache());
             }
         }
-        return new KvTierSummary(cpuBlocks, ratio(hits - cpuHits, queried), ratio(cpuHits, queried), offloaded, reloaded,
-                evictions, bytes, transferUs / 1000.0, thrashed, ratio(thrashed, reloaded));
+        long hits = t.hitTokens();
+        long cpuHits = t.cpuHitTokens();
+        long queried = t.queriedTokens();
+        return new KvTierSummary(t.cpuBlocks(), ratio(hits - cpuHits, queried), ratio(cpuHits, queried),
+                t.offloadedBlocks(), t.reloadedBlocks(), t.cpuEvictions(), t.transferBytes(), t.transferUs() / 1000.0,
+                t.thrashedBlocks(), ratio(t.thrashedBlocks(), t.reloadedBlocks()));
     }
 
     private static double ratio(long n, long d) {

@@ -65,6 +65,15 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         return v;
     }
 
+    /** A numeric parameter in [0, 1], such as a discount; {@code dflt} when absent. */
+    public double fraction(String key, double dflt) {
+        double v = number(key, dflt);
+        if (!(v >= 0 && v <= 1)) {
+            throw new ConfigException(path + ".params." + key, "must be in [0, 1], got " + v);
+        }
+        return v;
+    }
+
     /** A map-valued parameter of numbers (e.g. per-class scores), or {@code dflt} when absent. */
     public Map<String, Double> numberMap(String key, Map<String, Double> dflt) {
         Object v = params.get(key);

@@ -20,7 +20,7 @@ import java.util.function.BiFunction;
  *       {@code create(PolicySpec, PolicyContext)} that reads and checks its params
  *       ({@link PolicySpec#requireOnly} first, so unknown params fail at load time);</li>
  *   <li>declare its capabilities through the interface (e.g. {@code RoutingPolicy.signalsRead},
- *       from which {@code readsPrefixIndex} and the on-demand pull latency follow) or implementing {@link NamesWorkloadKeys} when a
+ *       from which the prefix indexes kept and the on-demand pull latency follow) or implementing {@link NamesWorkloadKeys} when a
  *       param is keyed by tenants or SLO classes; nothing elsewhere switches on its name;</li>
  *   <li>add one line to the kind's registry: {@code .register("kv-router", KvRouter::create)}.</li>
  * </ol>

@@ -11,6 +11,7 @@ import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
+import io.servesim.engine.KvTierTotals;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
@@ -117,7 +118,7 @@ public final class Simulation {
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
-        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.readsPrefixIndex());
+        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.signalsRead());
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
         ClusterObserver clusterObserver = new ClusterObserver() {
@@ -177,8 +178,9 @@ public final class Simulation {
                     + " + dropped " + metrics.dropped() + " + rejected " + metrics.rejected() + " + unfinished " + unfinished);
         }
         var retired = autoscaler == null ? null : autoscaler.counters();
-        long hits = retired == null ? 0 : retired.retiredHitTokens();
-        long queried = retired == null ? 0 : retired.retiredQueriedTokens();
+        KvTierTotals retiredTiers = retired == null ? null : retired.retiredTiers();
+        long hits = retiredTiers == null ? 0 : retiredTiers.hitTokens();
+        long queried = retiredTiers == null ? 0 : retiredTiers.queriedTokens();
         long preemptedHits = 0;
         long preemptedQueried = 0;
         long preemptions = retired == null ? 0 : retired.retiredPreemptions();
@@ -202,7 +204,7 @@ public final class Simulation {
         return metrics.summary(new RunTotals(latency.name(), latency.describe(), setup.engine().totalKvBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
                 preemptedQueried == 0 ? 0 : (double) preemptedHits / preemptedQueried,
-                events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines), setup.fitness(),
+                events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines, retiredTiers), setup.fitness(),
                 ScalingSummaries.of(setup, autoscaler, endUs)))
                 .withSessions(sessionStats.byClient());
     }

@@ -2,6 +2,7 @@ package io.servesim.run;
 
 import io.servesim.config.ConfigException;
 import io.servesim.engine.KvCache;
+import io.servesim.engine.KvCacheFootprint;
 import io.servesim.latency.ContextLength;
 import io.servesim.latency.ModelArchitecture;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.Locale;
  *       cache that cannot hold one sequence of {@code max_model_len} tokens
  *       ({@code _check_enough_kv_cache_memory} in {@code vllm/v1/core/kv_cache_utils.py});</li>
  *   <li>the simulator's own limits: more blocks than one {@link KvCache} can index, and KV-cache
- *       bookkeeping ({@link KvCache#heapBytes}) of every instance beyond {@value #HEAP_SHARE_PERCENT}%
+ *       bookkeeping ({@link KvCacheFootprint#heapBytes}) of every instance beyond {@value #HEAP_SHARE_PERCENT}%
  *       of the JVM's maximum heap (the rest is left to requests, events and metrics).</li>
  * </ul>
  * Every problem names the config path to change.
@@ -71,7 +72,7 @@ final class StartupChecks {
                     + " blocks are more than one simulated KV cache can index (" + KvCache.MAX_BLOCKS + ")"));
             return;
         }
-        long perInstance = KvCache.heapBytes(blocks, prefixCaching);
+        long perInstance = KvCacheFootprint.heapBytes(blocks, prefixCaching);
         long budget = maxHeapBytes / 100 * HEAP_SHARE_PERCENT;
         if ((double) perInstance * instances <= budget) {
             return;

@@ -52,7 +52,12 @@ final class AutoscalingFixture {
     }
 
     static SimSetup setup(int initial, AutoscalingConfig a, String routing, String policy, Map<String, Object> params) {
-        return SimSetup.single(ENGINE, LinearLatency.steps(2000, 20, 300))
+        return setup(ENGINE, initial, a, routing, policy, params);
+    }
+
+    static SimSetup setup(EngineConfig engine, int initial, AutoscalingConfig a, String routing, String policy,
+                          Map<String, Object> params) {
+        return SimSetup.single(engine, LinearLatency.steps(2000, 20, 300))
                 .withCluster(new ClusterConfig(initial, 0, 0, Observability.ALL_IMMEDIATE))
                 .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, routing)
                         .with(PolicyKind.AUTOSCALE, new PolicySpec(policy, params, "policies.autoscale")))

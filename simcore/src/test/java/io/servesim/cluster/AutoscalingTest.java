@@ -40,6 +40,24 @@ class AutoscalingTest {
         assertEquals(0, a.oscillations());
     }
 
+    /**
+     * With a CPU KV tier, the replicas retired after the peak take their tier counters into the run's
+     * {@code kv_tiers} as they take their hits into its prefix hit rate: the two tier rates still add
+     * up to it (they covered the live replicas only before), and the retired tiers' transfers count.
+     */
+    @Test
+    void retiredReplicasKeepTheirKvTierCounters() {
+        var tier = new io.servesim.engine.KvTierConfig(4000, 0.0, 64, 0, io.servesim.engine.KvTierConfig.Reload.BLOCKING,
+                2_097_152);
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(AutoscalingFixture.ENGINE.withKvTiers(tier), 1,
+                AutoscalingFixture.config(1, 6, 1_000_000, DrainPolicy.WAIT), "least-loaded", "threshold", IN_FLIGHT_THRESHOLD),
+                AutoscalingFixture.stepLoad());
+        var s = o.summary();
+        assertTrue(s.autoscaling().scaleDowns() > 0, "replicas retired");
+        assertEquals(s.cacheHitRate(), s.kvTiers().gpuHitRate() + s.kvTiers().cpuHitRate(), 1e-12);
+        assertEquals(4000, s.kvTiers().cpuKvBlocks());
+    }
+
     /** The oscillator flips at every check; threshold with a cooldown on a steady load never reverses itself. */
     @Test
     void oscillatorOscillatesWhereThresholdWithCooldownDoesNot() {

@@ -61,4 +61,16 @@ class KvTierTradeOffTest {
         assertTrue(pcieStep.ttftMs().p50() < gpuOnly.ttftMs().p50(), "also when reloads lengthen the step");
         assertTrue(slowStep.ttftMs().p50() > gpuOnly.ttftMs().p50(), "also when reloads lengthen the step");
     }
+
+    @Test
+    void theReferenceEnginesReloadOnAllocationFailureReloadsOnlyUnderPressure() {
+        RunSummary gpuOnly = run("");
+        RunSummary onFailure = run(", kv_cpu_blocks: 20000, kv_reload_on_allocation_failure: true");
+        System.out.printf("on failure: hit %.3f (gpu %.3f cpu %.3f) ttft p50 %.1f ms, offloaded %d reloaded %d%n",
+                onFailure.cacheHitRate(), onFailure.kvTiers().gpuHitRate(), onFailure.kvTiers().cpuHitRate(),
+                onFailure.ttftMs().p50(), onFailure.kvTiers().offloadedBlocks(), onFailure.kvTiers().reloadedBlocks());
+        assertTrue(onFailure.kvTiers().reloadedBlocks() > 0, "failed allocations reload prefixes from the CPU tier");
+        assertEquals(0, onFailure.kvTiers().cpuHitRate(), "admissions never hit the CPU tier; reloaded blocks hit on the GPU");
+        assertTrue(onFailure.cacheHitRate() > gpuOnly.cacheHitRate(), "the reloaded blocks are hit instead of recomputed");
+    }
 }

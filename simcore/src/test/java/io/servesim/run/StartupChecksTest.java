@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.StrictJson;
 import io.servesim.engine.KvCache;
+import io.servesim.engine.KvCacheFootprint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -98,8 +99,8 @@ class StartupChecksTest {
         List<String> p = problems("deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, instances: 100000}\n");
         assertEquals(1, p.size(), p.toString());
         String expected = "deployment.instances: 100000 instances x 29205 KV blocks need about "
-                + StartupChecks.gib(100000L * KvCache.heapBytes(29205, true)) + " GiB of simulator heap for KV-cache bookkeeping ("
-                + KvCache.heapBytes(29205, true) / 29205 + " bytes per block), more than 3/4 of the JVM's maximum heap of "
+                + StartupChecks.gib(100000L * KvCacheFootprint.heapBytes(29205, true)) + " GiB of simulator heap for KV-cache bookkeeping ("
+                + KvCacheFootprint.heapBytes(29205, true) / 29205 + " bytes per block), more than 3/4 of the JVM's maximum heap of "
                 + StartupChecks.gib(Runtime.getRuntime().maxMemory()) + " GiB; lower deployment.instances or the KV blocks, "
                 + "or run the JVM with a larger -Xmx";
         assertEquals(expected, p.get(0));
@@ -109,7 +110,7 @@ class StartupChecksTest {
     void heapEstimateMatchesTheCachesArrays() {
         // meta 2 nodes of 4 ints (32 bytes) + hash 8 + hit scratch, free ids, free runs 4 each = 52 bytes per block, plus the
         // prefix index at load factor 0.5: 1024 blocks -> 2048 slots of a long key and an int value (12 bytes) = 24.
-        assertEquals(1024L * 52 + 32 + 4 + 12L * 2049, KvCache.heapBytes(1024, true));
-        assertEquals(1024L * 52 + 32 + 4 + 12L * 9, KvCache.heapBytes(1024, false));
+        assertEquals(1024L * 52 + 32 + 4 + 12L * 2049, KvCacheFootprint.heapBytes(1024, true));
+        assertEquals(1024L * 52 + 32 + 4 + 12L * 9, KvCacheFootprint.heapBytes(1024, false));
     }
 }

@@ -9,7 +9,7 @@ import io.servesim.policy.PolicySpec;
 import java.util.Set;
 
 /**
- * {@code kv-router {overlap_weight}}: NVIDIA Dynamo's KV-aware router cost
+ * {@code kv-router {overlap_weight, cpu_hit_weight}}: NVIDIA Dynamo's KV-aware router cost
  * {@code overlap_weight x (prompt blocks to prefill) + potential active blocks} (its
  * {@code DefaultWorkerSelector} logit at temperature 0), lowest cost wins; default weight 1.
  * Active blocks are the router's own bookkeeping of what it dispatched (Dynamo
@@ -18,27 +18,39 @@ import java.util.Set;
  * included, plus the new request's; Dynamo also adds blocks as tokens stream, which this omits.
  * Counting only the KV blocks an engine has allocated would hide its wait queue and pile
  * requests onto the instance holding a popular prefix once its cache is full.
+ *
+ * <p>Overlap is the GPU caches' ({@link Signal#PREFIX_CACHE}). With a CPU KV tier, the blocks
+ * right after it that an instance holds only in its CPU tier ({@link Signal#CPU_PREFIX_CACHE})
+ * count {@code cpu_hit_weight} in [0, 1] each, as Dynamo credits host-tier overlap apart from
+ * device overlap ({@code router-concepts.md}: per-tier weights, {@code host_cache_hit_weight}) and
+ * llm-d's kv-cache-manager scores CPU blocks 0.8 of GPU ones: they are hits, but each costs a
+ * transfer. The default 0 is the router before the tier was visible to it (its index knew GPU blocks
+ * only), so it then neither reads nor keeps the CPU index; 1 credits CPU blocks as GPU ones.
  */
 final class KvRouter implements RoutingPolicy {
     private final double overlapWeight;
+    private final double cpuHitWeight;
 
-    private KvRouter(double overlapWeight) {
+    private KvRouter(double overlapWeight, double cpuHitWeight) {
         this.overlapWeight = overlapWeight;
+        this.cpuHitWeight = cpuHitWeight;
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("overlap_weight"));
-        return new KvRouter(spec.nonNegative("overlap_weight", 1));
+        spec.requireOnly(Set.of("overlap_weight", "cpu_hit_weight"));
+        return new KvRouter(spec.nonNegative("overlap_weight", 1), spec.fraction("cpu_hit_weight", 0));
     }
 
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
         int[] overlap = v.prefixOverlapBlocks(r);
+        int[] cpuOnly = cpuHitWeight > 0 ? v.cpuPrefixOverlapBlocks(r, overlap) : null;
         int promptBlocks = (r.inputTokens() + v.blockSizeTokens() - 1) / v.blockSizeTokens();
         int best = 0;
         double bestCost = Double.MAX_VALUE;
         for (int i = 0; i < v.instances(); i++) {
-            double cost = overlapWeight * (promptBlocks - overlap[i]) + v.inFlightPromptBlocks(i) + promptBlocks;
+            double credited = cpuOnly == null ? overlap[i] : overlap[i] + cpuHitWeight * cpuOnly[i];
+            double cost = overlapWeight * (promptBlocks - credited) + v.inFlightPromptBlocks(i) + promptBlocks;
             if (cost < bestCost) {
                 bestCost = cost;
                 best = i;
@@ -47,9 +59,12 @@ final class KvRouter implements RoutingPolicy {
         return best;
     }
 
-    /** The prefix index only: active blocks are the router's own bookkeeping, no signal. */
+    /**
+     * The prefix index, and the CPU tiers' when CPU blocks are credited: active blocks are the
+     * router's own bookkeeping, no signal.
+     */
     @Override
     public Set<Signal> signalsRead() {
-        return Set.of(Signal.PREFIX_CACHE);
+        return cpuHitWeight > 0 ? Set.of(Signal.PREFIX_CACHE, Signal.CPU_PREFIX_CACHE) : Set.of(Signal.PREFIX_CACHE);
     }
 }
