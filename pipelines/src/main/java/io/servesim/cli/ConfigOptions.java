@@ -76,6 +76,14 @@ public final class ConfigOptions {
             + " KV link, GB/s (default: the GPU's PCIe x16 host link)")
     Double kvTransferBandwidth;
 
+    @Option(names = "--kv-reload", description = "engine.kv_reload: blocking (the request waits for its CPU-tier"
+            + " blocks, vLLM's OffloadingConnector) or step (the step waits, the reference engine)")
+    String kvReload;
+
+    @Option(names = "--kv-reload-on-allocation-failure", description = "engine.kv_reload_on_allocation_failure:"
+            + " consult the CPU tier only when a new request's GPU allocation fails (the reference engine's trigger)")
+    Boolean kvReloadOnAllocationFailure;
+
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
     Integer numInstances;
 
@@ -146,6 +154,8 @@ public final class ConfigOptions {
         add(o, "engine.kv_cpu_blocks", kvCpuBlocks);
         add(o, "engine.kv_offload_threshold", kvOffloadThreshold);
         add(o, "engine.kv_transfer_bandwidth", kvTransferBandwidth);
+        add(o, "engine.kv_reload", kvReload);
+        add(o, "engine.kv_reload_on_allocation_failure", kvReloadOnAllocationFailure);
         add(o, "deployment.instances", numInstances);
         // with --autoscaler-threshold the autoscale policy is a mapping, so its name is set inside it
         policyNames.forEach((kind, name) -> add(o, kind == PolicyKind.AUTOSCALE && autoscalerThreshold != null
