@@ -177,7 +177,7 @@ public final class RooflineModel implements LatencyModel {
         }
         if (gpu == null) {
             throw new ConfigException(path + ".hardware", "the roofline model needs hardware; known: "
-                    + String.join(", ", GpuCatalog.builtIn().names()));
+                    + String.join(", ", spec.gpus().names()));
         }
         checkTensorParallel(arch, tp, path + ".tp");
         return new ResolvedLatency(new RooflineModel(arch, gpu, tp), OptionalInt.empty(), arch, gpu);
@@ -204,6 +204,21 @@ public final class RooflineModel implements LatencyModel {
         return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s; "
                         + "cross-GPU constants: %s", model.name(), gpu.name(), tp, gpu.smCount(),
                 gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe());
+    }
+
+    /**
+     * Empty on a GPU whose measurements the constants were fitted on ({@link RooflineConstants#fittedOn()}); on any
+     * other (a bundled row without measurements, or a user's {@code deployment.gpus} row) the note that the
+     * model prices it from its datasheet row and constants fitted on other GPUs.
+     */
+    @Override
+    public String calibrationNote() {
+        if (constants.fittedOn().contains(gpu.name())) {
+            return "";
+        }
+        return "uncalibrated: no measurements of " + gpu.name() + " were used in fitting; the roofline prices it from its"
+                + " datasheet row (" + gpu.source() + ") and cross-GPU constants fitted on "
+                + (constants.fittedOn().isEmpty() ? "no GPU" : String.join(", ", constants.fittedOn()));
     }
 
     /** The longer of the step's GPU work and its CPU work: vLLM with async scheduling (the default, see above). */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.RooflineConstants;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +54,19 @@ class LatencyValidationTest {
     }
 
     @Test
+    void aRealRunOnAUserGpuIsReplayedWithEveryMeasuredGpusConstantsAndMarkedUncalibrated() {
+        // the shipped run replayed as if on the example user row (sweeps/hardware/h100-pcie.yaml): the plumbing of
+        // validate-latency --gpus FILE --run-hardware H100-PCIE; no measurement of that GPU exists, so all are used
+        GpuCatalog gpus = GpuCatalog.builtIn().withFile(Path.of("..", "sweeps", "hardware", "h100-pcie.yaml"), "--gpus");
+        LatencyValidation v = LatencyValidation.run(DATA, DATA.resolve("validation/vllm_rtxpro6000_llama31_8b"), "NVIDIA H100 PCIe", gpus);
+        assertEquals("H100-PCIE", v.realRun().gpu());
+        assertEquals(v.all().gpus(), v.realRun().fit().gpus());
+        assertEquals(java.util.List.of("H200", "B200", "L40S", "RTX4090", "H100-PCIE"), v.uncalibrated());
+        assertTrue(v.render().contains("real vLLM run on H100-PCIE (uncalibrated), constants fitted on H100+RTXPRO6000+A100-80GB"),
+                v.render());
+    }
+
+    @Test
     void theBundledConstantsAreTheAllGpuFit() {
         RooflineConstants fit = validation.all().constants();
         RooflineConstants bundled = RooflineConstants.bundled();
@@ -61,5 +75,6 @@ class LatencyValidationTest {
         assertEquals(fit.kernelLaunchUs(), bundled.kernelLaunchUs(), 1e-3);
         assertEquals(fit.stepOverheadUs(), bundled.stepOverheadUs(), 0.05);
         assertEquals(fit.perSequenceUs(), bundled.perSequenceUs(), 1e-3);
+        assertEquals(fit.fittedOn(), bundled.fittedOn());
     }
 }

@@ -126,6 +126,17 @@ class RooflineModelTest {
     }
 
     @Test
+    void calibratedOnlyOnTheGpusTheBundledConstantsWereFittedOn() {
+        // roofline_constants.yaml fitted_on: [H100, RTXPRO6000, A100-80GB]; L40S has a datasheet row and no data
+        assertEquals("", new RooflineModel(LLAMA_8B, H100, 1).calibrationNote());
+        String note = new RooflineModel(LLAMA_8B, GpuCatalog.builtIn().lookup("L40S", "x"), 1).calibrationNote();
+        assertTrue(note.startsWith("uncalibrated: no measurements of L40S were used in fitting") && note.contains("NVIDIA L40S datasheet")
+                && note.endsWith("fitted on H100, RTXPRO6000, A100-80GB"), note);
+        // hand-set constants were fitted on nothing
+        assertTrue(roofline(LLAMA_8B, 1).calibrationNote().endsWith("fitted on no GPU"));
+    }
+
+    @Test
     void emptyStepCostsTheStepOverhead() {
         assertEquals(100, roofline(LLAMA_8B, 1).stepTimeUs(new StepShape()));
     }
