@@ -34,6 +34,10 @@ public final class ConfigOptions {
     @Option(names = "--hardware", description = "deployment.hardware: GPU, e.g. H100, A100-80GB, L40S")
     String hardware;
 
+    @Option(names = "--gpus", paramLabel = "FILE", description = "deployment.gpus: GPU rows in gpus.yaml's format (datasheet"
+            + " numbers) that --hardware may name; latency on them is uncalibrated")
+    Path gpus;
+
     @Option(names = "--tp", description = "deployment.tp: tensor-parallel degree")
     Integer tp;
 
@@ -141,6 +145,7 @@ public final class ConfigOptions {
         List<String> o = new ArrayList<>();
         add(o, "deployment.model", model);
         add(o, "deployment.hardware", hardware);
+        add(o, "deployment.gpus", gpus == null ? null : gpus.toAbsolutePath().toString());
         add(o, "deployment.tp", tp);
         add(o, "deployment.latency_model", latencyModel);
         add(o, "seed", seed);

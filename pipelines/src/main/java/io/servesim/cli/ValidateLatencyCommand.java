@@ -3,6 +3,7 @@ package io.servesim.cli;
 import io.servesim.exit.ErrorReport;
 import io.servesim.fidelity.LatencyValidation;
 import io.servesim.io.OutputPath;
+import io.servesim.latency.GpuCatalog;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,10 +14,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code servesim validate-latency [--data DIR] [--run RUN_DIR] [--write-constants FILE]}: fits the
- * roofline's cross-GPU constants leave-one-GPU-out on the shared measurements and prints, per held-out
- * GPU, the median and p90 |error| of its step times, and the real run's TTFT / TPOT / E2E mean errors
- * with its GPU held out ({@link LatencyValidation}). {@code --write-constants} writes the all-GPU fit in
+ * {@code servesim validate-latency [--data DIR] [--run RUN_DIR] [--run-hardware GPU] [--gpus FILE]
+ * [--write-constants FILE]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
+ * measurements and prints, per held-out GPU, the median and p90 |error| of its step times, the GPUs it has no
+ * measurements of (uncalibrated), and the real run's TTFT / TPOT / E2E mean errors with its GPU held out
+ * ({@link LatencyValidation}). {@code --gpus} adds a user's GPU rows (gpus.yaml's format) that
+ * {@code --run-hardware} may name: a real run on such a GPU is replayed with the constants of every measured GPU. {@code --write-constants} writes the all-GPU fit in
  * the format of the bundled {@code roofline_constants.yaml}, which is how that file is produced. Exit 0 on
  * success, 2 for a missing data directory or a bad output path, 1 when the fit fails.
  */
@@ -34,6 +37,10 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
     @Option(names = "--run-hardware", paramLabel = "GPU", defaultValue = "RTXPRO6000", description = "GPU of --run; default ${DEFAULT-VALUE}")
     String runHardware;
 
+    @Option(names = "--gpus", paramLabel = "FILE", description = "GPU rows in gpus.yaml's format (datasheet numbers) that"
+            + " --run-hardware may name")
+    Path gpus;
+
     @Option(names = "--write-constants", paramLabel = "FILE", description = "write the all-GPU fit as roofline_constants.yaml")
     Path constantsOut;
 
@@ -43,19 +50,23 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path runDir = run != null ? run : data.resolve("validation/vllm_rtxpro6000_llama31_8b");
-        return run(data, runDir, runHardware, constantsOut, System.out, System.err, Main.debug(spec));
+        return run(data, runDir, runHardware, gpus, constantsOut, System.out, System.err, Main.debug(spec));
     }
 
-    /** Validates on {@code data}; {@code constantsOut}, when given, receives the all-GPU constants. */
-    public static int run(Path data, Path runDir, String runHardware, Path constantsOut, PrintStream stdout, PrintStream stderr,
-                          boolean debug) {
+    /**
+     * Validates on {@code data}; {@code gpusFile} (or null) adds GPU rows; {@code constantsOut}, when given,
+     * receives the all-GPU constants.
+     */
+    public static int run(Path data, Path runDir, String runHardware, Path gpusFile, Path constantsOut, PrintStream stdout,
+                          PrintStream stderr, boolean debug) {
         ErrorReport errors = new ErrorReport("validate-latency", stderr, debug);
         LatencyValidation v;
         try {
             if (constantsOut != null) {
                 OutputPath.checkFile("--write-constants", constantsOut);
             }
-            v = LatencyValidation.run(data, runDir, runHardware);
+            GpuCatalog catalog = gpusFile == null ? GpuCatalog.builtIn() : GpuCatalog.builtIn().withFile(gpusFile, "--gpus");
+            v = LatencyValidation.run(data, runDir, runHardware, catalog);
         } catch (RuntimeException e) {
             return errors.report("cannot validate on " + data, e);
         }

@@ -43,7 +43,9 @@ public sealed interface LatencyObservation {
 
     /**
      * A measured step of {@code model} on {@code tp} GPUs computing {@code step}: a real engine's, with its CPU
-     * time ({@code includesCpu}), or a sum of profiled kernels, predicted without the CPU constants.
+     * time ({@code includesCpu}), or a sum of profiled kernels, predicted without the CPU constants. The real
+     * engines measured (BLIS's vLLM 0.8.4-0.11.0, Splitwise's) ran without async scheduling, so their CPU and GPU
+     * time add up ({@link RooflineModel#serialStepTimeUs}).
      */
     record Step(String source, ModelArchitecture model, GpuSpec gpu, int tp, StepShape step, double measuredUs,
                 boolean includesCpu) implements LatencyObservation {
@@ -51,7 +53,7 @@ public sealed interface LatencyObservation {
         public double predictUs(RooflineConstants constants) {
             RooflineConstants c = includesCpu ? constants : new RooflineConstants(constants.tensorEfficiency(),
                     constants.memoryEfficiency(), constants.kernelLaunchUs(), 0, 0, constants.provenance());
-            return new RooflineModel(model, gpu, tp, c).stepTimeUs(step);
+            return new RooflineModel(model, gpu, tp, c).serialStepTimeUs(step);
         }
     }
 

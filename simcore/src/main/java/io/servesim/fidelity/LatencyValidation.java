@@ -1,5 +1,6 @@
 package io.servesim.fidelity;
 
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.GpuSpec;
 import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ModelCatalog;
@@ -20,11 +21,16 @@ import java.util.Set;
  * kernel times; then replay the real vLLM run ({@link RealRun}) with the constants fitted without its GPU.
  * Also fits on every GPU: the constants servesim bundles ({@code roofline_constants.yaml}).
  *
- * @param all     the fit on every GPU
- * @param heldOut one row per GPU, in order of first appearance in the data
- * @param realRun the real run replayed with the constants fitted without its GPU, or null when no run was given
+ * <p>A real run on a GPU without measurements (a bundled row such as L40S, or a user's row from
+ * {@code --gpus FILE}) is replayed with the constants fitted on every GPU: out of sample by construction,
+ * and what {@code run} gives such a GPU (uncalibrated, {@link io.servesim.latency.RooflineModel#calibrationNote()}).
+ *
+ * @param all          the fit on every GPU
+ * @param heldOut      one row per GPU, in order of first appearance in the data
+ * @param realRun      the real run replayed with the constants fitted without its GPU, or null when no run was given
+ * @param uncalibrated the GPUs of the catalog with no measurements, in catalog order
  */
-public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, RealRunCheck realRun) {
+public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, RealRunCheck realRun, List<String> uncalibrated) {
     /** Leading comment of {@code roofline_constants.yaml}: what the constants are and how they were fitted. */
     public static final String CONSTANTS_HEADER = """
             Cross-GPU constants of the roofline latency model (io.servesim.latency.RooflineConstants).
@@ -41,8 +47,9 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
               tensor_efficiency   share of the datasheet dense tensor peak a full wave of GEMM tiles reaches
               memory_efficiency   share of the datasheet memory bandwidth weight / KV / activation traffic reaches
               kernel_launch_us    fixed cost of every GPU kernel (launch, ramp-up, tail)
-              step_overhead_us    CPU time per engine step not hidden behind the GPU
+              step_overhead_us    CPU time per engine step (behind the GPU with async scheduling, added to it without)
               per_sequence_us     CPU time per sequence in the batch (input preparation, sampling)
+              fitted_on           the GPUs whose measurements the fit used: on any other GPU the roofline is uncalibrated
             """;
 
     /**
@@ -74,29 +81,41 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
         }
     }
 
-    /**
-     * Runs the validation on the observations under {@code dataDir} and, when {@code runDirOrNull} is a
-     * run directory, the real run on {@code runGpu}.
-     */
+    /** {@link #run(Path, Path, String, GpuCatalog)} on the bundled GPUs. */
     public static LatencyValidation run(Path dataDir, Path runDirOrNull, String runGpu) {
-        List<LatencyObservation> observations = LatencyDatasets.read(dataDir);
-        Set<String> gpus = new LinkedHashSet<>();
-        observations.forEach(o -> gpus.add(o.gpu().name()));
-        List<HeldOut> rows = new ArrayList<>();
-        RealRunCheck check = null;
-        for (String gpu : gpus) {
-            RooflineFit.Result fit = RooflineFit.fit(observations, g -> !g.name().equals(gpu));
-            rows.add(score(gpu, fit, observations));
-            if (gpu.equals(runGpu) && runDirOrNull != null && Files.isDirectory(runDirOrNull)) {
-                check = replay(RealRun.read(runDirOrNull), gpu, fit);
-            }
-        }
-        return new LatencyValidation(RooflineFit.fit(observations, g -> true), rows, check);
+        return run(dataDir, runDirOrNull, runGpu, GpuCatalog.builtIn());
     }
 
-    /** The real run replayed on {@code gpu} with the roofline under {@code fit}'s constants. */
-    static RealRunCheck replay(RealRun run, String gpu, RooflineFit.Result fit) {
-        ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions("roofline", gpu, null, null, null));
+    /**
+     * Runs the validation on the observations under {@code dataDir} and, when {@code runDirOrNull} is a
+     * run directory, the real run on {@code runGpu} (looked up in {@code gpus}: the bundled GPUs and any user rows).
+     */
+    public static LatencyValidation run(Path dataDir, Path runDirOrNull, String runGpu, GpuCatalog gpus) {
+        String runGpuName = gpus.lookup(runGpu, "--run-hardware").name();
+        List<LatencyObservation> observations = LatencyDatasets.read(dataDir);
+        Set<String> measured = new LinkedHashSet<>();
+        observations.forEach(o -> measured.add(o.gpu().name()));
+        boolean replay = runDirOrNull != null && Files.isDirectory(runDirOrNull);
+        List<HeldOut> rows = new ArrayList<>();
+        RealRunCheck check = null;
+        for (String gpu : measured) {
+            RooflineFit.Result fit = RooflineFit.fit(observations, g -> !g.name().equals(gpu));
+            rows.add(score(gpu, fit, observations));
+            if (gpu.equals(runGpuName) && replay) {
+                check = replay(RealRun.read(runDirOrNull), gpu, fit, gpus);
+            }
+        }
+        RooflineFit.Result all = RooflineFit.fit(observations, g -> true);
+        if (!measured.contains(runGpuName) && replay) {
+            check = replay(RealRun.read(runDirOrNull), runGpuName, all, gpus);
+        }
+        List<String> uncalibrated = gpus.names().stream().filter(g -> !measured.contains(g)).toList();
+        return new LatencyValidation(all, rows, check, uncalibrated);
+    }
+
+    /** The real run replayed on {@code gpu} (of {@code gpus}) with the roofline under {@code fit}'s constants. */
+    static RealRunCheck replay(RealRun run, String gpu, RooflineFit.Result fit, GpuCatalog gpus) {
+        ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions("roofline", gpu, null, null, null), gpus);
         ModelArchitecture arch = ModelCatalog.builtIn().lookup(setup.modelId(), "replay");
         GpuSpec spec = setup.gpu();
         RooflineModel model = new RooflineModel(arch, spec, run.settings().tensorParallel(), fit.constants());
@@ -143,9 +162,14 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
         for (HeldOut h : heldOut) {
             b.append("  without ").append(h.gpu()).append(": ").append(h.fit().constants().describe()).append('\n');
         }
+        if (!uncalibrated.isEmpty()) {
+            b.append("no measurements (the roofline is uncalibrated on them, datasheet rows only): ")
+                    .append(String.join(", ", uncalibrated)).append('\n');
+        }
         if (realRun != null) {
-            b.append(String.format(Locale.ROOT, "real vLLM run on %s, constants fitted on %s: mean error TTFT %+.1f%%, "
-                            + "TPOT %+.1f%%, E2E %+.1f%%%n", realRun.gpu(), String.join("+", realRun.fit().gpus()),
+            b.append(String.format(Locale.ROOT, "real vLLM run on %s%s, constants fitted on %s: mean error TTFT %+.1f%%, "
+                            + "TPOT %+.1f%%, E2E %+.1f%%%n", realRun.gpu(), uncalibrated.contains(realRun.gpu()) ? " (uncalibrated)" : "",
+                    String.join("+", realRun.fit().gpus()),
                     realRun.meanErrorPercent("TTFT"), realRun.meanErrorPercent("TPOT"), realRun.meanErrorPercent("E2E")));
         }
         b.append("all GPUs (bundled): ").append(all.constants().describe())

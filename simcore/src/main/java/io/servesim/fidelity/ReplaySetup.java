@@ -37,13 +37,18 @@ import java.util.Locale;
  */
 public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSource) {
 
-    /** Resolves {@code options} against {@code run}; problems are {@link ConfigException}s naming the flag or file. */
+    /** Resolves {@code options} against {@code run} on the bundled GPUs; problems are {@link ConfigException}s naming the flag or file. */
     public static ReplaySetup resolve(RealRun run, ReplayOptions options) {
+        return resolve(run, options, GpuCatalog.builtIn());
+    }
+
+    /** As {@link #resolve(RealRun, ReplayOptions)}, with the GPU looked up in {@code gpus} (the bundled ones plus a user's rows). */
+    public static ReplaySetup resolve(RealRun run, ReplayOptions options, GpuCatalog gpus) {
         EngineSettings s = run.settings();
         LatencyKind kind = LatencyKind.find(options.latencyKind()).filter(LatencyKind::isConcrete).orElseThrow(
                 () -> new ConfigException("--latency-model", "unknown latency model '" + options.latencyKind() + "'; valid: "
                         + String.join(", ", LatencyKind.concreteNames())));
-        GpuSpec gpu = gpu(run, options.hardwareOrNull());
+        GpuSpec gpu = gpu(run, options.hardwareOrNull(), gpus);
         String modelId = options.modelOrNull() != null ? options.modelOrNull() : s.model();
         ModelArchitecture arch;
         LatencyModel latency;
@@ -54,7 +59,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             arch = architecture(modelId);
             latency = ProfileCatalog.fromDirectory(options.profileDirOrNull(), arch, gpu, s.tensorParallel());
         } else {
-            ResolvedLatency resolved = latency(kind, modelId, gpu, s.tensorParallel(), options.coefficientsOrNull());
+            ResolvedLatency resolved = latency(kind, modelId, gpu, s.tensorParallel(), options.coefficientsOrNull(), gpus);
             arch = resolved.architectureOrNull();
             latency = resolved.model();
         }
@@ -84,10 +89,11 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         return new ReplaySetup(SimSetup.single(sim.engine(), latency), modelId, gpu, kvSource);
     }
 
-    private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients) {
+    private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients,
+                                           GpuCatalog gpus) {
         try {
             return LatencyModels.resolve(new LatencySpec(kind.configName(), modelId, gpu.name(), tp,
-                    kind == LatencyKind.BLACKBOX ? coefficients : null), "replay", "--latency-model");
+                    kind == LatencyKind.BLACKBOX ? coefficients : null, null, null, gpus), "replay", "--latency-model");
         } catch (ConfigException e) {
             ConfigException.Problem p = e.problems().get(0);
             String hint = kind == LatencyKind.BLACKBOX && coefficients == null
@@ -115,17 +121,17 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         return ModelCatalog.builtIn().find(modelId).map(e -> ModelCatalog.builtIn().architecture(e, "--model")).orElse(null);
     }
 
-    private static GpuSpec gpu(RealRun run, String hardwareOrNull) {
+    private static GpuSpec gpu(RealRun run, String hardwareOrNull, GpuCatalog gpus) {
         String device = run.settings().deviceNameOrNull();
         if (device == null) {
             if (hardwareOrNull == null) {
                 throw new ConfigException("--hardware", "required: " + run.directory().resolve("meta.json")
-                        + " has no hardware.device_name; known GPUs: " + String.join(", ", GpuCatalog.builtIn().names()));
+                        + " has no hardware.device_name; known GPUs: " + String.join(", ", gpus.names()));
             }
-            return GpuCatalog.builtIn().lookup(hardwareOrNull, "--hardware");
+            return gpus.lookup(hardwareOrNull, "--hardware");
         }
-        GpuSpec fromRun = GpuCatalog.builtIn().lookup(device, "meta.json hardware.device_name");
-        if (hardwareOrNull != null && !GpuCatalog.builtIn().lookup(hardwareOrNull, "--hardware").name().equals(fromRun.name())) {
+        GpuSpec fromRun = gpus.lookup(device, "meta.json hardware.device_name");
+        if (hardwareOrNull != null && !gpus.lookup(hardwareOrNull, "--hardware").name().equals(fromRun.name())) {
             throw new ConfigException("--hardware", hardwareOrNull + " contradicts meta.json hardware.device_name '" + device
                     + "' (" + fromRun.name() + ")");
         }

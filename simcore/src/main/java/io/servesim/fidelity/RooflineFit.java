@@ -75,7 +75,8 @@ public final class RooflineFit {
         String provenance = String.format(Locale.ROOT, "RooflineFit on %s: GPU-only loss %.4f, engine-step loss %.4f",
                 String.join(", ", gpus), p.value(), o.value());
         return new Result(new RooflineConstants(fitted.tensorEfficiency(), fitted.memoryEfficiency(), fitted.kernelLaunchUs(),
-                fitted.stepOverheadUs(), fitted.perSequenceUs(), provenance), p.value(), o.value(), List.copyOf(gpus));
+                fitted.stepOverheadUs(), fitted.perSequenceUs(), provenance, List.copyOf(gpus)), p.value(), o.value(),
+                List.copyOf(gpus));
     }
 
     private static Map<String, Map<String, List<LatencyObservation>>> groups(List<LatencyObservation> observations,

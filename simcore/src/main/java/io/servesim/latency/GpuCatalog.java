@@ -2,6 +2,11 @@ package io.servesim.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ReadFailure;
+import io.servesim.config.StrictJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +15,9 @@ import java.util.Optional;
 
 /**
  * The GPU types servesim knows, loaded from the bundled {@code io/servesim/latency/gpus.yaml}
- * (sources per entry in that file). Names and aliases match case-insensitively, with spaces and
+ * (sources per entry in that file), plus, for one run, the rows of a user's file in the same format
+ * ({@code deployment.gpus: FILE}, {@link #withFile}): a GPU servesim does not bundle, given by its
+ * datasheet numbers only. Names and aliases match case-insensitively, with spaces and
  * underscores read as '-': {@code "H100-SXM"}, {@code "a100_80"} and
  * {@code "NVIDIA RTX PRO 6000 Blackwell Server Edition"} all resolve.
  */
@@ -37,6 +44,48 @@ public final class GpuCatalog {
         return BUILT_IN;
     }
 
+    /**
+     * This catalog with the rows of {@code file} ({@link GpuTable}'s format, that of the bundled
+     * {@code gpus.yaml}) added. A row may not take the name or an alias of a GPU already known (a bundled
+     * row's numbers are what its measurements were fitted with), nor repeat another row's.
+     *
+     * @param configPath the key or flag that named the file ({@code deployment.gpus}, {@code --gpus}), the
+     *                   prefix of every problem's path
+     * @throws ConfigException naming the file, the row and the key of every problem
+     */
+    public GpuCatalog withFile(Path file, String configPath) {
+        JsonNode root;
+        try {
+            root = StrictJson.yaml().readTree(Files.readAllBytes(file));
+        } catch (IOException e) {
+            ConfigException.Problem p = ReadFailure.problem(e, file);
+            throw new ConfigException(configPath + ": " + p.path(), p.message());
+        }
+        String prefix = configPath + ": " + file + " ";
+        List<GpuSpec> added = GpuTable.read(root, prefix);
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        Map<String, GpuSpec> keys = new HashMap<>(byKey);
+        for (int i = 0; i < added.size(); i++) {
+            GpuSpec gpu = added.get(i);
+            List<String> names = new ArrayList<>(List.of(gpu.name()));
+            names.addAll(gpu.aliases());
+            for (int j = 0; j < names.size(); j++) {
+                GpuSpec taken = keys.putIfAbsent(Resources.key(names.get(j)), gpu);
+                if (taken != null && taken != gpu) {
+                    problems.add(new ConfigException.Problem(prefix + "gpus[" + i + "]." + (j == 0 ? "name" : "aliases[" + (j - 1) + "]"),
+                            "'" + names.get(j) + "' already names " + taken.name() + (gpus.contains(taken) ? " (bundled)" : "")
+                                    + "; give the row a name of its own"));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        List<GpuSpec> all = new ArrayList<>(gpus);
+        all.addAll(added);
+        return new GpuCatalog(all);
+    }
+
     /** The GPU called {@code nameOrAlias}, if known. */
     public Optional<GpuSpec> find(String nameOrAlias) {
         return nameOrAlias == null ? Optional.empty() : Optional.ofNullable(byKey.get(Resources.key(nameOrAlias)));
@@ -51,7 +100,8 @@ public final class GpuCatalog {
     public GpuSpec lookup(String nameOrAlias, String path) {
         return find(nameOrAlias).orElseThrow(() -> new ConfigException(path,
                 "unknown GPU '" + nameOrAlias + "'; known: " + String.join(", ", names())
-                        + " (aliases such as H100-SXM, A100-80, 4090, RTX-PRO-6000 are accepted)"));
+                        + " (aliases such as H100-SXM, A100-80, 4090, RTX-PRO-6000 are accepted; add a GPU with"
+                        + " deployment.gpus: FILE, rows in gpus.yaml's format)"));
     }
 
     /** Canonical names in catalog order. */
@@ -71,24 +121,7 @@ public final class GpuCatalog {
     }
 
     private static GpuCatalog load() {
-        List<GpuSpec> gpus = new ArrayList<>();
-        for (JsonNode n : Resources.yaml("gpus.yaml").path("gpus")) {
-            String name = Resources.text(n, "name", "gpus.yaml");
-            String where = "gpus.yaml " + name;
-            List<String> aliases = new ArrayList<>();
-            for (JsonNode a : n.path("aliases")) {
-                aliases.add(a.asText());
-            }
-            gpus.add(new GpuSpec(name, aliases,
-                    Resources.number(n, "bf16_tflops", where),
-                    Resources.number(n, "fp8_tflops", where),
-                    Resources.number(n, "memory_bandwidth_tbps", where),
-                    Resources.number(n, "memory_gib", where),
-                    (int) Resources.number(n, "sm_count", where),
-                    Resources.number(n, "all_reduce_gbps", where),
-                    Resources.number(n, "host_link_gbps", where),
-                    Resources.text(n, "source", where)));
-        }
+        List<GpuSpec> gpus = GpuTable.read(Resources.yaml("gpus.yaml"), "gpus.yaml ");
         if (gpus.isEmpty()) {
             throw new IllegalStateException("gpus.yaml lists no GPUs");
         }

@@ -16,6 +16,16 @@ public interface LatencyModel {
     /** One line saying which model, hardware and coefficients are in use (shown in summaries). */
     String describe();
 
+    /**
+     * Empty when the model's numbers come from measurements of the GPU it runs on (trained or calibrated
+     * coefficients, a measured profile, roofline constants fitted with that GPU's data); otherwise one
+     * sentence saying that its latency is uncalibrated and why (shown in summaries as
+     * {@code latency_calibration_note}).
+     */
+    default String calibrationNote() {
+        return "";
+    }
+
     /** GPU time of one step computing {@code step}, in microseconds; at least 1. */
     long stepTimeUs(StepShape step);
 

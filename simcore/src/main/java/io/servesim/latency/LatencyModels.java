@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Turns a {@link LatencySpec} into a latency model, validating it against the bundled catalogs
- * ({@link GpuCatalog}, {@link ModelCatalog}, {@link CoefficientTable}): the checks every kind shares
+ * Turns a {@link LatencySpec} into a latency model, validating it against the catalogs
+ * ({@link GpuCatalog}: the bundled GPUs and the spec's own rows; {@link ModelCatalog}, {@link CoefficientTable}): the checks every kind shares
  * (TP, GPU and model lookup) here, then the chosen {@link LatencyKind}'s resolver:
  * <ul>
  *   <li>{@code blackbox} ({@link BlackboxModel#resolve}): explicit {@code coefficients} (model and
@@ -50,7 +50,7 @@ public final class LatencyModels {
         if (tp < 1) {
             throw new ConfigException(path + ".tp", "tensor parallelism must be >= 1, got " + tp);
         }
-        GpuSpec gpu = spec.hardware() == null ? null : GpuCatalog.builtIn().lookup(spec.hardware(), path + ".hardware");
+        GpuSpec gpu = spec.hardware() == null ? null : spec.gpus().lookup(spec.hardware(), path + ".hardware");
         ModelArchitecture arch = findArchitecture(spec.modelId(), path + ".model");
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
         return kind.resolve(new LatencyContext(kind, spec, path, kindKey, gpu, arch, modelKey));

@@ -15,11 +15,13 @@ import java.nio.file.Path;
  *                     KV capacity, when it gives one, is the run's unless {@code engine.total_kv_blocks} is set
  * @param profileDir   a measured-profile directory for the profiled model ({@code deployment.profile}), or null for
  *                     the bundled profiles
+ * @param gpus         the GPUs {@code hardware} may name: the bundled table, plus a user's rows
+ *                     ({@code deployment.gpus: FILE}, {@link GpuCatalog#withFile})
  */
 public record LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
-                          CalibratedCoefficients calibrated, Path profileDir) {
-    /** A spec without a calibrated file or profile directory. */
+                          CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus) {
+    /** A spec over the bundled GPUs, without a calibrated file or profile directory. */
     public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients) {
-        this(kind, modelId, hardware, tp, coefficients, null, null);
+        this(kind, modelId, hardware, tp, coefficients, null, null, GpuCatalog.builtIn());
     }
 }

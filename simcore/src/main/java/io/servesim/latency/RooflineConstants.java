@@ -1,6 +1,8 @@
 package io.servesim.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -21,12 +23,21 @@ import java.util.Locale;
  * @param perSequenceUs       CPU time per sequence in the batch (vLLM's per-request input preparation
  *                            and sampling bookkeeping), microseconds
  * @param provenance          how the constants were obtained (shown in descriptions)
+ * @param fittedOn            canonical names of the GPUs whose measurements the constants were fitted on: on
+ *                            any other GPU the model is uncalibrated ({@link RooflineModel#calibrationNote()})
  */
 public record RooflineConstants(double tensorEfficiency, double memoryEfficiency, double kernelLaunchUs,
-                                double stepOverheadUs, double perSequenceUs, String provenance) {
+                                double stepOverheadUs, double perSequenceUs, String provenance, List<String> fittedOn) {
     private static final RooflineConstants BUNDLED = load();
 
+    /** Constants fitted on no GPU's measurements (candidates during a fit, hand-set values in tests). */
+    public RooflineConstants(double tensorEfficiency, double memoryEfficiency, double kernelLaunchUs, double stepOverheadUs,
+                             double perSequenceUs, String provenance) {
+        this(tensorEfficiency, memoryEfficiency, kernelLaunchUs, stepOverheadUs, perSequenceUs, provenance, List.of());
+    }
+
     public RooflineConstants {
+        fittedOn = List.copyOf(fittedOn);
         if (!(tensorEfficiency > 0 && tensorEfficiency <= 1 && memoryEfficiency > 0 && memoryEfficiency <= 1
                 && kernelLaunchUs >= 0 && stepOverheadUs >= 0 && perSequenceUs >= 0)) {
             throw new IllegalArgumentException("roofline constants: efficiencies must be in (0, 1] and overheads >= 0");
@@ -51,17 +62,23 @@ public record RooflineConstants(double tensorEfficiency, double memoryEfficiency
             b.append(line.isEmpty() ? "#" : "# " + line).append('\n');
         }
         b.append(String.format(Locale.ROOT, "tensor_efficiency: %.4f%nmemory_efficiency: %.4f%nkernel_launch_us: %.3f%n"
-                        + "step_overhead_us: %.1f%nper_sequence_us: %.3f%nprovenance: \"%s\"%n", tensorEfficiency, memoryEfficiency,
-                kernelLaunchUs, stepOverheadUs, perSequenceUs, provenance.replace("\"", "'")));
+                        + "step_overhead_us: %.1f%nper_sequence_us: %.3f%nfitted_on: [%s]%nprovenance: \"%s\"%n", tensorEfficiency,
+                memoryEfficiency, kernelLaunchUs, stepOverheadUs, perSequenceUs, String.join(", ", fittedOn),
+                provenance.replace("\"", "'")));
         return b.toString();
     }
 
     private static RooflineConstants load() {
         JsonNode n = Resources.yaml("roofline_constants.yaml");
         String where = "roofline_constants.yaml";
+        List<String> fittedOn = new ArrayList<>();
+        n.path("fitted_on").forEach(g -> fittedOn.add(g.asText()));
+        if (fittedOn.isEmpty()) {
+            throw new IllegalStateException(where + ": missing 'fitted_on'");
+        }
         return new RooflineConstants(Resources.number(n, "tensor_efficiency", where),
                 Resources.number(n, "memory_efficiency", where), Resources.number(n, "kernel_launch_us", where),
                 Resources.number(n, "step_overhead_us", where), Resources.number(n, "per_sequence_us", where),
-                Resources.text(n, "provenance", where));
+                Resources.text(n, "provenance", where), fittedOn);
     }
 }

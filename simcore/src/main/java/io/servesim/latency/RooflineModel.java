@@ -9,13 +9,15 @@ import java.util.OptionalInt;
  * row ({@link GpuSpec}) and the few cross-GPU {@link RooflineConstants}. Everything is per GPU of a
  * tensor-parallel group of {@code tp}; a step of T tokens (prefill plus decode) over S sequences costs
  * <pre>
- * step_us = stepOverhead + S x perSequence                                           (CPU)
- *         + layers x OTHER_KERNELS_PER_LAYER x kernelLaunch     (norms, rotary, attention, activation)
+ * step_us = max(gpu_us, cpu_us)          (async scheduling: the CPU work of a step overlaps the GPU's)
+ * cpu_us  = stepOverhead + S x perSequence
+ * gpu_us  = layers x OTHER_KERNELS_PER_LAYER x kernelLaunch     (norms, rotary, attention, activation)
  *         + sum over layers of the GEMMs at M = T  ({@link Gemm}: tile and wave quantized roofline)
  *         + MoE experts: touched experts x expert GEMMs at M = T x k / touched
  *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token)
  *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads, if more);
- *                      decode reads each sequence's paged KV cache at the memory efficiency
+ *                      decode reads each sequence's paged KV cache at the memory efficiency; in a
+ *                      mixed step each decode also pays 64-row query tiles ({@link #attentionUs})
  *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
  *         + 2 all-reduces per layer when tp > 1
  * </pre>
@@ -27,6 +29,13 @@ import java.util.OptionalInt;
  * {@code attn_pre_proj}, {@code attn_post_proj}, {@code mlp_up_proj}, {@code mlp_down_proj}) and of
  * LLMServingSim's per-layer profiles, priced by a roofline instead of measured: every GPU is the same
  * physics at its own peaks, SM count and bandwidth.
+ *
+ * <p>CPU time: vLLM schedules and prepares step n+1 while the GPU runs step n when async scheduling is on
+ * ({@code vllm/v1/core/sched/async_scheduler.py}, vllm-project/vllm PR #19970; on by default since the
+ * plan of issue #27679, PR #27614: {@code SchedulerConfig.async_scheduling} defaults to None, "if set to
+ * False, disable async scheduling"), so a step takes the longer of its GPU work and its CPU work.
+ * Engines without it (vLLM up to 0.11, which the trained BLIS coefficients measured, and Splitwise's)
+ * pay both in series: {@link #serialStepTimeUs}.
  *
  * <p>Tensor parallelism: two all-reduces per layer (after attention and after the MLP) of
  * tokens x hidden x dtype bytes, ring cost 2(tp-1)/tp x bytes / {@link GpuSpec#allReduceGBps()} plus
@@ -50,6 +59,12 @@ public final class RooflineModel implements LatencyModel {
      * kernels: these five and four GEMMs).
      */
     public static final int OTHER_KERNELS_PER_LAYER = 5;
+    /**
+     * Query rows of a FlashAttention-2 tile in its paged (split-KV) kernel, {@code kBlockM = 64} for every
+     * head size ({@code Flash_fwd_kernel_traits} of {@code flash_fwd_launch_template.h}'s
+     * {@code run_mha_fwd_splitkv_dispatch}, Dao-AILab/flash-attention and vllm-project/flash-attention).
+     */
+    public static final int FLASH_ATTENTION_TILE_ROWS = 64;
 
     private final ModelArchitecture model;
     private final GpuSpec gpu;
@@ -69,7 +84,7 @@ public final class RooflineModel implements LatencyModel {
     private final double usPerAttentionPair;
     private final double usPerKvToken;
     private final double usPerToken;
-    private final double fixedUs;
+    private final double gpuFixedUs;
     private final double perSequenceUs;
     private final double kernelLaunchUs;
 
@@ -124,8 +139,7 @@ public final class RooflineModel implements LatencyModel {
         double allReduces = tp > 1 ? 2.0 * layers : 0;
         this.usPerToken = layers * elementwiseBytesPerLayer * usPerByte
                 + allReduces * 2.0 * (tp - 1) / tp * h * act / gpu.allReduceBytesPerSecond() * 1e6;
-        this.fixedUs = constants.stepOverheadUs() + layers * OTHER_KERNELS_PER_LAYER * constants.kernelLaunchUs()
-                + allReduces * ALL_REDUCE_LATENCY_US;
+        this.gpuFixedUs = layers * OTHER_KERNELS_PER_LAYER * constants.kernelLaunchUs() + allReduces * ALL_REDUCE_LATENCY_US;
         this.perSequenceUs = constants.perSequenceUs();
         this.kernelLaunchUs = constants.kernelLaunchUs();
     }
@@ -163,7 +177,7 @@ public final class RooflineModel implements LatencyModel {
         }
         if (gpu == null) {
             throw new ConfigException(path + ".hardware", "the roofline model needs hardware; known: "
-                    + String.join(", ", GpuCatalog.builtIn().names()));
+                    + String.join(", ", spec.gpus().names()));
         }
         checkTensorParallel(arch, tp, path + ".tp");
         return new ResolvedLatency(new RooflineModel(arch, gpu, tp), OptionalInt.empty(), arch, gpu);
@@ -192,10 +206,41 @@ public final class RooflineModel implements LatencyModel {
                 gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe());
     }
 
+    /**
+     * Empty on a GPU whose measurements the constants were fitted on ({@link RooflineConstants#fittedOn()}); on any
+     * other (a bundled row without measurements, or a user's {@code deployment.gpus} row) the note that the
+     * model prices it from its datasheet row and constants fitted on other GPUs.
+     */
+    @Override
+    public String calibrationNote() {
+        if (constants.fittedOn().contains(gpu.name())) {
+            return "";
+        }
+        return "uncalibrated: no measurements of " + gpu.name() + " were used in fitting; the roofline prices it from its"
+                + " datasheet row (" + gpu.source() + ") and cross-GPU constants fitted on "
+                + (constants.fittedOn().isEmpty() ? "no GPU" : String.join(", ", constants.fittedOn()));
+    }
+
+    /** The longer of the step's GPU work and its CPU work: vLLM with async scheduling (the default, see above). */
     @Override
     public long stepTimeUs(StepShape step) {
+        return Math.max(1L, Math.round(Math.max(gpuUs(step), cpuUs(step))));
+    }
+
+    /** The step's GPU work plus its CPU work: an engine without async scheduling (vLLM up to 0.11). */
+    public long serialStepTimeUs(StepShape step) {
+        return Math.max(1L, Math.round(gpuUs(step) + cpuUs(step)));
+    }
+
+    /** CPU time of the step: the per-step cost plus the per-sequence cost. */
+    double cpuUs(StepShape step) {
+        return constants.stepOverheadUs() + perSequenceUs * step.batchSize();
+    }
+
+    /** GPU time of the step: every kernel of every layer, the LM head and the all-reduces (0 for an empty step). */
+    double gpuUs(StepShape step) {
         if (step.batchSize() == 0) {
-            return Math.max(1L, Math.round(constants.stepOverheadUs()));
+            return 0;
         }
         long tokens = step.totalTokens();
         double layerUs = 0;
@@ -216,9 +261,7 @@ public final class RooflineModel implements LatencyModel {
                 layerUs += moeLayers * (touched * (g.timeUs(rowsPerExpert) - kernelLaunchUs) + kernelLaunchUs);
             }
         }
-        double us = fixedUs + perSequenceUs * step.batchSize() + layerUs + lmHead.timeUs(step.batchSize())
-                + attentionUs(step) + tokens * usPerToken;
-        return Math.max(1L, Math.round(us));
+        return gpuFixedUs + layerUs + lmHead.timeUs(step.batchSize()) + attentionUs(step) + tokens * usPerToken;
     }
 
     /**
@@ -226,6 +269,16 @@ public final class RooflineModel implements LatencyModel {
      * n x c + n(n+1)/2 causal (query, key) pairs and reads c + n tokens of KV; each decode token reads
      * its c + 1 tokens of KV (paged, memory-bound). Compute and memory are taken as a roofline over the
      * prefill chunks together and over the decodes together.
+     *
+     * <p>A decode that rides in a mixed step (any prefill chunk beside it) costs more: vLLM's FlashAttention
+     * backend runs the whole batch as one varlen kernel ({@code vllm/v1/attention/backends/flash_attn.py}),
+     * and FlashAttention-2 packs a query group's heads into one tile and splits the KV across SMs only when
+     * every query is one token ({@code mha_varlen_fwd} in {@code csrc/flash_attn/flash_api.cpp}: "Only apply
+     * split-k for decoding"). Beside a prefill each query head of each decode walks its whole KV in one
+     * thread block of {@link #FLASH_ATTENTION_TILE_ROWS}-row tiles, one row used: the tile MMAs
+     * (64 x the decode's FLOPs, at the tensor efficiency) come on top of the KV reads, which the serial walk
+     * does not overlap with them. (On the RTX PRO 6000 profile a 16-token chunk beside 16-128 decodes of
+     * 1-8k tokens makes their attention 1.3-3.0x the pure-decode time; this prices it at 2x on that GPU.)
      */
     double attentionUs(StepShape step) {
         double prefillPairs = 0;
@@ -236,7 +289,9 @@ public final class RooflineModel implements LatencyModel {
         double prefillUs = Math.max(prefillPairs * usPerAttentionPair,
                 (step.prefillContextTokens() + step.prefillTokens()) * usPerKvToken);
         double decodeKv = step.decodeContextTokens() + step.decodeSeqs();
-        double decodeUs = Math.max(decodeKv * usPerAttentionPair, decodeKv * usPerKvToken);
+        double decodeUs = step.prefillSeqs() > 0
+                ? decodeKv * (FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair + usPerKvToken)
+                : Math.max(decodeKv * usPerAttentionPair, decodeKv * usPerKvToken);
         return prefillUs + decodeUs;
     }
 

@@ -18,6 +18,11 @@ public final class CellMetrics {
             new CellMetric("latency_model", Kind.TEXT, "", Aggregation.ANY, "/latency_model",
                     RunSummary::latencyModel,
                     "Latency model the cell ran with (blackbox, roofline, profiled)."),
+            new CellMetric("latency_calibration", Kind.TEXT, "", Aggregation.ANY, "/latency_calibration",
+                    RunSummary::latencyCalibration,
+                    "calibrated, or uncalibrated when no measurement of the cell's GPU was used to obtain its latency model"
+                            + " (a roofline on a GPU outside the constants' fit, such as a deployment.gpus row; the run's"
+                            + " summary JSON says why in latency_calibration_note)."),
             new CellMetric("instances", Kind.INT, "", Aggregation.MEAN, "/cluster/instances",
                     s -> s.cluster().instances(),
                     "Engine instances (replicas) in the cluster."),

@@ -188,7 +188,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         Distribution e2e = Distribution.ofMicros(Percentiles.of(e2eUs));
         Distribution tpot = Distribution.ofMicros(Percentiles.of(withTpot(tpotUs)));
         ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
-        RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.totalKvBlocks(),
+        RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.latencyCalibrationNote(),
+                totals.totalKvBlocks(),
                 totals.injected(), completed, dropped, rejected, unfinished,
                 ttft, e2e, Distribution.ofMicros(Percentiles.of(clientTtftUs)),
                 Distribution.ofMicros(Percentiles.of(clientE2eUs)), tpot, tokenItlDistribution(),

@@ -9,6 +9,9 @@ import java.util.Map;
  *
  * @param latencyModel          name of the latency model used
  * @param latencyDescription    which model/GPU/coefficients
+ * @param latencyCalibrationNote empty when the latency model's numbers come from measurements of the GPU it
+ *                              runs on; else why its latency is uncalibrated (a GPU no measurement of which
+ *                              was used in fitting, such as a user's {@code deployment.gpus} row)
  * @param totalKvBlocks         KV blocks per instance
  * @param injected              requests that arrived
  * @param completed             requests that finished
@@ -44,7 +47,8 @@ import java.util.Map;
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
  * @param autoscaling           fleet size over the run and its cost (a fixed fleet's too)
  */
-public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
+public record RunSummary(String latencyModel, String latencyDescription, String latencyCalibrationNote,
+                         long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
                          Distribution clientTtftMs, Distribution clientE2eMs, Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
                          Distribution queueingDelayMs, double durationS, double requestsPerSec,
@@ -60,7 +64,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
 
     /** This summary with the agentic session aggregates {@code byClient}. */
     public RunSummary withSessions(Map<String, SessionSummary> byClient) {
-        return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
+        return new RunSummary(latencyModel, latencyDescription, latencyCalibrationNote, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
@@ -76,18 +80,27 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         ClusterSummary withScore = new ClusterSummary(c.instances(), c.requestsPerInstance(), c.loadImbalanceCv(),
                 c.delayed(), c.sloMet(), c.sloAttainment(), c.goodputRps(), c.jainFairness(), c.priorityInversions(),
                 c.headOfLineBlocks(), weights.score(this), c.bySloClass(), c.byTenant());
-        return new RunSummary(latencyModel, latencyDescription, totalKvBlocks, injected, completed, dropped, rejected,
+        return new RunSummary(latencyModel, latencyDescription, latencyCalibrationNote, totalKvBlocks, injected, completed, dropped, rejected,
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
                 skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling);
     }
 
-    /** Stable, documented key order for JSON output. */
+    /** {@code calibrated}, or {@code uncalibrated} when {@link #latencyCalibrationNote} says why not. */
+    public String latencyCalibration() {
+        return latencyCalibrationNote.isEmpty() ? "calibrated" : "uncalibrated";
+    }
+
+    /** Stable, documented key order for JSON output ({@code latency_calibration_note} only when uncalibrated). */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("latency_model", latencyModel);
         m.put("latency_description", latencyDescription);
+        m.put("latency_calibration", latencyCalibration());
+        if (!latencyCalibrationNote.isEmpty()) {
+            m.put("latency_calibration_note", latencyCalibrationNote);
+        }
         m.put("total_kv_blocks", totalKvBlocks);
         m.put("injected", injected);
         m.put("completed", completed);

@@ -5,6 +5,7 @@ package io.servesim.metrics;
  *
  * @param latencyName          latency model name
  * @param latencyDescription   latency model description
+ * @param latencyCalibrationNote empty when the latency model is calibrated on the GPU it runs on, else why not
  * @param totalKvBlocks        KV blocks per instance
  * @param injected             requests that reached the cluster
  * @param endUs                clock at the end of the run
@@ -20,7 +21,7 @@ package io.servesim.metrics;
  * @param fitness              fitness weights (may be empty)
  * @param scaling              fleet size and cost over the run
  */
-public record RunTotals(String latencyName, String latencyDescription, long totalKvBlocks, long injected, long endUs,
+public record RunTotals(String latencyName, String latencyDescription, String latencyCalibrationNote, long totalKvBlocks, long injected, long endUs,
                         long preemptions, long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
                         long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,

@@ -14,6 +14,7 @@ import io.servesim.config.StrictJson;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.CalibratedCoefficients;
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
@@ -109,7 +110,8 @@ public final class SimConfigLoader {
      * {@code deployment:}: model, hardware, TP, latency model; {@code coefficients} inline
      * ({@code {alpha: [..], beta: [..]}}) or as the path of a file {@code servesim calibrate} wrote
      * ({@link CalibratedCoefficients}); {@code profile}, a measured-profile directory for the profiled
-     * model. Paths resolve against {@code baseDir}.
+     * model; {@code gpus}, a file of GPU rows in the bundled {@code gpus.yaml}'s format that {@code hardware}
+     * may then name ({@link GpuCatalog#withFile}). Paths resolve against {@code baseDir}.
      */
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.stringValue("model", null);
@@ -138,6 +140,15 @@ public final class SimConfigLoader {
             }
         }
         String profile = d.stringValue("profile", null);
+        GpuCatalog gpus = GpuCatalog.builtIn();
+        String gpusFile = d.stringValue("gpus", null);
+        if (gpusFile != null) {
+            try {
+                gpus = gpus.withFile(baseDir.resolve(gpusFile), d.pathOf("gpus"));
+            } catch (ConfigException e) {
+                e.problems().forEach(p -> d.problem(p.path(), p.message()));
+            }
+        }
         d.finish();
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
@@ -150,7 +161,7 @@ public final class SimConfigLoader {
                     "required (or give deployment.coefficients for a blackbox model)");
         }
         return new LatencySpec(kind, model, hardware, tp, coefficients, calibrated,
-                profile == null ? null : baseDir.resolve(profile));
+                profile == null ? null : baseDir.resolve(profile), gpus);
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -201,7 +201,7 @@ public final class Simulation {
         long horizon = setup.horizonUs();
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
-        return metrics.summary(new RunTotals(latency.name(), latency.describe(), setup.engine().totalKvBlocks(),
+        return metrics.summary(new RunTotals(latency.name(), latency.describe(), latency.calibrationNote(), setup.engine().totalKvBlocks(),
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
                 preemptedQueried == 0 ? 0 : (double) preemptedHits / preemptedQueried,
                 events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines, retiredTiers), setup.fitness(),

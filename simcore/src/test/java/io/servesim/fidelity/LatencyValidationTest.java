@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.RooflineConstants;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,10 +29,10 @@ class LatencyValidationTest {
 
     @Test
     void heldOutStepAndKernelErrorsStayWithinTheMeasuredBounds() {
-        // measured (median / p90 step |error|, kernel median): H100 32.0% / 77.0%, 12.1%; A100 28.0% / 83.2%;
-        // RTX PRO 6000 10.4% / 14.5%, 12.4%. Bounds: measured + 2 points.
-        Map<String, double[]> bounds = Map.of("H100", new double[] {0.34, 0.79, 0.141},
-                "A100-80GB", new double[] {0.30, 0.852, Double.NaN}, "RTXPRO6000", new double[] {0.124, 0.165, 0.144});
+        // measured (median / p90 step |error|, kernel median): H100 32.2% / 76.6%, 12.7%; A100 30.2% / 81.5%;
+        // RTX PRO 6000 11.6% / 14.7%, 12.4%. Bounds: measured + 2 points.
+        Map<String, double[]> bounds = Map.of("H100", new double[] {0.342, 0.786, 0.147},
+                "A100-80GB", new double[] {0.322, 0.835, Double.NaN}, "RTXPRO6000", new double[] {0.136, 0.167, 0.144});
         assertEquals(3, validation.heldOut().size(), validation.render());
         for (LatencyValidation.HeldOut h : validation.heldOut()) {
             double[] b = bounds.get(h.gpu());
@@ -41,14 +42,28 @@ class LatencyValidationTest {
     }
 
     @Test
-    void theRealRunWithItsGpuHeldOutMissesByAtMostTheMeasuredErrors() {
-        // measured with the RTX PRO 6000 held out: TTFT +13.3%, TPOT +6.8%, E2E +8.5% (bounds + 1.5 points)
+    void theRealRunWithItsGpuHeldOutMeetsTheTenPercentTarget() {
+        // issue 19's target: TTFT / TPOT / E2E means within 10% on a GPU whose data was never used in the fit;
+        // measured with the RTX PRO 6000 held out: TTFT +8.7%, TPOT +4.3%, E2E +5.4%
         LatencyValidation.RealRunCheck run = validation.realRun();
         assertEquals("RTXPRO6000", run.gpu());
         assertTrue(!run.fit().gpus().contains("RTXPRO6000"), run.fit().gpus().toString());
-        assertTrue(Math.abs(run.meanErrorPercent("TTFT")) <= 14.8, validation.render());
-        assertTrue(Math.abs(run.meanErrorPercent("TPOT")) <= 8.3, validation.render());
-        assertTrue(Math.abs(run.meanErrorPercent("E2E")) <= 10.0, validation.render());
+        for (String metric : new String[] {"TTFT", "TPOT", "E2E"}) {
+            assertTrue(Math.abs(run.meanErrorPercent(metric)) <= 10.0, metric + "\n" + validation.render());
+        }
+    }
+
+    @Test
+    void aRealRunOnAUserGpuIsReplayedWithEveryMeasuredGpusConstantsAndMarkedUncalibrated() {
+        // the shipped run replayed as if on the example user row (sweeps/hardware/h100-pcie.yaml): the plumbing of
+        // validate-latency --gpus FILE --run-hardware H100-PCIE; no measurement of that GPU exists, so all are used
+        GpuCatalog gpus = GpuCatalog.builtIn().withFile(Path.of("..", "sweeps", "hardware", "h100-pcie.yaml"), "--gpus");
+        LatencyValidation v = LatencyValidation.run(DATA, DATA.resolve("validation/vllm_rtxpro6000_llama31_8b"), "NVIDIA H100 PCIe", gpus);
+        assertEquals("H100-PCIE", v.realRun().gpu());
+        assertEquals(v.all().gpus(), v.realRun().fit().gpus());
+        assertEquals(java.util.List.of("H200", "B200", "L40S", "RTX4090", "H100-PCIE"), v.uncalibrated());
+        assertTrue(v.render().contains("real vLLM run on H100-PCIE (uncalibrated), constants fitted on H100+RTXPRO6000+A100-80GB"),
+                v.render());
     }
 
     @Test
@@ -60,5 +75,6 @@ class LatencyValidationTest {
         assertEquals(fit.kernelLaunchUs(), bundled.kernelLaunchUs(), 1e-3);
         assertEquals(fit.stepOverheadUs(), bundled.stepOverheadUs(), 0.05);
         assertEquals(fit.perSequenceUs(), bundled.perSequenceUs(), 1e-3);
+        assertEquals(fit.fittedOn(), bundled.fittedOn());
     }
 }

@@ -17,9 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The fidelity targets on the real vLLM 0.19 run of Llama-3.1-8B on one RTX PRO 6000
  * (/work/shared/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2
  * bench/examples/RTXPRO6000/Llama-3.1-8B; see the data's PROVENANCE.md): TTFT, TPOT and E2E means within
- * 5% of the measured ones with the profiled model and with blackbox coefficients refitted on the run,
- * and with the roofline model under its bundled cross-GPU constants (fitted with this GPU among others;
- * LatencyValidationTest holds the GPU out). KV capacity is derived from GPU memory, as the run records no
+ * 5% of the measured ones with the profiled model and with blackbox coefficients refitted on the run
+ * (both fitted to this GPU), and within issue 19's 10% with the roofline model under its bundled cross-GPU
+ * constants (fitted with this GPU's kernels and profiled steps among others, never on the run;
+ * LatencyValidationTest holds the GPU out). The roofline's steps land 2-3% short of the profile's GPU time
+ * (decode -2.3%, mixed steps -2.9%), and the run's queue turns that into -9.4% on TTFT. KV capacity is derived from GPU memory, as the run records no
  * num_gpu_blocks.
  * Skipped where the shared data is absent.
  */
@@ -60,10 +62,11 @@ class RealRunReplayTest {
     }
 
     @Test
-    void theRooflineModelWithTheBundledConstantsMeetsTheFivePercentTargets() {
+    void theRooflineModelWithTheBundledConstantsMeetsTheTenPercentTarget() {
+        // measured: TTFT -9.4%, TPOT -3.8%, E2E -5.3%
         ReplayOptions roofline = new ReplayOptions("roofline", "RTXPRO6000", null, null, null);
         Replay replay = Replay.run(run, ReplaySetup.resolve(run, roofline));
-        assertMeansWithin(5, replay.report());
+        assertMeansWithin(10, replay.report());
     }
 
     @Test
