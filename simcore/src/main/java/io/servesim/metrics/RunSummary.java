@@ -43,6 +43,7 @@ import java.util.Map;
  * @param cluster               cluster-level metrics
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
  * @param autoscaling           fleet size over the run and its cost (a fixed fleet's too)
+ * @param pd                    the architecture (aggregated or P/D), goodput per GPU, P/D pools and KV transfers
  */
 public record RunSummary(String latencyModel, String latencyDescription, long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
@@ -53,7 +54,8 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                          double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
-                         Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling) {
+                         Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling,
+                         PdSummary pd) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -64,7 +66,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, cluster, byClient, autoscaling);
+                skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -80,7 +82,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling);
+                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling, pd);
     }
 
     /** Stable, documented key order for JSON output. */
@@ -119,6 +121,7 @@ public record RunSummary(String latencyModel, String latencyDescription, long to
         m.put("kv_tiers", kvTiers.toMap());
         m.put("cluster", cluster.toMap());
         m.put("autoscaling", autoscaling.toMap());
+        m.put("pd", pd.toMap());
         if (!sessionsByClient.isEmpty()) {
             Map<String, Object> sessions = new LinkedHashMap<>();
             new java.util.TreeMap<>(sessionsByClient).forEach((id, s) -> sessions.put(id, s.toMap()));
