@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.decisions.DecisionKind;
+import io.servesim.decisions.DecisionRecord;
+import io.servesim.decisions.TraceLevel;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.metrics.Handoff;
 import io.servesim.metrics.RequestRecord;
 import java.nio.file.Files;
@@ -129,6 +134,33 @@ class PdRunTest {
         assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished());
         assertEquals(s.injected(), r.records().stream().map(RequestRecord::requestId).distinct().count());
         assertEquals(s.injected(), r.records().size());
+    }
+
+    @Test
+    void decisionTracesRecordTheChoiceAndBothPoolsRouting() {
+        ObjectNode tree;
+        try {
+            tree = (ObjectNode) io.servesim.config.StrictJson.yaml().readTree(PdRuns.BASE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        io.servesim.config.Overrides.apply(tree, "workload.num_requests=20");
+        List<DecisionRecord> decisions = new java.util.ArrayList<>();
+        io.servesim.run.RunPlan.prepare(io.servesim.run.SimConfigLoader.bind(tree, Path.of(""))).run(rec -> { },
+                io.servesim.metrics.SessionSink.NONE, decisions::add, new TraceOptions(TraceLevel.DECISIONS, 0));
+        for (long id = 0; id < 20; id++) {
+            long request = id;
+            List<DecisionRecord> mine = decisions.stream().filter(d -> d.requestId() == request).toList();
+            // admission, priority, the P/D decision, prefill routing (kv-router over engines 0-1), decode routing
+            // (least-loaded over engines 2-3)
+            assertEquals(List.of(DecisionKind.ADMISSION, DecisionKind.PRIORITY, DecisionKind.DISAGGREGATION,
+                    DecisionKind.ROUTING, DecisionKind.ROUTING), mine.stream().map(DecisionRecord::kind).toList());
+            assertEquals("remote", mine.get(2).outcome());
+            assertEquals("kv-router", mine.get(3).policy());
+            assertTrue(mine.get(3).instance() < 2);
+            assertEquals("least-loaded", mine.get(4).policy());
+            assertTrue(mine.get(4).instance() >= 2);
+        }
     }
 
     @Test
