@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  *   latency  -> config
  *   engine   -> kernel, latency, config, rng           (declares the SchedulingPolicy it uses)
  *   cluster  -> engine, decisions, ...                 (declares routing/admission/priority policies)
+ *   disagg   -> cluster, engine, latency, kernel, config  (P/D pools, decider, KV links, ownership)
  *   policy   -> cluster, engine, slo, config           (implementations + registries)
  *   metrics  -> cluster, engine, latency, slo, config
  *   workload -> engine, metrics, slo, config, rng
@@ -58,6 +59,7 @@ class ArchitectureTest {
                 .layer("latency").definedBy("io.servesim.latency")
                 .layer("engine").definedBy("io.servesim.engine")
                 .layer("cluster").definedBy("io.servesim.cluster")
+                .layer("disagg").definedBy("io.servesim.disagg")
                 .layer("policy").definedBy("io.servesim.policy..")
                 .layer("metrics").definedBy("io.servesim.metrics")
                 .layer("workload").definedBy("io.servesim.workload..")
@@ -72,11 +74,12 @@ class ArchitectureTest {
                 .whereLayer("workload").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
                 .whereLayer("metrics").mayOnlyBeAccessedByLayers("workload", "run", "fidelity", "pipelines")
                 .whereLayer("policy").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
-                .whereLayer("cluster").mayOnlyBeAccessedByLayers("policy", "metrics", "run", "fidelity", "pipelines")
-                .whereLayer("engine").mayOnlyBeAccessedByLayers("cluster", "policy", "metrics", "workload", "run",
+                .whereLayer("disagg").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
+                .whereLayer("cluster").mayOnlyBeAccessedByLayers("policy", "disagg", "metrics", "run", "fidelity", "pipelines")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("cluster", "disagg", "policy", "metrics", "workload", "run",
                         "fidelity", "pipelines")
-                .whereLayer("kernel").mayOnlyBeAccessedByLayers("engine", "cluster", "run")
-                .whereLayer("latency").mayOnlyBeAccessedByLayers("engine", "cluster", "metrics", "run", "fidelity",
+                .whereLayer("kernel").mayOnlyBeAccessedByLayers("engine", "cluster", "disagg", "run")
+                .whereLayer("latency").mayOnlyBeAccessedByLayers("engine", "cluster", "disagg", "metrics", "run", "fidelity",
                         "pipelines")
                 .check(classes);
     }
@@ -95,7 +98,7 @@ class ArchitectureTest {
     void theKernelIsPlainJava() {
         noClasses().that().resideInAnyPackage("io.servesim.config", "io.servesim.rng", "io.servesim.slo",
                         "io.servesim.decisions", "io.servesim.kernel", "io.servesim.latency", "io.servesim.engine",
-                        "io.servesim.cluster", "io.servesim.policy..", "io.servesim.metrics", "io.servesim.workload..",
+                        "io.servesim.cluster", "io.servesim.disagg", "io.servesim.policy..", "io.servesim.metrics", "io.servesim.workload..",
                         "io.servesim.run", "io.servesim.fidelity")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.beam..", "org.apache.avro..",
                         "org.apache.parquet..", "org.apache.hadoop..", "picocli..", "org.duckdb..")

@@ -91,6 +91,31 @@ public final class ConfigOptions {
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
     Integer numInstances;
 
+    @Option(names = "--architecture", description = "deployment.architecture: aggregated (one pool) or pd (prefill/decode"
+            + " disaggregation: deployment.pd)")
+    String architecture;
+
+    @Option(names = "--prefill-replicas", description = "deployment.pd.prefill.replicas: prefill pool replicas (with --architecture pd)")
+    Integer prefillReplicas;
+
+    @Option(names = "--decode-replicas", description = "deployment.pd.decode.replicas: decode pool replicas (with --architecture pd)")
+    Integer decodeReplicas;
+
+    @Option(names = "--pd-decider", description = "deployment.pd.decider: always, never or prefix-threshold")
+    String pdDecider;
+
+    @Option(names = "--pd-prefix-threshold", paramLabel = "TOKENS", description = "deployment.pd.prefix_threshold_tokens:"
+            + " the prefix-threshold decider disaggregates prompts with more uncached tokens than this (default 1000)")
+    Integer pdPrefixThreshold;
+
+    @Option(names = "--pd-transfer-latency", paramLabel = "DURATION", description = "deployment.pd.transfer.latency: fixed"
+            + " cost per KV transfer, e.g. 1ms, 250us (default 0)")
+    String pdTransferLatency;
+
+    @Option(names = "--pd-transfer-bandwidth", paramLabel = "BANDWIDTH", description = "deployment.pd.transfer.bandwidth:"
+            + " one KV link's bandwidth, e.g. 50GB/s, 400Gb/s (default 50GB/s)")
+    String pdTransferBandwidth;
+
     @Option(names = "--autoscaler-enabled", description = "autoscaling.enabled: replicas come and go (policies.autoscale decides)")
     Boolean autoscalerEnabled;
 
@@ -162,6 +187,13 @@ public final class ConfigOptions {
         add(o, "engine.kv_reload", kvReload);
         add(o, "engine.kv_reload_on_allocation_failure", kvReloadOnAllocationFailure);
         add(o, "deployment.instances", numInstances);
+        add(o, "deployment.architecture", architecture);
+        add(o, "deployment.pd.prefill.replicas", prefillReplicas);
+        add(o, "deployment.pd.decode.replicas", decodeReplicas);
+        add(o, "deployment.pd.decider", pdDecider);
+        add(o, "deployment.pd.prefix_threshold_tokens", pdPrefixThreshold);
+        add(o, "deployment.pd.transfer.latency", pdTransferLatency);
+        add(o, "deployment.pd.transfer.bandwidth", pdTransferBandwidth);
         // with --autoscaler-threshold the autoscale policy is a mapping, so its name is set inside it
         policyNames.forEach((kind, name) -> add(o, kind == PolicyKind.AUTOSCALE && autoscalerThreshold != null
                 ? kind.configPath() + ".name" : kind.configPath(), name));

@@ -49,5 +49,12 @@ public final class RequestRows {
         row.put("step_id", r.stepId());
         row.put("loop_iteration", r.loopIteration());
         row.put("fan_out_index", r.fanOutIndex());
+        var h = r.handoff();
+        row.put("prefill_instance", h.prefillInstance());
+        row.put("decode_instance", h.decodeInstance());
+        row.put("transfer_start_us", h.transferStartUs());
+        row.put("transfer_end_us", h.transferEndUs());
+        row.put("transfer_bandwidth_wait_us", h.bandwidthWaitUs());
+        row.put("decode_alloc_wait_us", h.decodeAllocWaitUs());
     }
 }

@@ -16,4 +16,9 @@ public record ClusterConfig(int instances, long admissionLatencyUs, long routing
             throw new IllegalArgumentException("invalid cluster config");
         }
     }
+
+    /** This cluster with {@code n} instances (a P/D deployment: both pools). */
+    public ClusterConfig withInstances(int n) {
+        return new ClusterConfig(n, admissionLatencyUs, routingLatencyUs, observability);
+    }
 }

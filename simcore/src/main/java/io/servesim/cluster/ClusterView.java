@@ -39,6 +39,9 @@ public final class ClusterView {
     private final int[] readyOverlap;
     private final int[] cpuOverlap;
     private final Fleet fleet;
+    /** A pool's view ({@link #pool}): its first engine id and instance count; 0 and all engines otherwise. */
+    private final int poolOffset;
+    private final int poolSize;
 
     public ClusterView(Engine[] engines, Observability observability, Set<Signal> read) {
         this(engines, null, observability, read);
@@ -65,11 +68,45 @@ public final class ClusterView {
         this.overlapScratch = new int[n];
         this.readyOverlap = new int[n];
         this.cpuOverlap = new int[n];
+        this.poolOffset = 0;
+        this.poolSize = n;
         for (int i = 0; i < n; i++) {
             if (engines[i] != null) {
                 attach(i);
             }
         }
+    }
+
+    /** A pool's view over the same state: engine ids {@code [offset, offset + size)} as positions {@code 0 .. size - 1}. */
+    private ClusterView(ClusterView all, int offset, int size) {
+        this.engines = all.engines;
+        this.fleet = null;
+        this.observability = all.observability;
+        this.scraped = all.scraped;
+        this.scrapedAtUs = all.scrapedAtUs;
+        this.ttftEwmaUs = all.ttftEwmaUs;
+        this.tpotEwmaUs = all.tpotEwmaUs;
+        this.stepEwmaUs = all.stepEwmaUs;
+        this.prefix = all.prefix;
+        this.cpuPrefix = all.cpuPrefix;
+        this.overlapScratch = all.overlapScratch;
+        this.readyOverlap = new int[size];
+        this.cpuOverlap = new int[size];
+        this.poolOffset = offset;
+        this.poolSize = size;
+    }
+
+    /**
+     * The view a router of one pool gets (P/D disaggregation: the prefill or the decode pool), engine
+     * ids {@code [offset, offset + size)} at positions {@code 0 .. size - 1}; signals, scrapes and
+     * prefix indexes are this view's (a fixed fleet's only).
+     */
+    public ClusterView pool(int offset, int size) {
+        if (fleet != null || poolSize != engines.length || offset < 0 || size < 1 || offset + size > engines.length) {
+            throw new IllegalArgumentException("pool [" + offset + ", " + (offset + size) + ") of a view of "
+                    + engines.length + " engines" + (fleet != null ? " with a fleet" : ""));
+        }
+        return new ClusterView(this, offset, size);
     }
 
     /** Engine {@code id} joins (at start, or a replica becoming ready): its cache events feed the prefix indexes. */
@@ -101,12 +138,12 @@ public final class ClusterView {
 
     /** Instances a routing decision chooses among (positions {@code 0 .. instances() - 1}). */
     public int instances() {
-        return fleet == null ? engines.length : fleet.readyCount();
+        return fleet == null ? poolSize : fleet.readyCount();
     }
 
     /** Engine id of position {@code k}. */
     public int id(int k) {
-        return fleet == null ? k : fleet.readyId(k);
+        return fleet == null ? poolOffset + k : fleet.readyId(k);
     }
 
     /** The engine with id {@code id} (null for a free slot). */
@@ -170,7 +207,7 @@ public final class ClusterView {
         } else {
             prefix.index().overlap(r, blockSizeTokens(), overlapScratch);
         }
-        if (fleet == null) {
+        if (fleet == null && poolSize == engines.length) {
             return overlapScratch;
         }
         for (int k = 0, n = instances(); k < n; k++) {

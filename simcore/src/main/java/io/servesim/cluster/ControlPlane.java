@@ -29,6 +29,16 @@ public final class ControlPlane {
     private int liveScrapeChains;
     private Autoscaler autoscaler;
     private DecisionTracer tracer;
+    private Dispatch dispatch;
+
+    /**
+     * Replaces the routing step: P/D disaggregation decides per request where its prefill and its
+     * decode run, each routed over its own pool ({@code io.servesim.disagg}).
+     */
+    public interface Dispatch {
+        /** The admitted {@code r} is to be routed now. */
+        void dispatch(Request r, long nowUs);
+    }
 
     public ControlPlane(ClusterConfig config, AdmissionPolicy admission, PriorityPolicy priority, RoutingPolicy routing,
                         Engine[] engines, ClusterView view, EventQueue events, ClusterObserver observer) {
@@ -55,6 +65,27 @@ public final class ControlPlane {
         }
         this.tracer = new DecisionTracer(sink, options,
                 new DecisionTracer.Names(admissionName, priorityName, routingName, schedulerName), view, routing);
+    }
+
+    /** Admitted requests go to {@code d} instead of the routing policy over the whole cluster. */
+    public void dispatchWith(Dispatch d) {
+        this.dispatch = d;
+    }
+
+    /** Records a pool routing decision made outside {@link #route} (P/D), when decisions are traced. */
+    public void traceRouting(Request r, ClusterView poolView, RoutingPolicy policy, String policyName, int position,
+                             long nowUs) {
+        if (tracer != null) {
+            tracer.routing(r, poolView.id(position), position, nowUs, poolView, policy, policyName);
+        }
+    }
+
+    /** Records a P/D decision ({@code remote} or {@code local}), when decisions are traced. */
+    public void traceDisaggregation(Request r, String decider, String outcome, String reason, int uncachedTokens,
+                                    long nowUs) {
+        if (tracer != null) {
+            tracer.disaggregation(r, decider, outcome, reason, uncachedTokens, nowUs);
+        }
     }
 
     /** Replicas come and go under {@code a}: its pending events are not work that keeps scrapes going. */
@@ -117,6 +148,10 @@ public final class ControlPlane {
 
     /** ROUTING: pick the instance now; the request reaches it after any on-demand pull latency. */
     public void route(Request r, long nowUs) {
+        if (dispatch != null) {
+            dispatch.dispatch(r, nowUs);
+            return;
+        }
         int chosen = routing.route(r, view, nowUs);
         if (chosen < 0 || chosen >= view.instances()) {
             throw new IllegalStateException("routing policy chose instance " + chosen + " of " + view.instances());
@@ -165,6 +200,11 @@ public final class ControlPlane {
             double tpot = out > 1 ? (double) (r.completionUs() - r.firstTokenUs()) / (out - 1) : 0;
             view.onCompleted(r.instanceId(), ttft, tpot);
         }
+    }
+
+    /** Counts a request routed to engine {@code target} outside {@link #route} (P/D pools). */
+    public void countRouted(int target) {
+        routedCount[target]++;
     }
 
     /** Requests routed to each instance so far. */

@@ -58,6 +58,15 @@ final class DecisionTracer {
 
     /** Right after {@code routing.route(r, ...)} returned {@code target}, before the request moves. */
     void routing(Request r, int target, long nowUs) {
+        routing(r, target, target, nowUs, view, routing, names.routing());
+    }
+
+    /**
+     * A routing decision of {@code policy} (named {@code policyName}) over {@code view} (a P/D pool's,
+     * or the cluster's) that chose {@code position}, engine {@code target}.
+     */
+    void routing(Request r, int target, int position, long nowUs, ClusterView view, RoutingPolicy routing,
+                 String policyName) {
         double[] scores = routing.lastScores();
         boolean scored = scores.length == view.instances();
         List<Candidate> candidates = new ArrayList<>();
@@ -69,14 +78,20 @@ final class DecisionTracer {
                 parts.forEach((k, v) -> breakdown.put(k, v[i]));
                 candidates.add(new Candidate(i, scores[i], breakdown));
             }
-            regret = Counterfactuals.scoreRegret(scores, target);
+            regret = Counterfactuals.scoreRegret(scores, position);
         }
-        Snapshot snapshot = options.level() == TraceLevel.DETAILED ? snapshot(r) : null;
-        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.ROUTING, names.routing(), "routed", "", target,
-                scored ? scores[target] : Double.NaN, regret, candidates, snapshot));
+        Snapshot snapshot = options.level() == TraceLevel.DETAILED ? snapshot(r, view, routing) : null;
+        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.ROUTING, policyName, "routed", "", target,
+                scored ? scores[position] : Double.NaN, regret, candidates, snapshot));
     }
 
-    private Snapshot snapshot(Request r) {
+    /** A P/D decision: {@code outcome} {@code remote} (prefill on the prefill pool) or {@code local}, with its reason. */
+    void disaggregation(Request r, String decider, String outcome, String reason, int uncachedTokens, long nowUs) {
+        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.DISAGGREGATION, decider, outcome, reason, -1,
+                uncachedTokens, Double.NaN, List.of(), null));
+    }
+
+    private static Snapshot snapshot(Request r, ClusterView view, RoutingPolicy routing) {
         int n = view.instances();
         double[] loads = new double[n];
         double[] kv = new double[n];

@@ -12,5 +12,10 @@ public enum DecisionKind {
     /** The instance an admitted request is sent to. */
     ROUTING,
     /** A running request evicted by its instance's scheduler to free KV blocks. */
-    PREEMPTION
+    PREEMPTION,
+    /**
+     * P/D disaggregation: whether a request's prefill runs on the prefill pool ({@code remote}) or
+     * with its decode on the decode pool ({@code local}).
+     */
+    DISAGGREGATION
 }

@@ -109,6 +109,10 @@ final class BatchFormer {
         // Phase 2: new requests from the wait queue.
         while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waitQueue.isEmpty()) {
             Request r = waitQueue.peek();
+            if (r.kvResident) {
+                admitWithKv(r, nowUs, shape);
+                continue;
+            }
             int cachedBlocks = kv.lookupPrefix(r);
             int cachedTokens = cachedBlocks * kv.blockSize();
             if (blockingReload && kv.lastLookupCpuHits() > 0) {
@@ -139,6 +143,24 @@ final class BatchFormer {
             addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);
             listener.admitted(r, nowUs);
         }
+    }
+
+    /**
+     * P/D: admits {@code r}, whose prompt KV was transferred into blocks it already holds (reserved for
+     * its prompt and first output token, so nothing is allocated); its next token is a decode step.
+     */
+    private void admitWithKv(Request r, long nowUs, StepShape shape) {
+        waitQueue.poll();
+        int computed = r.computedTokens;
+        int newTokens = cap(r.numTokens() - computed, computed, budget);
+        if (!kv.ensure(r, computed + newTokens)) {
+            throw new IllegalStateException("a request admitted with its transferred KV needed new blocks: " + r);
+        }
+        r.state = Request.State.RUNNING;
+        running.add(r, newTokens);
+        budget -= newTokens;
+        addToShape(shape, r.generatedTokens, computed, r.numTokens(), newTokens);
+        listener.admitted(r, nowUs);
     }
 
     /** The head {@code r} got no KV blocks: head-of-line blocking if the request behind it would have fit. */

@@ -45,6 +45,12 @@ public final class Engine {
     private long headOfLineBlocks;
     /** Blocks held by requests whose blocking reload is in flight. */
     private long parkedBlocks;
+    /** P/D: blocks of prefill stages completed in a step that has not ended yet (their PREFILL_DONE is pending). */
+    private long finishingBlocks;
+    /** P/D: blocks of completed prefill stages kept as the source of their KV transfer. */
+    private long handOffBlocks;
+    /** P/D: blocks reserved for incoming KV transfers and held by requests waiting here with their KV. */
+    private long receivingBlocks;
     private final boolean tiered;
     private long pendingItlUs;
     private int pendingItlCount;
@@ -74,7 +80,17 @@ public final class Engine {
 
             @Override
             public void neverFits(Request r, long nowUs) {
-                drop(r, DropReason.NEVER_FITS, nowUs);
+                if (handOffBlocks + receivingBlocks > 0) {
+                    // P/D: blocks held for transfers are not this request's to compete for, and they
+                    // come free; it waits at the front as a preempted request does
+                    r.computedTokens = 0;
+                    r.preemptions++;
+                    r.state = Request.State.QUEUED;
+                    waitQueue.addFront(r);
+                    onPreempted(r, nowUs);
+                } else {
+                    drop(r, DropReason.NEVER_FITS, nowUs);
+                }
             }
 
             @Override
@@ -211,6 +227,11 @@ public final class Engine {
         if (r.firstScheduleUs < 0) {
             r.firstScheduleUs = nowUs;
         }
+        if (r.kvResident) {
+            r.kvResident = false;
+            r.kvAdmitUs = nowUs;
+            receivingBlocks -= r.heldBlocks();
+        }
     }
 
     /**
@@ -237,10 +258,16 @@ public final class Engine {
             }
             if (generated[i] >= target[i] || capped[i]) {
                 Request r = running.sync(i);
-                kv.release(r);
                 r.state = Request.State.COMPLETED;
                 r.completionUs = r.lastTokenUs;
-                events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
+                if (r.prefillOnly()) {
+                    // P/D: the KV stays here, owned by this instance, until its transfer completes
+                    finishingBlocks += r.heldBlocks();
+                    events.schedule(endUs, EventKind.PREFILL_DONE, id, r);
+                } else {
+                    kv.release(r);
+                    events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
+                }
             } else {
                 running.move(i, kept++);
             }
@@ -299,8 +326,81 @@ public final class Engine {
         waitQueue.drain(sink);
     }
 
+    /** Blocks held for P/D transfers: prefill stages' sources, and reservations and received KV (INV-4's owners). */
     long parkedBlocksForInvariants() {
-        return parkedBlocks;
+        return parkedBlocks + finishingBlocks + handOffBlocks + receivingBlocks;
+    }
+
+    // ---- P/D disaggregation: the engine side of a KV handoff (io.servesim.disagg drives it) ----
+
+    /**
+     * PREFILL_DONE: the prefill stage {@code b} computed its prompt and first token here; it is no
+     * longer in flight (the prefill router's bookkeeping ends, as Dynamo's {@code mark_prefill_completed})
+     * but its blocks stay held until {@link #releaseHandedOff}.
+     */
+    public void handOff(Request b) {
+        finishingBlocks -= b.heldBlocks();
+        handOffBlocks += b.heldBlocks();
+        inFlight--;
+        inFlightPromptBlocks -= kv.blocksFor(b.inputTokens());
+    }
+
+    /** The KV transfer of {@code b} completed: its blocks are freed here (hashed ones stay cached for later hits). */
+    public void releaseHandedOff(Request b) {
+        handOffBlocks -= b.heldBlocks();
+        kv.release(b);
+    }
+
+    /** Blocks held here as the sources of KV transfers in flight (completed prefill stages). */
+    public long handOffBlocks() { return handOffBlocks; }
+
+    /** Blocks reserved here for incoming KV transfers or held by requests waiting with their received KV. */
+    public long receivingBlocks() { return receivingBlocks; }
+
+    /**
+     * A request handed off to this (decode) instance after its prefill elsewhere: it is in flight here
+     * from now; false when this instance can never serve it (the drop guards of {@link #onQueued}; it
+     * is then dropped and leaves).
+     */
+    public boolean acceptHandoff(Request r, long nowUs) {
+        r.instanceId = id;
+        inFlight++;
+        inFlightPromptBlocks += kv.blocksFor(r.inputTokens());
+        DropReason reason = unservable(r);
+        if (reason != null) {
+            drop(r, reason, nowUs);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Allocates the blocks {@code r}'s transferred KV lands in: its prompt and the first output token
+     * (so its first decode step needs none), unregistered until the KV has arrived. All-or-nothing;
+     * false when too few blocks are free (the transfer must wait).
+     */
+    public boolean reserveHandoff(Request r) {
+        if (!kv.reserve(r, r.inputTokens() + 1)) {
+            return false;
+        }
+        receivingBlocks += r.heldBlocks();
+        return true;
+    }
+
+    /**
+     * KV_RECEIVED: {@code r}'s KV transfer into its reserved blocks completed; it joins the wait queue
+     * with its prompt computed, and its admission schedules its next token without recomputing
+     * ({@link BatchFormer}), as vLLM's scheduler admits a request whose remote KVs finished receiving.
+     */
+    public void onKvReceived(Request r, long nowUs) {
+        r.kvResident = true;
+        r.waitOrder = enqueueSeq++;
+        r.state = Request.State.QUEUED;
+        waitQueue.addReceived(r);
+        if (!stepPending) {
+            stepPending = true;
+            events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
+        }
     }
 
     /**

@@ -328,6 +328,31 @@ public final class KvCache {
         return true;
     }
 
+    /**
+     * Reserves blocks backing tokens {@code [0, endToken)} for {@code r}, which holds none, without
+     * registering their content (a P/D transfer's destination: nothing can hit them before the KV has
+     * arrived; the request's first step registers them). All-or-nothing; a failure is not an
+     * allocation failure of the scheduler (the transfer waits).
+     */
+    public boolean reserve(Request r, int endToken) {
+        if (!r.blocks.isEmpty()) {
+            throw new IllegalStateException("request already holds blocks: " + r);
+        }
+        int need = blocksFor(endToken);
+        if (need > freeCount) {
+            return false;
+        }
+        r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
+        for (int i = 0; i < need; i++) {
+            popFree();
+            r.blocks.add(-1);
+        }
+        anonymousHeld += need;
+        r.blockTokens = need * blockSize;
+        r.registeredBlocks = 0;
+        return true;
+    }
+
     /** Frees all of {@code r}'s blocks (tail first); their hashes stay reusable until evicted. */
     public void release(Request r) {
         for (int i = r.blocks.size() - 1; i >= 0; i--) {

@@ -70,6 +70,14 @@ public final class Request {
     private long[] blockHashes = new long[0];
     private int hashedBlocks;
 
+    // ---- P/D disaggregation (io.servesim.disagg) ----
+    /** A prefill-stage copy: its engine keeps its KV blocks at completion for the transfer ({@link #prefillStage}). */
+    private boolean prefillOnly;
+    /** Waiting on a decode instance with its prompt's KV transferred and its blocks held ({@link Engine#onKvReceived}). */
+    boolean kvResident;
+    /** When a request handed off with its KV was admitted on its decode instance, or -1. */
+    long kvAdmitUs = -1;
+
     public Request(long id, RequestTags tags, TokenSequence input, int outputTokens, int maxOutputTokens,
                    long arrivalUs, double priority, boolean streaming) {
         if (outputTokens < 0 || maxOutputTokens < 0) {
@@ -156,6 +164,54 @@ public final class Request {
 
     /** Marks the output as reusable by later requests (set by session workloads before arrival). */
     public void markOutputReusable() { this.outputReusable = true; }
+
+    /**
+     * The prefill stage of this request for P/D disaggregation: the same prompt (so the same block
+     * hashes) with {@code max_tokens} 1, as the Dynamo mocker's disaggregated harness runs a hidden
+     * one-token bootstrap request on the prefill worker ({@code lib/mocker/src/replay/offline/disagg.rs})
+     * and vLLM's P/D proxy sends the prefill instance the request with {@code max_tokens=1}. Its engine
+     * keeps its KV blocks at completion until {@link Engine#releaseHandedOff} (the KV transfer's source).
+     */
+    public Request prefillStage() {
+        Request b = new Request(id, tags, input, 1, 1, arrivalUs, priority, streaming);
+        b.outputReusable = outputReusable;
+        b.prefillOnly = true;
+        b.priorityScore = priorityScore;
+        return b;
+    }
+
+    /** Whether this is a prefill-stage copy ({@link #prefillStage}). */
+    public boolean prefillOnly() { return prefillOnly; }
+
+    /**
+     * Takes over the progress of its completed prefill stage {@code b}: the first token, its timing and
+     * the prefix hits there; the prompt's KV is computed (it is transferred, then held on the decode
+     * instance).
+     */
+    public void continueAfterPrefill(Request b) {
+        enqueueUs = b.enqueueUs;
+        firstScheduleUs = b.firstScheduleUs;
+        firstTokenUs = b.firstTokenUs;
+        lastTokenUs = b.lastTokenUs;
+        lastStepEndUs = b.lastStepEndUs;
+        prefixHitTokens = b.prefixHitTokens;
+        cpuHitTokens = b.cpuHitTokens;
+        generatedTokens = b.generatedTokens;
+        preemptions = b.preemptions;
+        computedTokens = inputLength;
+    }
+
+    /** Its prefill stage {@code b} was dropped by the prefill instance: so is this request, for the same reason. */
+    public void droppedWith(Request b) {
+        state = State.DROPPED;
+        dropReason = b.dropReason;
+        enqueueUs = b.enqueueUs;
+        completionUs = b.completionUs;
+        instanceId = b.instanceId;
+    }
+
+    /** When this request, handed off with its KV, was admitted on its decode instance; -1 if it was not. */
+    public long kvAdmitUs() { return kvAdmitUs; }
 
     public State state() { return state; }
     public int computedTokens() { return computedTokens; }

@@ -14,6 +14,8 @@ import java.util.function.Consumer;
  */
 final class WaitQueue {
     private final ArrayDeque<Request> front = new ArrayDeque<>();
+    /** P/D: requests whose transferred KV arrived (they need no blocks), served before all others, in arrival order. */
+    private final ArrayDeque<Request> received = new ArrayDeque<>();
     private final ArrayDeque<Request> fifo;
     private final RequestHeap heap;
     private long promptTokens;
@@ -38,7 +40,19 @@ final class WaitQueue {
         front.addFirst(r);
     }
 
+    /**
+     * A request whose KV was transferred here (P/D): it holds its blocks and needs none to be admitted,
+     * so it goes ahead of every other (none can block it at the head while holding the blocks it needs).
+     */
+    void addReceived(Request r) {
+        promptTokens += r.numTokens();
+        received.addLast(r);
+    }
+
     Request peek() {
+        if (!received.isEmpty()) {
+            return received.peekFirst();
+        }
         Request r = front.peekFirst();
         if (r != null) {
             return r;
@@ -68,7 +82,10 @@ final class WaitQueue {
     }
 
     Request poll() {
-        Request r = front.pollFirst();
+        Request r = received.pollFirst();
+        if (r == null) {
+            r = front.pollFirst();
+        }
         if (r == null) {
             r = fifo != null ? fifo.pollFirst() : heap.poll();
         }
@@ -79,7 +96,7 @@ final class WaitQueue {
     }
 
     int size() {
-        return front.size() + (fifo != null ? fifo.size() : heap.size());
+        return received.size() + front.size() + (fifo != null ? fifo.size() : heap.size());
     }
 
     boolean isEmpty() {

@@ -21,6 +21,16 @@ public enum EventKind {
     /** The request enters the instance's wait queue (drop guards run here). */
     QUEUED,
     /**
+     * P/D: a prefill instance computed a request's prompt and first token (at the end of that step);
+     * its KV handoff to a decode instance starts. Before the steps at the same time, so a decode
+     * instance's next step already sees the blocks this handoff reserves.
+     */
+    PREFILL_DONE,
+    /** P/D: a transfer on a KV link may have moved its last byte (stale when the link's shares changed since). */
+    KV_TRANSFER,
+    /** P/D: a request's KV arrived at its decode instance (ownership moves); before a step at the same time. */
+    KV_RECEIVED,
+    /**
      * A request's blocking KV reload from the CPU tier completed; before a step at the same time, so
      * the step sees it (vLLM handles {@code finished_recving} before it schedules).
      */

@@ -59,10 +59,17 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private long batchSeqsTotal;
     private long steps;
     private long firstArrivalUs = -1;
+    /** Each request's P/D handoff, for its record (none without P/D). */
+    private java.util.function.Function<Request, Handoff> handoffs = r -> Handoff.NONE;
 
     public MetricsCollector(RecordSink sink, SloTargets slo) {
         this.sink = sink;
         this.slo = slo;
+    }
+
+    /** Records take their P/D handoff from {@code lookup} (asked as a request leaves, before its handoff ends). */
+    public void handoffsFrom(java.util.function.Function<Request, Handoff> lookup) {
+        this.handoffs = lookup;
     }
 
     @Override
@@ -79,7 +86,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         rejected++;
         GroupCounters.inc(classes.rejected, classes.of(r.tags().sloClass()));
         GroupCounters.inc(tenants.rejected, tenants.of(r.tags().tenantId()));
-        sink.accept(RequestRecords.of(r, RequestRecord.REJECTED, reason, nowUs));
+        sink.accept(RequestRecords.of(r, RequestRecord.REJECTED, reason, nowUs, Handoff.NONE));
     }
 
     @Override
@@ -111,13 +118,13 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
             dropped++;
             GroupCounters.inc(classes.dropped, c);
             GroupCounters.inc(tenants.dropped, t);
-            sink.accept(RequestRecords.of(r, RequestRecord.DROPPED, reason(r), -1));
+            sink.accept(RequestRecords.of(r, RequestRecord.DROPPED, reason(r), -1, handoffs.apply(r)));
             return;
         }
         completed++;
         inputTokensCompleted += r.inputTokens();
         outputTokensCompleted += r.generatedTokens();
-        RequestRecord rec = RequestRecords.of(r, RequestRecord.COMPLETED, null, -1);
+        RequestRecord rec = RequestRecords.of(r, RequestRecord.COMPLETED, null, -1, handoffs.apply(r));
         ttftUs.add(rec.ttftUs());
         e2eUs.add(rec.e2eUs());
         clientTtftUs.add(rec.clientTtftUs());
@@ -159,7 +166,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     /** A request still in the system at the horizon. */
     public void onUnfinished(Request r) {
         unfinished++;
-        sink.accept(RequestRecords.of(r, RequestRecord.UNFINISHED, null, -1));
+        sink.accept(RequestRecords.of(r, RequestRecord.UNFINISHED, null, -1, handoffs.apply(r)));
     }
 
     public long completed() { return completed; }
@@ -198,7 +205,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
                 totals.cacheHitRate(), totals.preemptedCacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
-                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling());
+                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), totals.pd().finish(cluster.goodputRps(), durationS));
         return s.withFitness(totals.fitness());
     }
 

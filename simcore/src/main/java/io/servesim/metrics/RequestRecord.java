@@ -39,6 +39,8 @@ package io.servesim.metrics;
  * @param clientTtftUs       time to first token as the client sees it: receipt of the first token
  *                           (its own chunk when streaming, the whole response otherwise) - sendUs; -1 if none
  * @param clientE2eUs        end to end as the client sees it: receipt of the last token - sendUs; -1 unless completed
+ * @param handoff            its P/D handoff (prefill and decode instances, KV transfer times); {@link Handoff#NONE} when
+ *                           it was not disaggregated
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
                             long sessionId, int turnIndex, double priority, boolean streaming,
@@ -47,7 +49,7 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                             long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
                             long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
                             boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex,
-                            int cpuHitTokens, long sendUs, long clientTtftUs, long clientE2eUs) {
+                            int cpuHitTokens, long sendUs, long clientTtftUs, long clientE2eUs, Handoff handoff) {
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
@@ -64,7 +66,7 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
         this(requestId, instanceId, clientId, tenantId, sloClass, sessionId, turnIndex, priority, streaming,
                 inputTokens, outputTokens, requestedOutputTokens, prefixHitTokens, preemptions, arrivalUs, enqueueUs,
                 firstScheduledUs, firstTokenUs, completionUs, ttftUs, e2eUs, meanItlUs, schedulingDelayUs,
-                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0, arrivalUs, ttftUs, e2eUs);
+                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0, arrivalUs, ttftUs, e2eUs, Handoff.NONE);
     }
 
     /** Of {@code prefixHitTokens}, those found in the GPU cache. */

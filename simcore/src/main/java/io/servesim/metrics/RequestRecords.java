@@ -11,8 +11,9 @@ final class RequestRecords {
      * @param status   record status
      * @param reason   drop or rejection reason, or null
      * @param leftUs   time it left when not completed/dropped by an engine (rejections), else -1
+     * @param handoff  its P/D handoff, or {@link Handoff#NONE}
      */
-    static RequestRecord of(Request r, String status, String reason, long leftUs) {
+    static RequestRecord of(Request r, String status, String reason, long leftUs, Handoff handoff) {
         boolean done = RequestRecord.COMPLETED.equals(status);
         long arrival = r.arrivalUs();
         long ttft = r.firstTokenUs() >= 0 ? r.firstTokenUs() - arrival : -1;
@@ -28,7 +29,7 @@ final class RequestRecords {
                 r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
                 r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped(),
                 t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokens(), r.sendUs(),
-                since(r.clientFirstTokenUs(), r.sendUs()), since(r.clientCompletionUs(), r.sendUs()));
+                since(r.clientFirstTokenUs(), r.sendUs()), since(r.clientCompletionUs(), r.sendUs()), handoff);
     }
 
     /** {@code timeUs - fromUs}, or -1 when {@code timeUs} is -1 (did not happen). */

@@ -46,6 +46,7 @@ import java.util.Map;
  * @param cluster               cluster-level metrics
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
  * @param autoscaling           fleet size over the run and its cost (a fixed fleet's too)
+ * @param pd                    the architecture (aggregated or P/D), goodput per GPU, P/D pools and KV transfers
  */
 public record RunSummary(String latencyModel, String latencyDescription, String latencyCalibrationNote,
                          long totalKvBlocks, long injected,
@@ -57,7 +58,8 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                          double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
-                         Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling) {
+                         Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling,
+                         PdSummary pd) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -68,7 +70,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, cluster, byClient, autoscaling);
+                skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -84,7 +86,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
                 preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling);
+                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling, pd);
     }
 
     /** {@code calibrated}, or {@code uncalibrated} when {@link #latencyCalibrationNote} says why not. */
@@ -132,6 +134,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
         m.put("kv_tiers", kvTiers.toMap());
         m.put("cluster", cluster.toMap());
         m.put("autoscaling", autoscaling.toMap());
+        m.put("pd", pd.toMap());
         if (!sessionsByClient.isEmpty()) {
             Map<String, Object> sessions = new LinkedHashMap<>();
             new java.util.TreeMap<>(sessionsByClient).forEach((id, s) -> sessions.put(id, s.toMap()));

@@ -20,10 +20,11 @@ package io.servesim.metrics;
  * @param kvTiers              the KV cache per tier over all instances
  * @param fitness              fitness weights (may be empty)
  * @param scaling              fleet size and cost over the run
+ * @param pd                   the architecture, P/D pools and transfers (goodput per GPU and utilizations not yet known)
  */
 public record RunTotals(String latencyName, String latencyDescription, String latencyCalibrationNote, long totalKvBlocks, long injected, long endUs,
                         long preemptions, long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
                         long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
-                        KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling) {
+                        KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling, PdSummary pd) {
 }

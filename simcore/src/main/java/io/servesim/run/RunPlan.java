@@ -44,9 +44,50 @@ public final class RunPlan {
 
     /** Resolves and validates; throws {@link ConfigException} naming every bad path. */
     public static RunPlan prepare(SimConfig cfg) {
+        if (cfg.pd() != null) {
+            return preparePd(cfg);
+        }
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
-        EngineConfig e = cfg.engine();
         List<ConfigException.Problem> problems = new ArrayList<>();
+        Engines engines = resolveEngine(cfg.engine(), resolved, cfg.latency().tp(), cfg.cluster().instances(),
+                cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null, problems);
+        checkWorkload(cfg, cfg.engine().blockSizeTokens(), problems);
+        AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
+                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp());
+        return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
+    }
+
+    /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */
+    private static RunPlan preparePd(SimConfig cfg) {
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), problems);
+        checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
+        AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
+        if (!problems.isEmpty() || pd == null) {
+            throw new ConfigException(problems);
+        }
+        var decode = pd.setup().decode();
+        SimSetup setup = new SimSetup(decode.engine(), decode.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
+                cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup());
+        return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
+    }
+
+    /** An engine config with its KV capacity and max_model_len resolved, and where the capacity came from. */
+    record Engines(EngineConfig engine, String kvCapacitySource) {
+    }
+
+    /**
+     * KV capacity, max_model_len and the CPU tier of {@code instances} engines {@code e} on {@code resolved}
+     * (problems at {@code engine.*} and {@code deployment.instances} paths; a P/D pool's are renamed by {@link PdPlan}).
+     *
+     * @param calibratedFile the calibrated coefficients file the capacity may come from, or null
+     */
+    static Engines resolveEngine(EngineConfig e, ResolvedLatency resolved, int tp, int instances, String calibratedFile,
+                                 List<ConfigException.Problem> problems) {
         int blocks;
         String source;
         if (e.totalKvBlocks() > 0) {
@@ -54,11 +95,11 @@ public final class RunPlan {
             source = "engine.total_kv_blocks";
         } else if (resolved.kvBlocksFromCoefficients().isPresent()) {
             blocks = resolved.kvBlocksFromCoefficients().getAsInt();
-            source = cfg.latency().calibrated() != null
-                    ? "calibrated coefficients (total_kv_blocks of " + cfg.latency().calibrated().file() + ")"
+            source = calibratedFile != null
+                    ? "calibrated coefficients (total_kv_blocks of " + calibratedFile + ")"
                     : "trained coefficients (total_kv_blocks)";
         } else if (resolved.architectureOrNull() != null && resolved.gpuOrNull() != null) {
-            blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), cfg.latency().tp(),
+            blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp,
                     e.blockSizeTokens(), e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(),
                     "deployment").totalBlocks();
             source = "derived from GPU memory";
@@ -71,34 +112,31 @@ public final class RunPlan {
         int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), problems);
         if (!source.isEmpty()) {
             StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), capacityPhrase(source, e),
-                    resolved.architectureOrNull(), cfg.latency().tp(), problems);
-            StartupChecks.fitsSimulator(cfg.cluster().instances(), blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(),
+                    resolved.architectureOrNull(), tp, problems);
+            StartupChecks.fitsSimulator(instances, blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(),
                     problems);
         }
-        KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, cfg.latency().tp(), e.blockSizeTokens(), problems);
+        KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, tp, e.blockSizeTokens(), problems);
+        return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source);
+    }
+
+    /** The workload is required, and a trace's block size must be a multiple of the engines' block size. */
+    private static void checkWorkload(SimConfig cfg, int blockSizeTokens, List<ConfigException.Problem> problems) {
         if (cfg.workload() == null) {
             problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
         }
         int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();
-        if (divide > 0 && divide % e.blockSizeTokens() != 0) {
+        if (divide > 0 && divide % blockSizeTokens != 0) {
             problems.add(new ConfigException.Problem("engine.block_size", "must divide " + divide
-                    + " (the workload's trace block size) for prefix reuse to map onto KV blocks; got " + e.blockSizeTokens()));
+                    + " (the workload's trace block size) for prefix reuse to map onto KV blocks; got " + blockSizeTokens));
         }
-        AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
-        EngineConfig engine = e.resolved(maxModelLen, blocks).withKvTiers(tiers);
-        SimSetup setup = new SimSetup(engine, resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(), cfg.fitness(),
-                cfg.horizonUs(), autoscaling, cfg.latency().tp());
-        return new RunPlan(cfg, resolved, setup, source);
     }
 
     /**
      * The CPU tier with its link bandwidth (the GPU's host link unless given) and its block bytes
      * (block size x the model's KV bytes per token per GPU, as the roofline model counts them).
      */
-    private static KvTierConfig resolveTiers(KvTierConfig tiers, ResolvedLatency resolved, int tp, int blockSizeTokens,
+    static KvTierConfig resolveTiers(KvTierConfig tiers, ResolvedLatency resolved, int tp, int blockSizeTokens,
                                              List<ConfigException.Problem> problems) {
         if (!tiers.enabled()) {
             return tiers;

@@ -27,7 +27,8 @@ final class ScalingSummaries {
             for (ReplicaState s : Fleet.STATES) {
                 byState.put(s.key(), s == ReplicaState.READY ? n * endS : 0.0);
             }
-            return new ScalingSummary(false, 0, 0, 0, 0, 0, 0, byState, n * endS / 3600 * pricePerReplicaHour,
+            double usdPerHour = setup.pd() != null ? setup.pd().usdPerHour() : n * pricePerReplicaHour;
+            return new ScalingSummary(false, 0, 0, 0, 0, 0, 0, byState, endS / 3600 * usdPerHour,
                     Double.NaN, Double.NaN, Double.NaN, n, n, closed(List.of(new ReplicaCounts(0, 0, 0, 0, n, 0)), endUs));
         }
         long[] us = autoscaler.fleet().stateUs(endUs);

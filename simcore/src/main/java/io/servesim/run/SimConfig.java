@@ -2,6 +2,7 @@ package io.servesim.run;
 
 import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.disagg.PdSpec;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
@@ -21,8 +22,9 @@ import io.servesim.workload.WorkloadSpec;
  * @param fitness    {@code fitness_weights}
  * @param workload   {@code workload:}
  * @param autoscaling {@code autoscaling:} (load time and price not yet settled)
+ * @param pd         {@code deployment.pd} with {@code deployment.architecture: pd}; null for aggregated
  */
 public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
                         PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload,
-                        AutoscalingConfig autoscaling) {
+                        AutoscalingConfig autoscaling, PdSpec pd) {
 }

@@ -11,6 +11,8 @@ import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
+import io.servesim.disagg.PdBinder;
+import io.servesim.disagg.PdSpec;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.CalibratedCoefficients;
@@ -59,6 +61,10 @@ public final class SimConfigLoader {
         int instances = deployment.intValue("instances", 1, 1, 100_000, "num_instances");
         LatencySpec latency = bindDeployment(deployment, baseDir);
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
+        PdSpec pd = PdBinder.bind(deployment, tree.get("engine"), latency);
+        if (pd != null) {
+            instances = pd.prefill().replicas() + pd.decode().replicas();
+        }
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
         AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
@@ -73,6 +79,9 @@ public final class SimConfigLoader {
         }
         policies.finish();
         refuseUnusedAutoscalePolicy(policies, autoscaling);
+        if (pd != null) {
+            refuseWithPd(root, autoscaling, cluster);
+        }
         PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
         String weights = root.stringValue("fitness_weights", null);
@@ -89,7 +98,7 @@ public final class SimConfigLoader {
         }
         root.finish();
         root.throwIfProblems();
-        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling);
+        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd);
     }
 
     /**
@@ -103,6 +112,25 @@ public final class SimConfigLoader {
         if (!autoscaling.enabled() && policies.has(key)) {
             policies.problem(policies.pathOf(key), "only applies with autoscaling.enabled: true (autoscaling.enabled is"
                     + " false, so the policy would never be asked); enable autoscaling or remove " + policies.pathOf(key));
+        }
+    }
+
+    /**
+     * What P/D disaggregation does not model is refused naming both paths rather than silently
+     * ignored: autoscaling (one fleet; per-pool autoscaling is not modelled) and on-demand observability
+     * (a pull before each pool's routing decision is not modelled).
+     */
+    private static void refuseWithPd(ConfigNode root, AutoscalingConfig autoscaling, ClusterConfig cluster) {
+        if (autoscaling.enabled()) {
+            root.problem("autoscaling.enabled", "not supported with deployment.architecture: pd (per-pool autoscaling is"
+                    + " not modelled); set autoscaling.enabled: false or deployment.architecture: aggregated");
+        }
+        for (io.servesim.cluster.Signal s : io.servesim.cluster.Signal.values()) {
+            if (cluster.observability().mode(s).kind() == io.servesim.cluster.Observability.Kind.ON_DEMAND) {
+                root.problem("cluster.observability." + s.configName(), "on-demand is not supported with"
+                        + " deployment.architecture: pd (valid there: immediate, periodic)");
+                return;
+            }
         }
     }
 
@@ -149,6 +177,7 @@ public final class SimConfigLoader {
                 e.problems().forEach(p -> d.problem(p.path(), p.message()));
             }
         }
+        d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");

@@ -2,6 +2,7 @@ package io.servesim.run;
 
 import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.disagg.PdSetup;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencyModel;
 import io.servesim.metrics.FitnessWeights;
@@ -20,10 +21,18 @@ import io.servesim.slo.SloTargets;
  * @param horizonUs  simulated time limit; 0 = until drained
  * @param autoscaling replicas coming and going (load time and price settled), or {@link AutoscalingConfig#DISABLED}
  * @param gpusPerReplica GPUs per replica (the TP degree), for cost
+ * @param pd         the P/D deployment (its pools replace the fleet of {@code engine} replicas); null for aggregated
  */
 public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                        SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                       int gpusPerReplica) {
+                       int gpusPerReplica, PdSetup pd) {
+    /** An aggregated deployment. */
+    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
+                    SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
+                    int gpusPerReplica) {
+        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, null);
+    }
+
     /** A fixed fleet of one-GPU replicas. */
     public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                     SloTargets slo, FitnessWeights fitness, long horizonUs) {
@@ -37,22 +46,33 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     }
 
     public SimSetup withPolicies(PolicyBundle p) {
-        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica);
+        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd);
     }
 
     public SimSetup withCluster(ClusterConfig c) {
-        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica);
+        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd);
     }
 
     public SimSetup withHorizonUs(long h) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd);
     }
 
     public SimSetup withFitness(FitnessWeights f) {
-        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica);
+        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd);
+    }
+
+    /** This setup with the P/D deployment {@code p} (its engine and latency are then the decode pool's). */
+    public SimSetup withPd(PdSetup p) {
+        return new SimSetup(engine, latency, cluster.withInstances(p.instances()), policies, slo, fitness, horizonUs,
+                autoscaling, gpusPerReplica, p);
+    }
+
+    /** GPUs of the deployment: both pools', or instances x TP. */
+    public int gpus() {
+        return pd != null ? pd.gpus() : cluster.instances() * gpusPerReplica;
     }
 
     public SimSetup withAutoscaling(AutoscalingConfig a) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd);
     }
 }

@@ -9,6 +9,11 @@ import io.servesim.cluster.ControlPlane;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceOptions;
+import io.servesim.disagg.HandoffView;
+import io.servesim.disagg.PdCoordinator;
+import io.servesim.disagg.PdDecider;
+import io.servesim.disagg.PdSetup;
+import io.servesim.disagg.PoolSetup;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
 import io.servesim.engine.KvTierTotals;
@@ -16,6 +21,7 @@ import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
 import io.servesim.latency.StepShape;
+import io.servesim.metrics.Handoff;
 import io.servesim.metrics.KvTierSummary;
 import io.servesim.metrics.MetricsCollector;
 import io.servesim.metrics.RecordSink;
@@ -24,6 +30,9 @@ import io.servesim.metrics.RunTotals;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
+import io.servesim.policy.PolicySpec;
+import io.servesim.policy.routing.Routers;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import io.servesim.workload.RequestSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,6 +65,8 @@ public final class Simulation {
     private final RequestSource source;
     private final Consumer<Request> injector = this::inject;
     private final SessionStats sessionStats;
+    /** P/D disaggregation (deployment.architecture: pd), or null. */
+    private final PdCoordinator pd;
     private Request sourcePending;
     private long injected;
 
@@ -82,6 +93,8 @@ public final class Simulation {
         this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         ClusterView[] viewRef = new ClusterView[1];
         ControlPlane[] controlRef = new ControlPlane[1];
+        PdCoordinator[] pdRef = new PdCoordinator[1];
+        PdSetup pdSetup = setup.pd();
         EngineObserver observer = new EngineObserver() {
             @Override
             public void onFirstScheduled(Engine e, Request r, long nowUs) {
@@ -98,6 +111,9 @@ public final class Simulation {
             public void onStep(Engine e, long nowUs, long stepTimeUs, StepShape shape) {
                 metrics.onStep(e, nowUs, stepTimeUs, shape);
                 viewRef[0].onStep(e.id(), stepTimeUs);
+                if (pdRef[0] != null) {
+                    pdRef[0].onStep(e.id(), stepTimeUs, e.kvCache().utilization());
+                }
             }
 
             @Override
@@ -107,18 +123,22 @@ public final class Simulation {
 
             @Override
             public void onLeft(Engine e, Request r, long nowUs) {
-                metrics.onLeft(e, r, nowUs);
+                metrics.onLeft(e, pdRef[0] == null ? r : pdRef[0].original(r), nowUs);
             }
         };
         PolicyBundle policies = setup.policies();
         for (int i = 0; i < n; i++) {
-            engines[i] = new Engine(i, setup.engine(), setup.latency(), PolicyKind.SCHEDULER.create(policies, ctx),
-                    events, observer);
+            PoolSetup pool = pdSetup == null ? null : i < pdSetup.prefill().replicas() ? pdSetup.prefill() : pdSetup.decode();
+            engines[i] = new Engine(i, pool == null ? setup.engine() : pool.engine(),
+                    pool == null ? setup.latency() : pool.latency(), PolicyKind.SCHEDULER.create(policies, ctx), events, observer);
         }
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
-        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(), routing.signalsRead());
+        RoutingPolicy decodeRouting = pdSetup == null ? null : Routers.REGISTRY.create(PolicySpec.of(DECODE_ROUTER,
+                "deployment.pd"), ctx);
+        ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(),
+                pdSetup == null ? routing.signalsRead() : pdSignals(pdSetup, routing, decodeRouting));
         viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
         ClusterObserver clusterObserver = new ClusterObserver() {
@@ -146,6 +166,34 @@ public final class Simulation {
             control.autoscaleWith(autoscaler);
         }
         controlRef[0] = control;
+        this.pd = pdSetup == null ? null : new PdCoordinator(pdSetup, engines, view, routing,
+                policies.spec(PolicyKind.ROUTING).name(), decodeRouting, DECODE_ROUTER, events, control);
+        if (pd != null) {
+            control.dispatchWith(pd);
+            metrics.handoffsFrom(r -> {
+                HandoffView h = pd.handoff(r.id());
+                return h == null ? Handoff.NONE : new Handoff(h.prefillInstance(), h.decodeInstance(), h.transferStartUs(),
+                        h.transferEndUs(), h.bandwidthWaitUs(), h.decodeAllocWaitUs());
+            });
+        }
+        pdRef[0] = pd;
+    }
+
+    /**
+     * The decode pool's router: by load, overlap-blind, as Dynamo's disaggregated decode router (overlap
+     * scoring off: the decode pool publishes no KV events to route by).
+     */
+    static final String DECODE_ROUTER = "least-loaded";
+
+    /** What the pools' routers read, and the prefix index when the decider measures the uncached prompt. */
+    private static java.util.Set<io.servesim.cluster.Signal> pdSignals(PdSetup pd, RoutingPolicy prefill, RoutingPolicy decode) {
+        java.util.Set<io.servesim.cluster.Signal> read = java.util.EnumSet.noneOf(io.servesim.cluster.Signal.class);
+        read.addAll(prefill.signalsRead());
+        read.addAll(decode.signalsRead());
+        if (pd.decider() == PdDecider.PREFIX_THRESHOLD) {
+            read.add(io.servesim.cluster.Signal.PREFIX_CACHE);
+        }
+        return read;
     }
 
     /**
@@ -205,7 +253,7 @@ public final class Simulation {
                 injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
                 preemptedQueried == 0 ? 0 : (double) preemptedHits / preemptedQueried,
                 events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines, retiredTiers), setup.fitness(),
-                ScalingSummaries.of(setup, autoscaler, endUs)))
+                ScalingSummaries.of(setup, autoscaler, endUs), PdSummaries.of(setup, pd)))
                 .withSessions(sessionStats.byClient());
     }
 
@@ -237,7 +285,13 @@ public final class Simulation {
                 case ARRIVAL -> onArrival(events.poppedTarget(), (Request) ref, now);
                 case QUEUED -> onQueued(events.poppedTarget(), (Request) ref, now);
                 case KV_LOADED -> engines[events.poppedTarget()].onKvLoaded((Request) ref, now);
+                case PREFILL_DONE -> pd.onPrefillDone(events.poppedTarget(), (Request) ref, now);
+                case KV_TRANSFER -> pd.onLinkEvent(ref, events.poppedTarget(), now);
+                case KV_RECEIVED -> pd.onKvReceived((Request) ref, now);
                 case STEP -> {
+                    if (pd != null) {
+                        pd.retryBlockWaits(events.poppedTarget(), now);
+                    }
                     engines[events.poppedTarget()].onStep(now);
                     if (autoscaler != null) {
                         autoscaler.maybeRetire(events.poppedTarget(), now);
@@ -247,6 +301,10 @@ public final class Simulation {
                     Request r = (Request) ref;
                     int target = events.poppedTarget();
                     engines[target].onLeft(r, now);
+                    if (pd != null) {
+                        r = pd.original(r);
+                        pd.onLeft(target, r, now);
+                    }
                     control.onLeft(r, now);
                     if (autoscaler != null) {
                         autoscaler.window().onLeft(r, autoscaler.fleet().starting() > 0);
@@ -315,7 +373,8 @@ public final class Simulation {
         List<Request> left = new ArrayList<>();
         events.forEachPending((kind, ref) -> {
             boolean inSystem = kind == EventKind.ADMISSION || kind == EventKind.ROUTING || kind == EventKind.ARRIVAL
-                    || kind == EventKind.QUEUED || kind == EventKind.KV_LOADED || kind == EventKind.REQUEST_LEFT;
+                    || kind == EventKind.QUEUED || kind == EventKind.KV_LOADED || kind == EventKind.REQUEST_LEFT
+                    || kind == EventKind.PREFILL_DONE || kind == EventKind.KV_RECEIVED;
             if (inSystem && ref instanceof Request r) {
                 left.add(r);
             }
@@ -324,6 +383,12 @@ public final class Simulation {
             if (e != null) {
                 e.drainUnfinished(left::add);
             }
+        }
+        if (pd != null) {
+            // a disaggregated request is reported once, whichever stage it is in (prefill stages stand for it)
+            pd.forEachUnfinished(left::add);
+            LongOpenHashSet seen = new LongOpenHashSet();
+            left.removeIf(r -> r.prefillOnly() || !seen.add(r.id()));
         }
         left.sort(Comparator.comparingLong(Request::id));
         left.forEach(metrics::onUnfinished);

@@ -1,0 +1,94 @@
+package io.servesim.disagg;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigNode;
+import io.servesim.engine.EngineConfig;
+import io.servesim.latency.LatencyKind;
+import io.servesim.latency.LatencySpec;
+
+/**
+ * Binds {@code deployment.architecture} and {@code deployment.pd}: problems go to the config's
+ * problem list with their paths. In {@code aggregated} (the default) {@code deployment.pd} is refused
+ * rather than ignored; in {@code pd} the pools' sizes replace {@code deployment.instances}, which is
+ * refused, as are autoscaling and on-demand observability (checked by the run's loader, which sees them).
+ */
+public final class PdBinder {
+    /** The architectures, as {@code deployment.architecture} names them. */
+    public static final java.util.List<String> ARCHITECTURES = java.util.List.of("aggregated", "pd");
+
+    private PdBinder() {
+    }
+
+    /**
+     * The P/D spec of {@code deployment} (null for {@code aggregated}).
+     *
+     * @param deployment the {@code deployment:} node (its keys {@code architecture} and {@code pd} are read here)
+     * @param engineRaw  the top-level {@code engine:} mapping (raw; a pool's {@code engine:} keys are laid over it)
+     * @param latency    the deployment's model, GPU, TP and latency model (each pool's defaults)
+     */
+    public static PdSpec bind(ConfigNode deployment, JsonNode engineRaw, LatencySpec latency) {
+        String architecture = deployment.choice("architecture", ARCHITECTURES.get(0), ARCHITECTURES);
+        ConfigNode pd = deployment.child("pd");
+        if (!"pd".equals(architecture)) {
+            if (pd.present()) {
+                deployment.problem(pd.path(), "only applies with deployment.architecture: pd (deployment.architecture is "
+                        + architecture + "); set it to pd or remove " + pd.path());
+            }
+            return null;
+        }
+        if (deployment.has("instances")) {
+            deployment.problem(deployment.pathOf("instances"), "not used with deployment.architecture: pd: the pools'"
+                    + " sizes are deployment.pd.prefill.replicas and deployment.pd.decode.replicas; remove it");
+        }
+        PoolSpec prefill = pool(pd.child("prefill"), "prefill", engineRaw, latency);
+        PoolSpec decode = pool(pd.child("decode"), "decode", engineRaw, latency);
+        String deciderName = pd.choice("decider", PdDecider.ALWAYS.configName(), PdDecider.names());
+        PdDecider decider = PdDecider.names().contains(deciderName) ? PdDecider.of(deciderName) : PdDecider.ALWAYS;
+        int threshold = pd.intValue("prefix_threshold_tokens", PdDecider.DEFAULT_THRESHOLD_TOKENS, 0, Integer.MAX_VALUE);
+        if (pd.has("prefix_threshold_tokens") && decider != PdDecider.PREFIX_THRESHOLD) {
+            pd.problem(pd.pathOf("prefix_threshold_tokens"), "only applies with deployment.pd.decider: prefix-threshold"
+                    + " (the decider is " + decider.configName() + ")");
+        }
+        TransferSpec transfer = TransferSpec.bind(pd.child("transfer"));
+        pd.finish();
+        return new PdSpec(prefill, decode, decider, threshold, transfer);
+    }
+
+    /** Whether the top-level {@code engine:} mapping binds without problems. */
+    private static boolean valid(JsonNode engineRaw) {
+        if (engineRaw == null || engineRaw.isMissingNode() || engineRaw.isNull()) {
+            return true;
+        }
+        ObjectNode wrapper = JsonNodeFactory.instance.objectNode();
+        wrapper.set("engine", engineRaw);
+        ConfigNode probe = ConfigNode.root(wrapper);
+        EngineConfig.bind(probe.child("engine"));
+        return !probe.hasProblems();
+    }
+
+    private static PoolSpec pool(ConfigNode p, String name, JsonNode engineRaw, LatencySpec d) {
+        int replicas = p.intValue("replicas", 1, 1, 100_000);
+        String hardware = p.stringValue("hardware", d.hardware());
+        int tp = p.intValue("tp", d.tp(), 1, 64);
+        String kind = p.choice("latency_model", d.kind() == null ? LatencyKind.AUTO.configName() : d.kind(), LatencyKind.names());
+        boolean ownGpu = p.has("hardware") || p.has("tp") || p.has("latency_model");
+        if (ownGpu && (d.coefficients() != null || d.profileDir() != null)) {
+            String key = p.has("hardware") ? "hardware" : p.has("tp") ? "tp" : "latency_model";
+            p.problem(p.pathOf(key), "conflicts with deployment." + (d.coefficients() != null ? "coefficients" : "profile")
+                    + " (measured for the deployment's GPU and TP); remove one");
+        }
+        ConfigNode e = p.child("engine");
+        ObjectNode merged = engineRaw != null && engineRaw.isObject() ? ((ObjectNode) engineRaw).deepCopy()
+                : JsonNodeFactory.instance.objectNode();
+        if (e.present()) {
+            e.raw().fields().forEachRemaining(f -> merged.set(f.getKey(), f.getValue()));
+        }
+        // a problem of an inherited key is the top-level engine section's (reported there): then only the pool's own keys are bound
+        EngineConfig engine = EngineConfig.bind(valid(engineRaw) ? e.over(merged) : e);
+        p.finish();
+        LatencySpec spec = ownGpu ? new LatencySpec(kind, d.modelId(), hardware, tp, null, null, null, d.gpus()) : d;
+        return new PoolSpec(name, replicas, spec, engine);
+    }
+}

@@ -1,0 +1,94 @@
+package io.servesim.run;
+
+import io.servesim.cluster.GpuPrices;
+import io.servesim.config.ConfigException;
+import io.servesim.disagg.PdSetup;
+import io.servesim.disagg.PdSpec;
+import io.servesim.disagg.PoolSetup;
+import io.servesim.disagg.PoolSpec;
+import io.servesim.latency.LatencyModels;
+import io.servesim.latency.ResolvedLatency;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves a P/D deployment ({@code deployment.architecture: pd}): each pool is resolved as an
+ * aggregated fleet of its own would be ({@link RunPlan#resolveEngine}: latency model of its GPU and
+ * TP, KV capacity, vLLM's start-up checks, its CPU tier), with every problem's path moved under the
+ * pool ({@code engine.total_kv_blocks} -> {@code deployment.pd.decode.engine.total_kv_blocks}). Both
+ * pools must agree on the KV block size (a transfer moves whole blocks), and the model's architecture
+ * must be known (its KV bytes per token size the transfers).
+ *
+ * @param setup             the resolved deployment
+ * @param decodeLatency     the decode pool's latency model as resolved (the run's headline model)
+ * @param kvCapacitySource  where each pool's KV capacity came from
+ */
+record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySource) {
+
+    /** The resolved deployment, or null with {@code problems} naming why. */
+    static PdPlan resolve(PdSpec spec, double usdPerGpuHourOverride, List<ConfigException.Problem> problems) {
+        Pool prefill = pool(spec.prefill(), problems);
+        Pool decode = pool(spec.decode(), problems);
+        if (prefill == null || decode == null) {
+            return null;
+        }
+        int pBlock = spec.prefill().engine().blockSizeTokens();
+        int dBlock = spec.decode().engine().blockSizeTokens();
+        if (pBlock != dBlock) {
+            problems.add(new ConfigException.Problem(spec.decode().path() + ".engine.block_size", "must equal the prefill"
+                    + " pool's block size " + pBlock + " (KV moves in whole blocks), got " + dBlock));
+        }
+        if (!problems.isEmpty()) {
+            return null;
+        }
+        double usdPerHour = price(spec.prefill(), usdPerGpuHourOverride) + price(spec.decode(), usdPerGpuHourOverride);
+        PdSetup setup = new PdSetup(prefill.setup(), decode.setup(), spec.decider(), spec.thresholdTokens(),
+                spec.transfer(), usdPerHour);
+        return new PdPlan(setup, decode.latency(), "prefill: " + prefill.source() + "; decode: " + decode.source());
+    }
+
+    private record Pool(PoolSetup setup, ResolvedLatency latency, String source) {
+    }
+
+    private static Pool pool(PoolSpec spec, List<ConfigException.Problem> problems) {
+        String path = spec.path();
+        ResolvedLatency resolved;
+        try {
+            resolved = LatencyModels.resolve(spec.latency(), path);
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+            return null;
+        }
+        int tp = spec.latency().tp();
+        List<ConfigException.Problem> own = new ArrayList<>();
+        RunPlan.Engines engines = RunPlan.resolveEngine(spec.engine(), resolved, tp, spec.replicas(), null, own);
+        var arch = resolved.architectureOrNull();
+        if (arch == null) {
+            own.add(new ConfigException.Problem("deployment.model", "P/D needs the model's architecture (KV bytes per"
+                    + " token size the transfers): a bundled model or a config.json"));
+        }
+        own.forEach(p -> problems.add(new ConfigException.Problem(underPool(p.path(), path), p.message())));
+        if (!own.isEmpty()) {
+            return null;
+        }
+        PoolSetup setup = new PoolSetup(spec.name(), spec.replicas(), tp, engines.engine(), resolved.model(),
+                arch.kvBytesPerTokenPerGpu(tp));
+        return new Pool(setup, resolved, engines.kvCapacitySource());
+    }
+
+    /** An aggregated run's problem path as the pool's. */
+    private static String underPool(String problemPath, String poolPath) {
+        if (problemPath.startsWith("engine.")) {
+            return poolPath + "." + problemPath;
+        }
+        if (problemPath.equals("deployment.instances")) {
+            return poolPath + ".replicas";
+        }
+        return problemPath;
+    }
+
+    private static double price(PoolSpec pool, double override) {
+        double perGpu = Double.isNaN(override) ? GpuPrices.of(pool.latency().hardware()).orElse(Double.NaN) : override;
+        return perGpu * pool.replicas() * pool.latency().tp();
+    }
+}
