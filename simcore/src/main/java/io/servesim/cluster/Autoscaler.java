@@ -7,7 +7,6 @@ import io.servesim.kernel.EventQueue;
 import io.servesim.slo.SloTargets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ObjLongConsumer;
 
 /**
  * The actuator behind an {@link AutoScalePolicy} (the plan's D.6 and PR 11-12): a periodic
@@ -21,12 +20,18 @@ import java.util.function.ObjLongConsumer;
  * assertion): min <= ready + starting <= max.
  */
 public final class Autoscaler {
+    /** Routes again a request that must leave replica {@code fromId} (the control plane's {@code reroute}). */
+    @FunctionalInterface
+    public interface Reroute {
+        void from(int fromId, Request r, long nowUs);
+    }
+
     private final AutoscalingConfig config;
     private final AutoScalePolicy policy;
     private final Fleet fleet;
     private final ClusterView view;
     private final EventQueue events;
-    private final ObjLongConsumer<Request> reroute;
+    private final Reroute reroute;
     private final ScaleWindow window;
     private final ScaleCounters counters;
     private final long[] requestedUs;
@@ -35,7 +40,7 @@ public final class Autoscaler {
     private boolean checkPending;
 
     public Autoscaler(AutoscalingConfig config, AutoScalePolicy policy, Fleet fleet, ClusterView view, EventQueue events,
-                      SloTargets slo, ObjLongConsumer<Request> reroute) {
+                      SloTargets slo, Reroute reroute) {
         this.config = config;
         this.policy = policy;
         this.fleet = fleet;
@@ -196,14 +201,14 @@ public final class Autoscaler {
         if (config.drain() != DrainPolicy.WAIT) {
             e.evacuateWaiting(moved::add);
         }
-        rerouteMoved(nowUs);
+        rerouteMoved(victim, nowUs);
         maybeRetire(victim, nowUs);
     }
 
-    private void rerouteMoved(long nowUs) {
+    private void rerouteMoved(int fromSlot, long nowUs) {
         counters.rerouted += moved.size();
         for (Request r : moved) {
-            reroute.accept(r, nowUs);
+            reroute.from(fromSlot, r, nowUs);
         }
         moved.clear();
     }
@@ -220,7 +225,7 @@ public final class Autoscaler {
             counters.recomputed++;
         }
         moved.add(r);
-        rerouteMoved(nowUs);
+        rerouteMoved(slot, nowUs);
         maybeRetire(slot, nowUs);
     }
 

@@ -117,6 +117,20 @@ public final class ControlPlane {
 
     /** ROUTING: pick the instance now; the request reaches it after any on-demand pull latency. */
     public void route(Request r, long nowUs) {
+        route(r, nowUs, "");
+    }
+
+    /**
+     * A request routed to replica {@code fromId} must go elsewhere (a drain moved it, or it reached a
+     * replica evacuating its queue): routed again, it counts once in {@link #routedCounts}, at the
+     * replica it goes to now; its trace record says where it came from.
+     */
+    public void reroute(int fromId, Request r, long nowUs) {
+        routedCount[fromId]--;
+        route(r, nowUs, "drained from instance " + fromId);
+    }
+
+    private void route(Request r, long nowUs, String reason) {
         int chosen = routing.route(r, view, nowUs);
         if (chosen < 0 || chosen >= view.instances()) {
             throw new IllegalStateException("routing policy chose instance " + chosen + " of " + view.instances());
@@ -124,7 +138,7 @@ public final class ControlPlane {
         int target = view.id(chosen);
         routedCount[target]++;
         if (tracer != null) {
-            tracer.routing(r, target, nowUs);
+            tracer.routing(r, target, reason, nowUs);
         }
         if (pullLatencyUs > 0) {
             if (autoscaler != null) {
@@ -167,7 +181,10 @@ public final class ControlPlane {
         }
     }
 
-    /** Requests routed to each instance so far. */
+    /**
+     * Requests routed to each instance id so far, each counted once at the instance it was last
+     * routed to (a drain's re-route moves its count; {@code ScaleCounters.rerouted} counts the moves).
+     */
     public long[] routedCounts() {
         return routedCount.clone();
     }

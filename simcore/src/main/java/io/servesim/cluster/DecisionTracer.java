@@ -57,7 +57,7 @@ final class DecisionTracer {
     }
 
     /** Right after {@code routing.route(r, ...)} returned {@code target}, before the request moves. */
-    void routing(Request r, int target, long nowUs) {
+    void routing(Request r, int target, String reason, long nowUs) {
         double[] scores = routing.lastScores();
         boolean scored = scores.length == view.instances();
         List<Candidate> candidates = new ArrayList<>();
@@ -72,7 +72,7 @@ final class DecisionTracer {
             regret = Counterfactuals.scoreRegret(scores, target);
         }
         Snapshot snapshot = options.level() == TraceLevel.DETAILED ? snapshot(r) : null;
-        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.ROUTING, names.routing(), "routed", "", target,
+        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.ROUTING, names.routing(), "routed", reason, target,
                 scored ? scores[target] : Double.NaN, regret, candidates, snapshot));
     }
 
