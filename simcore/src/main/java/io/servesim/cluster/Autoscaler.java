@@ -17,7 +17,8 @@ import java.util.List;
  * ones), then fewest requests in flight, then the highest id; a starting victim is gone at once, a
  * ready one drains per the {@link DrainPolicy}. An up followed by a down (or the reverse) within
  * the oscillation window counts as an oscillation. Invariant after every action (a debug-mode
- * assertion): min <= ready + starting <= max.
+ * assertion): min <= ready + starting <= max. In a traced run every check whose policy asked for a
+ * change is a scale decision record (from -> to replicas, the policy's reason).
  */
 public final class Autoscaler {
     /** Routes again a request that must leave replica {@code fromId} (the control plane's {@code reroute}). */
@@ -38,6 +39,7 @@ public final class Autoscaler {
     private final List<Request> moved = new ArrayList<>();
     private int pendingLifecycle;
     private boolean checkPending;
+    private DecisionTracer tracer;
 
     public Autoscaler(AutoscalingConfig config, AutoScalePolicy policy, Fleet fleet, ClusterView view, EventQueue events,
                       SloTargets slo, Reroute reroute) {
@@ -50,6 +52,11 @@ public final class Autoscaler {
         this.window = new ScaleWindow(config, slo);
         this.counters = new ScaleCounters(config.oscillationWindowUs());
         this.requestedUs = new long[fleet.slots()];
+    }
+
+    /** Scale actions go to {@code t} (a traced run). */
+    void traceWith(DecisionTracer t) {
+        this.tracer = t;
     }
 
     /** Schedules the first check. */
@@ -98,6 +105,9 @@ public final class Autoscaler {
                 scaleDown(nowUs);
             }
             counters.onAction(false, nowUs);
+        }
+        if (tracer != null && desired != current) {
+            tracer.scale(nowUs, s, desired, current, fleet.current(), policy.explain(s, desired));
         }
         assert boundsHold() : "bounds: min " + config.minReplicas() + " <= ready + starting " + fleet.current()
                 + " <= max " + config.maxReplicas();

@@ -46,15 +46,19 @@ public final class ControlPlane {
 
     /**
      * Turns on decision tracing ({@code options.on()} must hold): every admission, priority, routing
-     * and preemption decision is reported to {@code sink}, the policies named by their template names.
+     * and preemption decision, and the autoscaler's scale actions, are reported to {@code sink}, the
+     * policies named by their template names.
      */
     public void traceDecisions(DecisionSink sink, TraceOptions options, String admissionName, String priorityName,
-                               String routingName, String schedulerName) {
+                               String routingName, String schedulerName, String autoscaleName) {
         if (!options.on()) {
             throw new IllegalArgumentException("trace level none records nothing; do not attach a sink");
         }
         this.tracer = new DecisionTracer(sink, options,
-                new DecisionTracer.Names(admissionName, priorityName, routingName, schedulerName), view, routing);
+                new DecisionTracer.Names(admissionName, priorityName, routingName, schedulerName, autoscaleName), view, routing);
+        if (autoscaler != null) {
+            autoscaler.traceWith(tracer);
+        }
     }
 
     /** Replicas come and go under {@code a}: its pending events are not work that keeps scrapes going. */
@@ -138,7 +142,7 @@ public final class ControlPlane {
         int target = view.id(chosen);
         routedCount[target]++;
         if (tracer != null) {
-            tracer.routing(r, target, reason, nowUs);
+            tracer.routing(r, chosen, target, reason, nowUs);
         }
         if (pullLatencyUs > 0) {
             if (autoscaler != null) {

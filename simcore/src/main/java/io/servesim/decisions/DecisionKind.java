@@ -1,9 +1,6 @@
 package io.servesim.decisions;
 
-/**
- * What a {@link DecisionRecord} decided. Scale actions join this set when the cluster gets an
- * autoscaler; until then there is nothing to record for them.
- */
+/** What a {@link DecisionRecord} decided. */
 public enum DecisionKind {
     /** Admit, reject or delay a request at the cluster's front door. */
     ADMISSION,
@@ -12,5 +9,10 @@ public enum DecisionKind {
     /** The instance an admitted request is sent to. */
     ROUTING,
     /** A running request evicted by its instance's scheduler to free KV blocks. */
-    PREEMPTION
+    PREEMPTION,
+    /**
+     * An autoscaler check whose policy asked for a different replica count: the action taken
+     * (from -> to replicas), or none when the bounds clamped it away.
+     */
+    SCALE
 }

@@ -149,13 +149,13 @@ public final class Simulation {
     }
 
     /**
-     * Streams every admission, priority, routing and preemption decision to {@code sink} at the
+     * Streams every admission, priority, routing and preemption decision, and every scale action, to {@code sink} at the
      * level {@code options} asks (decision traces; off by default, and then nothing is recorded).
      */
     public Simulation traceDecisions(DecisionSink sink, TraceOptions options) {
         PolicyBundle p = setup.policies();
         control.traceDecisions(sink, options, p.spec(PolicyKind.ADMISSION).name(), p.spec(PolicyKind.PRIORITY).name(),
-                p.spec(PolicyKind.ROUTING).name(), p.spec(PolicyKind.SCHEDULER).name());
+                p.spec(PolicyKind.ROUTING).name(), p.spec(PolicyKind.SCHEDULER).name(), p.spec(PolicyKind.AUTOSCALE).name());
         return this;
     }
 
