@@ -116,7 +116,8 @@ public final class ConfigOptions {
             + " one KV link's bandwidth, e.g. 50GB/s, 400Gb/s (default 50GB/s)")
     String pdTransferBandwidth;
 
-    @Option(names = "--autoscaler-enabled", description = "autoscaling.enabled: replicas come and go (policies.autoscale decides)")
+    @Option(names = "--autoscaler-enabled", description = "autoscaling.enabled: replicas come and go (autoscaling.policy or"
+            + " policies.autoscale decides)")
     Boolean autoscalerEnabled;
 
     @Option(names = "--autoscaler-min", description = "autoscaling.min: fewest ready + starting replicas")
@@ -125,7 +126,8 @@ public final class ConfigOptions {
     @Option(names = "--autoscaler-max", description = "autoscaling.max: most ready + starting replicas")
     Integer autoscalerMax;
 
-    @Option(names = "--autoscaler-threshold", description = "policies.autoscale.params.scale_up: the threshold policy's scale-up threshold")
+    @Option(names = "--autoscaler-threshold", description = "policies.autoscale.params.scale_up (or autoscaling.policy.params.scale_up"
+            + " when the config writes the policy there): the threshold policy's scale-up threshold")
     Double autoscalerThreshold;
 
     @Option(names = "--provisioning-delay", paramLabel = "DURATION", description = "autoscaling.provisioning_delay, e.g. 30s, 500ms, 250us")
@@ -165,8 +167,12 @@ public final class ConfigOptions {
             + " workload.trace.max_requests: replay only its first N requests")
     Long numRequests;
 
-    /** The overrides the flags other than the workload ones ({@link WorkloadFlags}) stand for. */
-    private List<String> overrides() {
+    /**
+     * The overrides the flags other than the workload ones ({@link WorkloadFlags}) stand for; a policy flag sets its
+     * kind's policy where {@code tree} writes it ({@link PolicyKind#configPathIn}: {@code autoscaling.policy} or
+     * {@code policies.autoscale}).
+     */
+    private List<String> overrides(JsonNode tree) {
         List<String> o = new ArrayList<>();
         add(o, "deployment.model", model);
         add(o, "deployment.hardware", hardware);
@@ -196,11 +202,11 @@ public final class ConfigOptions {
         add(o, "deployment.pd.transfer.bandwidth", pdTransferBandwidth);
         // with --autoscaler-threshold the autoscale policy is a mapping, so its name is set inside it
         policyNames.forEach((kind, name) -> add(o, kind == PolicyKind.AUTOSCALE && autoscalerThreshold != null
-                ? kind.configPath() + ".name" : kind.configPath(), name));
+                ? kind.configPathIn(tree) + ".name" : kind.configPathIn(tree), name));
         add(o, "autoscaling.enabled", autoscalerEnabled);
         add(o, "autoscaling.min", autoscalerMin);
         add(o, "autoscaling.max", autoscalerMax);
-        add(o, PolicyKind.AUTOSCALE.configPath() + ".params.scale_up", autoscalerThreshold);
+        add(o, PolicyKind.AUTOSCALE.configPathIn(tree) + ".params.scale_up", autoscalerThreshold);
         add(o, "autoscaling.provisioning_delay", provisioningDelay);
         add(o, "autoscaling.warmup_duration", warmupDuration);
         add(o, "autoscaling.drain_policy", drainPolicy);
@@ -230,7 +236,7 @@ public final class ConfigOptions {
         ObjectNode withSets = tree.deepCopy();
         sets.forEach(s -> Overrides.apply(withSets, s));
         JsonNode finalWorkload = withSets.get("workload");
-        List<String> all = overrides();
+        List<String> all = overrides(tree);
         all.addAll(workloadFlags.overrides(finalWorkload));
         all.addAll(sets);
         for (String o : all) {
@@ -240,15 +246,19 @@ public final class ConfigOptions {
         return workloadFlags.applyToFile(SimConfigLoader.bind(tree, baseDir), finalWorkload);
     }
 
-    /** {@code policies.<kind>} as {@code {name, params}} (a bare name, or the default when absent), so a param can be set. */
+    /**
+     * The kind's policy, where {@code tree} writes it ({@link PolicyKind#configPathIn}), as {@code {name, params}} (a
+     * bare name, or the default when absent), so a param can be set.
+     */
     private static void policyAsMapping(ObjectNode tree, PolicyKind<?> kind) {
-        JsonNode policies = tree.get("policies");
-        ObjectNode p = policies instanceof ObjectNode o ? o : tree.putObject("policies");
-        JsonNode v = p.get(kind.name());
+        String[] path = kind.configPathIn(tree).split("\\.");
+        JsonNode section = tree.get(path[0]);
+        ObjectNode p = section instanceof ObjectNode o ? o : tree.putObject(path[0]);
+        JsonNode v = p.get(path[1]);
         if (v == null || v.isNull()) {
-            p.putObject(kind.name()).put("name", kind.defaultSpec().name());
+            p.putObject(path[1]).put("name", kind.defaultSpec().name());
         } else if (v.isTextual()) {
-            p.putObject(kind.name()).put("name", v.asText());
+            p.putObject(path[1]).put("name", v.asText());
         }
     }
 

@@ -43,6 +43,12 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "FORMAT", description = "native (default), gepa or openevolve")
     String format = "native";
 
+    @Option(names = "--counterfactual-sample", paramLabel = "N", description = "per run, re-simulate N sampled routing"
+            + " decisions (seeded by the run's seed) with the request sent to each other top-" + Evaluator.COUNTERFACTUAL_K
+            + " candidate: realized regret in each trace summary (costs up to N x " + (Evaluator.COUNTERFACTUAL_K - 1)
+            + " + 1 extra runs per run)")
+    int counterfactualSample;
+
     @Mixin
     ConfigOptions options = new ConfigOptions();
 
@@ -65,6 +71,9 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         if (candidate == null) {
             return errors.report(new ConfigException("--policy-config", "required: the candidate to evaluate"));
+        }
+        if (c.counterfactualSample < 0) {
+            return errors.report(new ConfigException("--counterfactual-sample", "must be >= 0, got " + c.counterfactualSample));
         }
         if (c.config == null && c.workloads.isEmpty()) {
             return errors.report(new ConfigException("--config", "required: a base config (-c) or --workload FILE"));
@@ -97,7 +106,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         Evaluation evaluation;
         try {
-            evaluation = Evaluator.evaluate(candidate.toString(), cases);
+            evaluation = Evaluator.evaluate(candidate.toString(), cases, c.counterfactualSample);
         } catch (RuntimeException e) {
             return errors.report(e);
         }

@@ -1,5 +1,7 @@
 package io.servesim.evaluate;
 
+import io.servesim.decisions.DecisionSample;
+import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceLevel;
 import io.servesim.decisions.TraceOptions;
 import io.servesim.decisions.TraceSummarizer;
@@ -15,6 +17,9 @@ import java.util.List;
  * {@code EvaluationResult}): runs each case's plan once, traced at {@link TraceLevel#DECISIONS} with
  * {@value #COUNTERFACTUAL_K} counterfactual candidates (the plan's default k) into a summary, and
  * collects fitness, raw metrics, behaviour descriptors and the summary. The trace changes no metric.
+ * Realized regret (re-simulated alternatives) is added when asked for, as {@code run}'s
+ * {@code --counterfactual-sample} does; sweeps do not compute it (each sampled decision costs K - 1
+ * more runs of its cell: run {@code evaluate} or {@code run} on the cells of interest).
  */
 public final class Evaluator {
     /** Top-K candidates kept per routing decision for the summary's regret. */
@@ -34,17 +39,33 @@ public final class Evaluator {
     private Evaluator() {
     }
 
-    public static Evaluation evaluate(String candidate, List<Case> cases) {
+    /**
+     * Evaluates every case; with {@code counterfactualSample} &gt; 0 each run's summary adds the
+     * realized regret of that many routing decisions (seeded by the case's seed), each re-simulated
+     * with the request sent to every other of its top {@value #COUNTERFACTUAL_K} candidates: costs
+     * up to {@code counterfactualSample x (K - 1) + 1} extra runs per case.
+     */
+    public static Evaluation evaluate(String candidate, List<Case> cases, int counterfactualSample) {
+        if (counterfactualSample < 0) {
+            throw new IllegalArgumentException("counterfactual sample must be >= 0, got " + counterfactualSample);
+        }
         List<RunEvaluation> runs = new ArrayList<>();
         for (Case c : cases) {
             if (c.plan().setup().fitness().isEmpty()) {
                 throw new IllegalArgumentException("case " + c.label() + " has no fitness weights");
             }
             TraceSummarizer summarizer = new TraceSummarizer(WORST_DECISIONS);
-            RunSummary summary = c.plan().run(RecordSink.NONE, SessionSink.NONE, summarizer,
+            DecisionSample sample = counterfactualSample > 0
+                    ? new DecisionSample(counterfactualSample, c.plan().config().seed()) : null;
+            DecisionSink sink = sample == null ? summarizer : d -> {
+                summarizer.accept(d);
+                sample.accept(d);
+            };
+            RunSummary summary = c.plan().run(RecordSink.NONE, SessionSink.NONE, sink,
                     new TraceOptions(TraceLevel.DECISIONS, COUNTERFACTUAL_K));
             RawMetrics raw = new RawMetrics(summary);
-            var trace = summarizer.summary();
+            var trace = sample == null ? summarizer.summary()
+                    : summarizer.summary().withRealized(c.plan().realizedRegret(sample.sampled()));
             runs.add(new RunEvaluation(c.label(), summary.cluster().fitness(), raw, Features.of(raw, trace), trace));
         }
         return new Evaluation(candidate, runs);

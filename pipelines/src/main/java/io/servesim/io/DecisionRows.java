@@ -1,6 +1,7 @@
 package io.servesim.io;
 
 import io.servesim.decisions.Candidate;
+import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.decisions.Snapshot;
 import java.util.Arrays;
@@ -17,7 +18,8 @@ import org.apache.avro.generic.GenericRecord;
  * Converts a kernel {@link DecisionRecord} into a row of {@code schemas/decision.avsc} (Parquet,
  * the sweep's {@code decisions/}) or into a JSON object with the same keys ({@code --trace-out
  * FILE.jsonl}). The target schema may carry extra leading columns (a sweep's keys); only the decision
- * fields are filled here, by name. Snapshot columns are empty unless the trace is detailed.
+ * fields are filled here, by name. Snapshot columns are empty unless the trace is detailed; the JSON
+ * object has a scale decision's replica counts and signals, and a routing decision's snapshot arrays.
  */
 public final class DecisionRows {
     private DecisionRows() {
@@ -43,14 +45,18 @@ public final class DecisionRows {
             return r;
         }).toList());
         Snapshot s = d.snapshot();
+        row.put("instances", s == null ? List.of() : ints(s.instances()));
         row.put("loads", s == null ? List.of() : doubles(s.loads()));
         row.put("kv_utilizations", s == null ? List.of() : doubles(s.kvUtilizations()));
-        row.put("prefix_overlap_blocks", s == null ? List.of() : Arrays.stream(s.prefixOverlapBlocks()).boxed().toList());
+        row.put("prefix_overlap_blocks", s == null ? List.of() : ints(s.prefixOverlapBlocks()));
         Map<String, List<Double>> scores = new LinkedHashMap<>();
         if (s != null) {
             s.scores().forEach((k, v) -> scores.put(k, doubles(v)));
         }
         row.put("scores", scores);
+        row.put("signals", s == null ? Map.of() : new LinkedHashMap<>(s.signals()));
+        row.put("from_replicas", d.fromReplicas());
+        row.put("to_replicas", d.toReplicas());
     }
 
     /** The decision as a JSON object of the schema's fields (NaN values become null when rendered). */
@@ -67,11 +73,20 @@ public final class DecisionRows {
         m.put("score_regret", finite(d.scoreRegret()));
         m.put("candidates", d.candidates().stream().map(DecisionRows::candidate).toList());
         Snapshot s = d.snapshot();
-        if (s != null) {
+        if (s != null && d.kind() == DecisionKind.SCALE) {
+            Map<String, Double> signals = new LinkedHashMap<>();
+            s.signals().forEach((k, v) -> signals.put(k, finite(v)));
+            m.put("signals", signals);
+        } else if (s != null) {
+            m.put("instances", s.instances());
             m.put("loads", s.loads());
             m.put("kv_utilizations", s.kvUtilizations());
             m.put("prefix_overlap_blocks", s.prefixOverlapBlocks());
             m.put("scores", s.scores());
+        }
+        if (d.kind() == DecisionKind.SCALE) {
+            m.put("from_replicas", d.fromReplicas());
+            m.put("to_replicas", d.toReplicas());
         }
         return m;
     }
@@ -90,6 +105,10 @@ public final class DecisionRows {
 
     private static String kind(DecisionRecord d) {
         return d.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    private static List<Integer> ints(int[] xs) {
+        return Arrays.stream(xs).boxed().toList();
     }
 
     private static List<Double> doubles(double[] xs) {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Builders of the page's JSON: a section ({@code id, title, caption, charts, table, files}) and the chart
- * kinds {@code report.js} draws ({@code curves, heatmap, cdf, bars, scatter}; the field names below are the
+ * kinds {@code report.js} draws ({@code curves, heatmap, cdf, bars, scatter, timeline}; the field names below are the
  * ones it reads).
  */
 final class Charts {

@@ -2,7 +2,7 @@
 // chart has finished, writes a status object into #report-status that the browser test reads:
 // {done, charts, renderMs (this script), sinceNavigationMs (page open to drawn), errors,
 // chartMarks: [{id, kind, expected, drawn, svgElements}]}.
-// Chart kinds (built in Java by io.servesim.report.Charts): curves, heatmap, cdf, bars, scatter.
+// Chart kinds (built in Java by io.servesim.report.Charts): curves, heatmap, cdf, bars, scatter, timeline.
 (function () {
   'use strict';
   var t0 = performance.now();
@@ -99,6 +99,19 @@
     return o;
   }
 
+  // step lines over a numeric x: each point holds its value until the next (replica counts over time)
+  function timeline(c) {
+    var o = base(c);
+    o.xAxis = {type: 'value', name: c.xName, nameLocation: 'middle', nameGap: 24, min: 0};
+    o.yAxis = {type: 'value', name: c.yName, minInterval: 1};
+    o.tooltip.trigger = 'item';
+    o.series = c.series.map(function (s) {
+      return {type: 'line', name: s.name, data: s.x.map(function (x, k) { return [x, s.y[k]]; }),
+        symbol: 'circle', symbolSize: 3, showAllSymbol: true, step: 'end', lineStyle: {width: 1.5}};
+    });
+    return o;
+  }
+
   function bars(c) {
     var o = base(c);
     o.xAxis = {type: 'category', name: c.xName, nameLocation: 'middle', nameGap: 24, data: c.categories};
@@ -126,7 +139,7 @@
     return o;
   }
 
-  var KINDS = {curves: curves, heatmap: heatmap, cdf: cdf, bars: bars, scatter: scatter};
+  var KINDS = {curves: curves, heatmap: heatmap, cdf: cdf, bars: bars, scatter: scatter, timeline: timeline};
 
   function expectedMarks(c) {
     switch (c.kind) {
@@ -135,6 +148,7 @@
       case 'cdf': return c.series.reduce(function (n, s) { return n + s.x.length; }, 0);
       case 'bars': return c.series.reduce(function (n, s) { return n + s.y.filter(function (v) { return v !== null; }).length; }, 0);
       case 'scatter': return c.series.reduce(function (n, s) { return n + s.points.length; }, 0);
+      case 'timeline': return c.series.reduce(function (n, s) { return n + s.x.length; }, 0);
       default: throw new Error('unknown chart kind ' + c.kind);
     }
   }

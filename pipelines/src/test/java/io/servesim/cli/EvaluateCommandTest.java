@@ -26,7 +26,13 @@ class EvaluateCommandTest {
     }
 
     static Out evaluate(Path candidate, String format, List<Long> seeds, String... sets) throws Exception {
+        return evaluate(candidate, format, seeds, 0, sets);
+    }
+
+    static Out evaluate(Path candidate, String format, List<Long> seeds, int counterfactualSample, String... sets)
+            throws Exception {
         EvaluateCommand c = new EvaluateCommand();
+        c.counterfactualSample = counterfactualSample;
         c.config = EXAMPLE;
         c.format = format;
         c.seeds = new ArrayList<>(seeds);
@@ -66,6 +72,27 @@ class EvaluateCommandTest {
         assertEquals(List.of("routing_concentration", "rejection_rate", "preemption_pressure", "cache_hit_rate"),
                 iterator(j.get("features")));
         assertEquals(120, run.get("trace_summary").get("by_policy").get("routing/weighted-scoring").asLong());
+    }
+
+    /**
+     * {@code --counterfactual-sample 2}: each run's trace summary adds realized regret, 2 sampled routing
+     * decisions x (K - 1 = 2) alternatives each = 4 re-simulated outcomes, each naming an alternative
+     * other than the chosen instance; without the flag there is none.
+     */
+    @Test
+    void evaluateReportsRealizedRegretWhenAsked(@TempDir Path tmp) throws Exception {
+        Path cand = candidate(tmp, GOOD);
+        Out o = evaluate(cand, "native", List.of(1L), 2, "deployment.instances=3");
+        assertEquals(0, o.code(), o.err());
+        JsonNode trace = o.json().get("runs").get(0).get("trace_summary");
+        JsonNode realized = trace.get("realized_regret");
+        assertEquals(4, realized.size());
+        for (JsonNode r : realized) {
+            assertTrue(r.get("chosen").asInt() != r.get("alternative").asInt());
+        }
+        assertTrue(trace.has("disagreements"));
+        Out plain = evaluate(cand, "native", List.of(1L), "deployment.instances=3");
+        assertFalse(plain.json().get("runs").get(0).get("trace_summary").has("realized_regret"));
     }
 
     @Test

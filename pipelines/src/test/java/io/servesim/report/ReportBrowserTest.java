@@ -149,6 +149,7 @@ class ReportBrowserTest {
                                    think_time_us: {type: exponential, params: {mean: 500000}}, context_growth: accumulate}
                 axes: [{name: rate, path: workload.aggregate_rate, values: [40, 60]}]
                 seeds: [1]
+                outputs: {scaling: true}
                 """);
         Path features = tmp.resolve("features-out");
         assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", features.toString(), "--report"));
@@ -166,6 +167,20 @@ class ReportBrowserTest {
         for (String id : List.of("kv-tiers-0", "kv-tiers-1", "kv-tiers-2", "autoscaling-0", "autoscaling-1", "autoscaling-2")) {
             assertEquals(2, drawn.get(id), id + " in " + drawn);
         }
+        // the replica timelines: one step line per cell through every scaling/ row (ready; starting), and a
+        // replica became ready after the start
+        long scalingRows;
+        try (Duck duck = new Duck()) {
+            scalingRows = ((Number) duck.value("SELECT count(*) FROM " + Duck.parquet(features.resolve("scaling")))).longValue();
+        }
+        assertTrue(scalingRows > 4, "replicas came and went: " + scalingRows + " timeline rows");
+        assertEquals((int) scalingRows, drawn.get("replicas-0"), "ready replicas in " + drawn);
+        assertEquals((int) scalingRows, drawn.get("replicas-1"), "starting replicas in " + drawn);
+        Path png = tmp.resolve("features.png");
+        chromium.screenshot(features.resolve(SweepReport.DEFAULT_FILE), png, 1400, 3700, tmp.resolve("profile"));
+        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("autoscaling-report.png");
+        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
+        assertNotBlank(ImageIO.read(png.toFile()));
     }
 
     @Test

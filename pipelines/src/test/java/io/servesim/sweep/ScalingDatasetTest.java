@@ -69,4 +69,36 @@ class ScalingDatasetTest {
         assertEquals(1, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
         assertFalse(Files.exists(out.resolve("scaling")));
     }
+
+    /**
+     * Scale actions reach a sweep's {@code decisions/} (kind {@code scale}): per cell their replica steps add up to
+     * its {@code scale_ups} and {@code scale_downs}, and detailed rows carry the signals the policy saw; the same
+     * decisions reach {@code run --trace-out FILE.jsonl}.
+     */
+    @Test
+    void scaleDecisionsAreTracedInSweepsAndRuns(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "traced", """
+                name: traced
+                base: %s
+                axes: [{name: max, path: autoscaling.max, values: [3, 4]}]
+                seeds: [1]
+                outputs: {requests: false, sessions: false, decisions: detailed}
+                """.formatted(AUTOSCALED));
+        Path out = tmp.resolve("out");
+        assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString()));
+        String cells = TestSweeps.glob(out, "cells");
+        String decisions = TestSweeps.glob(out, "decisions");
+        String steps = "SELECT cell_id, sum(CASE WHEN outcome = 'scale_up' THEN to_replicas - from_replicas ELSE 0 END) AS ups,"
+                + " sum(CASE WHEN outcome = 'scale_down' THEN from_replicas - to_replicas ELSE 0 END) AS downs FROM " + decisions
+                + " WHERE kind = 'scale' GROUP BY cell_id";
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM (" + steps + ") d JOIN " + cells + " c USING (cell_id)"
+                + " WHERE d.ups = c.scale_ups AND d.downs = c.scale_downs AND c.scale_ups > 0"));
+        assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + decisions + " WHERE kind = 'scale' AND (request_id <> -1"
+                + " OR policy <> 'threshold' OR reason = '' OR element_at(signals, 'current_replicas')[1] <> from_replicas)"));
+        Path jsonl = tmp.resolve("trace.jsonl");
+        assertEquals(0, Main.execute("run", "-c", AUTOSCALED.toString(), "--trace-level", "decisions", "--trace-out",
+                jsonl.toString()));
+        assertTrue(Files.readAllLines(jsonl).stream().anyMatch(l -> l.contains("\"kind\":\"scale\"")
+                && l.contains("\"from_replicas\":1") && l.contains("\"to_replicas\":2")), "a scale-up from 1 to 2 replicas");
+    }
 }

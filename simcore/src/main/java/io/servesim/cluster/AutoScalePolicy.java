@@ -9,4 +9,11 @@ package io.servesim.cluster;
 public interface AutoScalePolicy {
     /** The desired number of ready + starting replicas. */
     int desiredReplicas(ScaleSignals s);
+
+    /**
+     * Why the last {@link #desiredReplicas} call, with the same {@code s}, answered {@code desired}:
+     * the rule that fired and the numbers it compared (e.g. {@code in_flight 14.2 > scale_up 12}),
+     * for decision traces. Called only when a run is traced, right after that call.
+     */
+    String explain(ScaleSignals s, int desired);
 }

@@ -7,7 +7,6 @@ import io.servesim.kernel.EventQueue;
 import io.servesim.slo.SloTargets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ObjLongConsumer;
 
 /**
  * The actuator behind an {@link AutoScalePolicy} (the plan's D.6 and PR 11-12): a periodic
@@ -18,24 +17,32 @@ import java.util.function.ObjLongConsumer;
  * ones), then fewest requests in flight, then the highest id; a starting victim is gone at once, a
  * ready one drains per the {@link DrainPolicy}. An up followed by a down (or the reverse) within
  * the oscillation window counts as an oscillation. Invariant after every action (a debug-mode
- * assertion): min <= ready + starting <= max.
+ * assertion): min <= ready + starting <= max. In a traced run every check whose policy asked for a
+ * change is a scale decision record (from -> to replicas, the policy's reason).
  */
 public final class Autoscaler {
+    /** Routes again a request that must leave replica {@code fromId} (the control plane's {@code reroute}). */
+    @FunctionalInterface
+    public interface Reroute {
+        void from(int fromId, Request r, long nowUs);
+    }
+
     private final AutoscalingConfig config;
     private final AutoScalePolicy policy;
     private final Fleet fleet;
     private final ClusterView view;
     private final EventQueue events;
-    private final ObjLongConsumer<Request> reroute;
+    private final Reroute reroute;
     private final ScaleWindow window;
     private final ScaleCounters counters;
     private final long[] requestedUs;
     private final List<Request> moved = new ArrayList<>();
     private int pendingLifecycle;
     private boolean checkPending;
+    private DecisionTracer tracer;
 
     public Autoscaler(AutoscalingConfig config, AutoScalePolicy policy, Fleet fleet, ClusterView view, EventQueue events,
-                      SloTargets slo, ObjLongConsumer<Request> reroute) {
+                      SloTargets slo, Reroute reroute) {
         this.config = config;
         this.policy = policy;
         this.fleet = fleet;
@@ -45,6 +52,11 @@ public final class Autoscaler {
         this.window = new ScaleWindow(config, slo);
         this.counters = new ScaleCounters(config.oscillationWindowUs());
         this.requestedUs = new long[fleet.slots()];
+    }
+
+    /** Scale actions go to {@code t} (a traced run). */
+    void traceWith(DecisionTracer t) {
+        this.tracer = t;
     }
 
     /** Schedules the first check. */
@@ -93,6 +105,9 @@ public final class Autoscaler {
                 scaleDown(nowUs);
             }
             counters.onAction(false, nowUs);
+        }
+        if (tracer != null && desired != current) {
+            tracer.scale(nowUs, s, desired, current, fleet.current(), policy.explain(s, desired));
         }
         assert boundsHold() : "bounds: min " + config.minReplicas() + " <= ready + starting " + fleet.current()
                 + " <= max " + config.maxReplicas();
@@ -196,14 +211,14 @@ public final class Autoscaler {
         if (config.drain() != DrainPolicy.WAIT) {
             e.evacuateWaiting(moved::add);
         }
-        rerouteMoved(nowUs);
+        rerouteMoved(victim, nowUs);
         maybeRetire(victim, nowUs);
     }
 
-    private void rerouteMoved(long nowUs) {
+    private void rerouteMoved(int fromSlot, long nowUs) {
         counters.rerouted += moved.size();
         for (Request r : moved) {
-            reroute.accept(r, nowUs);
+            reroute.from(fromSlot, r, nowUs);
         }
         moved.clear();
     }
@@ -220,7 +235,7 @@ public final class Autoscaler {
             counters.recomputed++;
         }
         moved.add(r);
-        rerouteMoved(nowUs);
+        rerouteMoved(slot, nowUs);
         maybeRetire(slot, nowUs);
     }
 

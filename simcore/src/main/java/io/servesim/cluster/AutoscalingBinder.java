@@ -9,7 +9,8 @@ import io.servesim.config.Durations;
  * node already in the pool starting a pod); weights read at 2 GB/s (a local NVMe or a 16 Gbit/s
  * network volume); 30 s warm-up (vLLM's CUDA-graph capture and profiling run); a 60 s signal
  * window; a 300 s oscillation window (HPA's default scale-down stabilization window). With {@code enabled: false} (the default) only {@code gpu_price_per_hour} may be given
- * (the fixed fleet's cost); any other key is refused rather than ignored.
+ * (the fixed fleet's cost); any other key is refused rather than ignored. {@code policy} (the
+ * autoscale policy, the other spelling of {@code policies.autoscale}) is bound with the other policies.
  */
 public final class AutoscalingBinder {
     static final long DEFAULT_CHECK_US = 15_000_000;
@@ -20,8 +21,9 @@ public final class AutoscalingBinder {
     /** HPA's default scale-down stabilization window: a reversal within it is what stabilization prevents. */
     static final long DEFAULT_OSCILLATION_US = 300_000_000;
 
+    /** Keys that apply only while enabled; {@code policy} (the autoscale policy) is bound with the other policies. */
     private static final String[] ACTIVE_KEYS = {"min", "max", "check_interval", "provisioning_delay", "load_time",
-        "load_bandwidth_gb_per_s", "warmup_duration", "window", "oscillation_window", "drain_policy"};
+        "load_bandwidth_gb_per_s", "warmup_duration", "window", "oscillation_window", "drain_policy", "policy"};
 
     private AutoscalingBinder() {
     }
@@ -40,6 +42,7 @@ public final class AutoscalingBinder {
             }
             return AutoscalingConfig.DISABLED.withPrice(price);
         }
+        a.declare("policy");
         int min = a.intValue("min", 1, 1, 100_000);
         int max = a.intValue("max", Math.max(min, instances), 1, 100_000);
         long check = Durations.value(a, "check_interval", DEFAULT_CHECK_US);

@@ -56,15 +56,19 @@ public final class ControlPlane {
 
     /**
      * Turns on decision tracing ({@code options.on()} must hold): every admission, priority, routing
-     * and preemption decision is reported to {@code sink}, the policies named by their template names.
+     * and preemption decision, and the autoscaler's scale actions, are reported to {@code sink}, the
+     * policies named by their template names.
      */
     public void traceDecisions(DecisionSink sink, TraceOptions options, String admissionName, String priorityName,
-                               String routingName, String schedulerName) {
+                               String routingName, String schedulerName, String autoscaleName) {
         if (!options.on()) {
             throw new IllegalArgumentException("trace level none records nothing; do not attach a sink");
         }
         this.tracer = new DecisionTracer(sink, options,
-                new DecisionTracer.Names(admissionName, priorityName, routingName, schedulerName), view, routing);
+                new DecisionTracer.Names(admissionName, priorityName, routingName, schedulerName, autoscaleName), view, routing);
+        if (autoscaler != null) {
+            autoscaler.traceWith(tracer);
+        }
     }
 
     /** Admitted requests go to {@code d} instead of the routing policy over the whole cluster. */
@@ -76,7 +80,7 @@ public final class ControlPlane {
     public void traceRouting(Request r, ClusterView poolView, RoutingPolicy policy, String policyName, int position,
                              long nowUs) {
         if (tracer != null) {
-            tracer.routing(r, poolView.id(position), position, nowUs, poolView, policy, policyName);
+            tracer.routing(r, position, poolView.id(position), "", nowUs, poolView, policy, policyName);
         }
     }
 
@@ -148,6 +152,20 @@ public final class ControlPlane {
 
     /** ROUTING: pick the instance now; the request reaches it after any on-demand pull latency. */
     public void route(Request r, long nowUs) {
+        route(r, nowUs, "");
+    }
+
+    /**
+     * A request routed to replica {@code fromId} must go elsewhere (a drain moved it, or it reached a
+     * replica evacuating its queue): routed again, it counts once in {@link #routedCounts}, at the
+     * replica it goes to now; its trace record says where it came from.
+     */
+    public void reroute(int fromId, Request r, long nowUs) {
+        routedCount[fromId]--;
+        route(r, nowUs, "drained from instance " + fromId);
+    }
+
+    private void route(Request r, long nowUs, String reason) {
         if (dispatch != null) {
             dispatch.dispatch(r, nowUs);
             return;
@@ -159,7 +177,7 @@ public final class ControlPlane {
         int target = view.id(chosen);
         routedCount[target]++;
         if (tracer != null) {
-            tracer.routing(r, target, nowUs);
+            tracer.routing(r, chosen, target, reason, nowUs);
         }
         if (pullLatencyUs > 0) {
             if (autoscaler != null) {
@@ -207,7 +225,10 @@ public final class ControlPlane {
         routedCount[target]++;
     }
 
-    /** Requests routed to each instance so far. */
+    /**
+     * Requests routed to each instance id so far, each counted once at the instance it was last
+     * routed to (a drain's re-route moves its count; {@code ScaleCounters.rerouted} counts the moves).
+     */
     public long[] routedCounts() {
         return routedCount.clone();
     }

@@ -19,11 +19,12 @@ import java.util.Map;
  * when tracing is on (the control plane holds {@code null} otherwise), so an untraced run builds no
  * record. Routing records copy what the policy saw ({@link TraceLevel#DETAILED}) and its top-K
  * candidates with the score regret ({@link TraceOptions#counterfactualK} &gt; 0) at decision time,
- * before the request changes the view.
+ * before the request changes the view; P/D runs record both pools' routing and each P/D decision. Scale records (the {@link Autoscaler}'s actions) carry the
+ * policy's reason and, detailed, the {@link ScaleSignals} it saw.
  */
 final class DecisionTracer {
     /** The policy names of a run, as its records name them. */
-    record Names(String admission, String priority, String routing, String scheduler) {
+    record Names(String admission, String priority, String routing, String scheduler, String autoscale) {
     }
 
     private final DecisionSink sink;
@@ -56,33 +57,43 @@ final class DecisionTracer {
                 instance, victim.priorityScore(), Double.NaN, List.of(), null));
     }
 
-    /** Right after {@code routing.route(r, ...)} returned {@code target}, before the request moves. */
-    void routing(Request r, int target, long nowUs) {
-        routing(r, target, target, nowUs, view, routing, names.routing());
+    /**
+     * Right after {@code routing.route(r, ...)} returned position {@code chosen} (instance id
+     * {@code target}), before the request moves.
+     */
+    void routing(Request r, int chosen, int target, String reason, long nowUs) {
+        routing(r, chosen, target, reason, nowUs, view, routing, names.routing());
     }
 
     /**
      * A routing decision of {@code policy} (named {@code policyName}) over {@code view} (a P/D pool's,
-     * or the cluster's) that chose {@code position}, engine {@code target}.
+     * or the cluster's) that chose position {@code chosen}, instance id {@code target}. Candidates carry
+     * instance ids; a policy without scores gets no candidates, no score and no regret, and its
+     * record's reason says why.
      */
-    void routing(Request r, int target, int position, long nowUs, ClusterView view, RoutingPolicy routing,
+    void routing(Request r, int chosen, int target, String reason, long nowUs, ClusterView view, RoutingPolicy policy,
                  String policyName) {
-        double[] scores = routing.lastScores();
-        boolean scored = scores.length == view.instances();
+        int n = view.instances();
+        double[] scores = policy.lastScores();
+        boolean scored = scores.length > 0;
         List<Candidate> candidates = new ArrayList<>();
         double regret = Double.NaN;
         if (scored && options.counterfactualK() > 0) {
-            Map<String, double[]> parts = routing.lastBreakdown();
-            for (int i : Counterfactuals.topK(scores, options.counterfactualK())) {
+            Map<String, double[]> parts = policy.lastBreakdown();
+            for (int i : Counterfactuals.topK(scores, n, options.counterfactualK())) {
                 Map<String, Double> breakdown = new LinkedHashMap<>();
                 parts.forEach((k, v) -> breakdown.put(k, v[i]));
-                candidates.add(new Candidate(i, scores[i], breakdown));
+                candidates.add(new Candidate(view.id(i), scores[i], breakdown));
             }
-            regret = Counterfactuals.scoreRegret(scores, position);
+            regret = Counterfactuals.scoreRegret(scores, n, chosen);
         }
-        Snapshot snapshot = options.level() == TraceLevel.DETAILED ? snapshot(r, view, routing) : null;
-        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.ROUTING, policyName, "routed", "", target,
-                scored ? scores[position] : Double.NaN, regret, candidates, snapshot));
+        if (!scored) {
+            String unscored = "unscored: " + policyName + " " + policy.unscoredBecause();
+            reason = reason.isEmpty() ? unscored : reason + "; " + unscored;
+        }
+        Snapshot snapshot = options.level() == TraceLevel.DETAILED ? snapshot(r, n, view, policy) : null;
+        sink.accept(new DecisionRecord(nowUs, r.id(), DecisionKind.ROUTING, policyName, "routed", reason, target,
+                scored ? scores[chosen] : Double.NaN, regret, candidates, snapshot));
     }
 
     /** A P/D decision: {@code outcome} {@code remote} (prefill on the prefill pool) or {@code local}, with its reason. */
@@ -91,16 +102,31 @@ final class DecisionTracer {
                 uncachedTokens, Double.NaN, List.of(), null));
     }
 
-    private static Snapshot snapshot(Request r, ClusterView view, RoutingPolicy routing) {
-        int n = view.instances();
+    /**
+     * A scale check whose policy asked for {@code desired} replicas while {@code from} were ready or
+     * starting; {@code to} after the action (the bounds and free slots may have clamped it).
+     */
+    void scale(long nowUs, ScaleSignals s, int desired, int from, int to, String reason) {
+        String outcome = to > from ? "scale_up" : to < from ? "scale_down" : "clamped";
+        if (to != desired) {
+            reason += "; clamped " + desired + " -> " + to + " (bounds " + s.minReplicas() + ".." + s.maxReplicas() + ")";
+        }
+        Snapshot snapshot = options.level() == TraceLevel.DETAILED ? Snapshot.ofSignals(s.toMap()) : null;
+        sink.accept(new DecisionRecord(nowUs, -1, DecisionKind.SCALE, names.autoscale(), outcome, reason, -1, desired,
+                Double.NaN, List.of(), snapshot, from, to));
+    }
+
+    private static Snapshot snapshot(Request r, int n, ClusterView view, RoutingPolicy routing) {
+        int[] ids = new int[n];
         double[] loads = new double[n];
         double[] kv = new double[n];
         for (int i = 0; i < n; i++) {
+            ids[i] = view.id(i);
             loads[i] = view.queueDepth(i) + view.running(i) + view.inTransit(i);
             kv[i] = view.kvUtilization(i);
         }
         Map<String, double[]> scores = new LinkedHashMap<>();
-        routing.lastBreakdown().forEach((k, v) -> scores.put(k, v.clone()));
-        return new Snapshot(loads, kv, view.prefixOverlapBlocks(r).clone(), scores);
+        routing.lastBreakdown().forEach((k, v) -> scores.put(k, java.util.Arrays.copyOf(v, n)));
+        return new Snapshot(ids, loads, kv, java.util.Arrays.copyOf(view.prefixOverlapBlocks(r), n), scores, Map.of());
     }
 }

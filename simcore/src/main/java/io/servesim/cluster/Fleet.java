@@ -5,7 +5,8 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.function.IntFunction;
 
 /**
- * The replicas of an autoscaled deployment: {@code max} slots, each free or holding a replica in a
+ * The replicas of an autoscaled deployment: {@code 2 x max} slots (room for replicas still draining
+ * while new ones start), each free or holding a replica in a
  * {@link ReplicaState}; the ready ones in ascending id order (what routing sees, so ties still go
  * to the lowest id). A replica's engine is built when it becomes READY, so it starts with an empty
  * prefix cache; a freed slot is reused by the next scale-up (lowest free id first), keeping every
@@ -28,9 +29,10 @@ public final class Fleet {
     private final long[] stateUs = new long[STATES.length];
     private final LongArrayList timeline = new LongArrayList();
     private int peak;
+    private int slotsUsed;
 
     /**
-     * @param engines shared slot array (length = max replicas); the first {@code initial} slots hold ready engines
+     * @param engines shared slot array (length 2 x max replicas); the first {@code initial} slots hold ready engines
      * @param factory builds a fresh engine for a slot id
      */
     public Fleet(Engine[] engines, int initial, IntFunction<Engine> factory) {
@@ -48,6 +50,7 @@ public final class Fleet {
         }
         count[ReplicaState.READY.ordinal()] = initial;
         peak = initial;
+        slotsUsed = initial;
         snapshot(0);
     }
 
@@ -67,6 +70,8 @@ public final class Fleet {
     public int generation(int slot) { return generation[slot]; }
     /** Most replicas held at once, in any state. */
     public int peak() { return peak; }
+    /** Slots {@code 0 .. slotsUsed() - 1} have held a replica (the lowest free slot is always taken first). */
+    public int slotsUsed() { return slotsUsed; }
 
     /** A routed request is on its way to {@code slot} (an on-demand pull latency); it must not vanish meanwhile. */
     public void inbound(int slot) { inbound[slot]++; }
@@ -78,6 +83,7 @@ public final class Fleet {
         for (int i = 0; i < state.length; i++) {
             if (state[i] == null) {
                 generation[i]++;
+                slotsUsed = Math.max(slotsUsed, i + 1);
                 enter(i, ReplicaState.PROVISIONING, nowUs);
                 return i;
             }

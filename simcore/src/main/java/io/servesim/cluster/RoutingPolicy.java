@@ -22,19 +22,30 @@ public interface RoutingPolicy {
     Set<Signal> signalsRead();
 
     /**
-     * Per-instance score components of the last decision (component name -> score per instance),
-     * for decision traces; empty for policies without a breakdown. The arrays are reused.
+     * Per-position score components of the last decision (component name -> value per position,
+     * the first {@link ClusterView#instances()} entries), for decision traces; empty for policies
+     * that do not score. The arrays are reused.
      */
     default java.util.Map<String, double[]> lastBreakdown() {
         return java.util.Map.of();
     }
 
     /**
-     * Total score per instance of the last decision (higher is better), for counterfactuals and
-     * score regret; empty for policies that do not score instances. The array is reused.
+     * Total score per position of the last decision (higher is better; the first
+     * {@link ClusterView#instances()} entries), for counterfactuals and score regret: the quantity
+     * the policy picks the best of. Empty for policies that do not score instances; those say why in
+     * {@link #unscoredBecause()}. The array is reused.
      */
     default double[] lastScores() {
         return NO_SCORES;
+    }
+
+    /**
+     * For a policy without scores ({@link #lastScores()} empty): why, as decision traces say it
+     * instead of inventing scores, e.g. "takes instances in turn".
+     */
+    default String unscoredBecause() {
+        return "it does not score instances";
     }
 
     /** The {@link #lastScores} of a policy without scores. */

@@ -1,7 +1,7 @@
 package io.servesim.cluster;
 
 import io.servesim.engine.Engine;
-import io.servesim.engine.KvTierTotals;
+import io.servesim.engine.EngineTotals;
 
 /**
  * Counts of the autoscaler's actions and of the engines it retired (whose KV and step statistics
@@ -22,11 +22,8 @@ public final class ScaleCounters {
     private long readyCount;
     private long readySumUs;
     private long readyMaxUs;
-    /** The retired engines' KV counters, both tiers (their hits and lookups included). */
-    private final KvTierTotals retiredTiers = new KvTierTotals();
-    private long retiredPreemptions;
-    private long retiredAllocationFailures;
-    private long retiredHolBlocks;
+    /** The retired engines' counters (KV tiers, preempted readmissions' hits, preemptions, ...). */
+    private final EngineTotals retired = new EngineTotals();
 
     ScaleCounters(long oscillationWindowUs) {
         this.oscillationWindowUs = oscillationWindowUs;
@@ -54,10 +51,7 @@ public final class ScaleCounters {
         if (e == null) {
             return;
         }
-        retiredTiers.add(e.kvCache());
-        retiredPreemptions += e.preemptions();
-        retiredAllocationFailures += e.kvCache().allocationFailures();
-        retiredHolBlocks += e.headOfLineBlocks();
+        retired.add(e);
     }
 
     public long scaleUps() { return scaleUps; }
@@ -72,9 +66,6 @@ public final class ScaleCounters {
     /** Mean scale-up decision to READY, us; NaN when no replica became ready. */
     public double timeToReadyMeanUs() { return readyCount == 0 ? Double.NaN : (double) readySumUs / readyCount; }
     public double timeToReadyMaxUs() { return readyCount == 0 ? Double.NaN : readyMaxUs; }
-    /** The KV counters of the retired engines, both tiers. */
-    public KvTierTotals retiredTiers() { return retiredTiers; }
-    public long retiredPreemptions() { return retiredPreemptions; }
-    public long retiredAllocationFailures() { return retiredAllocationFailures; }
-    public long retiredHolBlocks() { return retiredHolBlocks; }
+    /** Every per-engine counter of the retired engines, summed. */
+    public EngineTotals retired() { return retired; }
 }

@@ -23,4 +23,25 @@ package io.servesim.cluster;
 public record ScaleSignals(long nowUs, int currentReplicas, int readyReplicas, int minReplicas, int maxReplicas,
                            double avgQueueDepth, double avgKvUtilization, double avgInFlight, double requestRatePerS,
                            double sloAttainment, long sinceLastScaleUs, double[] recentLoad) {
+    /**
+     * The signals by name, for decision traces (seconds since the last action NaN before the
+     * first; {@code recent_load[k]} oldest first).
+     */
+    public java.util.Map<String, Double> toMap() {
+        java.util.Map<String, Double> m = new java.util.LinkedHashMap<>();
+        m.put("current_replicas", (double) currentReplicas);
+        m.put("ready_replicas", (double) readyReplicas);
+        m.put("min_replicas", (double) minReplicas);
+        m.put("max_replicas", (double) maxReplicas);
+        m.put("avg_queue_depth", avgQueueDepth);
+        m.put("avg_kv_utilization", avgKvUtilization);
+        m.put("avg_in_flight", avgInFlight);
+        m.put("request_rate_per_s", requestRatePerS);
+        m.put("slo_attainment", sloAttainment);
+        m.put("since_last_scale_s", sinceLastScaleUs == Long.MAX_VALUE ? Double.NaN : sinceLastScaleUs / 1e6);
+        for (int k = 0; k < recentLoad.length; k++) {
+            m.put("recent_load[" + k + "]", recentLoad[k]);
+        }
+        return m;
+    }
 }

@@ -12,25 +12,31 @@ public final class Counterfactuals {
     private Counterfactuals() {
     }
 
-    /** Instance ids of the {@code k} highest scores, best first; ties go to the lower id. */
-    public static int[] topK(double[] scores, int k) {
-        Integer[] ids = new Integer[scores.length];
+    /**
+     * Positions of the {@code k} highest of the first {@code n} scores, best first; ties go to the
+     * lower position (the lower instance id: routing sees instances in ascending id order).
+     */
+    public static int[] topK(double[] scores, int n, int k) {
+        Integer[] ids = new Integer[n];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = i;
         }
         Arrays.sort(ids, (a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
-        int n = Math.min(k, ids.length);
-        int[] top = new int[n];
-        for (int i = 0; i < n; i++) {
+        int kept = Math.min(k, n);
+        int[] top = new int[kept];
+        for (int i = 0; i < kept; i++) {
             top[i] = ids[i];
         }
         return top;
     }
 
-    /** Best score among the instances other than {@code chosen}, minus {@code chosen}'s; NaN with one instance. */
-    public static double scoreRegret(double[] scores, int chosen) {
+    /**
+     * Best of the first {@code n} scores other than position {@code chosen}'s, minus {@code chosen}'s;
+     * NaN with one instance.
+     */
+    public static double scoreRegret(double[] scores, int n, int chosen) {
         double best = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < scores.length; i++) {
+        for (int i = 0; i < n; i++) {
             if (i != chosen) {
                 best = Math.max(best, scores[i]);
             }

@@ -1,9 +1,6 @@
 package io.servesim.decisions;
 
-/**
- * What a {@link DecisionRecord} decided. Scale actions join this set when the cluster gets an
- * autoscaler; until then there is nothing to record for them.
- */
+/** What a {@link DecisionRecord} decided. */
 public enum DecisionKind {
     /** Admit, reject or delay a request at the cluster's front door. */
     ADMISSION,
@@ -17,5 +14,10 @@ public enum DecisionKind {
      * P/D disaggregation: whether a request's prefill runs on the prefill pool ({@code remote}) or
      * with its decode on the decode pool ({@code local}).
      */
-    DISAGGREGATION
+    DISAGGREGATION,
+    /**
+     * An autoscaler check whose policy asked for a different replica count: the action taken
+     * (from -> to replicas), or none when the bounds clamped it away.
+     */
+    SCALE
 }

@@ -3,13 +3,26 @@ package io.servesim.decisions;
 import java.util.Map;
 
 /**
- * What a routing policy saw at a decision ({@link TraceLevel#DETAILED} only); arrays are indexed by
- * instance id and are copies, never the policy's reused buffers.
+ * What a policy saw at a decision ({@link TraceLevel#DETAILED} only). Routing: arrays indexed by
+ * position among the instances the router chose from, whose ids are {@code instances} (every
+ * instance of a fixed fleet, position = id; the ready replicas under autoscaling); copies, never
+ * the policy's reused buffers. Scale: the aggregates the autoscale policy saw, in {@code signals},
+ * the arrays empty.
  *
- * @param loads               per-instance load (waiting + running + in transit), requests
- * @param kvUtilizations      per-instance KV utilization, fraction in [0, 1]
- * @param prefixOverlapBlocks per-instance cached leading prompt blocks (0 when the policy does not read the prefix index)
- * @param scores              score component -> per-instance value; empty when the policy has none
+ * @param instances           instance id of each position
+ * @param loads               per-position load (waiting + running + in transit), requests
+ * @param kvUtilizations      per-position KV utilization, fraction in [0, 1]
+ * @param prefixOverlapBlocks per-position cached leading prompt blocks (0 when the policy does not read the prefix index)
+ * @param scores              score component -> per-position value; empty when the policy has none
+ * @param signals             scale: signal name -> value (the autoscaler's {@code ScaleSignals}); empty for routing
  */
-public record Snapshot(double[] loads, double[] kvUtilizations, int[] prefixOverlapBlocks, Map<String, double[]> scores) {
+public record Snapshot(int[] instances, double[] loads, double[] kvUtilizations, int[] prefixOverlapBlocks,
+                       Map<String, double[]> scores, Map<String, Double> signals) {
+    private static final int[] NO_INTS = new int[0];
+    private static final double[] NO_DOUBLES = new double[0];
+
+    /** What an autoscale policy saw: its aggregate signals only. */
+    public static Snapshot ofSignals(Map<String, Double> signals) {
+        return new Snapshot(NO_INTS, NO_DOUBLES, NO_DOUBLES, NO_INTS, Map.of(), signals);
+    }
 }

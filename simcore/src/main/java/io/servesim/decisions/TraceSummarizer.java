@@ -20,6 +20,7 @@ public final class TraceSummarizer implements DecisionSink {
     private final Map<Integer, Long> targets = new TreeMap<>();
     private final Map<String, Long> rejections = new TreeMap<>();
     private final Map<String, Long> victims = new TreeMap<>();
+    private final List<DecisionRecord> scaleActions = new ArrayList<>();
     private final PriorityQueue<DecisionRecord> worst =
             new PriorityQueue<>(Comparator.comparingDouble(DecisionRecord::scoreRegret).thenComparing(
                     Comparator.comparingLong(DecisionRecord::requestId).reversed()));
@@ -51,6 +52,7 @@ public final class TraceSummarizer implements DecisionSink {
                 }
             }
             case PREEMPTION -> victims.merge(TraceSummary.number(d.value()), 1L, Long::sum);
+            case SCALE -> scaleActions.add(d);
             case PRIORITY -> { }
         }
     }
@@ -78,6 +80,6 @@ public final class TraceSummarizer implements DecisionSink {
         List<DecisionRecord> worstFirst = new ArrayList<>(worst);
         worstFirst.sort(worst.comparator().reversed());
         return new TraceSummary(decisions, byPolicy, byOutcome, targets, mean, p99, regretCount, worstFirst,
-                rejections, victims, List.of());
+                rejections, victims, scaleActions, List.of());
     }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
  * A run's decisions in brief, for reflection by an LLM (BLIS policy-optimization plan, PR 18
  * {@code TraceSummary}; GEPA's {@code make_reflective_dataset} feeds it back as feedback): decision
  * counts per policy and outcome, the routing target distribution, score regret, the worst decisions
- * with their context, admission rejections by reason, preemption victims by priority and, when the
+ * with their context, admission rejections by reason, preemption victims by priority, the
+ * autoscaler's scale actions and, when the
  * run re-simulated samples, realized regret. {@link #text()} is the block meant for a prompt.
  *
  * @param decisions     decisions recorded
@@ -23,21 +24,26 @@ import java.util.Map;
  * @param worst         decisions of highest score regret, worst first
  * @param rejections    admission rejection reason -> rejections
  * @param victims       preempted request's priority score -> preemptions
+ * @param scaleActions  the autoscaler's scale decisions, in time order (empty without autoscaling)
  * @param realized      re-simulated alternatives ({@code --counterfactual-sample}); empty when not sampled
  */
 public record TraceSummary(long decisions, Map<String, Long> byPolicy, Map<String, Long> byOutcome,
                            Map<Integer, Long> targets, double meanRegret, double p99Regret, long scoredRoutings,
                            List<DecisionRecord> worst, Map<String, Long> rejections, Map<String, Long> victims,
-                           List<RealizedRegret> realized) {
+                           List<DecisionRecord> scaleActions, List<RealizedRegret> realized) {
+    /** Scale actions the text block lists (the first ones; the JSON has them all). */
+    public static final int SCALE_ACTIONS_IN_TEXT = 10;
+
     public TraceSummary {
         worst = List.copyOf(worst);
+        scaleActions = List.copyOf(scaleActions);
         realized = List.copyOf(realized);
     }
 
     /** This summary with the re-simulated alternatives added. */
     public TraceSummary withRealized(List<RealizedRegret> r) {
         return new TraceSummary(decisions, byPolicy, byOutcome, targets, meanRegret, p99Regret, scoredRoutings, worst,
-                rejections, victims, r);
+                rejections, victims, scaleActions, r);
     }
 
     /** The re-simulated alternatives whose outcome contradicts the policy's scores. */
@@ -60,6 +66,9 @@ public record TraceSummary(long decisions, Map<String, Long> byPolicy, Map<Strin
         m.put("worst_decisions", worst.stream().map(TraceSummary::context).toList());
         m.put("rejections_by_reason", rejections);
         m.put("preemption_victims_by_priority", victims);
+        if (!scaleActions.isEmpty()) {
+            m.put("scale_actions", scaleActions.stream().map(TraceSummary::scaleMap).toList());
+        }
         if (!realized.isEmpty()) {
             m.put("realized_regret", realized.stream().map(TraceSummary::realizedMap).toList());
             m.put("disagreements", disagreements().size());
@@ -82,6 +91,16 @@ public record TraceSummary(long decisions, Map<String, Long> byPolicy, Map<Strin
         }
         lines.add("admission rejections by reason: " + rejections);
         lines.add("preemption victims by priority: " + victims);
+        if (!scaleActions.isEmpty()) {
+            lines.add("scale actions: " + scaleActions.size());
+            for (DecisionRecord d : scaleActions.subList(0, Math.min(SCALE_ACTIONS_IN_TEXT, scaleActions.size()))) {
+                lines.add("  at " + number(d.timeUs() / 1e6) + " s " + d.outcome() + " " + d.fromReplicas() + " -> "
+                        + d.toReplicas() + " replicas: " + d.reason());
+            }
+            if (scaleActions.size() > SCALE_ACTIONS_IN_TEXT) {
+                lines.add("  ... " + (scaleActions.size() - SCALE_ACTIONS_IN_TEXT) + " more");
+            }
+        }
         if (!realized.isEmpty()) {
             lines.add("realized regret: " + realized.size() + " re-simulated alternatives, " + disagreements().size()
                     + " disagree with the scores");
@@ -121,6 +140,17 @@ public record TraceSummary(long decisions, Map<String, Long> byPolicy, Map<Strin
             cm.put("breakdown", new java.util.TreeMap<>(c.breakdown()));
             return cm;
         }).toList());
+        return m;
+    }
+
+    private static Map<String, Object> scaleMap(DecisionRecord d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("time_us", d.timeUs());
+        m.put("outcome", d.outcome());
+        m.put("from_replicas", d.fromReplicas());
+        m.put("to_replicas", d.toReplicas());
+        m.put("desired_replicas", d.value());
+        m.put("reason", d.reason());
         return m;
     }
 

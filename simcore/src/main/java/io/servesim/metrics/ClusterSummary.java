@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * Cluster-level aggregates of a run.
  *
- * @param instances            instances
- * @param requestsPerInstance  requests routed to each instance
+ * @param instances            instances; under autoscaling the replica slots (ids) that ever held a replica
+ * @param requestsPerInstance  requests per instance id, each counted once at the instance it was last routed to
+ *                             (a drain's re-route moves it; {@code autoscaling.rerouted} counts those moves)
  * @param loadImbalanceCv      coefficient of variation (population std / mean) of requests per instance
  * @param delayed              admission DELAY decisions
  * @param sloMet               completed requests meeting their class's SLO targets

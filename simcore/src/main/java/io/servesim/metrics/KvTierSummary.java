@@ -1,6 +1,5 @@
 package io.servesim.metrics;
 
-import io.servesim.engine.Engine;
 import io.servesim.engine.KvCache;
 import io.servesim.engine.KvTierTotals;
 import java.util.LinkedHashMap;
@@ -28,20 +27,8 @@ public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRa
                             long reloadedBlocks, long cpuEvictions, long transferBytes, double transferMs,
                             long thrashingCount, double thrashingRate) {
 
-    /**
-     * The tiers of {@code engines} (null slots are free autoscaling slots) and of the replicas
-     * autoscaling retired ({@code retired}; null without autoscaling), summed.
-     */
-    public static KvTierSummary over(Engine[] engines, KvTierTotals retired) {
-        KvTierTotals t = new KvTierTotals();
-        if (retired != null) {
-            t.add(retired);
-        }
-        for (Engine e : engines) {
-            if (e != null) {
-                t.add(e.kvCache());
-            }
-        }
+    /** The tiers of {@code t}: every engine of the run, those autoscaling retired included. */
+    public static KvTierSummary of(KvTierTotals t) {
         long hits = t.hitTokens();
         long cpuHits = t.cpuHitTokens();
         long queried = t.queriedTokens();

@@ -15,7 +15,7 @@ package io.servesim.metrics;
  * @param preemptedCacheHitRate the same over readmissions of preempted requests
  * @param eventsProcessed      kernel events
  * @param skippedTraceLines    malformed trace lines skipped
- * @param requestsPerInstance  requests routed to each instance
+ * @param requestsPerInstance  requests per instance id, each counted once where it was last routed
  * @param headOfLineBlocks     head-of-line blocking steps over all instances
  * @param kvTiers              the KV cache per tier over all instances
  * @param fitness              fitness weights (may be empty)

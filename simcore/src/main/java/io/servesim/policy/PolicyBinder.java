@@ -31,7 +31,14 @@ public final class PolicyBinder {
 
     /** Binds {@code policies.<registry's kind>}, {@code dflt} when absent; problems are recorded on {@code policies}. */
     public static <P> Bound<P> bind(ConfigNode policies, Registry<P> registry, String dflt, PolicyContext ctx) {
-        String kind = registry.kind();
+        return bind(policies, registry.kind(), registry, dflt, ctx);
+    }
+
+    /**
+     * Binds the policy written under {@code parent.<key>} (e.g. {@code autoscaling.policy}), {@code dflt} when
+     * absent; problems are recorded on {@code parent} with their paths there.
+     */
+    public static <P> Bound<P> bind(ConfigNode policies, String kind, Registry<P> registry, String dflt, PolicyContext ctx) {
         String path = policies.pathOf(kind);
         JsonNode v = policies.rawValue(kind);
         PolicySpec spec;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A routing policy with one decision changed: request {@code requestId} goes to {@code instance},
+ * A routing policy with one decision changed: request {@code requestId} goes to instance id {@code instance},
  * every other request where the wrapped policy sends it. The wrapped policy still decides the forced
  * request too, so its internal state (e.g. a round-robin counter) evolves exactly as in the
  * original run; with the deterministic kernel the replay is the original run up to that decision.
@@ -27,7 +27,16 @@ final class ForcedRoute implements RoutingPolicy {
     @Override
     public int route(Request r, ClusterView view, long nowUs) {
         int chosen = policy.route(r, view, nowUs);
-        return r.id() == requestId ? instance : chosen;
+        if (r.id() != requestId) {
+            return chosen;
+        }
+        for (int k = 0; k < view.instances(); k++) {
+            if (view.id(k) == instance) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("instance " + instance + " is not routable at request " + requestId
+                + "'s decision in the replay");
     }
 
     @Override
@@ -43,5 +52,10 @@ final class ForcedRoute implements RoutingPolicy {
     @Override
     public double[] lastScores() {
         return policy.lastScores();
+    }
+
+    @Override
+    public String unscoredBecause() {
+        return policy.unscoredBecause();
     }
 }

@@ -42,11 +42,23 @@ public final class PolicyBundleFile {
         return entries;
     }
 
-    /** Replaces {@code config}'s {@code policies.*} with the file's entries. */
+    /**
+     * Replaces {@code config}'s {@code policies.*} with the file's entries; an {@code autoscale} entry
+     * replaces the config's autoscale policy where it is written ({@code autoscaling.policy} or
+     * {@code policies.autoscale}, {@link PolicyKind#configPathIn}).
+     */
     public static void apply(Path file, ObjectNode config) {
         Map<String, JsonNode> entries = read(file);
         ObjectNode policies = config.has("policies") && config.get("policies").isObject()
                 ? (ObjectNode) config.get("policies") : config.putObject("policies");
-        entries.forEach(policies::set);
+        PolicyKind<?> autoscale = PolicyKind.AUTOSCALE;
+        boolean autoscaleElsewhere = !autoscale.configPathIn(config).equals(autoscale.configPath());
+        entries.forEach((kind, node) -> {
+            if (kind.equals(autoscale.name()) && autoscaleElsewhere) {
+                ((ObjectNode) config.get("autoscaling")).set("policy", node);
+            } else {
+                policies.set(kind, node);
+            }
+        });
     }
 }

@@ -4,6 +4,7 @@ import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.PriorityPolicy;
 import io.servesim.cluster.RoutingPolicy;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigNode;
 import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.PolicyBinder;
@@ -47,9 +48,13 @@ public final class PolicyKind<P> {
     public static final PolicyKind<SchedulingPolicy> SCHEDULER =
             new PolicyKind<>(Schedulers.REGISTRY, "fcfs", "--scheduler");
 
-    /** Used only with {@code autoscaling.enabled: true}; given without it, {@link SimConfigLoader} refuses it. */
+    /**
+     * Used only with {@code autoscaling.enabled: true}; given without it, {@link SimConfigLoader} refuses it.
+     * Written as {@code policies.autoscale} (so a policy bundle carries it with the others) or, beside the
+     * settings it goes with, as {@code autoscaling.policy}; not both.
+     */
     public static final PolicyKind<AutoScalePolicy> AUTOSCALE =
-            new PolicyKind<>(Autoscalers.REGISTRY, "threshold", "--autoscale-policy");
+            new PolicyKind<>(Autoscalers.REGISTRY, "threshold", "--autoscale-policy", "autoscaling", "policy");
 
     /** Every kind, in the order configs, summaries and help list them. */
     public static final List<PolicyKind<?>> ALL = List.of(ADMISSION, PRIORITY, ROUTING, SCHEDULER, AUTOSCALE);
@@ -57,14 +62,23 @@ public final class PolicyKind<P> {
     private final Registry<P> registry;
     private final String defaultName;
     private final String flag;
+    /** Section and key of a second spelling ({@code autoscaling.policy}); null for none. */
+    private final String altSection;
+    private final String altKey;
 
     private PolicyKind(Registry<P> registry, String defaultName, String flag) {
+        this(registry, defaultName, flag, null, null);
+    }
+
+    private PolicyKind(Registry<P> registry, String defaultName, String flag, String altSection, String altKey) {
         if (!registry.names().contains(defaultName)) {
             throw new IllegalArgumentException("default " + registry.kind() + " policy " + defaultName + " is not registered");
         }
         this.registry = registry;
         this.defaultName = defaultName;
         this.flag = flag;
+        this.altSection = altSection;
+        this.altKey = altKey;
     }
 
     /** The kind's name and key under {@code policies:}, e.g. {@code routing}. */
@@ -75,6 +89,21 @@ public final class PolicyKind<P> {
     /** Its config path, e.g. {@code policies.routing}. */
     public String configPath() {
         return "policies." + name();
+    }
+
+    /** The second spelling of its path ({@code autoscaling.policy}), or null when it has none. */
+    public String altConfigPath() {
+        return altSection == null ? null : altSection + "." + altKey;
+    }
+
+    /**
+     * Where the config {@code tree} (the root mapping) holds this kind's policy: {@link #altConfigPath}
+     * when it is written there, else {@link #configPath} (flags and policy bundles set it there).
+     */
+    public String configPathIn(JsonNode tree) {
+        JsonNode section = altSection == null ? null : tree.get(altSection);
+        JsonNode v = section == null || !section.isObject() ? null : section.get(altKey);
+        return v != null && !v.isNull() ? altConfigPath() : configPath();
     }
 
     /** The command-line flag that sets {@link #configPath}, e.g. {@code --routing-policy}. */
@@ -91,9 +120,22 @@ public final class PolicyKind<P> {
         return PolicySpec.of(defaultName, configPath());
     }
 
-    /** Binds {@code policies.<name>} (the default when absent); problems are recorded on {@code policies}. */
-    PolicyBinder.Bound<P> bind(ConfigNode policies, PolicyContext ctx) {
-        return PolicyBinder.bind(policies, registry, defaultName, ctx);
+    /**
+     * Binds {@code policies.<name>} (the default when absent), or the second spelling under {@code root}
+     * when it is written there; both written is a problem on the second, naming the first. Problems are
+     * recorded with their paths.
+     */
+    PolicyBinder.Bound<P> bind(ConfigNode root, ConfigNode policies, PolicyContext ctx) {
+        policies.declare(name());
+        if (configPathIn(root.raw()).equals(configPath())) {
+            return PolicyBinder.bind(policies, registry, defaultName, ctx);
+        }
+        ConfigNode alt = root.child(altSection);
+        if (policies.has(name())) {
+            alt.problem(alt.pathOf(altKey), "given twice: also as " + configPath() + "; write the policy in one place"
+                    + " (" + configPath() + ", or " + altConfigPath() + " beside the other autoscaling settings)");
+        }
+        return PolicyBinder.bind(alt, altKey, registry, defaultName, ctx);
     }
 
     /** A fresh policy of this kind as {@code bundle} names it (policies may keep per-run state). */

@@ -73,7 +73,7 @@ public final class SimConfigLoader {
         List<PolicyBinder.Bound<?>> bound = new ArrayList<>();
         Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();
         for (PolicyKind<?> kind : PolicyKind.ALL) {
-            PolicyBinder.Bound<?> b = kind.bind(policies, ctx);
+            PolicyBinder.Bound<?> b = kind.bind(root, policies, ctx);
             bound.add(b);
             specs.put(kind, b.spec());
         }
@@ -102,12 +102,13 @@ public final class SimConfigLoader {
     }
 
     /**
-     * {@code policies.autoscale} decides only when replicas come and go: given (any policy, the default's name
+     * {@code policies.autoscale} (or {@code autoscaling.policy}) decides only when replicas come and go: given (any policy, the default's name
      * included) with {@code autoscaling.enabled} false, it would be validated and then never asked, so it is refused
      * naming both paths, as {@link AutoscalingBinder} refuses the other {@code autoscaling:} keys. A sweep's
      * fixed-fleet alternative drops it with {@code policies.autoscale: null}.
      */
     private static void refuseUnusedAutoscalePolicy(ConfigNode policies, AutoscalingConfig autoscaling) {
+        // autoscaling.policy is refused with the other autoscaling.* keys (AutoscalingBinder)
         String key = PolicyKind.AUTOSCALE.name();
         if (!autoscaling.enabled() && policies.has(key)) {
             policies.problem(policies.pathOf(key), "only applies with autoscaling.enabled: true (autoscaling.enabled is"

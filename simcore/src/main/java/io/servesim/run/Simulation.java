@@ -16,7 +16,7 @@ import io.servesim.disagg.PdSetup;
 import io.servesim.disagg.PoolSetup;
 import io.servesim.engine.Engine;
 import io.servesim.engine.EngineObserver;
-import io.servesim.engine.KvTierTotals;
+import io.servesim.engine.EngineTotals;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
@@ -161,7 +161,7 @@ public final class Simulation {
         this.control = new ControlPlane(setup.cluster(), PolicyKind.ADMISSION.create(policies, ctx),
                 PolicyKind.PRIORITY.create(policies, ctx), routing, engines, view, events, clusterObserver);
         this.autoscaler = fleet == null ? null : new Autoscaler(scaling, PolicyKind.AUTOSCALE.create(policies, ctx), fleet,
-                view, events, setup.slo(), control::route);
+                view, events, setup.slo(), control::reroute);
         if (autoscaler != null) {
             control.autoscaleWith(autoscaler);
         }
@@ -197,13 +197,13 @@ public final class Simulation {
     }
 
     /**
-     * Streams every admission, priority, routing and preemption decision to {@code sink} at the
+     * Streams every admission, priority, routing and preemption decision, and every scale action, to {@code sink} at the
      * level {@code options} asks (decision traces; off by default, and then nothing is recorded).
      */
     public Simulation traceDecisions(DecisionSink sink, TraceOptions options) {
         PolicyBundle p = setup.policies();
         control.traceDecisions(sink, options, p.spec(PolicyKind.ADMISSION).name(), p.spec(PolicyKind.PRIORITY).name(),
-                p.spec(PolicyKind.ROUTING).name(), p.spec(PolicyKind.SCHEDULER).name());
+                p.spec(PolicyKind.ROUTING).name(), p.spec(PolicyKind.SCHEDULER).name(), p.spec(PolicyKind.AUTOSCALE).name());
         return this;
     }
 
@@ -225,34 +225,26 @@ public final class Simulation {
             throw new IllegalStateException("INV-1: injected " + injected + " != completed " + metrics.completed()
                     + " + dropped " + metrics.dropped() + " + rejected " + metrics.rejected() + " + unfinished " + unfinished);
         }
-        var retired = autoscaler == null ? null : autoscaler.counters();
-        KvTierTotals retiredTiers = retired == null ? null : retired.retiredTiers();
-        long hits = retiredTiers == null ? 0 : retiredTiers.hitTokens();
-        long queried = retiredTiers == null ? 0 : retiredTiers.queriedTokens();
-        long preemptedHits = 0;
-        long preemptedQueried = 0;
-        long preemptions = retired == null ? 0 : retired.retiredPreemptions();
-        long allocFailures = retired == null ? 0 : retired.retiredAllocationFailures();
-        long hol = retired == null ? 0 : retired.retiredHolBlocks();
-        for (Engine e : engines) {
-            if (e == null) {
-                continue;
-            }
-            hits += e.kvCache().hitTokens();
-            queried += e.kvCache().queriedTokens();
-            preemptedHits += e.kvCache().preemptedHitTokens();
-            preemptedQueried += e.kvCache().preemptedQueriedTokens();
-            preemptions += e.preemptions();
-            allocFailures += e.kvCache().allocationFailures();
-            hol += e.headOfLineBlocks();
+        EngineTotals totals = new EngineTotals();
+        if (autoscaler != null) {
+            totals.add(autoscaler.counters().retired());
         }
+        for (Engine e : engines) {
+            if (e != null) {
+                totals.add(e);
+            }
+        }
+        long hits = totals.tiers().hitTokens();
+        long queried = totals.tiers().queriedTokens();
+        long preemptedQueried = totals.preemptedQueriedTokens();
         long horizon = setup.horizonUs();
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
-        return metrics.summary(new RunTotals(latency.name(), latency.describe(), latency.calibrationNote(), setup.engine().totalKvBlocks(),
-                injected, endUs, preemptions, allocFailures, queried == 0 ? 0 : (double) hits / queried,
-                preemptedQueried == 0 ? 0 : (double) preemptedHits / preemptedQueried,
-                events.processed(), source.skippedLines(), control.routedCounts(), hol, KvTierSummary.over(engines, retiredTiers), setup.fitness(),
+        return metrics.summary(new RunTotals(latency.name(), latency.describe(), calibrationNote(), setup.engine().totalKvBlocks(),
+                injected, endUs, totals.preemptions(), totals.allocationFailures(), queried == 0 ? 0 : (double) hits / queried,
+                preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried,
+                events.processed(), source.skippedLines(), requestsPerInstance(), totals.headOfLineBlocks(),
+                KvTierSummary.of(totals.tiers()), setup.fitness(),
                 ScalingSummaries.of(setup, autoscaler, endUs), PdSummaries.of(setup, pd)))
                 .withSessions(sessionStats.byClient());
     }
@@ -327,7 +319,7 @@ public final class Simulation {
         }
         autoscaler.fleet().arrived(target);
         if (autoscaler.evacuating(target)) {
-            control.route(r, now);
+            control.reroute(target, r, now);
             autoscaler.maybeRetire(target, now);
         } else {
             engines[target].onArrival(r, now);
@@ -341,6 +333,34 @@ public final class Simulation {
         } else {
             engines[target].onQueued(r, now);
         }
+    }
+
+    /**
+     * Requests per instance id, each counted once where it was last routed ({@link ControlPlane#routedCounts});
+     * under autoscaling over the replica slots that ever held a replica, not the free ones.
+     */
+    /**
+     * The summary's uncalibrated-latency note: the deployment's model's, or under P/D each pool's
+     * (a pool may run another GPU), prefixed with the pool's name.
+     */
+    private String calibrationNote() {
+        PdSetup p = setup.pd();
+        if (p == null) {
+            return setup.latency().calibrationNote();
+        }
+        List<String> notes = new ArrayList<>();
+        for (PoolSetup pool : List.of(p.prefill(), p.decode())) {
+            String note = pool.latency().calibrationNote();
+            if (!note.isEmpty()) {
+                notes.add(pool.name() + " pool " + note);
+            }
+        }
+        return String.join("; ", notes);
+    }
+
+    private long[] requestsPerInstance() {
+        long[] routed = control.routedCounts();
+        return autoscaler == null ? routed : java.util.Arrays.copyOf(routed, autoscaler.fleet().slotsUsed());
     }
 
     /** The autoscaler (null when autoscaling is off), for the replica timeline and tests. */

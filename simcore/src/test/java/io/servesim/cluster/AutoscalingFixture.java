@@ -1,6 +1,8 @@
 package io.servesim.cluster;
 
+import io.servesim.engine.Engine;
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.EngineTotals;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
@@ -64,8 +66,12 @@ final class AutoscalingFixture {
                 .withAutoscaling(a);
     }
 
-    /** A run's summary, records and replica timeline (rows of time, then a count per state). */
-    record Outcome(RunSummary summary, List<RequestRecord> records, long[] timeline) {
+    /**
+     * A run's summary, records and replica timeline (rows of time, then a count per state); the
+     * replica slots that held a replica, the retired replicas' counters and the engines live at the end.
+     */
+    record Outcome(RunSummary summary, List<RequestRecord> records, long[] timeline, int slotsUsed,
+                   EngineTotals retired, List<Engine> liveEngines) {
         /** Time the ready count first exceeded {@code n} (-1 if never). */
         long firstTimeReadyAbove(int n) {
             int width = Fleet.STATES.length + 1;
@@ -82,6 +88,8 @@ final class AutoscalingFixture {
         List<RequestRecord> out = new ArrayList<>();
         Simulation sim = new Simulation(setup, Runs.listOf(requests), out::add);
         RunSummary s = sim.run();
-        return new Outcome(s, out, sim.autoscaler().fleet().timeline());
+        List<Engine> live = java.util.Arrays.stream(sim.engines()).filter(java.util.Objects::nonNull).toList();
+        return new Outcome(s, out, sim.autoscaler().fleet().timeline(), sim.autoscaler().fleet().slotsUsed(),
+                sim.autoscaler().counters().retired(), live);
     }
 }

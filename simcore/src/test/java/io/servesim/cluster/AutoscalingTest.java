@@ -1,5 +1,6 @@
 package io.servesim.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,7 +96,44 @@ class AutoscalingTest {
         }
         if (drain == DrainPolicy.WAIT) {
             assertEquals(0, s.autoscaling().drainRerouted());
+        } else {
+            assertTrue(s.autoscaling().drainRerouted() > 0, "a " + drain + " drain moves queued requests");
         }
+        // requests per instance: one count per request, at the replica that served it, over the slots that held one
+        long[] perInstance = s.cluster().requestsPerInstance();
+        assertEquals(o.slotsUsed(), perInstance.length);
+        assertTrue(perInstance.length <= s.autoscaling().peakReplicas(), "slots used " + perInstance.length);
+        long[] served = new long[perInstance.length];
+        o.records().forEach(r -> served[r.instanceId()]++);
+        assertArrayEquals(served, perInstance);
+        assertEquals(s.injected(), java.util.Arrays.stream(perInstance).sum());
+    }
+
+    /**
+     * The replicas retired after the peak take their preempted readmissions' prefix lookups into the
+     * run's {@code preempted_cache_hit_rate} (and their preemptions into its count), as they take their
+     * first admissions' into the hit rate. 300 blocks of 16 tokens hold 4,800 tokens, less than 16
+     * running 500-token requests need (16 x 32 blocks = 512): the high phase preempts on every replica;
+     * 200 s of low load after it retire all but one.
+     */
+    @Test
+    void retiredReplicasKeepTheirPreemptionCounters() {
+        var engine = new io.servesim.engine.EngineConfig(16, 1024, 0, 0, 16, 300, true);
+        List<Request> load = new java.util.ArrayList<>(AutoscalingFixture.stepLoad());
+        load.addAll(AutoscalingFixture.steady(load.size(), 100_000_000, 300_000_000, 200_000));
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(engine, 1, AutoscalingFixture.config(1, 6, 1_000_000,
+                DrainPolicy.WAIT), "least-loaded", "threshold", IN_FLIGHT_THRESHOLD), load);
+        var retired = o.retired();
+        assertTrue(retired.preemptedQueriedTokens() > 0, "a retired replica readmitted preempted requests");
+        var all = new io.servesim.engine.EngineTotals();
+        all.add(retired);
+        for (var e : o.liveEngines()) {
+            all.add(e);
+        }
+        var s = o.summary();
+        assertEquals((double) all.preemptedHitTokens() / all.preemptedQueriedTokens(), s.preemptedCacheHitRate(), 1e-12);
+        assertEquals(all.preemptions(), s.preemptions());
+        assertTrue(all.preemptions() > retired.preemptions(), "live replicas preempted too");
     }
 
     /**

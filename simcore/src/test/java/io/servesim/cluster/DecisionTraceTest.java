@@ -121,4 +121,63 @@ class DecisionTraceTest {
         assertEquals((long) preempted.size(), s.victims().values().stream().mapToLong(Long::longValue).sum());
         assertNotNull(s.text());
     }
+
+    /**
+     * Every check whose policy asked for a change is a scale record: the step load's scale-ups and
+     * -downs add up to the autoscaler's counts, each with the threshold's reason and, detailed, the
+     * aggregates it saw (the record's from count is the signals' current_replicas).
+     */
+    @Test
+    void scaleActionsAreTracedWithTheirReasonAndSignals() {
+        SimSetup setup = AutoscalingFixture.setup(1, AutoscalingFixture.config(1, 6, 1_000_000, DrainPolicy.WAIT),
+                "least-loaded", "threshold", java.util.Map.of("signal", "in_flight", "scale_up", 12.0, "scale_down", 2.0,
+                        "cooldown", "10s"));
+        List<DecisionRecord> decisions = new ArrayList<>();
+        Simulation sim = new Simulation(setup, Runs.listOf(AutoscalingFixture.stepLoad()), r -> { });
+        var summary = sim.traceDecisions(decisions::add, new TraceOptions(TraceLevel.DETAILED, 0)).run();
+        List<DecisionRecord> scale = decisions.stream().filter(d -> d.kind() == DecisionKind.SCALE).toList();
+        long up = 0;
+        long down = 0;
+        for (DecisionRecord d : scale) {
+            assertEquals("threshold", d.policy());
+            assertEquals(-1, d.requestId());
+            assertEquals(d.fromReplicas(), d.snapshot().signals().get("current_replicas"), 0);
+            if (d.outcome().equals("scale_up")) {
+                up += d.toReplicas() - d.fromReplicas();
+                assertTrue(d.reason().startsWith("in_flight ") && d.reason().contains(" > scale_up 12.00"), d.reason());
+            } else if (d.outcome().equals("scale_down")) {
+                down += d.fromReplicas() - d.toReplicas();
+                assertTrue(d.reason().contains(" < scale_down 2.000"), d.reason());
+            }
+        }
+        assertEquals(summary.autoscaling().scaleUps(), up);
+        assertEquals(summary.autoscaling().scaleDowns(), down);
+        assertTrue(up > 0 && down > 0);
+        TraceSummarizer summarizer = new TraceSummarizer(3);
+        decisions.forEach(summarizer::accept);
+        assertEquals(scale.size(), summarizer.summary().scaleActions().size());
+        assertTrue(summarizer.summary().text().contains("scale actions: " + scale.size()));
+    }
+
+    /** A policy asking beyond the bounds is clamped, and its record says so: the oscillator at max 1 never acts. */
+    @Test
+    void clampedScaleDecisionsAreTraced() {
+        SimSetup setup = AutoscalingFixture.setup(1, AutoscalingFixture.config(1, 1, 1_000_000, DrainPolicy.WAIT),
+                "least-loaded", "oscillator", java.util.Map.of());
+        List<DecisionRecord> scale = new ArrayList<>();
+        new Simulation(setup, Runs.listOf(AutoscalingFixture.steady(0, 0, 5_000_000, 100_000)), r -> { })
+                .traceDecisions(d -> {
+                    if (d.kind() == DecisionKind.SCALE) {
+                        scale.add(d);
+                    }
+                }, new TraceOptions(TraceLevel.DECISIONS, 0)).run();
+        assertTrue(!scale.isEmpty());
+        for (DecisionRecord d : scale) {
+            assertEquals("clamped", d.outcome());
+            assertEquals(1, d.fromReplicas());
+            assertEquals(1, d.toReplicas());
+            assertNull(d.snapshot());
+            assertTrue(d.reason().contains("clamped " + (int) d.value() + " -> 1 (bounds 1..1)"), d.reason());
+        }
+    }
 }

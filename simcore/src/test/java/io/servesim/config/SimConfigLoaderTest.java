@@ -127,4 +127,20 @@ class SimConfigLoaderTest {
         assertTrue(p.contains("policies.admission.params.refill_per_s: required, >= 0 (tokens per second)"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: throughput")), p.toString());
     }
+
+    /** {@code autoscaling.policy} is the autoscale policy written beside its settings: the same spec as policies.autoscale. */
+    @Test
+    void theAutoscalePolicyMayBeWrittenUnderAutoscaling() throws Exception {
+        String base = "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, instances: 2}\n";
+        String policy = "{name: threshold, params: {signal: in_flight, scale_up: 8, scale_down: 1}}";
+        SimConfig there = bind(base + "autoscaling: {enabled: true, max: 4, policy: " + policy + "}\n");
+        SimConfig here = bind(base + "autoscaling: {enabled: true, max: 4}\npolicies: {autoscale: " + policy + "}\n");
+        var a = there.policies().spec(PolicyKind.AUTOSCALE);
+        var b = here.policies().spec(PolicyKind.AUTOSCALE);
+        assertEquals(b.name(), a.name());
+        assertEquals(b.params(), a.params());
+        assertEquals("autoscaling.policy", a.path());
+        assertEquals("policies.autoscale", b.path());
+        assertEquals(there.autoscaling(), here.autoscaling());
+    }
 }

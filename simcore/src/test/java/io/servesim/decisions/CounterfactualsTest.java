@@ -16,20 +16,20 @@ class CounterfactualsTest {
 
     @Test
     void topKIsBestFirstWithTiesToTheLowerId() {
-        assertArrayEquals(new int[] {2, 1}, Counterfactuals.topK(SCORES, 2));
-        assertArrayEquals(new int[] {2, 1, 0}, Counterfactuals.topK(SCORES, 5));
-        assertArrayEquals(new int[] {1, 3, 0}, Counterfactuals.topK(new double[] {1, 2, 0, 2}, 3));
+        assertArrayEquals(new int[] {2, 1}, Counterfactuals.topK(SCORES, 3, 2));
+        assertArrayEquals(new int[] {2, 1, 0}, Counterfactuals.topK(SCORES, 3, 5));
+        assertArrayEquals(new int[] {1, 3, 0}, Counterfactuals.topK(new double[] {1, 2, 0, 2}, 4, 3));
     }
 
     @Test
     void regretIsBestAlternativeMinusChosen() {
         // chose the best (2): best alternative 1.3 - 1.6 = -0.3 (the winning margin)
-        assertEquals(-0.3, Counterfactuals.scoreRegret(SCORES, 2), 1e-12);
+        assertEquals(-0.3, Counterfactuals.scoreRegret(SCORES, 3, 2), 1e-12);
         // chose 0 (e.g. an affinity rule overrode the scores): 1.6 - 0.9 = 0.7
-        assertEquals(0.7, Counterfactuals.scoreRegret(SCORES, 0), 1e-12);
+        assertEquals(0.7, Counterfactuals.scoreRegret(SCORES, 3, 0), 1e-12);
         // chose 1: 1.6 - 1.3 = 0.3
-        assertEquals(0.3, Counterfactuals.scoreRegret(SCORES, 1), 1e-12);
-        assertTrue(Double.isNaN(Counterfactuals.scoreRegret(new double[] {1.0}, 0)));
+        assertEquals(0.3, Counterfactuals.scoreRegret(SCORES, 3, 1), 1e-12);
+        assertTrue(Double.isNaN(Counterfactuals.scoreRegret(new double[] {1.0}, 1, 0)));
     }
 
     @Test

@@ -28,4 +28,9 @@ final class Oscillator implements AutoScalePolicy {
         up = !up;
         return desired;
     }
+
+    @Override
+    public String explain(ScaleSignals s, int desired) {
+        return "oscillates whatever the load: " + (desired > s.currentReplicas() ? "+1" : "-1") + " at this check";
+    }
 }

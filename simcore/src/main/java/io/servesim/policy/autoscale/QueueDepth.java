@@ -58,4 +58,22 @@ final class QueueDepth implements AutoScalePolicy {
         }
         return current;
     }
+
+    @Override
+    public String explain(ScaleSignals s, int desired) {
+        if (s.sinceLastScaleUs() < cooldownUs) {
+            return "cooldown: " + ScaleMetric.number(s.sinceLastScaleUs() / 1e6) + " s since the last action < "
+                    + ScaleMetric.number(cooldownUs / 1e6) + " s";
+        }
+        String spares = "queue spare " + ScaleMetric.number(queueThreshold - s.avgQueueDepth()) + " (trigger "
+                + ScaleMetric.number(queueSpare) + "), kv spare " + ScaleMetric.number(kvThreshold - s.avgKvUtilization())
+                + " (trigger " + ScaleMetric.number(kvSpare) + ")";
+        if (desired > s.currentReplicas()) {
+            return spares + ": a spare below its trigger, +1";
+        }
+        if (desired < s.currentReplicas()) {
+            return spares + ": both spares hold over one replica fewer, -1";
+        }
+        return spares + ": keep";
+    }
 }

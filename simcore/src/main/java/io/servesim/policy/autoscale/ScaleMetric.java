@@ -34,6 +34,16 @@ enum ScaleMetric {
         throw new IllegalArgumentException(name);
     }
 
+    /** The signal's name and value at {@code s}, e.g. {@code in_flight 14.2}, for scale decisions' reasons. */
+    String describe(ScaleSignals s) {
+        return configName + " " + number(value(s));
+    }
+
+    /** Four significant digits, locale-independent (the autoscale policies' reasons). */
+    static String number(double x) {
+        return String.format(java.util.Locale.ROOT, "%.4g", x);
+    }
+
     double value(ScaleSignals s) {
         return switch (this) {
             case KV_UTILIZATION -> s.avgKvUtilization();

@@ -49,4 +49,20 @@ final class SloAttainment implements AutoScalePolicy {
         }
         return s.currentReplicas();
     }
+
+    @Override
+    public String explain(ScaleSignals s, int desired) {
+        if (s.sinceLastScaleUs() < cooldownUs) {
+            return "cooldown: " + ScaleMetric.number(s.sinceLastScaleUs() / 1e6) + " s since the last action < "
+                    + ScaleMetric.number(cooldownUs / 1e6) + " s";
+        }
+        String seen = "slo_attainment " + ScaleMetric.number(s.sloAttainment());
+        if (s.sloAttainment() < target) {
+            return seen + " < target " + ScaleMetric.number(target) + ": +1";
+        }
+        if (desired < s.currentReplicas()) {
+            return seen + " >= scale_down_above " + ScaleMetric.number(downAbove) + " and no queue: -1";
+        }
+        return seen + " >= target " + ScaleMetric.number(target) + ": keep";
+    }
 }

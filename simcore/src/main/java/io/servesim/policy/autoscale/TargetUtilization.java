@@ -28,6 +28,9 @@ final class TargetUtilization implements AutoScalePolicy {
     private int[] recommendations = new int[64];
     private int head;
     private int size;
+    private int lastRecommendation;
+    private int lastUpBound;
+    private int lastDownBound;
 
     private TargetUtilization(ScaleMetric metric, double target, double tolerance, long upWindowUs, long downWindowUs) {
         this.metric = metric;
@@ -63,6 +66,9 @@ final class TargetUtilization implements AutoScalePolicy {
                 downBound = Math.max(downBound, recommendations[i]);
             }
         }
+        lastRecommendation = recommendation;
+        lastUpBound = upBound;
+        lastDownBound = downBound;
         int out = current;
         if (out < upBound) {
             out = upBound;
@@ -71,6 +77,18 @@ final class TargetUtilization implements AutoScalePolicy {
             out = downBound;
         }
         return out;
+    }
+
+    @Override
+    public String explain(ScaleSignals s, int desired) {
+        double ratio = metric.value(s) / target;
+        String rule = Math.abs(ratio - 1) <= tolerance
+                ? metric.describe(s) + " within tolerance " + ScaleMetric.number(tolerance) + " of target "
+                        + ScaleMetric.number(target) + ": keep " + s.currentReplicas()
+                : "ceil(ready " + s.readyReplicas() + " x " + metric.describe(s) + " / target " + ScaleMetric.number(target)
+                        + ") = " + lastRecommendation;
+        return rule + "; stabilized (min over scale_up_window " + lastUpBound + ", max over scale_down_window "
+                + lastDownBound + ") -> " + desired;
     }
 
     /** Keeps this check's recommendation; drops those older than both windows. */

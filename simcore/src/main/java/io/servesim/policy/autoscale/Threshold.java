@@ -61,4 +61,21 @@ final class Threshold implements AutoScalePolicy {
         }
         return s.currentReplicas();
     }
+
+    @Override
+    public String explain(ScaleSignals s, int desired) {
+        if (s.sinceLastScaleUs() < cooldownUs) {
+            return "cooldown: " + ScaleMetric.number(s.sinceLastScaleUs() / 1e6) + " s since the last action < "
+                    + ScaleMetric.number(cooldownUs / 1e6) + " s";
+        }
+        double v = metric.value(s);
+        String seen = metric.describe(s);
+        if (v > up) {
+            return seen + " > scale_up " + ScaleMetric.number(up) + ": +" + step;
+        }
+        if (v < down) {
+            return seen + " < scale_down " + ScaleMetric.number(down) + ": -" + step;
+        }
+        return seen + " within [scale_down " + ScaleMetric.number(down) + ", scale_up " + ScaleMetric.number(up) + "]";
+    }
 }

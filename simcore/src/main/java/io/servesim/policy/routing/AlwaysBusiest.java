@@ -6,6 +6,7 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -15,9 +16,11 @@ import java.util.Set;
  */
 final class AlwaysBusiest implements RoutingPolicy {
     private final double[] loads;
+    private final Map<String, double[]> breakdown;
 
     private AlwaysBusiest(int instances) {
         loads = new double[instances];
+        breakdown = Map.of("load", loads);
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
@@ -45,5 +48,10 @@ final class AlwaysBusiest implements RoutingPolicy {
     @Override
     public double[] lastScores() {
         return loads;
+    }
+
+    @Override
+    public Map<String, double[]> lastBreakdown() {
+        return breakdown;
     }
 }

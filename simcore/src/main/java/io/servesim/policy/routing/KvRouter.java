@@ -6,6 +6,8 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,19 +28,31 @@ import java.util.Set;
  * llm-d's kv-cache-manager scores CPU blocks 0.8 of GPU ones: they are hits, but each costs a
  * transfer. The default 0 is the router before the tier was visible to it (its index knew GPU blocks
  * only), so it then neither reads nor keeps the CPU index; 1 credits CPU blocks as GPU ones.
+ *
+ * <p>Its score is minus the cost (components {@code overlap_blocks}, the credited overlap, and
+ * {@code active_blocks}).
  */
 final class KvRouter implements RoutingPolicy {
     private final double overlapWeight;
     private final double cpuHitWeight;
+    private final double[] credited;
+    private final double[] active;
+    private final double[] scores;
+    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
 
-    private KvRouter(double overlapWeight, double cpuHitWeight) {
+    private KvRouter(double overlapWeight, double cpuHitWeight, int instances) {
         this.overlapWeight = overlapWeight;
         this.cpuHitWeight = cpuHitWeight;
+        credited = new double[instances];
+        active = new double[instances];
+        scores = new double[instances];
+        breakdown.put("overlap_blocks", credited);
+        breakdown.put("active_blocks", active);
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of("overlap_weight", "cpu_hit_weight"));
-        return new KvRouter(spec.nonNegative("overlap_weight", 1), spec.fraction("cpu_hit_weight", 0));
+        return new KvRouter(spec.nonNegative("overlap_weight", 1), spec.fraction("cpu_hit_weight", 0), ctx.instances());
     }
 
     @Override
@@ -49,14 +63,26 @@ final class KvRouter implements RoutingPolicy {
         int best = 0;
         double bestCost = Double.MAX_VALUE;
         for (int i = 0; i < v.instances(); i++) {
-            double credited = cpuOnly == null ? overlap[i] : overlap[i] + cpuHitWeight * cpuOnly[i];
-            double cost = overlapWeight * (promptBlocks - credited) + v.inFlightPromptBlocks(i) + promptBlocks;
+            credited[i] = cpuOnly == null ? overlap[i] : overlap[i] + cpuHitWeight * cpuOnly[i];
+            active[i] = v.inFlightPromptBlocks(i);
+            double cost = overlapWeight * (promptBlocks - credited[i]) + active[i] + promptBlocks;
+            scores[i] = -cost;
             if (cost < bestCost) {
                 bestCost = cost;
                 best = i;
             }
         }
         return best;
+    }
+
+    @Override
+    public double[] lastScores() {
+        return scores;
+    }
+
+    @Override
+    public Map<String, double[]> lastBreakdown() {
+        return breakdown;
     }
 
     /**

@@ -6,24 +6,51 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code least-loaded}: fewest waiting + running requests ({@link Load}; ties: lower KV utilization,
- * lowest id), BLIS {@code sim/routing.go}. No params.
+ * lowest id), BLIS {@code sim/routing.go}. No params. Its score is minus the load it minimizes
+ * (components {@code load} and the tie-breaking {@code kv_utilization}).
  */
 final class LeastLoaded implements RoutingPolicy {
-    private LeastLoaded() {
+    private final double[] loads;
+    private final double[] kvs;
+    private final double[] scores;
+    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
+
+    private LeastLoaded(int instances) {
+        loads = new double[instances];
+        kvs = new double[instances];
+        scores = new double[instances];
+        breakdown.put("load", loads);
+        breakdown.put("kv_utilization", kvs);
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of());
-        return new LeastLoaded();
+        return new LeastLoaded(ctx.instances());
     }
 
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
-        return Load.leastLoaded(v);
+        int best = Load.leastLoaded(v, loads, kvs);
+        for (int i = 0; i < v.instances(); i++) {
+            scores[i] = -loads[i];
+        }
+        return best;
+    }
+
+    @Override
+    public double[] lastScores() {
+        return scores;
+    }
+
+    @Override
+    public Map<String, double[]> lastBreakdown() {
+        return breakdown;
     }
 
     @Override

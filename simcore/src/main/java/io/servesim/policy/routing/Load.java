@@ -24,12 +24,24 @@ final class Load {
 
     /** The least loaded instance; ties by lower KV utilization, then lowest id. */
     static int leastLoaded(ClusterView v) {
+        return leastLoaded(v, null, null);
+    }
+
+    /**
+     * {@link #leastLoaded(ClusterView)}, keeping each position's load and KV utilization in
+     * {@code loads} and {@code kvs} (for traces) when they are not null.
+     */
+    static int leastLoaded(ClusterView v, double[] loads, double[] kvs) {
         int best = 0;
         double bestLoad = Double.MAX_VALUE;
         double bestKv = Double.MAX_VALUE;
         for (int i = 0; i < v.instances(); i++) {
             double load = of(v, i);
             double kv = v.kvUtilization(i);
+            if (loads != null) {
+                loads[i] = load;
+                kvs[i] = kv;
+            }
             if (load < bestLoad || (load == bestLoad && kv < bestKv)) {
                 best = i;
                 bestLoad = load;

@@ -6,35 +6,66 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code prefix-affinity}: the instance caching the longest prefix of the prompt; on a miss (no
- * instance caches its first block) least-loaded; ties by load then id. No params.
+ * instance caches its first block) least-loaded; ties by load then id. No params. Its score is
+ * what it maximizes: the cached prefix blocks on a hit, minus the load on a miss (components
+ * {@code prefix_overlap_blocks} and {@code load}).
  */
 final class PrefixAffinity implements RoutingPolicy {
     private static final Set<Signal> SIGNALS =
             Set.of(Signal.PREFIX_CACHE, Signal.QUEUE_DEPTH, Signal.RUNNING, Signal.KV_UTILIZATION);
 
-    private PrefixAffinity() {
+    private final double[] overlaps;
+    private final double[] loads;
+    private final double[] scores;
+    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
+
+    private PrefixAffinity(int instances) {
+        overlaps = new double[instances];
+        loads = new double[instances];
+        scores = new double[instances];
+        breakdown.put("prefix_overlap_blocks", overlaps);
+        breakdown.put("load", loads);
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of());
-        return new PrefixAffinity();
+        return new PrefixAffinity(ctx.instances());
     }
 
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
         int[] overlap = v.prefixOverlapBlocks(r);
+        int n = v.instances();
         int best = -1;
-        for (int i = 0; i < v.instances(); i++) {
+        for (int i = 0; i < n; i++) {
+            overlaps[i] = overlap[i];
+            loads[i] = Load.of(v, i);
             if (overlap[i] > 0 && (best < 0 || overlap[i] > overlap[best]
-                    || (overlap[i] == overlap[best] && Load.of(v, i) < Load.of(v, best)))) {
+                    || (overlap[i] == overlap[best] && loads[i] < loads[best]))) {
                 best = i;
             }
         }
-        return best >= 0 ? best : Load.leastLoaded(v);
+        boolean hit = best >= 0;
+        for (int i = 0; i < n; i++) {
+            scores[i] = hit ? overlaps[i] : -loads[i];
+        }
+        return hit ? best : Load.leastLoaded(v);
+    }
+
+    @Override
+    public double[] lastScores() {
+        return scores;
+    }
+
+    @Override
+    public Map<String, double[]> lastBreakdown() {
+        return breakdown;
     }
 
     /** The prefix index, and the signals of the least-loaded fallback ({@link Load#LEAST_LOADED_SIGNALS}). */

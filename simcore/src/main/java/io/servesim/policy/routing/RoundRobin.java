@@ -8,7 +8,10 @@ import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.Set;
 
-/** {@code round-robin}: instances in turn (BLIS {@code sim/routing.go}). No params. */
+/**
+ * {@code round-robin}: instances in turn (BLIS {@code sim/routing.go}). No params. It scores
+ * nothing, and decision traces say so ({@link #unscoredBecause()}) rather than show scores.
+ */
 final class RoundRobin implements RoutingPolicy {
     private int next;
 
@@ -25,6 +28,11 @@ final class RoundRobin implements RoutingPolicy {
         int i = next % v.instances(); // the ready set may have shrunk since the last decision
         next = (i + 1) % v.instances();
         return i;
+    }
+
+    @Override
+    public String unscoredBecause() {
+        return "takes the instances in turn, reading no instance state";
     }
 
     /** None: the rotation needs no instance state. */

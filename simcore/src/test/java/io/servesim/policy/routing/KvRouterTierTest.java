@@ -33,7 +33,8 @@ class KvRouterTierTest {
     }
 
     private static RoutingPolicy router(Map<String, Object> params) {
-        return KvRouter.create(new PolicySpec("kv-router", params, "policies.routing"), null);
+        return KvRouter.create(new PolicySpec("kv-router", params, "policies.routing"),
+                new io.servesim.policy.PolicyContext(2, io.servesim.slo.SloTargets.DEFAULT));
     }
 
     /**
