@@ -79,7 +79,10 @@ public final class Simulation {
         this(setup, source, sink, sessions, UnaryOperator.identity());
     }
 
-    /** A run whose routing policy is wrapped by {@code routingWrap} (re-simulation of one decision: {@link ForcedRoute}). */
+    /**
+     * A run whose routing policy (under P/D both pools' routers) is wrapped by {@code routingWrap} (re-simulation of
+     * one decision: {@link ForcedRoute}).
+     */
     Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions,
                UnaryOperator<RoutingPolicy> routingWrap) {
         this.setup = setup;
@@ -135,8 +138,8 @@ public final class Simulation {
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
-        RoutingPolicy decodeRouting = pdSetup == null ? null : Routers.REGISTRY.create(PolicySpec.of(DECODE_ROUTER,
-                "deployment.pd"), ctx);
+        RoutingPolicy decodeRouting = pdSetup == null ? null : routingWrap.apply(Routers.REGISTRY.create(
+                PolicySpec.of(DECODE_ROUTER, "deployment.pd"), ctx));
         ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(),
                 pdSetup == null ? routing.signalsRead() : pdSignals(pdSetup, routing, decodeRouting));
         viewRef[0] = view;
@@ -336,10 +339,6 @@ public final class Simulation {
     }
 
     /**
-     * Requests per instance id, each counted once where it was last routed ({@link ControlPlane#routedCounts});
-     * under autoscaling over the replica slots that ever held a replica, not the free ones.
-     */
-    /**
      * The summary's uncalibrated-latency note: the deployment's model's, or under P/D each pool's
      * (a pool may run another GPU), prefixed with the pool's name.
      */
@@ -358,6 +357,10 @@ public final class Simulation {
         return String.join("; ", notes);
     }
 
+    /**
+     * Requests per instance id, each counted once where it was last routed ({@link ControlPlane#routedCounts});
+     * under autoscaling over the replica slots that ever held a replica, not the free ones.
+     */
     private long[] requestsPerInstance() {
         long[] routed = control.routedCounts();
         return autoscaler == null ? routed : java.util.Arrays.copyOf(routed, autoscaler.fleet().slotsUsed());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.decisions.TraceLevel;
@@ -138,16 +137,8 @@ class PdRunTest {
 
     @Test
     void decisionTracesRecordTheChoiceAndBothPoolsRouting() {
-        ObjectNode tree;
-        try {
-            tree = (ObjectNode) io.servesim.config.StrictJson.yaml().readTree(PdRuns.BASE);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        io.servesim.config.Overrides.apply(tree, "workload.num_requests=20");
-        List<DecisionRecord> decisions = new java.util.ArrayList<>();
-        io.servesim.run.RunPlan.prepare(io.servesim.run.SimConfigLoader.bind(tree, Path.of(""))).run(rec -> { },
-                io.servesim.metrics.SessionSink.NONE, decisions::add, new TraceOptions(TraceLevel.DECISIONS, 0));
+        List<DecisionRecord> decisions = PdRuns.trace(new TraceOptions(TraceLevel.DECISIONS, 0), PdRuns.BASE,
+                "workload.num_requests=20");
         for (long id = 0; id < 20; id++) {
             long request = id;
             List<DecisionRecord> mine = decisions.stream().filter(d -> d.requestId() == request).toList();
