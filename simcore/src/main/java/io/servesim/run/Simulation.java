@@ -30,7 +30,6 @@ import io.servesim.metrics.RunTotals;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
-import io.servesim.policy.PolicySpec;
 import io.servesim.policy.routing.Routers;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import io.servesim.workload.RequestSource;
@@ -139,7 +138,7 @@ public final class Simulation {
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
         RoutingPolicy decodeRouting = pdSetup == null ? null : routingWrap.apply(Routers.REGISTRY.create(
-                PolicySpec.of(DECODE_ROUTER, "deployment.pd"), ctx));
+                setup.decodeRouting(), ctx));
         ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(),
                 pdSetup == null ? routing.signalsRead() : pdSignals(pdSetup, routing, decodeRouting));
         viewRef[0] = view;
@@ -170,7 +169,7 @@ public final class Simulation {
         }
         controlRef[0] = control;
         this.pd = pdSetup == null ? null : new PdCoordinator(pdSetup, engines, view, routing,
-                policies.spec(PolicyKind.ROUTING).name(), decodeRouting, DECODE_ROUTER, events, control);
+                policies.spec(PolicyKind.ROUTING).name(), decodeRouting, setup.decodeRouting().name(), events, control);
         if (pd != null) {
             control.dispatchWith(pd);
             metrics.handoffsFrom(r -> {
@@ -181,12 +180,6 @@ public final class Simulation {
         }
         pdRef[0] = pd;
     }
-
-    /**
-     * The decode pool's router: by load, overlap-blind, as Dynamo's disaggregated decode router (overlap
-     * scoring off: the decode pool publishes no KV events to route by).
-     */
-    static final String DECODE_ROUTER = "least-loaded";
 
     /** What the pools' routers read, and the prefix index when the decider measures the uncached prompt. */
     private static java.util.Set<io.servesim.cluster.Signal> pdSignals(PdSetup pd, RoutingPolicy prefill, RoutingPolicy decode) {

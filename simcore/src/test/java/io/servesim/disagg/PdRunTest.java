@@ -155,6 +155,25 @@ class PdRunTest {
     }
 
     @Test
+    void theDecodeRouterIsConfigurableAndRoundRobinTakesTheDecodeInstancesInTurn() {
+        List<DecisionRecord> decode = PdRuns.trace(new TraceOptions(TraceLevel.DECISIONS, 0), PdRuns.BASE,
+                "workload.num_requests=20", "deployment.pd.decode_routing=round-robin").stream()
+                .filter(d -> d.kind() == DecisionKind.ROUTING && d.instance() >= 2).toList();
+        // one decode routing per request, as prefills finish: engines 2, 3, 2, 3, ...
+        assertEquals(20, decode.size());
+        for (int i = 0; i < decode.size(); i++) {
+            assertEquals("round-robin", decode.get(i).policy());
+            assertEquals(2 + i % 2, decode.get(i).instance(), decode.get(i).toString());
+        }
+        // a router that reads a prefix cache only through a weight is overlap-blind with the weight at 0
+        PdRuns.Result weighted = PdRuns.run(PdRuns.BASE,
+                "deployment.pd.decode_routing={name: weighted-scoring, params: {cache_affinity: 0}}");
+        assertEquals(300, weighted.summary().completed());
+        assertEquals(PdRuns.run(PdRuns.BASE, "deployment.pd.decode_routing=least-loaded").records(), PdRuns.run(PdRuns.BASE)
+                .records(), "least-loaded is the default");
+    }
+
+    @Test
     void sameConfigAndSeedGiveTheSameRows() {
         assertEquals(PdRuns.run(PdRuns.BASE).records(), PdRuns.run(PdRuns.BASE).records());
     }
