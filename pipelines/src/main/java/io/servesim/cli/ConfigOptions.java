@@ -104,6 +104,10 @@ public final class ConfigOptions {
     @Option(names = "--pd-decider", description = "deployment.pd.decider: always, never or prefix-threshold")
     String pdDecider;
 
+    @Option(names = "--pd-decode-routing", paramLabel = "ROUTER", description = "deployment.pd.decode_routing: the decode"
+            + " pool's router, one that reads no prefix cache (default least-loaded; e.g. round-robin)")
+    String pdDecodeRouting;
+
     @Option(names = "--pd-prefix-threshold", paramLabel = "TOKENS", description = "deployment.pd.prefix_threshold_tokens:"
             + " the prefix-threshold decider disaggregates prompts with more uncached tokens than this (default 1000)")
     Integer pdPrefixThreshold;
@@ -197,6 +201,7 @@ public final class ConfigOptions {
         add(o, "deployment.pd.prefill.replicas", prefillReplicas);
         add(o, "deployment.pd.decode.replicas", decodeReplicas);
         add(o, "deployment.pd.decider", pdDecider);
+        add(o, "deployment.pd.decode_routing", pdDecodeRouting);
         add(o, "deployment.pd.prefix_threshold_tokens", pdPrefixThreshold);
         add(o, "deployment.pd.transfer.latency", pdTransferLatency);
         add(o, "deployment.pd.transfer.bandwidth", pdTransferBandwidth);

@@ -107,7 +107,8 @@ final class WorkloadFlags {
                     numRequests != null ? numRequests : g.numRequests(), g.horizonUs(), g.clients(), g.warnings());
         }
         return new SimConfig(config.seed(), config.horizonUs(), config.latency(), config.engine(), config.cluster(),
-                config.policies(), config.slo(), config.fitness(), applied, config.autoscaling(), config.pd());
+                config.policies(), config.slo(), config.fitness(), applied, config.autoscaling(), config.pd(),
+                config.decodeRouting());
     }
 
     private void refuseRate() {

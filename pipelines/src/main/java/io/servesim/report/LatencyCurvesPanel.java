@@ -54,7 +54,7 @@ final class LatencyCurvesPanel implements Panel {
                             continue;
                         }
                         ObjectNode line = series.addObject();
-                        line.put("name", labels.get(g)).put("percentile", p).put("colorIndex", g).put("dashed", p.equals("p50"));
+                        line.put("name", labels.get(g)).put("variant", p).put("colorIndex", g).put("dashed", p.equals("p50"));
                         line.set("y", Charts.numbers(s[3 * m]));
                         if (seeds > 1) {
                             line.set("lo", Charts.numbers(s[3 * m + 1]));

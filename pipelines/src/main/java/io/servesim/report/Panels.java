@@ -11,7 +11,7 @@ import java.util.List;
 final class Panels {
     static final List<Panel> ALL = List.of(new LatencyCurvesPanel(), new SloHeatmapPanel(), new LatencyCdfPanel(),
             new InstanceLoadPanel(), MetricCurvesPanel.kvCache(), MetricCurvesPanel.kvTiers(), MetricCurvesPanel.autoscaling(),
-            new ReplicaTimelinePanel(),
+            new ReplicaTimelinePanel(), new PdPanel(),
             new SessionsPanel(), new ComparePanel(), new ResultTablePanel(), new SweepFilesPanel());
 
     private Panels() {

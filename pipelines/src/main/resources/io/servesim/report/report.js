@@ -48,7 +48,8 @@
     o.xAxis = {type: 'category', name: c.xName, nameLocation: 'middle', nameGap: 24, data: c.xLabels, boundaryGap: false};
     o.yAxis = {type: 'value', name: c.yName, nameTextStyle: {align: 'left'}, scale: true};
     o.series = [];
-    // one legend entry per colour (both percentiles of a value toggle together); the tooltip names the percentile
+    // one legend entry per colour (both lines of a value, e.g. p50 and p99, toggle together); the tooltip names the line's
+    // variant (p50, p99, mean; prefill, decode)
     o.legend.data = c.series.map(function (s) { return s.name; }).filter(function (n, k, all) { return all.indexOf(n) === k; });
     o.tooltip.formatter = function (params) {
       return params.filter(function (p) { return !o.series[p.seriesIndex].band && p.value !== null; }).map(function (p) {
@@ -58,7 +59,7 @@
     c.series.forEach(function (s, i) {
       var color = PALETTE[s.colorIndex % PALETTE.length];
       var stack = 'band' + i;
-      o.series.push({type: 'line', name: s.name, fullName: s.name + (s.percentile ? ' ' + s.percentile : ''), data: s.y,
+      o.series.push({type: 'line', name: s.name, fullName: s.name + (s.variant ? ' ' + s.variant : ''), data: s.y,
         symbol: 'circle', symbolSize: 5, showAllSymbol: true,
         lineStyle: {color: color, type: s.dashed ? 'dashed' : 'solid'}, itemStyle: {color: color}, connectNulls: false});
       if (s.lo) {

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code report OUT_DIR}), then the page loaded with {@code --dump-dom}. The page writes a status object into
  * {@code #report-status} once it has drawn; the test fails on any console message, any script error, a chart
  * missing, or a chart whose drawn marks (data items with a graphic element) differ from its data; and on a
- * blank screenshot. The same for {@code replay-real --report} on the shipped vLLM run. The screenshot is kept in {@code target/report-screenshots/} for a person to look at.
+ * blank screenshot. The same for {@code replay-real --report} on the shipped vLLM run, for a sweep using a CPU KV tier
+ * and autoscaling, and for a P/D sweep (its panel drawn, absent from the others). The screenshots are kept in
+ * {@code target/report-screenshots/} for a person to look at.
  */
 class ReportBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,7 +98,7 @@ class ReportBrowserTest {
         assertEquals(0, status.path("errors").size(), status.toString());
         // expected marks per chart, from the grid: 2 policies x 2 percentiles x 3 rates on each latency curve,
         // 2 x 3 heatmap cells, 2 policies x 103 quantiles per CDF, 2 policies x 2 instances of bars,
-        // 2 policies x 3 rates on each cache curve
+        // 2 policies x 3 rates on each cache curve; nothing else (an aggregated sweep has no P/D panel)
         Map<String, Integer> expected = new LinkedHashMap<>();
         for (int i = 0; i < 3; i++) {
             expected.put("latency-" + i, 12);
@@ -167,6 +169,7 @@ class ReportBrowserTest {
         for (String id : List.of("kv-tiers-0", "kv-tiers-1", "kv-tiers-2", "autoscaling-0", "autoscaling-1", "autoscaling-2")) {
             assertEquals(2, drawn.get(id), id + " in " + drawn);
         }
+        assertTrue(drawn.keySet().stream().noneMatch(id -> id.startsWith("pd-")), "no P/D panel without P/D: " + drawn);
         // the replica timelines: one step line per cell through every scaling/ row (ready; starting), and a
         // replica became ready after the start
         long scalingRows;
@@ -179,6 +182,70 @@ class ReportBrowserTest {
         Path png = tmp.resolve("features.png");
         chromium.screenshot(features.resolve(SweepReport.DEFAULT_FILE), png, 1400, 3700, tmp.resolve("profile"));
         Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("autoscaling-report.png");
+        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
+        assertNotBlank(ImageIO.read(png.toFile()));
+    }
+
+    @Test
+    void thePdPanelDrawsTransfersPoolsAndGoodputPerGpuWhenTheSweepRanPd() throws Exception {
+        // 3 fleets of 2 H100s (aggregated, P/D 1 + 1 over a 50 GB/s link, P/D 1 + 1 over a 2 GB/s link into a
+        // 1,500-block decode cache, so transfers wait for bandwidth and blocks) x 2 rates, 120 requests per cell
+        Path sweep = Files.writeString(tmp.resolve("pd.yaml"), """
+                name: pd-report
+                base:
+                  deployment:
+                    model: meta-llama/llama-3.1-8b-instruct
+                    hardware: H100
+                    architecture: pd
+                    pd: {prefill: {replicas: 1}, decode: {replicas: 1}, transfer: {latency: 1ms, bandwidth: 50GB/s}}
+                  engine: {max_num_seqs: 64, max_num_batched_tokens: 2048, block_size: 16}
+                  policies: {routing: kv-router}
+                  slo: {standard: {ttft_ms: 1000, tpot_ms: 15}}
+                  workload:
+                    num_requests: 120
+                    input_distribution: {type: gaussian, params: {mean: 3000, std_dev: 800, min: 500, max: 6000}}
+                    output_distribution: {type: gaussian, params: {mean: 100, std_dev: 30, min: 8, max: 200}}
+                axes:
+                  - name: fleet
+                    values:
+                      aggregated-2: {deployment.architecture: aggregated, deployment.pd: null, deployment.instances: 2,
+                                     policies.routing: least-loaded}
+                      pd-1p1d: {deployment.pd.decider: always}
+                      pd-1p1d-slow: {deployment.pd.transfer.bandwidth: 2GB/s,
+                                     deployment.pd.decode.engine: {total_kv_blocks: 1500, max_model_len: 8192}}
+                  - {name: rate, path: workload.aggregate_rate, values: [3, 6]}
+                seeds: [1]
+                outputs: {sessions: false}
+                """);
+        Path pdOut = tmp.resolve("pd-out");
+        assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", pdOut.toString(), "--report"));
+        HeadlessChromium chromium = HeadlessChromium.find();
+        Path html = pdOut.resolve(SweepReport.DEFAULT_FILE);
+        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
+        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
+        JsonNode status = JSON.readTree(page.text("report-status"));
+        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        Map<String, Integer> drawn = new LinkedHashMap<>();
+        for (JsonNode c : status.path("chartMarks")) {
+            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
+            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
+        }
+        // the 2 P/D fleets x 2 lines (mean and p99; prefill and decode) x 2 rates on the transfer, bandwidth-wait,
+        // utilization and queueing curves, 2 x 1 line x 2 rates on the block-wait curve (the aggregated fleet has no
+        // transfers and no pools: no line), and 3 fleets x 2 rates of goodput-per-GPU bars
+        Map<String, Integer> pd = new LinkedHashMap<>();
+        drawn.forEach((id, n) -> {
+            if (id.startsWith("pd-")) {
+                pd.put(id, n);
+            }
+        });
+        assertEquals(Map.of("pd-0", 8, "pd-1", 8, "pd-2", 4, "pd-3", 8, "pd-4", 8, "pd-5", 6), pd);
+        String caption = Files.readString(html);
+        assertTrue(caption.contains("aggregated-2 aggregated (2 GPUs); pd-1p1d P/D (2 GPUs, 0 of 240 transfers waited for"
+                + " decode blocks)"), "the caption names each fleet's architecture and GPUs");
+        Path png = tmp.resolve("pd.png");
+        chromium.screenshot(html, png, 1400, 4200, tmp.resolve("profile"));
+        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("pd-report.png");
         Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
         assertNotBlank(ImageIO.read(png.toFile()));
     }

@@ -146,6 +146,14 @@ public final class ClusterView {
         return fleet == null ? poolOffset + k : fleet.readyId(k);
     }
 
+    /**
+     * Whether engine {@code id} belongs to the instances this view routes over: a P/D pool's ids, or any engine
+     * slot of the cluster (under autoscaling a slot may still be unroutable: not ready).
+     */
+    public boolean covers(int id) {
+        return id >= poolOffset && id < poolOffset + poolSize;
+    }
+
     /** The engine with id {@code id} (null for a free slot). */
     public Engine engine(int id) {
         return engines[id];

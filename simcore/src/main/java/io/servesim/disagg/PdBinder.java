@@ -18,6 +18,16 @@ public final class PdBinder {
     /** The architectures, as {@code deployment.architecture} names them. */
     public static final java.util.List<String> ARCHITECTURES = java.util.List.of("aggregated", "pd");
 
+    /** {@code deployment.pd.decode_routing}: the decode pool's router, a name or {@code {name, params}}. */
+    public static final String DECODE_ROUTING_KEY = "decode_routing";
+
+    /**
+     * The decode pool's default router: by load, overlap-blind, as the Dynamo mocker's disaggregated harness derives
+     * its decode router ({@code lib/mocker/src/replay/offline/disagg.rs}: overlap disabled, {@code assume_kv_reuse =
+     * false}; the decode workers publish no KV events). Any router that reads no prefix cache may replace it.
+     */
+    public static final String DEFAULT_DECODE_ROUTING = "least-loaded";
+
     private PdBinder() {
     }
 
@@ -52,6 +62,7 @@ public final class PdBinder {
                     + " (the decider is " + decider.configName() + ")");
         }
         TransferSpec transfer = TransferSpec.bind(pd.child("transfer"));
+        pd.declare(DECODE_ROUTING_KEY); // a routing policy: bound by the run's loader, which sees the policy registry
         pd.finish();
         return new PdSpec(prefill, decode, decider, threshold, transfer);
     }

@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  *   <li>remote: the prefill router (the run's {@code policies.routing}, e.g. {@code kv-router} or
  *       {@code prefix-affinity}, over the prefill pool) picks a prefill instance, which runs the prompt
  *       plus the first token as a one-token request ({@link Request#prefillStage()});</li>
- *   <li>PREFILL_DONE: the decode router (load only, overlap-blind: Dynamo's decode router disables
- *       overlap scoring) picks a decode instance, which must reserve the blocks the KV lands in;
+ *   <li>PREFILL_DONE: the decode router ({@code deployment.pd.decode_routing}, default least-loaded; overlap-blind:
+ *       the Dynamo mocker's decode router disables overlap scoring) picks a decode instance, which must reserve the
+ *       blocks the KV lands in;
  *       if it cannot, the transfer waits in that instance's queue (FIFO) and is retried before each
  *       of its steps and whenever a request leaves it;</li>
  *   <li>the bytes move on their {@link KvLink}, sharing its bandwidth; after the link's latency the KV

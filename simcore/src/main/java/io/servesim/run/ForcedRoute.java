@@ -12,6 +12,8 @@ import java.util.Set;
  * every other request where the wrapped policy sends it. The wrapped policy still decides the forced
  * request too, so its internal state (e.g. a round-robin counter) evolves exactly as in the
  * original run; with the deterministic kernel the replay is the original run up to that decision.
+ * Under P/D both pools' routers are wrapped and each routes the request once: only the one whose pool
+ * holds {@code instance} ({@link ClusterView#covers}) changes its decision.
  */
 final class ForcedRoute implements RoutingPolicy {
     private final RoutingPolicy policy;
@@ -27,8 +29,8 @@ final class ForcedRoute implements RoutingPolicy {
     @Override
     public int route(Request r, ClusterView view, long nowUs) {
         int chosen = policy.route(r, view, nowUs);
-        if (r.id() != requestId) {
-            return chosen;
+        if (r.id() != requestId || !view.covers(instance)) {
+            return chosen; // another request, or (P/D) the other pool's decision for this one
         }
         for (int k = 0; k < view.instances(); k++) {
             if (view.id(k) == instance) {

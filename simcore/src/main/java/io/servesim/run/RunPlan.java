@@ -72,7 +72,7 @@ public final class RunPlan {
         }
         var decode = pd.setup().decode();
         SimSetup setup = new SimSetup(decode.engine(), decode.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup());
+                cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting());
         return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
     }
 

@@ -6,6 +6,7 @@ import io.servesim.disagg.PdSpec;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
+import io.servesim.policy.PolicySpec;
 import io.servesim.slo.SloTargets;
 import io.servesim.workload.WorkloadSpec;
 
@@ -23,8 +24,10 @@ import io.servesim.workload.WorkloadSpec;
  * @param workload   {@code workload:}
  * @param autoscaling {@code autoscaling:} (load time and price not yet settled)
  * @param pd         {@code deployment.pd} with {@code deployment.architecture: pd}; null for aggregated
+ * @param decodeRouting {@code deployment.pd.decode_routing}, the decode pool's router ({@link DecodeRouting}); null
+ *                      for aggregated
  */
 public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
                         PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload,
-                        AutoscalingConfig autoscaling, PdSpec pd) {
+                        AutoscalingConfig autoscaling, PdSpec pd, PolicySpec decodeRouting) {
 }

@@ -79,8 +79,10 @@ public final class SimConfigLoader {
         }
         policies.finish();
         refuseUnusedAutoscalePolicy(policies, autoscaling);
+        PolicySpec decodeRouting = null;
         if (pd != null) {
             refuseWithPd(root, autoscaling, cluster);
+            decodeRouting = DecodeRouting.bind(deployment.child("pd"), ctx);
         }
         PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
@@ -98,7 +100,8 @@ public final class SimConfigLoader {
         }
         root.finish();
         root.throwIfProblems();
-        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd);
+        return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd,
+                decodeRouting);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.servesim.disagg.PdSetup;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.LatencyModel;
 import io.servesim.metrics.FitnessWeights;
+import io.servesim.policy.PolicySpec;
 import io.servesim.slo.SloTargets;
 
 /**
@@ -22,15 +23,16 @@ import io.servesim.slo.SloTargets;
  * @param autoscaling replicas coming and going (load time and price settled), or {@link AutoscalingConfig#DISABLED}
  * @param gpusPerReplica GPUs per replica (the TP degree), for cost
  * @param pd         the P/D deployment (its pools replace the fleet of {@code engine} replicas); null for aggregated
+ * @param decodeRouting the P/D decode pool's router; null for aggregated
  */
 public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                        SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                       int gpusPerReplica, PdSetup pd) {
+                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting) {
     /** An aggregated deployment. */
     public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                     SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
                     int gpusPerReplica) {
-        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, null);
+        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, null, null);
     }
 
     /** A fixed fleet of one-GPU replicas. */
@@ -46,25 +48,28 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     }
 
     public SimSetup withPolicies(PolicyBundle p) {
-        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd);
+        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting);
     }
 
     public SimSetup withCluster(ClusterConfig c) {
-        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd);
+        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting);
     }
 
     public SimSetup withHorizonUs(long h) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd, decodeRouting);
     }
 
     public SimSetup withFitness(FitnessWeights f) {
-        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd);
+        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting);
     }
 
-    /** This setup with the P/D deployment {@code p} (its engine and latency are then the decode pool's). */
-    public SimSetup withPd(PdSetup p) {
+    /**
+     * This setup with the P/D deployment {@code p} whose decode pool {@code decode} routes (its engine and latency are
+     * then the decode pool's).
+     */
+    public SimSetup withPd(PdSetup p, PolicySpec decode) {
         return new SimSetup(engine, latency, cluster.withInstances(p.instances()), policies, slo, fitness, horizonUs,
-                autoscaling, gpusPerReplica, p);
+                autoscaling, gpusPerReplica, p, decode);
     }
 
     /** GPUs of the deployment: both pools', or instances x TP. */
@@ -73,6 +78,6 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     }
 
     public SimSetup withAutoscaling(AutoscalingConfig a) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd, decodeRouting);
     }
 }

@@ -30,7 +30,6 @@ import io.servesim.metrics.RunTotals;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
-import io.servesim.policy.PolicySpec;
 import io.servesim.policy.routing.Routers;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import io.servesim.workload.RequestSource;
@@ -79,7 +78,10 @@ public final class Simulation {
         this(setup, source, sink, sessions, UnaryOperator.identity());
     }
 
-    /** A run whose routing policy is wrapped by {@code routingWrap} (re-simulation of one decision: {@link ForcedRoute}). */
+    /**
+     * A run whose routing policy (under P/D both pools' routers) is wrapped by {@code routingWrap} (re-simulation of
+     * one decision: {@link ForcedRoute}).
+     */
     Simulation(SimSetup setup, RequestSource source, RecordSink sink, SessionSink sessions,
                UnaryOperator<RoutingPolicy> routingWrap) {
         this.setup = setup;
@@ -135,8 +137,8 @@ public final class Simulation {
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
-        RoutingPolicy decodeRouting = pdSetup == null ? null : Routers.REGISTRY.create(PolicySpec.of(DECODE_ROUTER,
-                "deployment.pd"), ctx);
+        RoutingPolicy decodeRouting = pdSetup == null ? null : routingWrap.apply(Routers.REGISTRY.create(
+                setup.decodeRouting(), ctx));
         ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(),
                 pdSetup == null ? routing.signalsRead() : pdSignals(pdSetup, routing, decodeRouting));
         viewRef[0] = view;
@@ -167,7 +169,7 @@ public final class Simulation {
         }
         controlRef[0] = control;
         this.pd = pdSetup == null ? null : new PdCoordinator(pdSetup, engines, view, routing,
-                policies.spec(PolicyKind.ROUTING).name(), decodeRouting, DECODE_ROUTER, events, control);
+                policies.spec(PolicyKind.ROUTING).name(), decodeRouting, setup.decodeRouting().name(), events, control);
         if (pd != null) {
             control.dispatchWith(pd);
             metrics.handoffsFrom(r -> {
@@ -178,12 +180,6 @@ public final class Simulation {
         }
         pdRef[0] = pd;
     }
-
-    /**
-     * The decode pool's router: by load, overlap-blind, as Dynamo's disaggregated decode router (overlap
-     * scoring off: the decode pool publishes no KV events to route by).
-     */
-    static final String DECODE_ROUTER = "least-loaded";
 
     /** What the pools' routers read, and the prefix index when the decider measures the uncached prompt. */
     private static java.util.Set<io.servesim.cluster.Signal> pdSignals(PdSetup pd, RoutingPolicy prefill, RoutingPolicy decode) {
@@ -336,10 +332,6 @@ public final class Simulation {
     }
 
     /**
-     * Requests per instance id, each counted once where it was last routed ({@link ControlPlane#routedCounts});
-     * under autoscaling over the replica slots that ever held a replica, not the free ones.
-     */
-    /**
      * The summary's uncalibrated-latency note: the deployment's model's, or under P/D each pool's
      * (a pool may run another GPU), prefixed with the pool's name.
      */
@@ -358,6 +350,10 @@ public final class Simulation {
         return String.join("; ", notes);
     }
 
+    /**
+     * Requests per instance id, each counted once where it was last routed ({@link ControlPlane#routedCounts});
+     * under autoscaling over the replica slots that ever held a replica, not the free ones.
+     */
     private long[] requestsPerInstance() {
         long[] routed = control.routedCounts();
         return autoscaler == null ? routed : java.util.Arrays.copyOf(routed, autoscaler.fleet().slotsUsed());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.decisions.TraceLevel;
@@ -138,16 +137,8 @@ class PdRunTest {
 
     @Test
     void decisionTracesRecordTheChoiceAndBothPoolsRouting() {
-        ObjectNode tree;
-        try {
-            tree = (ObjectNode) io.servesim.config.StrictJson.yaml().readTree(PdRuns.BASE);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        io.servesim.config.Overrides.apply(tree, "workload.num_requests=20");
-        List<DecisionRecord> decisions = new java.util.ArrayList<>();
-        io.servesim.run.RunPlan.prepare(io.servesim.run.SimConfigLoader.bind(tree, Path.of(""))).run(rec -> { },
-                io.servesim.metrics.SessionSink.NONE, decisions::add, new TraceOptions(TraceLevel.DECISIONS, 0));
+        List<DecisionRecord> decisions = PdRuns.trace(new TraceOptions(TraceLevel.DECISIONS, 0), PdRuns.BASE,
+                "workload.num_requests=20");
         for (long id = 0; id < 20; id++) {
             long request = id;
             List<DecisionRecord> mine = decisions.stream().filter(d -> d.requestId() == request).toList();
@@ -161,6 +152,25 @@ class PdRunTest {
             assertEquals("least-loaded", mine.get(4).policy());
             assertTrue(mine.get(4).instance() >= 2);
         }
+    }
+
+    @Test
+    void theDecodeRouterIsConfigurableAndRoundRobinTakesTheDecodeInstancesInTurn() {
+        List<DecisionRecord> decode = PdRuns.trace(new TraceOptions(TraceLevel.DECISIONS, 0), PdRuns.BASE,
+                "workload.num_requests=20", "deployment.pd.decode_routing=round-robin").stream()
+                .filter(d -> d.kind() == DecisionKind.ROUTING && d.instance() >= 2).toList();
+        // one decode routing per request, as prefills finish: engines 2, 3, 2, 3, ...
+        assertEquals(20, decode.size());
+        for (int i = 0; i < decode.size(); i++) {
+            assertEquals("round-robin", decode.get(i).policy());
+            assertEquals(2 + i % 2, decode.get(i).instance(), decode.get(i).toString());
+        }
+        // a router that reads a prefix cache only through a weight is overlap-blind with the weight at 0
+        PdRuns.Result weighted = PdRuns.run(PdRuns.BASE,
+                "deployment.pd.decode_routing={name: weighted-scoring, params: {cache_affinity: 0}}");
+        assertEquals(300, weighted.summary().completed());
+        assertEquals(PdRuns.run(PdRuns.BASE, "deployment.pd.decode_routing=least-loaded").records(), PdRuns.run(PdRuns.BASE)
+                .records(), "least-loaded is the default");
     }
 
     @Test

@@ -3,8 +3,11 @@ package io.servesim.disagg;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
+import io.servesim.decisions.DecisionRecord;
+import io.servesim.decisions.TraceOptions;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
+import io.servesim.metrics.SessionSink;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;
@@ -41,8 +44,22 @@ final class PdRuns {
         return run(yaml, Path.of(""), overrides);
     }
 
+    /** The decision records of a traced run of {@code yaml} with {@code overrides}. */
+    static List<DecisionRecord> trace(TraceOptions options, String yaml, String... overrides) {
+        List<DecisionRecord> decisions = new ArrayList<>();
+        RunPlan.prepare(SimConfigLoader.bind(tree(yaml, overrides), Path.of(""))).run(rec -> { }, SessionSink.NONE,
+                decisions::add, options);
+        return decisions;
+    }
+
     /** Relative paths of the config resolve against {@code baseDir}. */
     static Result run(String yaml, Path baseDir, String... overrides) {
+        List<RequestRecord> records = new ArrayList<>();
+        RunSummary s = RunPlan.prepare(SimConfigLoader.bind(tree(yaml, overrides), baseDir)).run(records::add);
+        return new Result(s, records);
+    }
+
+    private static ObjectNode tree(String yaml, String... overrides) {
         ObjectNode tree;
         try {
             tree = (ObjectNode) StrictJson.yaml().readTree(yaml);
@@ -52,8 +69,6 @@ final class PdRuns {
         for (String o : overrides) {
             Overrides.apply(tree, o);
         }
-        List<RequestRecord> records = new ArrayList<>();
-        RunSummary s = RunPlan.prepare(SimConfigLoader.bind(tree, baseDir)).run(records::add);
-        return new Result(s, records);
+        return tree;
     }
 }
