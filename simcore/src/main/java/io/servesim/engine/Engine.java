@@ -39,6 +39,7 @@ public final class Engine {
     private long busyUntilUs;
     private long enqueueSeq;
     private long steps;
+    private long macroSteps;
     private long preemptions;
     private long inFlight;
     private long inFlightPromptBlocks;
@@ -46,6 +47,8 @@ public final class Engine {
     /** Blocks held by requests whose blocking reload is in flight. */
     private long parkedBlocks;
     private final boolean tiered;
+    /** Macro-steps over steady decode stretches, or null when off ({@value #MACRO_STEPS_PROPERTY}=false). */
+    private final DecodeStretch stretch;
     private long pendingItlUs;
     private int pendingItlCount;
 
@@ -91,7 +94,16 @@ public final class Engine {
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
+        this.stretch = Boolean.parseBoolean(System.getProperty(MACRO_STEPS_PROPERTY, "true"))
+                ? new DecodeStretch(running, kv, config) : null;
     }
+
+    /**
+     * System property that turns macro-steps ({@link DecodeStretch}) off when {@code false}, read as
+     * an engine is built: a debug switch to check that they change nothing
+     * ({@code SERVESIM_JAVA_OPTS=-Dservesim.macro_steps=false}); they are on by default.
+     */
+    public static final String MACRO_STEPS_PROPERTY = "servesim.macro_steps";
 
     public int id() { return id; }
     public EngineConfig config() { return config; }
@@ -104,6 +116,8 @@ public final class Engine {
     /** KV blocks of the prompts of the requests in flight here (what a router tracking its own dispatches counts). */
     public long inFlightPromptBlocks() { return inFlightPromptBlocks; }
     public long steps() { return steps; }
+    /** Of {@link #steps()}, those taken as macro-steps of a steady decode stretch ({@link DecodeStretch}). */
+    public long macroSteps() { return macroSteps; }
     public long preemptions() { return preemptions; }
     public boolean stepPending() { return stepPending; }
     /** Tokens the waiting requests must compute before their first token (for wait estimates). */
@@ -181,25 +195,62 @@ public final class Engine {
         if (running.isEmpty() && waitQueue.isEmpty()) {
             return; // emptied by an immediate drain after this step was scheduled
         }
-        shape.clear();
         if (tiered) {
             kv.setClockUs(nowUs);
         }
-        batchFormer.form(nowUs, shape);
-        long stepUs = Math.max(1, latency.stepTimeUs(shape));
+        StepShape steady = steadyStep(nowUs);
+        StepShape step = steady != null ? steady : shape;
+        if (steady == null) {
+            shape.clear();
+            batchFormer.form(nowUs, shape);
+        }
+        long stepUs = Math.max(1, latency.stepTimeUs(step));
         if (tiered) {
             stepUs += kv.takeReloadStallUs();
         }
         long endUs = nowUs + stepUs;
         busyUntilUs = endUs;
         steps++;
-        observer.onStep(this, nowUs, stepUs, shape);
-        executeAndComplete(endUs);
+        observer.onStep(this, nowUs, stepUs, step);
+        if (steady != null) {
+            // every running request samples a token one step time (+ a2) after its previous one
+            long itlUs = stepUs + outputProcessingUs;
+            observer.onInterTokenLatency(itlUs, running.size());
+            stretch.executed(endUs, itlUs);
+            macroSteps++;
+        } else {
+            executeAndComplete(endUs);
+        }
         if (!running.isEmpty() || !waitQueue.isEmpty()) {
             stepPending = true;
             events.schedule(endUs, EventKind.STEP, id, null);
         }
         assert Invariants.checkEngine(this);
+    }
+
+    /**
+     * The shape of this step if it is a steady decode step ({@link DecodeStretch}; its KV calls made),
+     * else null, any stretch ended, and the step is formed by the batch former.
+     */
+    private StepShape steadyStep(long nowUs) {
+        if (stretch == null) {
+            return null;
+        }
+        if (waitQueue.isEmpty() && (stretch.active() || stretch.tryStart(nowUs))) {
+            StepShape s = stretch.step();
+            if (s != null) {
+                return s;
+            }
+        }
+        endStretch();
+        return null;
+    }
+
+    /** Writes a running stretch back into the batch (before anything reads or changes it one request at a time). */
+    private void endStretch() {
+        if (stretch != null && stretch.active()) {
+            stretch.end();
+        }
     }
 
     private void onPreempted(Request r, long nowUs) {
@@ -295,6 +346,7 @@ public final class Engine {
 
     /** End of run (horizon): hands every still-waiting or running request to {@code sink}. */
     public void drainUnfinished(Consumer<Request> sink) {
+        endStretch();
         running.drain(sink);
         waitQueue.drain(sink);
     }
@@ -319,6 +371,7 @@ public final class Engine {
      * output so far kept) and goes to {@code sink}, no longer in flight here.
      */
     public void evacuateRunning(Consumer<Request> sink) {
+        endStretch();
         running.drain(r -> {
             kv.releasePreempted(r, r.computedTokens);
             r.computedTokens = 0;
@@ -344,5 +397,10 @@ public final class Engine {
 
     RunningBatch runningForInvariants() {
         return running;
+    }
+
+    /** Slot {@code i}'s computed tokens, inside a macro-step stretch too. */
+    int computedForInvariants(int i) {
+        return stretch == null ? running.computed[i] : stretch.computed(i);
     }
 }
