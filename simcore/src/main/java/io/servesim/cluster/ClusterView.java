@@ -26,6 +26,8 @@ public final class ClusterView {
 
     private final Engine[] engines;
     private final Observability observability;
+    /** Per signal ordinal: read from the last scrape (periodic) instead of live (one array read per value, not a map lookup). */
+    private final boolean[] periodic;
     private final double[][] scraped;
     private final long[] scrapedAtUs;
     private final double[] ttftEwmaUs;
@@ -53,6 +55,10 @@ public final class ClusterView {
         this.fleet = fleet;
         this.observability = observability;
         int n = engines.length;
+        this.periodic = new boolean[Signal.all().length];
+        for (Signal s : Signal.all()) {
+            periodic[s.ordinal()] = observability.mode(s).kind() == Observability.Kind.PERIODIC;
+        }
         this.scraped = new double[Signal.all().length][n];
         this.scrapedAtUs = new long[Signal.all().length];
         this.ttftEwmaUs = new double[n];
@@ -126,7 +132,7 @@ public final class ClusterView {
     /** The value of {@code s} at instance {@code i} as the control plane sees it now. */
     public double value(Signal s, int i) {
         int id = id(i);
-        if (observability.mode(s).kind() == Observability.Kind.PERIODIC) {
+        if (periodic[s.ordinal()]) {
             return scraped[s.ordinal()][id];
         }
         return live(s, id);

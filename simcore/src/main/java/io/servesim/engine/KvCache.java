@@ -116,9 +116,7 @@ public final class KvCache {
         this.freeRunCount = totalBlocks + 1;
         meta[sentinel * STRIDE + PREV] = sentinel;
         meta[sentinel * STRIDE + NEXT] = sentinel;
-        for (int b = 0; b < totalBlocks; b++) {
-            linkTailAnonymous();
-        }
+        linkTailAnonymous(totalBlocks);
         freeCount = totalBlocks;
         this.offload = tiers.enabled() ? new KvOffload(tiers, totalBlocks) : null;
         this.failureReload = offload != null && tiers.reloadOnAllocationFailure() ? new FailureReload(this, offload) : null;
@@ -234,7 +232,7 @@ public final class KvCache {
         if (lastLookup != r || cachedBlocks > lastLookupHits + lastLookupCpuHits) {
             throw new IllegalStateException("allocateNew without a matching lookupPrefix for " + r);
         }
-        if (!r.blocks.isEmpty()) {
+        if (r.heldBlocks() > 0) {
             throw new IllegalStateException("request already holds blocks: " + r);
         }
         int gpuHits = Math.min(cachedBlocks, lastLookupHits);
@@ -253,9 +251,10 @@ public final class KvCache {
             }
             return false;
         }
-        // Room for the whole prompt and target output up front: decode then appends a block every
-        // blockSize tokens without regrowing the list (an array copy per growth step otherwise).
-        r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
+        // Room up front for every block the request will list (hits, and the blocks it registers as
+        // it runs), so registration does not regrow the list; the others stay an anonymous count.
+        r.blocks.ensureCapacity(Math.max(cachedBlocks, blocksFor(r.outputReusable()
+                ? (long) r.inputTokens() + r.targetOutputTokens() : Math.min(endToken, r.sharedInputTokens()))));
         if (cpuHits > 0) {
             // read the CPU copies before this allocation's evictions may offload over them
             lastReloadEndUs = offload.reload(r, gpuHits, cpuHits, blockSize);
@@ -268,12 +267,10 @@ public final class KvCache {
         for (int i = 0; i < gpuHits; i++) {
             r.blocks.add(hitScratch[i]);
         }
-        for (int i = 0; i < needNew; i++) {
-            popFree();
-            r.blocks.add(-1);
-        }
+        popFree(needNew);
+        r.anonymousTail = needNew;
         anonymousHeld += needNew;
-        r.blockTokens = r.blocks.size() * blockSize;
+        r.blockTokens = r.heldBlocks() * blockSize;
         r.registeredBlocks = gpuHits;
         countLookup(r, (long) cachedBlocks * blockSize, r.numTokens());
         lastLookup = null;
@@ -313,27 +310,34 @@ public final class KvCache {
 
     /** Extends a running request's allocation so tokens {@code [0, endToken)} are backed. All-or-nothing. */
     public boolean allocate(Request r, int endToken) {
-        int need = blocksFor(endToken) - r.blocks.size();
+        int need = blocksFor(endToken) - r.heldBlocks();
         if (need > freeCount) {
             allocationFailures++;
             return false;
         }
-        for (int i = 0; i < need; i++) {
-            popFree();
-            r.blocks.add(-1);
+        if (need > 0) {
+            popFree(need);
+            r.anonymousTail += need;
+            anonymousHeld += need;
+            r.blockTokens = r.heldBlocks() * blockSize;
         }
-        anonymousHeld += need;
-        r.blockTokens = r.blocks.size() * blockSize;
         register(r, endToken);
         return true;
     }
 
     /** Frees all of {@code r}'s blocks (tail first); their hashes stay reusable until evicted. */
     public void release(Request r) {
+        int tail = r.anonymousTail;
+        if (tail > 0) {
+            linkTailAnonymous(tail);
+            anonymousHeld -= tail;
+            freeCount += tail;
+            r.anonymousTail = 0;
+        }
         for (int i = r.blocks.size() - 1; i >= 0; i--) {
             int blk = r.blocks.getInt(i);
             if (blk < 0) {
-                linkTailAnonymous();
+                linkTailAnonymous(1);
                 anonymousHeld--;
                 freeCount++;
             } else if (--meta[blk * STRIDE + COUNT] == 0) {
@@ -383,6 +387,10 @@ public final class KvCache {
 
     private void registerUpTo(Request r, int full) {
         for (int b = r.registeredBlocks; b < full; b++) {
+            if (b == r.blocks.size()) { // the first block of the anonymous tail is listed now
+                r.blocks.add(-1);
+                r.anonymousTail--;
+            }
             if (r.blocks.getInt(b) >= 0) {
                 continue; // a prefix hit: already hashed
             }
@@ -408,6 +416,25 @@ public final class KvCache {
      * Takes the block at the head of the free queue for a new owner: one block off an anonymous
      * run, or a hashed block whose hash is evicted (its id is released; the block is anonymous now).
      */
+    private void popFree(int blocks) {
+        while (blocks > 0) {
+            int head = meta[sentinel * STRIDE + NEXT];
+            if (head > sentinel) { // a run of anonymous blocks: take as many as it has at once
+                int take = Math.min(blocks, meta[head * STRIDE + COUNT]);
+                freeCount -= take;
+                blocks -= take;
+                if ((meta[head * STRIDE + COUNT] -= take) == 0) {
+                    unlink(head);
+                    freeRuns[freeRunCount++] = head;
+                }
+            } else {
+                popFree();
+                blocks--;
+            }
+        }
+    }
+
+    /** Takes one block off the head of the free queue (see {@link #popFree(int)}). */
     private void popFree() {
         int head = meta[sentinel * STRIDE + NEXT];
         if (head == sentinel) {
@@ -464,15 +491,15 @@ public final class KvCache {
         }
     }
 
-    /** Appends one anonymous block to the queue's tail (extending the tail run, or starting one). */
-    private void linkTailAnonymous() {
+    /** Appends {@code blocks} anonymous blocks to the queue's tail (extending the tail run, or starting one). */
+    private void linkTailAnonymous(int blocks) {
         int last = meta[sentinel * STRIDE + PREV];
         if (last > sentinel) {
-            meta[last * STRIDE + COUNT]++;
+            meta[last * STRIDE + COUNT] += blocks;
             return;
         }
         int run = freeRuns[--freeRunCount];
-        meta[run * STRIDE + COUNT] = 1;
+        meta[run * STRIDE + COUNT] = blocks;
         linkTail(run);
     }
 
