@@ -1,7 +1,5 @@
 package io.servesim.engine;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-
 /**
  * Paged KV cache of one instance with automatic prefix caching, after vLLM v1's
  * {@code KVCacheManager} / {@code BlockPool} ({@code vllm/v1/core/block_pool.py}):
@@ -55,7 +53,7 @@ public final class KvCache {
     /** Run node ids not in the queue. */
     private final int[] freeRuns;
     private int freeRunCount;
-    private final Long2IntOpenHashMap index;
+    private final LongIntTable index;
     private final int[] hitScratch;
     private Request lastLookup;
     private int lastLookupHits;
@@ -100,9 +98,7 @@ public final class KvCache {
         this.meta = new int[(2 * totalBlocks + 2) * STRIDE];
         this.hash = new long[totalBlocks];
         this.sentinel = totalBlocks;
-        this.index = new Long2IntOpenHashMap(KvCacheFootprint.indexExpected(totalBlocks, prefixCaching),
-                KvCacheFootprint.INDEX_LOAD_FACTOR);
-        this.index.defaultReturnValue(-1);
+        this.index = new LongIntTable(KvCacheFootprint.indexExpected(totalBlocks, prefixCaching));
         this.hitScratch = new int[totalBlocks];
         this.freeIds = new int[totalBlocks];
         for (int b = 0; b < totalBlocks; b++) {
@@ -395,9 +391,9 @@ public final class KvCache {
                 continue; // a prefix hit: already hashed
             }
             long h = r.blockHash(b, blockSize);
-            if (!index.containsKey(h)) {
-                int blk = freeIds[--freeIdCount];
-                index.put(h, blk);
+            int blk = freeIds[freeIdCount - 1];
+            if (index.putIfAbsent(h, blk) < 0) {
+                freeIdCount--;
                 hash[blk] = h;
                 meta[blk * STRIDE + COUNT] = 1;
                 r.blocks.set(b, blk);
@@ -450,7 +446,7 @@ public final class KvCache {
             return;
         }
         unlink(head);
-        if (index.remove(hash[head], head)) {
+        if (index.remove(hash[head], head) >= 0) {
             if (offload != null) {
                 offload.onGpuEviction(hash[head], usedBefore);
             }
