@@ -278,7 +278,9 @@ public final class Engine {
         int[] scheduled = running.newTokens;
         boolean[] capped = running.capped;
         int kept = 0;
-        for (int i = 0, n = running.size(); i < n; i++) {
+        int survivorsFrom = 0; // survivors from here to the current slot are not compacted yet
+        int n = running.size();
+        for (int i = 0; i < n; i++) {
             int newTokens = scheduled[i];
             if (newTokens > 0) {
                 scheduled[i] = 0;
@@ -287,16 +289,18 @@ public final class Engine {
                 }
             }
             if (generated[i] >= target[i] || capped[i]) {
+                running.moveRange(survivorsFrom, kept, i - survivorsFrom);
+                kept += i - survivorsFrom;
+                survivorsFrom = i + 1;
                 Request r = running.sync(i);
                 kv.release(r);
                 r.state = Request.State.COMPLETED;
                 r.completionUs = r.lastTokenUs;
                 events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
-            } else {
-                running.move(i, kept++);
             }
         }
-        running.truncate(kept);
+        running.moveRange(survivorsFrom, kept, n - survivorsFrom);
+        running.truncate(kept + n - survivorsFrom);
         flushItl();
     }
 
