@@ -49,8 +49,7 @@ public final class Engine {
     private final boolean tiered;
     /** Macro-steps over steady decode stretches, or null when off ({@value #MACRO_STEPS_PROPERTY}=false). */
     private final DecodeStretch stretch;
-    private long pendingItlUs;
-    private int pendingItlCount;
+    private final StepExecution execution;
 
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   EventQueue events, EngineObserver observer) {
@@ -94,6 +93,7 @@ public final class Engine {
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
+        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs);
         this.stretch = Boolean.parseBoolean(System.getProperty(MACRO_STEPS_PROPERTY, "true"))
                 ? new DecodeStretch(running, kv, config) : null;
     }
@@ -219,7 +219,7 @@ public final class Engine {
             stretch.executed(endUs, itlUs);
             macroSteps++;
         } else {
-            executeAndComplete(endUs);
+            execution.executeAndComplete(endUs);
         }
         if (!running.isEmpty() || !waitQueue.isEmpty()) {
             stepPending = true;
@@ -261,83 +261,6 @@ public final class Engine {
     private void onAdmitted(Request r, long nowUs) {
         if (r.firstScheduleUs < 0) {
             r.firstScheduleUs = nowUs;
-        }
-    }
-
-    /**
-     * Phases 2 and 3 in one pass over the batch: advance computed tokens, sample a token where the
-     * KV now covers every token, and let requests that generated all their tokens (or reached
-     * max_model_len) free their blocks and leave; survivors keep their order.
-     */
-    private void executeAndComplete(long endUs) {
-        int maxLen = config.maxModelLen();
-        int[] computed = running.computed;
-        int[] tokens = running.tokens;
-        int[] generated = running.generated;
-        int[] target = running.target;
-        int[] scheduled = running.newTokens;
-        boolean[] capped = running.capped;
-        int kept = 0;
-        int survivorsFrom = 0; // survivors from here to the current slot are not compacted yet
-        int n = running.size();
-        for (int i = 0; i < n; i++) {
-            int newTokens = scheduled[i];
-            if (newTokens > 0) {
-                scheduled[i] = 0;
-                if ((computed[i] += newTokens) == tokens[i]) {
-                    sampleToken(i, endUs, maxLen);
-                }
-            }
-            if (generated[i] >= target[i] || capped[i]) {
-                running.moveRange(survivorsFrom, kept, i - survivorsFrom);
-                kept += i - survivorsFrom;
-                survivorsFrom = i + 1;
-                Request r = running.sync(i);
-                kv.release(r);
-                r.state = Request.State.COMPLETED;
-                r.completionUs = r.lastTokenUs;
-                events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
-            }
-        }
-        running.moveRange(survivorsFrom, kept, n - survivorsFrom);
-        running.truncate(kept + n - survivorsFrom);
-        flushItl();
-    }
-
-    /** Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS). */
-    private void sampleToken(int i, long endUs, int maxLen) {
-        RunningBatch b = running;
-        if (b.generated[i] == 0) {
-            long firstUs = endUs + outputProcessingUs;
-            b.request(i).firstTokenUs = firstUs;
-            b.lastTokenUs[i] = firstUs;
-        } else {
-            long itl = (endUs - b.lastStepEndUs[i]) + outputProcessingUs;
-            b.lastTokenUs[i] += itl;
-            recordItl(itl);
-        }
-        b.lastStepEndUs[i] = endUs;
-        int generated = ++b.generated[i];
-        int tokens = ++b.tokens[i];
-        if (maxLen > 0 && tokens >= maxLen && generated < b.target[i]) {
-            b.capped[i] = true;
-        }
-    }
-
-    /** Run-length batches equal ITLs (every request decoding in consecutive steps shares one). */
-    private void recordItl(long itlUs) {
-        if (itlUs != pendingItlUs && pendingItlCount > 0) {
-            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
-            pendingItlCount = 0;
-        }
-        pendingItlUs = itlUs;
-        pendingItlCount++;
-    }
-
-    private void flushItl() {
-        if (pendingItlCount > 0) {
-            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
-            pendingItlCount = 0;
         }
     }
 
