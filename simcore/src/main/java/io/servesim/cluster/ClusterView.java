@@ -138,9 +138,27 @@ public final class ClusterView {
         return live(s, id);
     }
 
-    public int queueDepth(int i) { return (int) value(Signal.QUEUE_DEPTH, i); }
-    public int running(int i) { return (int) value(Signal.RUNNING, i); }
-    public double kvUtilization(int i) { return value(Signal.KV_UTILIZATION, i); }
+    // The three signals every load-based router reads for every instance on every decision: the
+    // same values as value(s, i), without the signal switch.
+    private static final int QUEUE_DEPTH = Signal.QUEUE_DEPTH.ordinal();
+    private static final int RUNNING = Signal.RUNNING.ordinal();
+    private static final int KV_UTILIZATION = Signal.KV_UTILIZATION.ordinal();
+
+    public int queueDepth(int i) {
+        int id = id(i);
+        return periodic[QUEUE_DEPTH] ? (int) scraped[QUEUE_DEPTH][id] : engines[id].queueDepth();
+    }
+
+    public int running(int i) {
+        int id = id(i);
+        return periodic[RUNNING] ? (int) scraped[RUNNING][id] : engines[id].runningCount();
+    }
+
+    public double kvUtilization(int i) {
+        int id = id(i);
+        return periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION][id] : engines[id].kvCache().utilization();
+    }
+
     public int freeKvBlocks(int i) { return (int) value(Signal.FREE_KV_BLOCKS, i); }
     public long inFlight(int i) { return (long) value(Signal.IN_FLIGHT, i); }
     public double recentTtftUs(int i) { return value(Signal.RECENT_TTFT, i); }

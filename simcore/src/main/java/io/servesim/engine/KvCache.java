@@ -281,7 +281,7 @@ public final class KvCache {
 
     /** Extends a running request's allocation so tokens {@code [0, endToken)} are backed. All-or-nothing. */
     public boolean allocate(Request r, int endToken) {
-        int need = blocksFor(endToken) - r.heldBlocks();
+        int need = blocksFor(endToken) - r.blockTokens / blockSize; // held blocks, read without the list
         if (need > queue.freeCount()) {
             allocationFailures++;
             return false;
