@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -63,6 +64,11 @@ public final class BenchCommand implements Callable<Integer> {
             + " per pass (default 1); later passes show the warm-JIT speed and scaling, the first what a fresh process gets")
     int passes = 1;
 
+    @Option(names = "--calibrate", description = "instead: time the fixed CPU-bound calibration loop (CalibrationLoop) and"
+            + " print its seconds; scripts/bench-check divides every benchmark by it so machine speed and load cancel;"
+            + " excludes the other options")
+    boolean calibrate;
+
     @Spec
     CommandSpec spec;
 
@@ -85,6 +91,18 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (calibrate) {
+            for (String other : List.of("--requests", "--load", "--seed", "--instances", "--routing", "--sweep", "--threads",
+                    "--passes")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(other)) {
+                    System.err.println("servesim bench: " + other + " does not apply with --calibrate");
+                    return ExitCode.CONFIG_ERROR;
+                }
+            }
+            CalibrationLoop.Result r = CalibrationLoop.measure(3);
+            System.out.printf(Locale.ROOT, "calibration_s %.4f checksum %016x%n", r.medianSeconds(), r.checksum());
+            return 0;
+        }
         if (sweep != null) {
             for (String other : List.of("--requests", "--load", "--seed", "--instances", "--routing")) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(other)) {

@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its commit then explains).
  */
 class ReferenceOutputsTest {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path DIR = Path.of("src", "test", "resources", "reference");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

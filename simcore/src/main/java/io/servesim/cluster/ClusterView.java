@@ -26,6 +26,8 @@ public final class ClusterView {
 
     private final Engine[] engines;
     private final Observability observability;
+    /** Per signal ordinal: read from the last scrape (periodic) instead of live (one array read per value, not a map lookup). */
+    private final boolean[] periodic;
     private final double[][] scraped;
     private final long[] scrapedAtUs;
     private final double[] ttftEwmaUs;
@@ -56,6 +58,10 @@ public final class ClusterView {
         this.fleet = fleet;
         this.observability = observability;
         int n = engines.length;
+        this.periodic = new boolean[Signal.all().length];
+        for (Signal s : Signal.all()) {
+            periodic[s.ordinal()] = observability.mode(s).kind() == Observability.Kind.PERIODIC;
+        }
         this.scraped = new double[Signal.all().length][n];
         this.scrapedAtUs = new long[Signal.all().length];
         this.ttftEwmaUs = new double[n];
@@ -82,6 +88,7 @@ public final class ClusterView {
         this.engines = all.engines;
         this.fleet = null;
         this.observability = all.observability;
+        this.periodic = all.periodic;
         this.scraped = all.scraped;
         this.scrapedAtUs = all.scrapedAtUs;
         this.ttftEwmaUs = all.ttftEwmaUs;
@@ -171,15 +178,33 @@ public final class ClusterView {
     /** The value of {@code s} at instance {@code i} as the control plane sees it now. */
     public double value(Signal s, int i) {
         int id = id(i);
-        if (observability.mode(s).kind() == Observability.Kind.PERIODIC) {
+        if (periodic[s.ordinal()]) {
             return scraped[s.ordinal()][id];
         }
         return live(s, id);
     }
 
-    public int queueDepth(int i) { return (int) value(Signal.QUEUE_DEPTH, i); }
-    public int running(int i) { return (int) value(Signal.RUNNING, i); }
-    public double kvUtilization(int i) { return value(Signal.KV_UTILIZATION, i); }
+    // The three signals every load-based router reads for every instance on every decision: the
+    // same values as value(s, i), without the signal switch.
+    private static final int QUEUE_DEPTH = Signal.QUEUE_DEPTH.ordinal();
+    private static final int RUNNING = Signal.RUNNING.ordinal();
+    private static final int KV_UTILIZATION = Signal.KV_UTILIZATION.ordinal();
+
+    public int queueDepth(int i) {
+        int id = id(i);
+        return periodic[QUEUE_DEPTH] ? (int) scraped[QUEUE_DEPTH][id] : engines[id].queueDepth();
+    }
+
+    public int running(int i) {
+        int id = id(i);
+        return periodic[RUNNING] ? (int) scraped[RUNNING][id] : engines[id].runningCount();
+    }
+
+    public double kvUtilization(int i) {
+        int id = id(i);
+        return periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION][id] : engines[id].kvCache().utilization();
+    }
+
     public int freeKvBlocks(int i) { return (int) value(Signal.FREE_KV_BLOCKS, i); }
     public long inFlight(int i) { return (long) value(Signal.IN_FLIGHT, i); }
     public double recentTtftUs(int i) { return value(Signal.RECENT_TTFT, i); }

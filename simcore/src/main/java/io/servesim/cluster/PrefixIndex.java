@@ -2,7 +2,7 @@ package io.servesim.cluster;
 
 import io.servesim.engine.Request;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import io.servesim.engine.LongIntTable;
 import java.util.Arrays;
 
 /**
@@ -15,7 +15,7 @@ import java.util.Arrays;
  */
 public final class PrefixIndex {
     private final int words;
-    private final Long2IntOpenHashMap slotOf = new Long2IntOpenHashMap();
+    private final LongIntTable slotOf = new LongIntTable(1024);
     private long[] bits;
     private int[] holders;
     private final IntArrayList freeSlots = new IntArrayList();
@@ -27,19 +27,23 @@ public final class PrefixIndex {
         this.bits = new long[64 * words];
         this.holders = new int[64];
         this.scratch = new long[words];
-        slotOf.defaultReturnValue(-1);
     }
 
     /** Instance {@code i} now caches block {@code hash}. */
     public void stored(int i, long hash) {
-        int slot = slotOf.get(hash);
-        if (slot < 0) {
-            slot = freeSlots.isEmpty() ? nextSlot++ : freeSlots.popInt();
+        int fresh = freeSlots.isEmpty() ? nextSlot : freeSlots.getInt(freeSlots.size() - 1);
+        int slot = slotOf.putIfAbsent(hash, fresh);
+        if (slot < 0) { // added under the fresh slot
+            slot = fresh;
+            if (freeSlots.isEmpty()) {
+                nextSlot++;
+            } else {
+                freeSlots.popInt();
+            }
             if (slot >= holders.length) {
                 holders = Arrays.copyOf(holders, holders.length * 2);
                 bits = Arrays.copyOf(bits, holders.length * words);
             }
-            slotOf.put(hash, slot);
         }
         int w = slot * words + (i >>> 6);
         long mask = 1L << (i & 63);
@@ -123,9 +127,9 @@ public final class PrefixIndex {
         it.unimi.dsi.fastutil.longs.LongArrayList held = new it.unimi.dsi.fastutil.longs.LongArrayList();
         int w = i >>> 6;
         long mask = 1L << (i & 63);
-        slotOf.long2IntEntrySet().forEach(e -> {
-            if ((bits[e.getIntValue() * words + w] & mask) != 0) {
-                held.add(e.getLongKey());
+        slotOf.forEachKey(h -> {
+            if ((bits[slotOf.get(h) * words + w] & mask) != 0) {
+                held.add(h);
             }
         });
         for (int k = 0; k < held.size(); k++) {

@@ -39,21 +39,21 @@ public final class Engine {
     private long busyUntilUs;
     private long enqueueSeq;
     private long steps;
+    private long macroSteps;
     private long preemptions;
     private long inFlight;
     private long inFlightPromptBlocks;
     private long headOfLineBlocks;
     /** Blocks held by requests whose blocking reload is in flight. */
     private long parkedBlocks;
-    /** P/D: blocks of prefill stages completed in a step that has not ended yet (their PREFILL_DONE is pending). */
-    private long finishingBlocks;
     /** P/D: blocks of completed prefill stages kept as the source of their KV transfer. */
     private long handOffBlocks;
     /** P/D: blocks reserved for incoming KV transfers and held by requests waiting here with their KV. */
     private long receivingBlocks;
     private final boolean tiered;
-    private long pendingItlUs;
-    private int pendingItlCount;
+    /** Macro-steps over steady decode stretches, or null when off ({@value #MACRO_STEPS_PROPERTY}=false). */
+    private final DecodeStretch stretch;
+    private final StepExecution execution;
 
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   EventQueue events, EngineObserver observer) {
@@ -107,7 +107,17 @@ public final class Engine {
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
+        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs);
+        this.stretch = Boolean.parseBoolean(System.getProperty(MACRO_STEPS_PROPERTY, "true"))
+                ? new DecodeStretch(running, kv, config) : null;
     }
+
+    /**
+     * System property that turns macro-steps ({@link DecodeStretch}) off when {@code false}, read as
+     * an engine is built: a debug switch to check that they change nothing
+     * ({@code SERVESIM_JAVA_OPTS=-Dservesim.macro_steps=false}); they are on by default.
+     */
+    public static final String MACRO_STEPS_PROPERTY = "servesim.macro_steps";
 
     public int id() { return id; }
     public EngineConfig config() { return config; }
@@ -120,6 +130,8 @@ public final class Engine {
     /** KV blocks of the prompts of the requests in flight here (what a router tracking its own dispatches counts). */
     public long inFlightPromptBlocks() { return inFlightPromptBlocks; }
     public long steps() { return steps; }
+    /** Of {@link #steps()}, those taken as macro-steps of a steady decode stretch ({@link DecodeStretch}). */
+    public long macroSteps() { return macroSteps; }
     public long preemptions() { return preemptions; }
     public boolean stepPending() { return stepPending; }
     /** Tokens the waiting requests must compute before their first token (for wait estimates). */
@@ -197,25 +209,62 @@ public final class Engine {
         if (running.isEmpty() && waitQueue.isEmpty()) {
             return; // emptied by an immediate drain after this step was scheduled
         }
-        shape.clear();
         if (tiered) {
             kv.setClockUs(nowUs);
         }
-        batchFormer.form(nowUs, shape);
-        long stepUs = Math.max(1, latency.stepTimeUs(shape));
+        StepShape steady = steadyStep(nowUs);
+        StepShape step = steady != null ? steady : shape;
+        if (steady == null) {
+            shape.clear();
+            batchFormer.form(nowUs, shape);
+        }
+        long stepUs = Math.max(1, latency.stepTimeUs(step));
         if (tiered) {
             stepUs += kv.takeReloadStallUs();
         }
         long endUs = nowUs + stepUs;
         busyUntilUs = endUs;
         steps++;
-        observer.onStep(this, nowUs, stepUs, shape);
-        executeAndComplete(endUs);
+        observer.onStep(this, nowUs, stepUs, step);
+        if (steady != null) {
+            // every running request samples a token one step time (+ a2) after its previous one
+            long itlUs = stepUs + outputProcessingUs;
+            observer.onInterTokenLatency(itlUs, running.size());
+            stretch.executed(endUs, itlUs);
+            macroSteps++;
+        } else {
+            execution.executeAndComplete(endUs);
+        }
         if (!running.isEmpty() || !waitQueue.isEmpty()) {
             stepPending = true;
             events.schedule(endUs, EventKind.STEP, id, null);
         }
         assert Invariants.checkEngine(this);
+    }
+
+    /**
+     * The shape of this step if it is a steady decode step ({@link DecodeStretch}; its KV calls made),
+     * else null, any stretch ended, and the step is formed by the batch former.
+     */
+    private StepShape steadyStep(long nowUs) {
+        if (stretch == null) {
+            return null;
+        }
+        if (waitQueue.isEmpty() && (stretch.active() || stretch.tryStart(nowUs))) {
+            StepShape s = stretch.step();
+            if (s != null) {
+                return s;
+            }
+        }
+        endStretch();
+        return null;
+    }
+
+    /** Writes a running stretch back into the batch (before anything reads or changes it one request at a time). */
+    private void endStretch() {
+        if (stretch != null && stretch.active()) {
+            stretch.end();
+        }
     }
 
     private void onPreempted(Request r, long nowUs) {
@@ -234,85 +283,6 @@ public final class Engine {
         }
     }
 
-    /**
-     * Phases 2 and 3 in one pass over the batch: advance computed tokens, sample a token where the
-     * KV now covers every token, and let requests that generated all their tokens (or reached
-     * max_model_len) free their blocks and leave; survivors keep their order.
-     */
-    private void executeAndComplete(long endUs) {
-        int maxLen = config.maxModelLen();
-        int[] computed = running.computed;
-        int[] tokens = running.tokens;
-        int[] generated = running.generated;
-        int[] target = running.target;
-        int[] scheduled = running.newTokens;
-        boolean[] capped = running.capped;
-        int kept = 0;
-        for (int i = 0, n = running.size(); i < n; i++) {
-            int newTokens = scheduled[i];
-            if (newTokens > 0) {
-                scheduled[i] = 0;
-                if ((computed[i] += newTokens) == tokens[i]) {
-                    sampleToken(i, endUs, maxLen);
-                }
-            }
-            if (generated[i] >= target[i] || capped[i]) {
-                Request r = running.sync(i);
-                r.state = Request.State.COMPLETED;
-                r.completionUs = r.lastTokenUs;
-                if (r.prefillOnly()) {
-                    // P/D: the KV stays here, owned by this instance, until its transfer completes
-                    finishingBlocks += r.heldBlocks();
-                    events.schedule(endUs, EventKind.PREFILL_DONE, id, r);
-                } else {
-                    kv.release(r);
-                    events.schedule(r.completionUs, EventKind.REQUEST_LEFT, id, r);
-                }
-            } else {
-                running.move(i, kept++);
-            }
-        }
-        running.truncate(kept);
-        flushItl();
-    }
-
-    /** Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS). */
-    private void sampleToken(int i, long endUs, int maxLen) {
-        RunningBatch b = running;
-        if (b.generated[i] == 0) {
-            long firstUs = endUs + outputProcessingUs;
-            b.request(i).firstTokenUs = firstUs;
-            b.lastTokenUs[i] = firstUs;
-        } else {
-            long itl = (endUs - b.lastStepEndUs[i]) + outputProcessingUs;
-            b.lastTokenUs[i] += itl;
-            recordItl(itl);
-        }
-        b.lastStepEndUs[i] = endUs;
-        int generated = ++b.generated[i];
-        int tokens = ++b.tokens[i];
-        if (maxLen > 0 && tokens >= maxLen && generated < b.target[i]) {
-            b.capped[i] = true;
-        }
-    }
-
-    /** Run-length batches equal ITLs (every request decoding in consecutive steps shares one). */
-    private void recordItl(long itlUs) {
-        if (itlUs != pendingItlUs && pendingItlCount > 0) {
-            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
-            pendingItlCount = 0;
-        }
-        pendingItlUs = itlUs;
-        pendingItlCount++;
-    }
-
-    private void flushItl() {
-        if (pendingItlCount > 0) {
-            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
-            pendingItlCount = 0;
-        }
-    }
-
     /** REQUEST_LEFT: hand the finished request to observers. */
     public void onLeft(Request r, long nowUs) {
         inFlight--;
@@ -322,13 +292,14 @@ public final class Engine {
 
     /** End of run (horizon): hands every still-waiting or running request to {@code sink}. */
     public void drainUnfinished(Consumer<Request> sink) {
+        endStretch();
         running.drain(sink);
         waitQueue.drain(sink);
     }
 
     /** Blocks held for P/D transfers: prefill stages' sources, and reservations and received KV (INV-4's owners). */
     long parkedBlocksForInvariants() {
-        return parkedBlocks + finishingBlocks + handOffBlocks + receivingBlocks;
+        return parkedBlocks + execution.finishingBlocks() + handOffBlocks + receivingBlocks;
     }
 
     // ---- P/D disaggregation: the engine side of a KV handoff (io.servesim.disagg drives it) ----
@@ -339,7 +310,7 @@ public final class Engine {
      * but its blocks stay held until {@link #releaseHandedOff}.
      */
     public void handOff(Request b) {
-        finishingBlocks -= b.heldBlocks();
+        execution.handedOff(b.heldBlocks());
         handOffBlocks += b.heldBlocks();
         inFlight--;
         inFlightPromptBlocks -= kv.blocksFor(b.inputTokens());
@@ -419,6 +390,7 @@ public final class Engine {
      * output so far kept) and goes to {@code sink}, no longer in flight here.
      */
     public void evacuateRunning(Consumer<Request> sink) {
+        endStretch();
         running.drain(r -> {
             kv.releasePreempted(r, r.computedTokens);
             r.computedTokens = 0;
@@ -444,5 +416,10 @@ public final class Engine {
 
     RunningBatch runningForInvariants() {
         return running;
+    }
+
+    /** Slot {@code i}'s computed tokens, inside a macro-step stretch too. */
+    int computedForInvariants(int i) {
+        return stretch == null ? running.computed[i] : stretch.computed(i);
     }
 }

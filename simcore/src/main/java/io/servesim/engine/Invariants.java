@@ -31,7 +31,7 @@ public final class Invariants {
             if (r.state != Request.State.RUNNING) {
                 throw new IllegalStateException("non-running request in batch: " + r);
             }
-            int computed = running.computed[i];
+            int computed = e.computedForInvariants(i);
             if (r.heldBlocks() < kv.blocksFor(computed)) {
                 throw new IllegalStateException("request holds " + r.heldBlocks() + " blocks for " + computed + " tokens: " + r);
             }

@@ -1,7 +1,5 @@
 package io.servesim.engine;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-
 /**
  * Paged KV cache of one instance with automatic prefix caching, after vLLM v1's
  * {@code KVCacheManager} / {@code BlockPool} ({@code vllm/v1/core/block_pool.py}):
@@ -36,26 +34,13 @@ public final class KvCache {
     private final int totalBlocks;
     private final int blockSize;
     private final boolean prefixCaching;
-    /**
-     * Free-queue nodes, {@value #STRIDE} ints each (links and a count): ids {@code [0, totalBlocks)}
-     * are hashed blocks (count = reference count), {@code totalBlocks} is the sentinel, and the ids
-     * above it are runs of anonymous free blocks (count = blocks in the run). Packed so a node
-     * touches one cache line.
-     */
-    private final int[] meta;
+    /** The free blocks in LRU order; hashed blocks' reference counts. */
+    private final FreeQueue queue;
     private final long[] hash;
-    private final int sentinel;
-    private static final int PREV = 0;
-    private static final int NEXT = 1;
-    private static final int COUNT = 2;
-    private static final int STRIDE = KvCacheFootprint.NODE_INTS;
     /** Block ids not currently naming a hashed block. */
     private final int[] freeIds;
     private int freeIdCount;
-    /** Run node ids not in the queue. */
-    private final int[] freeRuns;
-    private int freeRunCount;
-    private final Long2IntOpenHashMap index;
+    private final LongIntTable index;
     private final int[] hitScratch;
     private Request lastLookup;
     private int lastLookupHits;
@@ -66,7 +51,6 @@ public final class KvCache {
     private final FailureReload failureReload;
     private long cpuHitTokens;
     private long lastReloadEndUs;
-    private int freeCount;
     /** Anonymous blocks held by requests (for the conservation check). */
     private long anonymousHeld;
     private KvBlockListener listener;
@@ -82,7 +66,7 @@ public final class KvCache {
     }
 
     /** Most blocks one cache can index: its free-queue node array must stay within Java's largest array. */
-    public static final int MAX_BLOCKS = ((Integer.MAX_VALUE - 8) / STRIDE - 2) / 2;
+    public static final int MAX_BLOCKS = ((Integer.MAX_VALUE - 8) / FreeQueue.STRIDE - 2) / 2;
 
     public KvCache(int totalBlocks, int blockSize, boolean prefixCaching) {
         this(totalBlocks, blockSize, prefixCaching, KvTierConfig.OFF);
@@ -96,30 +80,15 @@ public final class KvCache {
         this.totalBlocks = totalBlocks;
         this.blockSize = blockSize;
         this.prefixCaching = prefixCaching;
-        // a run needs a hashed block (or the sentinel) before it, so at most totalBlocks + 1 runs
-        this.meta = new int[(2 * totalBlocks + 2) * STRIDE];
+        this.queue = new FreeQueue(totalBlocks);
         this.hash = new long[totalBlocks];
-        this.sentinel = totalBlocks;
-        this.index = new Long2IntOpenHashMap(KvCacheFootprint.indexExpected(totalBlocks, prefixCaching),
-                KvCacheFootprint.INDEX_LOAD_FACTOR);
-        this.index.defaultReturnValue(-1);
+        this.index = new LongIntTable(KvCacheFootprint.indexExpected(totalBlocks, prefixCaching));
         this.hitScratch = new int[totalBlocks];
         this.freeIds = new int[totalBlocks];
         for (int b = 0; b < totalBlocks; b++) {
             freeIds[b] = totalBlocks - 1 - b;
         }
         this.freeIdCount = totalBlocks;
-        this.freeRuns = new int[totalBlocks + 1];
-        for (int k = 0; k <= totalBlocks; k++) {
-            freeRuns[k] = 2 * totalBlocks + 1 - k;
-        }
-        this.freeRunCount = totalBlocks + 1;
-        meta[sentinel * STRIDE + PREV] = sentinel;
-        meta[sentinel * STRIDE + NEXT] = sentinel;
-        for (int b = 0; b < totalBlocks; b++) {
-            linkTailAnonymous();
-        }
-        freeCount = totalBlocks;
         this.offload = tiers.enabled() ? new KvOffload(tiers, totalBlocks) : null;
         this.failureReload = offload != null && tiers.reloadOnAllocationFailure() ? new FailureReload(this, offload) : null;
     }
@@ -127,9 +96,9 @@ public final class KvCache {
     public int blockSize() { return blockSize; }
     public int totalBlocks() { return totalBlocks; }
     /** Blocks with reference count 0 (some may still hold reusable cached content). */
-    public int freeBlocks() { return freeCount; }
+    public int freeBlocks() { return queue.freeCount(); }
     /** Blocks referenced by at least one running request. */
-    public int usedBlocks() { return totalBlocks - freeCount; }
+    public int usedBlocks() { return totalBlocks - queue.freeCount(); }
     public double utilization() { return (double) usedBlocks() / totalBlocks; }
     public boolean prefixCaching() { return prefixCaching; }
     /**
@@ -234,7 +203,7 @@ public final class KvCache {
         if (lastLookup != r || cachedBlocks > lastLookupHits + lastLookupCpuHits) {
             throw new IllegalStateException("allocateNew without a matching lookupPrefix for " + r);
         }
-        if (!r.blocks.isEmpty()) {
+        if (r.heldBlocks() > 0) {
             throw new IllegalStateException("request already holds blocks: " + r);
         }
         int gpuHits = Math.min(cachedBlocks, lastLookupHits);
@@ -242,20 +211,21 @@ public final class KvCache {
         int needNew = blocksFor(endToken) - gpuHits;
         int evictableHits = 0;
         for (int i = 0; i < gpuHits; i++) {
-            if (meta[hitScratch[i] * STRIDE + COUNT] == 0) {
+            if (queue.refCount(hitScratch[i]) == 0) {
                 evictableHits++;
             }
         }
-        if (needNew + evictableHits > freeCount) {
+        if (needNew + evictableHits > queue.freeCount()) {
             allocationFailures++;
             if (failureReload != null) {
                 failureReload.onAllocationFailure(r, gpuHits, evictableHits);
             }
             return false;
         }
-        // Room for the whole prompt and target output up front: decode then appends a block every
-        // blockSize tokens without regrowing the list (an array copy per growth step otherwise).
-        r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
+        // Room up front for every block the request will list (hits, and the blocks it registers as
+        // it runs), so registration does not regrow the list; the others stay an anonymous count.
+        r.blocks.ensureCapacity(Math.max(cachedBlocks, blocksFor(r.outputReusable()
+                ? (long) r.inputTokens() + r.targetOutputTokens() : Math.min(endToken, r.sharedInputTokens()))));
         if (cpuHits > 0) {
             // read the CPU copies before this allocation's evictions may offload over them
             lastReloadEndUs = offload.reload(r, gpuHits, cpuHits, blockSize);
@@ -268,12 +238,10 @@ public final class KvCache {
         for (int i = 0; i < gpuHits; i++) {
             r.blocks.add(hitScratch[i]);
         }
-        for (int i = 0; i < needNew; i++) {
-            popFree();
-            r.blocks.add(-1);
-        }
+        popFree(needNew);
+        r.anonymousTail = needNew;
         anonymousHeld += needNew;
-        r.blockTokens = r.blocks.size() * blockSize;
+        r.blockTokens = r.heldBlocks() * blockSize;
         r.registeredBlocks = gpuHits;
         countLookup(r, (long) cachedBlocks * blockSize, r.numTokens());
         lastLookup = null;
@@ -313,17 +281,17 @@ public final class KvCache {
 
     /** Extends a running request's allocation so tokens {@code [0, endToken)} are backed. All-or-nothing. */
     public boolean allocate(Request r, int endToken) {
-        int need = blocksFor(endToken) - r.blocks.size();
-        if (need > freeCount) {
+        int need = blocksFor(endToken) - r.blockTokens / blockSize; // held blocks, read without the list
+        if (need > queue.freeCount()) {
             allocationFailures++;
             return false;
         }
-        for (int i = 0; i < need; i++) {
-            popFree();
-            r.blocks.add(-1);
+        if (need > 0) {
+            popFree(need);
+            r.anonymousTail += need;
+            anonymousHeld += need;
+            r.blockTokens = r.heldBlocks() * blockSize;
         }
-        anonymousHeld += need;
-        r.blockTokens = r.blocks.size() * blockSize;
         register(r, endToken);
         return true;
     }
@@ -335,18 +303,17 @@ public final class KvCache {
      * allocation failure of the scheduler (the transfer waits).
      */
     public boolean reserve(Request r, int endToken) {
-        if (!r.blocks.isEmpty()) {
+        if (r.heldBlocks() > 0) {
             throw new IllegalStateException("request already holds blocks: " + r);
         }
         int need = blocksFor(endToken);
-        if (need > freeCount) {
+        if (need > queue.freeCount()) {
             return false;
         }
-        r.blocks.ensureCapacity(blocksFor((long) r.inputTokens() + r.targetOutputTokens()));
-        for (int i = 0; i < need; i++) {
-            popFree();
-            r.blocks.add(-1);
-        }
+        r.blocks.ensureCapacity(blocksFor(r.outputReusable()
+                ? (long) r.inputTokens() + r.targetOutputTokens() : Math.min(endToken, r.sharedInputTokens())));
+        popFree(need);
+        r.anonymousTail = need;
         anonymousHeld += need;
         r.blockTokens = need * blockSize;
         r.registeredBlocks = 0;
@@ -355,17 +322,19 @@ public final class KvCache {
 
     /** Frees all of {@code r}'s blocks (tail first); their hashes stay reusable until evicted. */
     public void release(Request r) {
+        int tail = r.anonymousTail;
+        if (tail > 0) {
+            queue.releaseAnonymous(tail);
+            anonymousHeld -= tail;
+            r.anonymousTail = 0;
+        }
         for (int i = r.blocks.size() - 1; i >= 0; i--) {
             int blk = r.blocks.getInt(i);
             if (blk < 0) {
-                linkTailAnonymous();
+                queue.releaseAnonymous(1);
                 anonymousHeld--;
-                freeCount++;
-            } else if (--meta[blk * STRIDE + COUNT] == 0) {
-                linkTail(blk);
-                freeCount++;
-            } else if (meta[blk * STRIDE + COUNT] < 0) {
-                throw new IllegalStateException("block " + blk + " freed twice");
+            } else {
+                queue.release(blk);
             }
         }
         r.blocks.clear();
@@ -408,15 +377,19 @@ public final class KvCache {
 
     private void registerUpTo(Request r, int full) {
         for (int b = r.registeredBlocks; b < full; b++) {
+            if (b == r.blocks.size()) { // the first block of the anonymous tail is listed now
+                r.blocks.add(-1);
+                r.anonymousTail--;
+            }
             if (r.blocks.getInt(b) >= 0) {
                 continue; // a prefix hit: already hashed
             }
             long h = r.blockHash(b, blockSize);
-            if (!index.containsKey(h)) {
-                int blk = freeIds[--freeIdCount];
-                index.put(h, blk);
+            int blk = freeIds[freeIdCount - 1];
+            if (index.putIfAbsent(h, blk) < 0) {
+                freeIdCount--;
                 hash[blk] = h;
-                meta[blk * STRIDE + COUNT] = 1;
+                queue.firstReference(blk);
                 r.blocks.set(b, blk);
                 anonymousHeld--;
                 if (listener != null) {
@@ -430,45 +403,40 @@ public final class KvCache {
     }
 
     /**
-     * Takes the block at the head of the free queue for a new owner: one block off an anonymous
-     * run, or a hashed block whose hash is evicted (its id is released; the block is anonymous now).
+     * Takes {@code blocks} blocks off the head of the free queue for a new owner: anonymous runs a
+     * whole run at a time; a hashed block has its hash evicted (its id is released; the block is
+     * anonymous now), and offloaded to the CPU tier if there is one.
      */
-    private void popFree() {
-        int head = meta[sentinel * STRIDE + NEXT];
-        if (head == sentinel) {
-            throw new IllegalStateException("free list empty with freeCount=" + freeCount);
-        }
-        int usedBefore = totalBlocks - freeCount;
-        freeCount--;
-        if (head > sentinel) {
-            if (--meta[head * STRIDE + COUNT] == 0) {
-                unlink(head);
-                freeRuns[freeRunCount++] = head;
+    private void popFree(int blocks) {
+        while (blocks > 0) {
+            int took = queue.takeAnonymousAtHead(blocks);
+            if (took > 0) {
+                blocks -= took;
+                continue;
             }
-            return;
-        }
-        unlink(head);
-        if (index.remove(hash[head], head)) {
-            if (offload != null) {
-                offload.onGpuEviction(hash[head], usedBefore);
+            int usedBefore = totalBlocks - queue.freeCount();
+            int head = queue.takeHashedHead();
+            if (index.remove(hash[head], head) >= 0) {
+                if (offload != null) {
+                    offload.onGpuEviction(hash[head], usedBefore);
+                }
+                if (listener != null) {
+                    listener.removed(hash[head]);
+                }
             }
-            if (listener != null) {
-                listener.removed(hash[head]);
-            }
+            freeIds[freeIdCount++] = head;
+            blocks--;
         }
-        freeIds[freeIdCount++] = head;
     }
 
     /** Holds the last lookup's {@code gpuHits} GPU hits out of the free queue, or frees them (tail first) again. */
     void holdHits(int gpuHits, boolean hold) {
         for (int k = 0; k < gpuHits; k++) {
             int blk = hitScratch[hold ? k : gpuHits - 1 - k];
-            if (hold && meta[blk * STRIDE + COUNT]++ == 0) {
-                unlink(blk);
-                freeCount--;
-            } else if (!hold && --meta[blk * STRIDE + COUNT] == 0) {
-                linkTail(blk);
-                freeCount++;
+            if (hold) {
+                queue.hold(blk);
+            } else {
+                queue.release(blk);
             }
         }
     }
@@ -478,42 +446,14 @@ public final class KvCache {
      * from the CPU tier, and puts it back at the tail unreferenced and hit-able ({@link FailureReload}).
      */
     void cacheFree(long blockHash) {
-        popFree();
+        popFree(1);
         int blk = freeIds[--freeIdCount];
         index.put(blockHash, blk);
         hash[blk] = blockHash; // an id off freeIds has count 0
-        linkTail(blk);
-        freeCount++;
+        queue.enqueueUnreferenced(blk);
         if (listener != null) {
             listener.stored(blockHash);
         }
-    }
-
-    /** Appends one anonymous block to the queue's tail (extending the tail run, or starting one). */
-    private void linkTailAnonymous() {
-        int last = meta[sentinel * STRIDE + PREV];
-        if (last > sentinel) {
-            meta[last * STRIDE + COUNT]++;
-            return;
-        }
-        int run = freeRuns[--freeRunCount];
-        meta[run * STRIDE + COUNT] = 1;
-        linkTail(run);
-    }
-
-    private void linkTail(int blk) {
-        int last = meta[sentinel * STRIDE + PREV];
-        meta[last * STRIDE + NEXT] = blk;
-        meta[blk * STRIDE + PREV] = last;
-        meta[blk * STRIDE + NEXT] = sentinel;
-        meta[sentinel * STRIDE + PREV] = blk;
-    }
-
-    private void unlink(int blk) {
-        int before = meta[blk * STRIDE + PREV];
-        int after = meta[blk * STRIDE + NEXT];
-        meta[before * STRIDE + NEXT] = after;
-        meta[after * STRIDE + PREV] = before;
     }
 
     /**
@@ -522,17 +462,10 @@ public final class KvCache {
      * blocks): debug mode only.
      */
     public void checkInvariants() {
-        int listed = 0;
-        for (int n = meta[sentinel * STRIDE + NEXT]; n != sentinel; n = meta[n * STRIDE + NEXT]) {
-            int count = meta[n * STRIDE + COUNT];
-            if (n > sentinel ? count <= 0 : count != 0) {
-                throw new IllegalStateException("INV-4: free-queue node " + n + " with count " + count);
-            }
-            listed += n > sentinel ? count : 1;
-        }
+        int listed = queue.checkedListedBlocks();
         long referencedHashed = 0;
         for (int b = 0; b < totalBlocks; b++) {
-            if (meta[b * STRIDE + COUNT] > 0) {
+            if (queue.refCount(b) > 0) {
                 referencedHashed++;
             }
         }
@@ -540,6 +473,7 @@ public final class KvCache {
             throw new IllegalStateException("INV-4: " + index.size() + " hashed blocks + " + freeIdCount
                     + " free ids != total " + totalBlocks);
         }
+        int freeCount = queue.freeCount();
         if (listed != freeCount || referencedHashed + anonymousHeld + listed != totalBlocks) {
             throw new IllegalStateException("INV-4: referenced " + referencedHashed + " hashed + " + anonymousHeld
                     + " anonymous + free " + listed + " != total " + totalBlocks + " (freeCount " + freeCount + ")");

@@ -1,7 +1,5 @@
 package io.servesim.engine;
 
-import it.unimi.dsi.fastutil.HashCommon;
-
 /**
  * The heap a {@link KvCache}'s bookkeeping takes, for the start-up check that a run's caches fit
  * the JVM ({@code io.servesim.run.StartupChecks}), and the layout constants it follows from.
@@ -9,11 +7,6 @@ import it.unimi.dsi.fastutil.HashCommon;
 public final class KvCacheFootprint {
     /** Ints per free-queue node (links and a count; padded so a node touches one cache line). */
     static final int NODE_INTS = 4;
-    /**
-     * Load factor of the prefix index. Removals (every reuse of a cached block) use backward-shift
-     * deletion, whose cost grows with cluster length; a sparser table keeps clusters short.
-     */
-    static final float INDEX_LOAD_FACTOR = 0.5f;
 
     private KvCacheFootprint() {
     }
@@ -27,8 +20,7 @@ public final class KvCacheFootprint {
         long n = totalBlocks;
         long meta = (2 * n + 2) * NODE_INTS * Integer.BYTES;
         long perBlockArrays = n * (Long.BYTES + 2L * Integer.BYTES) + (n + 1) * Integer.BYTES;
-        long indexSlots = HashCommon.arraySize(indexExpected(totalBlocks, prefixCaching), INDEX_LOAD_FACTOR) + 1L;
-        return meta + perBlockArrays + indexSlots * (Long.BYTES + Integer.BYTES);
+        return meta + perBlockArrays + LongIntTable.heapBytes(indexExpected(totalBlocks, prefixCaching));
     }
 
     /** Entries the prefix index is sized for. */

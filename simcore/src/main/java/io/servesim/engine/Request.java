@@ -62,8 +62,16 @@ public final class Request {
     int instanceId = -1;
     double priorityScore;
     long waitOrder;
+    /**
+     * The request's leading KV blocks by position: block ids, or -1 for an anonymous block (content
+     * nobody indexed). The KV cache lists a block here once it registers or hits it; the blocks after
+     * them are all anonymous and only counted ({@link #anonymousTail}), so allocating and freeing the
+     * bulk of a request's blocks touches no list.
+     */
     final IntArrayList blocks = new IntArrayList(4);
-    /** Tokens the held blocks can store: {@code blocks.size() x blockSize} (kept by the KV cache). */
+    /** Anonymous blocks held after the listed {@link #blocks}. */
+    int anonymousTail;
+    /** Tokens the held blocks can store: {@code heldBlocks() x blockSize} (kept by the KV cache). */
     int blockTokens;
     /** Number of this request's leading blocks already registered in the prefix index. */
     int registeredBlocks;
@@ -247,7 +255,7 @@ public final class Request {
 
     /** Sets the rank (control plane, at admission). */
     public void assignPriority(double rankKey) { this.priorityScore = rankKey; }
-    public int heldBlocks() { return blocks.size(); }
+    public int heldBlocks() { return blocks.size() + anonymousTail; }
     /** Enqueue sequence number at this request's instance (FIFO tie-breaker). */
     public long waitOrder() { return waitOrder; }
 

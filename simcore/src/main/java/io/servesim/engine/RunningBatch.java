@@ -129,28 +129,26 @@ final class RunningBatch {
     /** Removes slot {@code i}, its request synced; the slots behind it move up one, keeping their order. */
     Request remove(int i) {
         Request r = sync(i);
-        for (int k = i + 1; k < size; k++) {
-            move(k, k - 1);
-        }
+        moveRange(i + 1, i, size - i - 1);
         reqs[--size] = null;
         return r;
     }
 
-    /** Copies slot {@code from} into slot {@code to} (compacting survivors to the front). */
-    void move(int from, int to) {
-        if (from == to) {
+    /** Copies the {@code count} slots from {@code from} to {@code to} (compacting a run of survivors; a block copy per array). */
+    void moveRange(int from, int to, int count) {
+        if (count == 0 || from == to) {
             return;
         }
-        reqs[to] = reqs[from];
-        computed[to] = computed[from];
-        tokens[to] = tokens[from];
-        generated[to] = generated[from];
-        target[to] = target[from];
-        newTokens[to] = newTokens[from];
-        fastLimit[to] = fastLimit[from];
-        lastStepEndUs[to] = lastStepEndUs[from];
-        lastTokenUs[to] = lastTokenUs[from];
-        capped[to] = capped[from];
+        System.arraycopy(reqs, from, reqs, to, count);
+        System.arraycopy(computed, from, computed, to, count);
+        System.arraycopy(tokens, from, tokens, to, count);
+        System.arraycopy(generated, from, generated, to, count);
+        System.arraycopy(target, from, target, to, count);
+        System.arraycopy(newTokens, from, newTokens, to, count);
+        System.arraycopy(fastLimit, from, fastLimit, to, count);
+        System.arraycopy(lastStepEndUs, from, lastStepEndUs, to, count);
+        System.arraycopy(lastTokenUs, from, lastTokenUs, to, count);
+        System.arraycopy(capped, from, capped, to, count);
     }
 
     /** Keeps the first {@code n} slots (callers compact survivors to the front first). */

@@ -17,6 +17,8 @@ public final class StepShape {
     private int decodeSeqs;
     private long decodeContextTokens;
     private int[] decodeContext = new int[16];
+    /** Tokens every decode sequence gained since it was added ({@link #advanceDecodes()}). */
+    private int decodeAdvance;
 
     public void clear() {
         prefillSeqs = 0;
@@ -24,10 +26,27 @@ public final class StepShape {
         prefillContextTokens = 0;
         decodeSeqs = 0;
         decodeContextTokens = 0;
+        decodeAdvance = 0;
+    }
+
+    /**
+     * The next step of the same decode-only batch: every decode sequence's context grows by the token
+     * it produced in this one (O(1): the offset applies on read). An engine's macro-step prices a
+     * steady decode stretch step by step this way without rebuilding the shape.
+     */
+    public void advanceDecodes() {
+        if (prefillSeqs > 0) {
+            throw new IllegalStateException("advanceDecodes on a step with prefill chunks");
+        }
+        decodeAdvance++;
+        decodeContextTokens += decodeSeqs;
     }
 
     /** A prefill chunk of {@code newTokens} tokens on top of {@code contextTokens} already cached/computed. */
     public void addPrefill(int newTokens, int contextTokens) {
+        if (decodeAdvance != 0) {
+            throw new IllegalStateException("addPrefill after advanceDecodes (clear first)");
+        }
         if (prefillSeqs == prefillNew.length) {
             prefillNew = Arrays.copyOf(prefillNew, prefillSeqs * 2);
             prefillContext = Arrays.copyOf(prefillContext, prefillSeqs * 2);
@@ -41,6 +60,9 @@ public final class StepShape {
 
     /** A decode sequence producing one token while attending over {@code contextTokens} (KV length before this token). */
     public void addDecode(int contextTokens) {
+        if (decodeAdvance != 0) {
+            throw new IllegalStateException("addDecode after advanceDecodes (clear first)");
+        }
         if (decodeSeqs == decodeContext.length) {
             decodeContext = Arrays.copyOf(decodeContext, decodeSeqs * 2);
         }
@@ -62,7 +84,7 @@ public final class StepShape {
     public long decodeTokens() { return decodeSeqs; }
     /** Sum over decode sequences of their context length. */
     public long decodeContextTokens() { return decodeContextTokens; }
-    public int decodeContextTokens(int i) { return decodeContext[i]; }
+    public int decodeContextTokens(int i) { return decodeContext[i] + decodeAdvance; }
     /** All tokens the step computes: prefill plus decode. */
     public long totalTokens() { return prefillTokens + decodeSeqs; }
     public int batchSize() { return prefillSeqs + decodeSeqs; }

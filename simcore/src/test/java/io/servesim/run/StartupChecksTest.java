@@ -109,8 +109,8 @@ class StartupChecksTest {
     @Test
     void heapEstimateMatchesTheCachesArrays() {
         // meta 2 nodes of 4 ints (32 bytes) + hash 8 + hit scratch, free ids, free runs 4 each = 52 bytes per block, plus the
-        // prefix index at load factor 0.5: 1024 blocks -> 2048 slots of a long key and an int value (12 bytes) = 24.
-        assertEquals(1024L * 52 + 32 + 4 + 12L * 2049, KvCacheFootprint.heapBytes(1024, true));
-        assertEquals(1024L * 52 + 32 + 4 + 12L * 9, KvCacheFootprint.heapBytes(1024, false));
+        // prefix index at most half full: 1024 blocks -> 2048 slots of a long key and its value side by side (16 bytes).
+        assertEquals(1024L * 52 + 32 + 4 + 16L * 2048, KvCacheFootprint.heapBytes(1024, true));
+        assertEquals(1024L * 52 + 32 + 4 + 16L * 8, KvCacheFootprint.heapBytes(1024, false));
     }
 }

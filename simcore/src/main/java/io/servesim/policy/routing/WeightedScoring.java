@@ -74,16 +74,18 @@ final class WeightedScoring implements RoutingPolicy {
         int promptBlocks = Math.max(1, (r.inputTokens() - 1) / v.blockSizeTokens());
         double maxLoad = 0;
         double maxQueue = 0;
-        for (int i = 0; i < n; i++) {
-            maxLoad = Math.max(maxLoad, Load.of(v, i));
-            maxQueue = Math.max(maxQueue, v.queueDepth(i));
+        for (int i = 0; i < n; i++) { // raw values first (each instance's signals read once), scores below
+            load[i] = Load.of(v, i);
+            queue[i] = v.queueDepth(i);
+            maxLoad = Math.max(maxLoad, load[i]);
+            maxQueue = Math.max(maxQueue, queue[i]);
         }
         int best = 0;
         double bestScore = -Double.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             cache[i] = overlap == null ? 0 : (double) overlap[i] / promptBlocks;
-            load[i] = maxLoad == 0 ? 1 : 1 - Load.of(v, i) / maxLoad;
-            queue[i] = maxQueue == 0 ? 1 : 1 - v.queueDepth(i) / maxQueue;
+            load[i] = maxLoad == 0 ? 1 : 1 - load[i] / maxLoad;
+            queue[i] = maxQueue == 0 ? 1 : 1 - queue[i] / maxQueue;
             kv[i] = 1 - v.kvUtilization(i);
             double score = total[i] = wCache * cache[i] + wLoad * load[i] + wQueue * queue[i] + wKv * kv[i];
             if (score > bestScore) {

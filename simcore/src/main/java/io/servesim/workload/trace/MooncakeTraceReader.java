@@ -15,13 +15,21 @@ import java.nio.file.Path;
  * <p>Optional multi-turn fields (the Mooncake-style session convention of NVIDIA Dynamo's mocker
  * replay and AIPerf): {@code session_id} (rows with equal ids are consecutive turns of one session)
  * and {@code delay} (ms after the previous turn completes; used in concurrency mode).
+ *
+ * <p>A prompt's tokens past the hash ids that another row of the file also starts with are declared
+ * unshared ({@link SharedHashPrefixes}), so the KV cache indexes only blocks another request can hit.
  */
 public final class MooncakeTraceReader extends JsonTraceReader {
     /** Tokens per hash id. */
     public static final int BLOCK_TOKENS = 512;
 
+    private final Path path;
+    /** Built on the first row read (a validation that reads no row does not scan the file). */
+    private SharedHashPrefixes shared;
+
     public MooncakeTraceReader(Path path, Options options) {
         super(path, options);
+        this.path = path;
     }
 
     @Override
@@ -44,6 +52,7 @@ public final class MooncakeTraceReader extends JsonTraceReader {
             throw new BadLine("hash_ids has " + n + " ids but input_length " + input + " needs " + needed
                     + " blocks of " + BLOCK_TOKENS + " tokens");
         }
+        long[] raw = new long[n];
         long[] ids = new long[n];
         int[] lengths = new int[n];
         for (int i = 0; i < n; i++) {
@@ -51,9 +60,14 @@ public final class MooncakeTraceReader extends JsonTraceReader {
             if (!h.isIntegralNumber()) {
                 throw new BadLine("hash_ids[" + i + "] must be an integer, got " + h);
             }
-            ids[i] = blockContent(h.asLong());
+            raw[i] = h.asLong();
+            ids[i] = blockContent(raw[i]);
             lengths[i] = i < n - 1 ? BLOCK_TOKENS : input - BLOCK_TOKENS * (n - 1);
         }
-        return TokenSequence.ofSegments(ids, lengths);
+        if (shared == null) {
+            shared = SharedHashPrefixes.scan(path);
+        }
+        // only the blocks another row starts with can be hit by another request (see SharedHashPrefixes)
+        return TokenSequence.ofSegments(ids, lengths, (int) Math.min(input, (long) BLOCK_TOKENS * shared.sharedBlocks(raw)));
     }
 }

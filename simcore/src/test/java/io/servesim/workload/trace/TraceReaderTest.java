@@ -146,6 +146,29 @@ class TraceReaderTest {
     }
 
     @Test
+    void mooncakeRowsShareOnlyTheHashIdsAnotherRowStartsWith(@TempDir Path dir) throws Exception {
+        // rows [1,2,3], [1,2,4], [1,5], [6,7] and a malformed line: [1,2] starts two rows and [1] three,
+        // so row 1 and row 2 share 2 x 512 tokens, row 3 shares 512 (its [1]), row 4 nothing (no other row
+        // starts with 6); a shared block is capped at the input (row 5: 700 tokens, [1,2] shared -> 700)
+        Path moon = dir.resolve("m.jsonl");
+        Files.writeString(moon, """
+                {"timestamp": 0, "input_length": 1536, "output_length": 1, "hash_ids": [1, 2, 3]}
+                {"timestamp": 1, "input_length": 1500, "output_length": 1, "hash_ids": [1, 2, 4]}
+                {"timestamp": 2, "input_length": 1024, "output_length": 1, "hash_ids": [1, 5]}
+                {"timestamp": 3, "input_length": 1024, "output_length": 1, "hash_ids": [6, 7]}
+                {"timestamp": 4, "input_length": 700, "output_length": 1, "hash_ids": [1, 2]}
+                {"timestamp": 5, "input_length": oops}
+                """);
+        RequestSource s = new TraceSpec(TraceFormat.MOONCAKE, moon, ReplayMode.TRACE, 1, 0, true, 0).open(0, 0);
+        List<Integer> shared = new ArrayList<>();
+        for (Request r = s.next(); r != null; r = s.next()) {
+            shared.add(r.sharedInputTokens());
+        }
+        s.close();
+        assertEquals(List.of(1024, 1024, 512, 0, 700), shared);
+    }
+
+    @Test
     void maxRequestsStopsEarly() {
         RequestSource s = new TraceSpec(TraceFormat.AZURE, TRACES.resolve("azure_conv_every20.csv"), ReplayMode.TRACE, 1, 0,
                 false, 25).open(0, 0);

@@ -1,0 +1,85 @@
+package io.servesim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.engine.Engine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Macro-steps ({@code engine.DecodeStretch}) change nothing: every reference case (every example
+ * workload, routing, admission, priority and scheduling policy, latency model, preemption; see
+ * {@code reference/cases.yaml}) runs once with them and once with {@code -Dservesim.macro_steps=false}
+ * (one engine step per STEP event), and every request row (all columns) and the whole summary JSON
+ * must be identical. The cases use steady decode stretches heavily (the single-instance default
+ * config spends most of its steps in them), so a per-token difference in timing, ITLs or KV
+ * allocation would show in the rows.
+ */
+class MacroStepEquivalenceTest {
+    static Stream<ReferenceOutputsTest.Case> cases() throws Exception {
+        return ReferenceOutputsTest.cases();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void singleStepsGiveTheSameRows(ReferenceOutputsTest.Case c, @TempDir Path tmp) throws Exception {
+        if (c.needsData()) {
+            Assumptions.assumeTrue(Files.isDirectory(ReferenceOutputsTest.ROOT.resolve("../shared/data/traces")),
+                    "needs ../shared/data");
+        }
+        Run macro = run(c, tmp.resolve("macro.csv"));
+        String saved = System.getProperty(Engine.MACRO_STEPS_PROPERTY);
+        Run single;
+        System.setProperty(Engine.MACRO_STEPS_PROPERTY, "false");
+        try {
+            single = run(c, tmp.resolve("single.csv"));
+        } finally {
+            if (saved == null) {
+                System.clearProperty(Engine.MACRO_STEPS_PROPERTY);
+            } else {
+                System.setProperty(Engine.MACRO_STEPS_PROPERTY, saved);
+            }
+        }
+        assertTrue(macro.rows().size() > 1, c.name() + ": no request rows");
+        assertEquals(single.summary(), macro.summary(), c.name() + ": summary");
+        assertEquals(single.rows().size(), macro.rows().size(), c.name() + ": request rows");
+        for (int i = 0; i < single.rows().size(); i++) {
+            assertEquals(single.rows().get(i), macro.rows().get(i), c.name() + ": request row " + i);
+        }
+    }
+
+    private record Run(String summary, List<String> rows) {
+    }
+
+    private static Run run(ReferenceOutputsTest.Case c, Path rows) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(c.args());
+        args.addAll(List.of("--requests-out", rows.toString()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream savedOut = System.out;
+        PrintStream savedErr = System.err;
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = Main.execute(args.toArray(String[]::new));
+        } finally {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+        }
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        return new Run(out.toString(StandardCharsets.UTF_8), Files.readAllLines(rows));
+    }
+}

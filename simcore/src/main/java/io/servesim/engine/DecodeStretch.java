@@ -1,0 +1,189 @@
+package io.servesim.engine;
+
+import io.servesim.latency.StepShape;
+
+/**
+ * Macro-steps: the steps of a steady decode stretch of one engine, each at O(1) plus the requests
+ * that reach a KV block boundary in it, instead of O(running requests). Between two steps that
+ * change a batch, vLLM v1's scheduler ({@code vllm/v1/core/sched/scheduler.py} {@code schedule()},
+ * as {@link BatchFormer} ports it) gives every running request exactly one decode token, and the
+ * execution samples one token for each: every request's computed, total and generated token counts
+ * grow by one per step, every inter-token latency of a step is its step time plus the output
+ * processing time (a2), and the latency model sees the same decode batch with each context one token
+ * longer ({@link StepShape#advanceDecodes()}). So the running batch's per-request arrays keep their
+ * values from the stretch's start and one offset of steps, one sum of ITLs and one last step end
+ * stand for all of them ({@link #end} writes them back).
+ *
+ * <p>A step is steady when, at its start: no request waits (an arrival, a preempted or a reloaded
+ * request would be admitted), every running request decodes (its KV covers all but its last token,
+ * it has sampled a token, and it did so at the end of the previous step), the batch fits the token
+ * budget, and no request completes in it (target output reached, or {@code max_model_len}). KV block
+ * boundaries (a request needing a new block, or a full block to register for prefix caching) stay
+ * inside a stretch: the requests due are looked up in a ring of buckets by the step they become due
+ * at and get exactly the KV call the batch former would make, in batch order; when the free blocks
+ * cannot cover all of that step's new blocks (a preemption could follow), the step is formed the
+ * ordinary way instead. Everything else (metrics, observers, events) sees the same steps at the same
+ * times, so a run's rows are the same with or without macro-steps ({@code MacroStepEquivalenceTest}).
+ */
+final class DecodeStretch {
+    private final RunningBatch running;
+    private final KvCache kv;
+    private final int maxBatchedTokens;
+    private final int maxModelLen;
+    private final StepShape shape = new StepShape();
+    private final int ringMask;
+    /** First slot due at each ring position (-1: none); slots due at the same position chain through {@link #nextDue}. */
+    private final int[] ringHead;
+    private int[] nextDue = new int[0];
+    private int[] dueScratch = new int[0];
+    private boolean active;
+    /** Steps taken in this stretch: added to every slot's computed, total and generated tokens. */
+    private int steps;
+    /** Steps the stretch may take before one would complete a request. */
+    private int stepLimit;
+    /** Sum of this stretch's ITLs: added to every slot's last-token time. */
+    private long itlSumUs;
+    /** End of the stretch's latest step: every slot's last step end. */
+    private long lastEndUs;
+
+    DecodeStretch(RunningBatch running, KvCache kv, EngineConfig config) {
+        this.running = running;
+        this.kv = kv;
+        this.maxBatchedTokens = config.maxNumBatchedTokens();
+        this.maxModelLen = config.maxModelLen();
+        // a request is due again at most one block size of steps after a KV call
+        int ring = Integer.highestOneBit(config.blockSizeTokens()) << 1;
+        this.ringMask = ring - 1;
+        this.ringHead = new int[ring];
+    }
+
+    boolean active() {
+        return active;
+    }
+
+    /**
+     * Starts a stretch with the step at {@code nowUs} if the running batch is steady and at least two
+     * steps complete nobody (a shorter stretch saves nothing); the wait queue is the caller's check.
+     */
+    boolean tryStart(long nowUs) {
+        int n = running.size();
+        if (n == 0 || n > maxBatchedTokens) {
+            return false;
+        }
+        int limit = Integer.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int computed = running.computed[i];
+            int tokens = running.tokens[i];
+            if (tokens - computed != 1 || running.generated[i] == 0 || running.lastStepEndUs[i] != nowUs || running.capped[i]) {
+                return false;
+            }
+            limit = Math.min(limit, running.target[i] - running.generated[i] - 1);
+            if (maxModelLen > 0) {
+                limit = Math.min(limit, maxModelLen - tokens - 1);
+            }
+        }
+        if (limit < 2) {
+            return false;
+        }
+        if (nextDue.length < n) {
+            int capacity = Math.max(n, 2 * nextDue.length);
+            nextDue = new int[capacity];
+            dueScratch = new int[capacity];
+        }
+        java.util.Arrays.fill(ringHead, -1);
+        steps = 0;
+        shape.clear();
+        for (int i = 0; i < n; i++) {
+            shape.addDecode(running.computed[i]);
+            enqueue(i, running.fastLimit[i] - running.computed[i]);
+        }
+        active = true;
+        stepLimit = limit;
+        itlSumUs = 0;
+        lastEndUs = nowUs;
+        return true;
+    }
+
+    /**
+     * Takes the next step steady if it completes nobody and the free blocks cover its due KV calls;
+     * then makes those calls and returns the step's shape, else returns null (nothing changed; the
+     * caller {@link #end}s the stretch and forms the step the ordinary way).
+     */
+    StepShape step() {
+        if (steps >= stepLimit) {
+            return null;
+        }
+        int due = collectDue();
+        int newBlocks = 0;
+        for (int k = 0; k < due; k++) {
+            int slot = dueScratch[k];
+            if (running.computed[slot] + steps + 1 > running.request(slot).blockTokens) {
+                newBlocks++;
+            }
+        }
+        if (newBlocks > kv.freeBlocks()) {
+            return null;
+        }
+        ringHead[steps & ringMask] = -1;
+        for (int k = 0; k < due; k++) {
+            int slot = dueScratch[k];
+            if (!kv.ensure(running.request(slot), running.computed[slot] + steps + 1)) {
+                throw new IllegalStateException("KV allocation failed after its blocks were counted free");
+            }
+            running.refreshLimit(slot);
+            enqueue(slot, running.fastLimit[slot] - running.computed[slot]);
+        }
+        if (steps > 0) {
+            shape.advanceDecodes();
+        }
+        return shape;
+    }
+
+    /** The step returned by {@link #step} ran until {@code endUs}; every request's ITL in it was {@code itlUs}. */
+    void executed(long endUs, long itlUs) {
+        steps++;
+        itlSumUs += itlUs;
+        lastEndUs = endUs;
+    }
+
+    /** Ends the stretch: writes its steps back into the running batch's per-request arrays. */
+    void end() {
+        for (int i = 0, n = running.size(); i < n; i++) {
+            running.computed[i] += steps;
+            running.tokens[i] += steps;
+            running.generated[i] += steps;
+            running.lastTokenUs[i] += itlSumUs;
+            running.lastStepEndUs[i] = lastEndUs;
+        }
+        active = false;
+    }
+
+    /** Slot {@code i}'s computed tokens now (for the invariant checks, which may run inside a stretch). */
+    int computed(int i) {
+        return active ? running.computed[i] + steps : running.computed[i];
+    }
+
+    /** Files {@code slot} under the step at which it is due ({@code dueSteps}, counted from the stretch's start). */
+    private void enqueue(int slot, int dueSteps) {
+        if (dueSteps < steps || dueSteps - steps > ringMask) {
+            throw new IllegalStateException("slot " + slot + " due at step " + dueSteps + " of a stretch at step " + steps);
+        }
+        int pos = dueSteps & ringMask;
+        nextDue[slot] = ringHead[pos];
+        ringHead[pos] = slot;
+    }
+
+    /** The slots due at this step, in batch order, into {@link #dueScratch}; returns how many. */
+    private int collectDue() {
+        int count = 0;
+        for (int slot = ringHead[steps & ringMask]; slot >= 0; slot = nextDue[slot]) {
+            int k = count++;
+            while (k > 0 && dueScratch[k - 1] > slot) { // insertion sort: a handful per step
+                dueScratch[k] = dueScratch[k - 1];
+                k--;
+            }
+            dueScratch[k] = slot;
+        }
+        return count;
+    }
+}

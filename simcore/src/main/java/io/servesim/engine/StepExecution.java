@@ -1,0 +1,132 @@
+package io.servesim.engine;
+
+import io.servesim.kernel.EventKind;
+import io.servesim.kernel.EventQueue;
+
+/**
+ * Phases 2 and 3 of an engine step formed by the {@link BatchFormer} (execute, then complete), as BLIS
+ * {@code sim/simulator.go} runs vLLM v1's {@code EngineCore.step}: computed tokens advance, a token is
+ * sampled for every request whose KV now covers all its tokens, and finished requests free their KV
+ * blocks and leave (a P/D prefill stage keeps its blocks for its KV transfer). Token timing follows BLIS's blackbox semantics: the first token is visible at
+ * step end + a2, every later one one GPU gap + a2 after the previous one (a2 never blocks the GPU).
+ * Equal inter-token latencies of a step go to the observer run-length encoded.
+ */
+final class StepExecution {
+    private final int engineId;
+    private final int maxModelLen;
+    private final RunningBatch running;
+    private final KvCache kv;
+    private final EventQueue events;
+    private final EngineObserver observer;
+    private final long outputProcessingUs;
+    private long pendingItlUs;
+    private int pendingItlCount;
+    /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
+    private long finishingBlocks;
+
+    StepExecution(int engineId, int maxModelLen, RunningBatch running, KvCache kv, EventQueue events,
+                  EngineObserver observer, long outputProcessingUs) {
+        this.engineId = engineId;
+        this.maxModelLen = maxModelLen;
+        this.running = running;
+        this.kv = kv;
+        this.events = events;
+        this.observer = observer;
+        this.outputProcessingUs = outputProcessingUs;
+    }
+
+    /**
+     * Phases 2 and 3 in one pass over the batch: advance computed tokens, sample a token where the
+     * KV now covers every token, and let requests that generated all their tokens (or reached
+     * max_model_len) free their blocks and leave; survivors keep their order.
+     */
+    void executeAndComplete(long endUs) {
+        int maxLen = maxModelLen;
+        int[] computed = running.computed;
+        int[] tokens = running.tokens;
+        int[] generated = running.generated;
+        int[] target = running.target;
+        int[] scheduled = running.newTokens;
+        boolean[] capped = running.capped;
+        int kept = 0;
+        int survivorsFrom = 0; // survivors from here to the current slot are not compacted yet
+        int n = running.size();
+        for (int i = 0; i < n; i++) {
+            int newTokens = scheduled[i];
+            if (newTokens > 0) {
+                scheduled[i] = 0;
+                if ((computed[i] += newTokens) == tokens[i]) {
+                    sampleToken(i, endUs, maxLen);
+                }
+            }
+            if (generated[i] >= target[i] || capped[i]) {
+                running.moveRange(survivorsFrom, kept, i - survivorsFrom);
+                kept += i - survivorsFrom;
+                survivorsFrom = i + 1;
+                Request r = running.sync(i);
+                if (r.prefillOnly()) {
+                    // P/D: the KV stays here, owned by this instance, until its transfer completes
+                    r.state = Request.State.COMPLETED;
+                    r.completionUs = r.lastTokenUs;
+                    finishingBlocks += r.heldBlocks();
+                    events.schedule(endUs, EventKind.PREFILL_DONE, engineId, r);
+                } else {
+                    kv.release(r);
+                    r.state = Request.State.COMPLETED;
+                    r.completionUs = r.lastTokenUs;
+                    events.schedule(r.completionUs, EventKind.REQUEST_LEFT, engineId, r);
+                }
+            }
+        }
+        running.moveRange(survivorsFrom, kept, n - survivorsFrom);
+        running.truncate(kept + n - survivorsFrom);
+        flushItl();
+    }
+
+    /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
+    long finishingBlocks() {
+        return finishingBlocks;
+    }
+
+    /** P/D: a completed prefill stage's PREFILL_DONE happened: its {@code blocks} are the handoff's now. */
+    void handedOff(long blocks) {
+        finishingBlocks -= blocks;
+    }
+
+    /** Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS). */
+    private void sampleToken(int i, long endUs, int maxLen) {
+        RunningBatch b = running;
+        if (b.generated[i] == 0) {
+            long firstUs = endUs + outputProcessingUs;
+            b.request(i).firstTokenUs = firstUs;
+            b.lastTokenUs[i] = firstUs;
+        } else {
+            long itl = (endUs - b.lastStepEndUs[i]) + outputProcessingUs;
+            b.lastTokenUs[i] += itl;
+            recordItl(itl);
+        }
+        b.lastStepEndUs[i] = endUs;
+        int generated = ++b.generated[i];
+        int tokens = ++b.tokens[i];
+        if (maxLen > 0 && tokens >= maxLen && generated < b.target[i]) {
+            b.capped[i] = true;
+        }
+    }
+
+    /** Run-length batches equal ITLs (every request decoding in consecutive steps shares one). */
+    private void recordItl(long itlUs) {
+        if (itlUs != pendingItlUs && pendingItlCount > 0) {
+            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
+            pendingItlCount = 0;
+        }
+        pendingItlUs = itlUs;
+        pendingItlCount++;
+    }
+
+    private void flushItl() {
+        if (pendingItlCount > 0) {
+            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
+            pendingItlCount = 0;
+        }
+    }
+}

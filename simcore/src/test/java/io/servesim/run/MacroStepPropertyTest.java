@@ -1,0 +1,116 @@
+package io.servesim.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.engine.Engine;
+import io.servesim.engine.EngineConfig;
+import io.servesim.engine.KvTierConfig;
+import io.servesim.latency.LatencyModel;
+import io.servesim.latency.StepShape;
+import io.servesim.metrics.RequestRecord;
+import io.servesim.workload.WorkloadSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Macro-steps over steady decode stretches ({@code engine.DecodeStretch}) are an optimization only:
+ * on random engine configs (batch limits, chunked prefill, max_model_len, block sizes, prefix
+ * caching, KV pressure with preemption, a CPU tier, a horizon) and a latency model that reads every
+ * decode context, a run with them and a run with one engine step per STEP event give identical
+ * request records and summaries, and the stretches do carry most steps of a decode-heavy run.
+ */
+class MacroStepPropertyTest {
+    /** Step time reading the decode contexts (sum and extremes), as the roofline and profiled models do. */
+    record ContextLatency(long a2) implements LatencyModel {
+        @Override
+        public String name() {
+            return "context-test";
+        }
+
+        @Override
+        public String describe() {
+            return toString();
+        }
+
+        @Override
+        public long stepTimeUs(StepShape s) {
+            int longest = 0;
+            for (int i = 0; i < s.decodeSeqs(); i++) {
+                longest = Math.max(longest, s.decodeContextTokens(i));
+            }
+            return 2000 + 3 * s.prefillTokens() + 40L * s.decodeSeqs() + s.decodeContextTokens() / 50 + longest / 10;
+        }
+
+        @Override
+        public long outputTokenProcessingUs() {
+            return a2;
+        }
+    }
+
+    @Property(tries = 60)
+    void macroStepsChangeNoRecord(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
+                                  @ForAll @IntRange(min = 16, max = 4096) int maxBatched,
+                                  @ForAll @IntRange(min = 0, max = 512) int threshold,
+                                  @ForAll @IntRange(min = 0, max = 1) int maxLenOn,
+                                  @ForAll @IntRange(min = 8, max = 3000) int kvBlocks,
+                                  @ForAll @IntRange(min = 0, max = 3) int blockSizeIndex,
+                                  @ForAll boolean prefixCaching,
+                                  @ForAll boolean cpuTier,
+                                  @ForAll @IntRange(min = 1, max = 200) int rate,
+                                  @ForAll @IntRange(min = 0, max = 1) int horizonOn,
+                                  @ForAll @IntRange(min = 0, max = 300) int a2,
+                                  @ForAll long seed) {
+        int blockSize = new int[] {1, 8, 16, 32}[blockSizeIndex];
+        KvTierConfig tiers = cpuTier && prefixCaching
+                ? new KvTierConfig(500, 0.5, 20, 100, KvTierConfig.Reload.STEP, 2_097_152) : KvTierConfig.OFF;
+        EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, threshold, maxLenOn == 1 ? 900 : 0, blockSize,
+                kvBlocks, 0.9, prefixCaching, tiers);
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: %d, num_requests: 200, input_distribution: {type: gaussian, params: {mean: 200, std_dev: 150, max: 800}},
+                 output_distribution: {type: gaussian, params: {mean: 120, std_dev: 100, max: 600}},
+                 conversation: {probability: 0.5, turns: {type: uniform, params: {min: 2, max: 3}},
+                                think_time_us: {type: exponential, params: {mean: 20000}}, context_growth: accumulate},
+                 prefix: {group: p, length: 48}}""".formatted(rate));
+        long horizon = horizonOn == 1 ? 3_000_000 : 0;
+        SimSetup setup = SimSetup.single(cfg, new ContextLatency(a2)).withHorizonUs(horizon);
+        Runs.Result macro = Runs.run(setup, spec.open(seed, horizon));
+        Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, horizon)));
+        assertEquals(single.records(), macro.records());
+        assertEquals(single.summary(), macro.summary());
+    }
+
+    @Property(tries = 5)
+    void stretchesCarryMostStepsOfADecodeHeavyRun(@ForAll long seed) {
+        // 2 req/s of 100-token prompts and ~300-token outputs at 10 ms a step: a handful of requests
+        // decode together for hundreds of steps between arrivals and completions.
+        EngineConfig cfg = new EngineConfig(256, 2048, 0, 0, 16, 5000, true);
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: 2, num_requests: 100, input_distribution: {type: constant, params: {value: 100}},
+                 output_distribution: {type: gaussian, params: {mean: 300, std_dev: 100, min: 50, max: 600}}}""");
+        List<RequestRecord> out = new ArrayList<>();
+        Simulation sim = new Simulation(SimSetup.single(cfg, LinearLatency.steps(10_000, 5, 50)), spec.open(seed, 0), out::add);
+        sim.run();
+        Engine e = sim.engine();
+        assertTrue(e.macroSteps() > e.steps() / 2, e.macroSteps() + " macro-steps of " + e.steps());
+        assertEquals(100, out.size());
+    }
+
+    static <T> T withoutMacroSteps(Supplier<T> run) {
+        String saved = System.getProperty(Engine.MACRO_STEPS_PROPERTY);
+        System.setProperty(Engine.MACRO_STEPS_PROPERTY, "false");
+        try {
+            return run.get();
+        } finally {
+            if (saved == null) {
+                System.clearProperty(Engine.MACRO_STEPS_PROPERTY);
+            } else {
+                System.setProperty(Engine.MACRO_STEPS_PROPERTY, saved);
+            }
+        }
+    }
+}
