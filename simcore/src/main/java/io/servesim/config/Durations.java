@@ -25,6 +25,9 @@ public final class Durations {
     /** Microseconds of {@code text}; throws {@link ConfigException} at {@code path} when malformed. */
     public static long parseUs(String text, String path) {
         Matcher m = FORM.matcher(text == null ? "" : text.trim());
+        if (!m.matches() && text != null && FORM.matcher(text.trim().replaceFirst("^-", "")).matches()) {
+            throw new ConfigException(path, "must be >= 0, got '" + text + "'");
+        }
         if (!m.matches()) {
             throw new ConfigException(path, "must be a duration with a unit (e.g. 30s, 500ms, 250us, 2m, 1h), got '" + text + "'");
         }
