@@ -52,9 +52,13 @@ public final class Main {
                 cl.addSubcommand(new CommandLine(c));
             }
         }
+        // one line, as every other error (the usage is 200 lines and buried the cause), plus picocli's
+        // "Did you mean" for a misspelt option or subcommand
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("servesim: " + ex.getMessage());
-            ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            CommandLine c = ex.getCommandLine();
+            String name = c.getCommandSpec().qualifiedName(" ");
+            c.getErr().println(name + ": " + ex.getMessage() + " (" + name + " --help lists the options)");
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr());
             return ExitCode.CONFIG_ERROR;
         });
         cl.setExecutionExceptionHandler((ex, sub, parsed) -> errors(sub.getCommandSpec()).report(ex));

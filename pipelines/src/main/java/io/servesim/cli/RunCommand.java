@@ -83,6 +83,12 @@ public final class RunCommand implements Callable<Integer> {
             if (scalingOut != null) {
                 OutputPath.checkFile("--scaling-out", scalingOut);
             }
+            Map<String, Path> outputs = new LinkedHashMap<>();
+            outputs.put("--requests-out", requestsOut);
+            outputs.put("--sessions-out", sessionsOut);
+            outputs.put("--scaling-out", scalingOut);
+            outputs.put("--trace-out", trace.out);
+            OutputPath.checkDistinct(outputs);
             plan = RunPlan.prepare(options.load(config, note -> err.println("servesim run: " + note)));
             plan.warnings().forEach(w -> err.println("servesim run: warning: " + w));
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.servesim.cli;
 
 import io.servesim.exit.ErrorReport;
+import io.servesim.exit.UsageException;
 import io.servesim.fidelity.LatencyValidation;
 import io.servesim.io.OutputPath;
 import io.servesim.latency.GpuCatalog;
@@ -49,6 +50,11 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (run != null && !Files.isDirectory(run)) {
+            // the default run is optional (shared data without validation/ has none); one asked for is not
+            return Main.errors(spec).report(new UsageException("--run: " + run + ": not a directory (a recorded vLLM run:"
+                    + " meta.json, requests.jsonl, ...)"));
+        }
         Path runDir = run != null ? run : data.resolve("validation/vllm_rtxpro6000_llama31_8b");
         return run(data, runDir, runHardware, gpus, constantsOut, System.out, System.err, Main.debug(spec));
     }

@@ -3,6 +3,8 @@ package io.servesim.io;
 import io.servesim.exit.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Checks an output path named by a flag before a command does any work, so a long replay, fit or run never
@@ -29,6 +31,24 @@ public final class OutputPath {
             throw new UsageException(flag + " " + dir + ": is not a directory");
         }
         checkWritable(flag, dir);
+    }
+
+    /**
+     * Checks that no two of a command's output files (flag -> path, null paths skipped) are the same file: each
+     * would be written over the other, and only the last one written would survive.
+     */
+    public static void checkDistinct(Map<String, Path> filesByFlag) {
+        Map<Path, String> seen = new HashMap<>();
+        for (Map.Entry<String, Path> e : filesByFlag.entrySet()) {
+            if (e.getValue() == null) {
+                continue;
+            }
+            String other = seen.putIfAbsent(e.getValue().toAbsolutePath().normalize(), e.getKey());
+            if (other != null) {
+                throw new UsageException(e.getKey() + " " + e.getValue() + ": the same file as " + other
+                        + "; each output needs a file of its own");
+            }
+        }
     }
 
     private static void checkWritable(String flag, Path path) {

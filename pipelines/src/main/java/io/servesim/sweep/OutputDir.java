@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  *   <li>A file of the user's inside a dataset directory ({@code cells/}, {@code requests/}, ...)
  *       would be read as part of the dataset: always refused, even with {@code --overwrite}.</li>
  *   <li>An interrupted sweep ({@code _staging/}) is finished with {@code --resume} (same grid
- *       only) or discarded with {@code --overwrite}; with neither, the sweep is refused, unless
+ *       and outputs only) or discarded with {@code --overwrite}; with neither, the sweep is refused, unless
  *       no cell of it had finished (then nothing computed is lost by starting over).</li>
  *   <li>Results of a sweep of the same grid (same cell ids) are replaced once the new sweep has
  *       succeeded; results of another grid, or any other non-empty directory, only with
@@ -123,6 +123,7 @@ final class OutputDir {
                     throw new RefusedException("cannot resume: the interrupted sweep in " + staging + " is of another grid ("
                             + stagedGrid.get().size() + " cells, " + gridIds.size() + " now); --overwrite discards it");
                 }
+                refuseOtherOutputs(staging, plan);
                 return new Verdict(dir, Mode.RESUME, owned, false, success.isPresent());
             }
             if (!overwrite && Checkpoint.count(staging) > 0) {
@@ -151,6 +152,28 @@ final class OutputDir {
             }
         }
         return new Verdict(dir, Mode.FRESH, owned, stagedGrid.isPresent(), success.isPresent());
+    }
+
+    /**
+     * Refuses to resume when the sweep file now asks for other datasets than the interrupted sweep wrote (say
+     * {@code outputs.requests} turned off, or {@code decisions} on): the finished cells' kept rows hold the datasets
+     * of then, so the resumed datasets would miss rows or hold rows of a dataset no longer written. A staged
+     * {@code _SWEEP.yaml} without an entry (written before it was recorded) is not compared on it.
+     */
+    private static void refuseOtherOutputs(Path staging, SweepPlan plan) throws IOException {
+        JsonNode then = YAML.readTree(staging.resolve(SweepSidecars.SWEEP).toFile()).path("outputs");
+        JsonNode now = SweepSidecars.outputs(plan.spec().outputs());
+        List<String> differ = new ArrayList<>();
+        now.fieldNames().forEachRemaining(k -> {
+            if (then.has(k) && !then.get(k).asText().equals(now.get(k).asText())) {
+                differ.add(k + ": " + then.get(k).asText() + " then, " + now.get(k).asText() + " now");
+            }
+        });
+        if (!differ.isEmpty()) {
+            throw new RefusedException("cannot resume: the interrupted sweep in " + staging + " wrote other outputs ("
+                    + String.join("; ", differ) + "), and its finished cells' rows hold those datasets; restore the sweep"
+                    + " file's outputs: to resume, or --overwrite discards it");
+        }
     }
 
     /** Whether {@code rel} lies inside one of the dataset directories. */

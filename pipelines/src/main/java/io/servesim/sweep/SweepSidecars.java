@@ -42,11 +42,7 @@ final class SweepSidecars {
         }
         root.set("zip", YAML.valueToTree(spec.zip()));
         root.set("seeds", YAML.valueToTree(spec.seeds()));
-        ObjectNode outputs = root.putObject("outputs");
-        outputs.put("requests", spec.outputs().requests());
-        outputs.put("decisions", spec.outputs().trace().level().key());
-        outputs.put("counterfactual_k", spec.outputs().trace().counterfactualK());
-        outputs.put("scaling", spec.outputs().scaling());
+        root.set("outputs", outputs(spec.outputs()));
         ArrayNode cells = root.putArray("cells");
         for (Cell c : plan.cells()) {
             ObjectNode cell = cells.addObject();
@@ -57,6 +53,20 @@ final class SweepSidecars {
             cell.put("seed", c.seed());
         }
         YAML.writeValue(outDir.resolve(SWEEP).toFile(), root);
+    }
+
+    /**
+     * The {@code outputs} entry of {@code _SWEEP.yaml}: which datasets the sweep writes. A resume compares it with the
+     * interrupted sweep's ({@link OutputDir}), as a finished cell's kept rows hold exactly these datasets.
+     */
+    static ObjectNode outputs(SweepOutputs o) {
+        ObjectNode outputs = YAML.createObjectNode();
+        outputs.put("requests", o.requests());
+        outputs.put("sessions", o.sessions());
+        outputs.put("decisions", o.trace().level().key());
+        outputs.put("counterfactual_k", o.trace().counterfactualK());
+        outputs.put("scaling", o.scaling());
+        return outputs;
     }
 
     static void writeSummary(Path outDir, Map<String, Object> summary) throws IOException {

@@ -122,6 +122,27 @@ class SweepOutputSafetyTest {
         assertFalse(Files.exists(staging));
     }
 
+    @Test
+    void resumeWithOtherOutputsIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
+        // an interrupted sweep that wrote requests/ and kept one finished cell; the sweep file then turns requests off
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        Path staging = out.resolve(OutputDir.STAGING);
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
+        SweepSidecars.writeSweep(staging, plan);
+        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), java.util.List.of());
+        OutputManifest.incomplete("interrupted", java.util.List.of()).write(out);
+        Map<String, String> before = tree(out);
+
+        Path fewer = TestSweeps.write(tmp, "safety", GRID + "outputs: {requests: false}\n");
+        TestSweeps.Run r = TestSweeps.run(fewer, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("cannot resume") && r.err().contains("requests: true then, false now")
+                && r.err().contains("--overwrite discards it"), r.err());
+        assertEquals(before, tree(out), "a refused resume touches nothing");
+    }
+
     /** Every file under {@code dir} with its content digest, by relative path. */
     static Map<String, String> tree(Path dir) throws IOException {
         Map<String, String> files = new TreeMap<>();

@@ -2,6 +2,7 @@ package io.servesim.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Durations;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -16,8 +17,8 @@ public final class ClusterBinder {
     }
 
     public static ClusterConfig bind(ConfigNode c, int instances) {
-        long admission = c.longValue("admission_latency_us", 0, 0, Long.MAX_VALUE);
-        long routing = c.longValue("routing_latency_us", 0, 0, Long.MAX_VALUE);
+        long admission = c.longValue("admission_latency_us", 0, 0, Durations.MAX_US);
+        long routing = c.longValue("routing_latency_us", 0, 0, Durations.MAX_US);
         Observability obs = observability(c.child("observability"));
         c.finish();
         return new ClusterConfig(instances, admission, routing, obs);
@@ -56,8 +57,8 @@ public final class ClusterBinder {
         }
         ConfigNode m = parent.child(key);
         String kind = m.choice("mode", null, MODES);
-        long interval = m.longValue("interval_us", 0, 1, Long.MAX_VALUE);
-        long latency = m.longValue("latency_us", 0, 0, Long.MAX_VALUE);
+        long interval = m.longValue("interval_us", 0, 1, Durations.MAX_US);
+        long latency = m.longValue("latency_us", 0, 0, Durations.MAX_US);
         m.finish();
         if (kind == null) {
             m.problem(m.pathOf("mode"), "required; valid: " + String.join(", ", MODES));

@@ -250,7 +250,7 @@ public final class ConfigNode {
     }
 
     private static String rangeMessage(long min, long max, long x) {
-        if (x < min && (max == Long.MAX_VALUE || max == Integer.MAX_VALUE)) {
+        if (x < min && (max == Long.MAX_VALUE || max == Integer.MAX_VALUE || max == Durations.MAX_US)) {
             return "must be >= " + min + ", got " + x;
         }
         return "must be in [" + min + ", " + max + "], got " + x;

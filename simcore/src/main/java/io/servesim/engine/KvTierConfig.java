@@ -80,7 +80,8 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         int cpuBlocks = e.intValue("kv_cpu_blocks", 0, 0, KvCache.MAX_BLOCKS);
         double threshold = e.doubleValue("kv_offload_threshold", DEFAULT_OFFLOAD_THRESHOLD, 0, 1);
         double bandwidth = e.doubleValue("kv_transfer_bandwidth", BANDWIDTH_FROM_GPU, 0, 1e6);
-        if (e.has("kv_transfer_bandwidth") && bandwidth == 0) {
+        if (e.has("kv_transfer_bandwidth") && bandwidth == 0 && e.rawValue("kv_transfer_bandwidth").isNumber()
+                && e.rawValue("kv_transfer_bandwidth").asDouble() == 0) {
             e.problem(e.pathOf("kv_transfer_bandwidth"), "must be > 0 (GB/s), got 0");
         }
         long baseUs = e.longValue("kv_transfer_base_latency_us", 0, 0, 60_000_000L, "kv_transfer_base_latency");

@@ -67,6 +67,13 @@ public final class RunPlan {
         PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), problems);
         checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
+        if (problems.isEmpty() && pd != null) {
+            var p = pd.setup().prefill();
+            var d = pd.setup().decode();
+            StartupChecks.poolsFitSimulator(p.replicas(), p.engine().totalKvBlocks(), p.engine().prefixCaching(),
+                    d.replicas(), d.engine().totalKvBlocks(), d.engine().prefixCaching(), Runtime.getRuntime().maxMemory(),
+                    problems);
+        }
         if (!problems.isEmpty() || pd == null) {
             throw new ConfigException(problems);
         }

@@ -84,6 +84,25 @@ final class StartupChecks {
                         + gib(maxHeapBytes) + " GiB; lower deployment.instances or the KV blocks, or run the JVM with a larger -Xmx"));
     }
 
+    /**
+     * The two P/D pools together must fit the heap as one fleet does ({@link #fitsSimulator} checks each pool alone:
+     * 600 + 600 replicas passed it, then the run died of an OutOfMemoryError while building the engines).
+     */
+    static void poolsFitSimulator(int prefillReplicas, int prefillBlocks, boolean prefillCaching, int decodeReplicas,
+                                  int decodeBlocks, boolean decodeCaching, long maxHeapBytes,
+                                  List<ConfigException.Problem> problems) {
+        long prefillBytes = KvCacheFootprint.heapBytes(prefillBlocks, prefillCaching) * prefillReplicas;
+        long decodeBytes = KvCacheFootprint.heapBytes(decodeBlocks, decodeCaching) * decodeReplicas;
+        if ((double) prefillBytes + decodeBytes <= maxHeapBytes / 100 * HEAP_SHARE_PERCENT) {
+            return;
+        }
+        problems.add(new ConfigException.Problem("deployment.pd", "the pools' " + prefillReplicas + " prefill x "
+                + prefillBlocks + " and " + decodeReplicas + " decode x " + decodeBlocks + " KV blocks need about "
+                + gib(prefillBytes + decodeBytes) + " GiB of simulator heap for KV-cache bookkeeping together, more than 3/4"
+                + " of the JVM's maximum heap of " + gib(maxHeapBytes) + " GiB; lower deployment.pd.prefill.replicas,"
+                + " deployment.pd.decode.replicas or the KV blocks, or run the JVM with a larger -Xmx"));
+    }
+
     static String gib(long bytes) {
         return String.format(Locale.ROOT, "%.2f", bytes / (1024.0 * 1024 * 1024));
     }
