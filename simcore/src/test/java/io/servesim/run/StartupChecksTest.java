@@ -108,17 +108,18 @@ class StartupChecksTest {
 
     @Test
     void pdPoolsMustFitTheHeapTogetherNotOnlyEachAlone() {
-        // 1024 blocks with prefix caching: 77,872 bytes (heapEstimateMatchesTheCachesArrays). A 1,000,000-byte heap's
-        // budget is 3/4: 750,000. 5 replicas are 389,360 bytes (each pool fits alone); 5 + 5 are 778,720 (refused);
-        // 4 + 5 are 700,848 (fit).
-        long heap = 1_000_000;
+        // per = the heap estimate of one 1024-block cache with prefix caching (heapEstimateMatchesTheCachesArrays).
+        // The heap is sized so the budget (3/4 of it, HEAP_SHARE_PERCENT) is 9.5 x per (rounded up to whole
+        // hundreds of bytes): 5 replicas fit (each pool alone), 5 + 5 = 10 x per do not, 4 + 5 = 9 x per do.
+        long per = KvCacheFootprint.heapBytes(1024, true);
+        long heap = (long) Math.ceil(9.5 * per / 75) * 100;
         List<ConfigException.Problem> together = new java.util.ArrayList<>();
         StartupChecks.fitsSimulator(5, 1024, true, heap, together);
         assertEquals(List.of(), together, "one pool alone fits");
         StartupChecks.poolsFitSimulator(5, 1024, true, 5, 1024, true, heap, together);
         assertEquals(1, together.size(), together.toString());
         assertEquals("deployment.pd: the pools' 5 prefill x 1024 and 5 decode x 1024 KV blocks need about "
-                + StartupChecks.gib(778_720) + " GiB of simulator heap for KV-cache bookkeeping together, more than 3/4 of the"
+                + StartupChecks.gib(10 * per) + " GiB of simulator heap for KV-cache bookkeeping together, more than 3/4 of the"
                 + " JVM's maximum heap of " + StartupChecks.gib(heap) + " GiB; lower deployment.pd.prefill.replicas,"
                 + " deployment.pd.decode.replicas or the KV blocks, or run the JVM with a larger -Xmx", together.get(0).toString());
         List<ConfigException.Problem> fits = new java.util.ArrayList<>();
