@@ -65,14 +65,9 @@ public final class Autoscaler {
         checkPending = true;
     }
 
-    /** Pending events that are not requests' work: lifecycle steps and the next check. */
+    /** Pending events that are not requests' work: lifecycle steps and the next check (a run ends when nothing else is pending). */
     public int backgroundEvents() {
         return pendingLifecycle + (checkPending ? 1 : 0);
-    }
-
-    /** Pending lifecycle events (a run ends when nothing else is pending). */
-    public int pendingLifecycle() {
-        return pendingLifecycle;
     }
 
     public Fleet fleet() { return fleet; }

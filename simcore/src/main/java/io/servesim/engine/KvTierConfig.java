@@ -75,6 +75,10 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         }
     }
 
+    /** Keys that configure the CPU tier itself (kv_reload_on_allocation_failure has its own message). */
+    private static final List<String> TIER_ONLY_KEYS = List.of("kv_offload_threshold", "kv_transfer_bandwidth",
+            "kv_transfer_base_latency_us", "kv_transfer_base_latency", "kv_reload");
+
     /** Binds the tier keys of the {@code engine:} section {@code e} (the caller finishes {@code e}). */
     public static KvTierConfig bind(ConfigNode e) {
         int cpuBlocks = e.intValue("kv_cpu_blocks", 0, 0, KvCache.MAX_BLOCKS);
@@ -90,6 +94,15 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         boolean onFailure = e.boolValue("kv_reload_on_allocation_failure", false);
         if (onFailure && cpuBlocks == 0) {
             e.problem(e.pathOf("kv_reload_on_allocation_failure"), "needs kv_cpu_blocks > 0 (it reloads from the CPU tier)");
+        }
+        if (cpuBlocks == 0) {
+            // settings of a tier that does not exist would be accepted and change nothing
+            for (String key : TIER_ONLY_KEYS) {
+                if (e.has(key)) {
+                    e.problem(e.pathOf(key), "only applies with kv_cpu_blocks > 0 (there is no CPU tier to offload to"
+                            + " or reload from); set kv_cpu_blocks or remove it");
+                }
+            }
         }
         if (onFailure && e.has("kv_reload")) {
             e.problem(e.pathOf("kv_reload"), "does not apply with kv_reload_on_allocation_failure: true (those reloads "

@@ -43,7 +43,7 @@ final class AutoscalingFixture {
     static List<Request> stepLoad() {
         List<Request> out = new ArrayList<>(steady(0, 0, 20_000_000, 200_000));
         out.addAll(steady(out.size(), 20_000_000, 60_000_000, 5_000));
-        out.addAll(steady(out.size(), 60_000_000, 100_000_000, 200_000));
+        out.addAll(steady(out.size(), 60_000_000, 160_000_000, 200_000));
         return out;
     }
 

@@ -59,6 +59,23 @@ class AutoscalingTest {
         assertEquals(4000, s.kvTiers().cpuKvBlocks());
     }
 
+    /**
+     * An autoscaled run ends with its last request's work, not at the scale check pending after it:
+     * the same steady load (a request every 20 ms for 30 s) with checks every 1 s and every 1,000 s
+     * lasts from the first arrival to the last completion in both (it lasted until the 1,000 s check
+     * before, 33x too long, with replica-seconds, cost and mean replicas to match).
+     */
+    @Test
+    void runEndsAtTheLastCompletionNotAtTheNextCheck() {
+        for (long checkUs : new long[] {1_000_000, 1_000_000_000}) {
+            var o = AutoscalingFixture.run(AutoscalingFixture.setup(1, AutoscalingFixture.config(1, 4, checkUs, DrainPolicy.WAIT),
+                    "least-loaded", "threshold", IN_FLIGHT_THRESHOLD), AutoscalingFixture.steady(0, 0, 30_000_000, 20_000));
+            long first = o.records().stream().mapToLong(r -> r.arrivalUs()).min().orElseThrow();
+            long last = o.records().stream().mapToLong(r -> r.completionUs()).max().orElseThrow();
+            assertEquals((last - first) / 1e6, o.summary().durationS(), 1e-6, "check every " + checkUs + " us");
+        }
+    }
+
     /** The oscillator flips at every check; threshold with a cooldown on a steady load never reverses itself. */
     @Test
     void oscillatorOscillatesWhereThresholdWithCooldownDoesNot() {
