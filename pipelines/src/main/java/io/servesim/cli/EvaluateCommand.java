@@ -75,6 +75,13 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (c.counterfactualSample < 0) {
             return errors.report(new ConfigException("--counterfactual-sample", "must be >= 0, got " + c.counterfactualSample));
         }
+        if (new java.util.HashSet<>(c.seeds).size() < c.seeds.size()) {
+            // a repeated seed is the same deterministic run twice: it would weigh that run double in the fitness
+            return errors.report(new ConfigException("--seeds", "each seed at most once, got " + c.seeds));
+        }
+        if (new java.util.HashSet<>(c.workloads).size() < c.workloads.size()) {
+            return errors.report(new ConfigException("--workload", "each workload at most once, got " + c.workloads));
+        }
         if (c.config == null && c.workloads.isEmpty()) {
             return errors.report(new ConfigException("--config", "required: a base config (-c) or --workload FILE"));
         }

@@ -59,11 +59,12 @@ public final class AutoscalingBinder {
         long oscillation = Durations.value(a, "oscillation_window", DEFAULT_OSCILLATION_US);
         DrainPolicy drain = DrainPolicy.of(a.choice("drain_policy", "wait", DrainPolicy.names()));
         a.finish();
-        if (max < min) {
+        boolean boundsValid = max >= min;
+        if (!boundsValid) {
             a.problem(a.pathOf("max"), "must be >= autoscaling.min (" + min + "), got " + max);
             max = min;
         }
-        if (instances < min || instances > max) {
+        if (boundsValid && (instances < min || instances > max)) {
             a.problem("deployment.instances", "the initial fleet must lie within autoscaling.min..max (" + min + ".." + max
                     + "), got " + instances);
         }
