@@ -108,30 +108,43 @@ final class ClusterBreakdown {
         return Math.sqrt(var / counts.length) / mean;
     }
 
+    /**
+     * Priority inversions summed over instances ({@link InversionCounter}). A run whose requests all
+     * share one rank (every FCFS run) has none: no request deserves strictly higher priority than
+     * another. Otherwise the requests are grouped by instance in one counting pass (in request order).
+     */
     private long inversions(int instances) {
         int total = m.instanceIdx().size();
-        int[] perCount = new int[instances];
+        if (oneRank(total)) {
+            return 0;
+        }
+        int[] start = new int[instances + 1];
         for (int i = 0; i < total; i++) {
-            perCount[m.instanceIdx().getInt(i)]++;
+            start[m.instanceIdx().getInt(i) + 1]++;
+        }
+        for (int inst = 0; inst < instances; inst++) {
+            start[inst + 1] += start[inst];
+        }
+        int[] byInstance = new int[total];
+        int[] fill = java.util.Arrays.copyOf(start, instances);
+        for (int i = 0; i < total; i++) {
+            byInstance[fill[m.instanceIdx().getInt(i)]++] = i;
         }
         long sum = 0;
         for (int inst = 0; inst < instances; inst++) {
-            int n = perCount[inst];
+            int n = start[inst + 1] - start[inst];
             int[] ord = new int[n];
             long[] sched = new long[n];
             double[] rank = new double[n];
             long[] arrival = new long[n];
             long[] id = new long[n];
-            int k = 0;
-            for (int i = 0; i < total; i++) {
-                if (m.instanceIdx().getInt(i) == inst) {
-                    arrival[k] = m.arrivalUs().getLong(i);
-                    id[k] = m.ids().getLong(i);
-                    sched[k] = arrival[k] + m.schedulingUs().getLong(i);
-                    rank[k] = m.rank().getDouble(i);
-                    ord[k] = k;
-                    k++;
-                }
+            for (int k = 0; k < n; k++) {
+                int i = byInstance[start[inst] + k];
+                arrival[k] = m.arrivalUs().getLong(i);
+                id[k] = m.ids().getLong(i);
+                sched[k] = arrival[k] + m.schedulingUs().getLong(i);
+                rank[k] = m.rank().getDouble(i);
+                ord[k] = k;
             }
             // Primitive index sort (ids are unique, so the order is total and stability moot).
             IntArrays.quickSort(ord, 0, n, (a, b) -> arrival[a] != arrival[b] ? Long.compare(arrival[a], arrival[b])
@@ -139,5 +152,19 @@ final class ClusterBreakdown {
             sum += InversionCounter.count(ord, sched, rank);
         }
         return sum;
+    }
+
+    /** Whether the first {@code total} requests' ranks are one value (as {@link Double#equals}, the counter's distinct ranks). */
+    private boolean oneRank(int total) {
+        if (total == 0) {
+            return true;
+        }
+        long first = Double.doubleToLongBits(m.rank().getDouble(0));
+        for (int i = 1; i < total; i++) {
+            if (Double.doubleToLongBits(m.rank().getDouble(i)) != first) {
+                return false;
+            }
+        }
+        return true;
     }
 }

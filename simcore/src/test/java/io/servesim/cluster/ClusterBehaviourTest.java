@@ -87,6 +87,16 @@ class ClusterBehaviourTest {
     }
 
     @Test
+    void inversionsSumOverInstances() {
+        // Three instances under reverse-priority: the count is the sum of each instance's own count. The
+        // expected number was recorded with the per-instance scan this replaced (one pass over every
+        // request per instance), before the one-pass grouping by instance; both count the same pairs.
+        RunSummary reverse = run(cluster(3, PolicyBundle.DEFAULT.with(PolicyKind.SCHEDULER, "reverse-priority").with(PolicyKind.PRIORITY, "slo-based")),
+                MixedWorkload.generate(3000, 180, 1.0, 0, 5));
+        assertEquals(464_309L, reverse.cluster().priorityInversions());
+    }
+
+    @Test
     void alwaysBusiestIsWorseThanLeastLoaded() {
         RunSummary busiest = run(cluster(4, routing("always-busiest")), MixedWorkload.generate(1500, 80, 1.0, 0, 7));
         RunSummary least = run(cluster(4, routing("least-loaded")), MixedWorkload.generate(1500, 80, 1.0, 0, 7));
