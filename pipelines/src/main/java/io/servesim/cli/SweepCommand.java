@@ -53,7 +53,7 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--report", description = "also write the HTML report (servesim report) to <output>/report.html")
     boolean report;
 
-    @Option(names = "--parallelism", description = "workers: DirectRunner target parallelism or Flink parallelism (default: the runner's)")
+    @Option(names = "--parallelism", description = "workers: DirectRunner cell threads (default: one per core) or Flink parallelism (default: the runner's)")
     Integer parallelism;
 
     @Override

@@ -16,7 +16,8 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * chosen runner is an error, never ignored).
  *
  * <ul>
- *   <li>{@code direct}: Beam's DirectRunner in this JVM; {@code parallelism} is its target parallelism.</li>
+ *   <li>{@code direct}: Beam's DirectRunner in this JVM, its cells run on {@code parallelism}
+ *       threads of {@link RunCellFn} ({@link #cellThreads()}).</li>
  *   <li>{@code flink} with master {@code [local]}: an embedded Flink mini cluster in this JVM, its
  *       memory sized to the parallelism ({@link FlinkLocalConf}) unless {@code FLINK_CONF_DIR} is set.</li>
  *   <li>{@code flink} with master {@code host:port}: a Flink 1.19 session cluster (REST port); the
@@ -86,27 +87,30 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
     /**
      * Keys the cells are spread over before they run, 0 for one random key per cell. Flink (0):
      * each key's cells stream through the worker owning it, and many keys balance the workers. The
-     * DirectRunner evaluates one bundle per key, and its overhead grows with the number of bundles
-     * (measured with scripts/bench-sweep's 200-cell sweep at the default target parallelism 3: 200
-     * keys took 16 s, 12 keys 15 s, 6 keys 13.7 s, 3 keys 12.5 s). So one key, one bundle, per worker
-     * thread; {@code index mod keys} mixes cheap and costly cells in every bundle.
+     * DirectRunner (1): one key, so every cell reaches {@link RunCellFn} in one bundle, which runs
+     * them on its own {@link #cellThreads()} ({@link #options} says why).
      */
     public int spreadKeys() {
-        return runner == Runner.flink ? 0 : effectiveParallelism();
+        return runner == Runner.flink ? 0 : 1;
     }
 
     /**
-     * Workers the runner uses: the flag, else the runner's default (DirectRunner: its target
-     * parallelism default; embedded Flink: one slot per core); null for a remote cluster's default.
+     * Threads {@link RunCellFn} runs a bundle's cells on: on the DirectRunner the parallelism
+     * (the flag, else one per core); 1 on Flink, whose workers are its parallelism.
+     */
+    public int cellThreads() {
+        return runner == Runner.flink ? 1 : effectiveParallelism();
+    }
+
+    /**
+     * Workers the runner uses: the flag, else the runner's default (DirectRunner: one cell thread
+     * per core; embedded Flink: one slot per core); null for a remote cluster's default.
      */
     public Integer effectiveParallelism() {
         if (parallelism != null) {
             return parallelism;
         }
-        if (runner == Runner.direct) {
-            return PipelineOptionsFactory.as(DirectOptions.class).getTargetParallelism();
-        }
-        return LOCAL.equals(flinkMaster) ? Runtime.getRuntime().availableProcessors() : null;
+        return runner == Runner.direct || LOCAL.equals(flinkMaster) ? Runtime.getRuntime().availableProcessors() : null;
     }
 
     /**
@@ -131,9 +135,13 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
             // Flink runs (which encode everything) check encodability in the tests.
             o.setEnforceImmutability(false);
             o.setEnforceEncodability(false);
-            if (parallelism != null) {
-                o.setTargetParallelism(parallelism);
-            }
+            // One runner thread; the cells run in parallel on RunCellFn's own threads instead. The
+            // DirectRunner 2.62's driver (QuiescenceDriver) resubmits itself to the runner's thread
+            // pool without pause whenever a thread is free, so at the default target parallelism
+            // (max(cores, 3)) it spun on a core beside the cells: the quickstart sweep took 18.8 s of
+            // CPU for the 9.6 s its cells take in a serial loop, and --parallelism 2 took longer
+            // than 1. With one thread the driver waits in the queue behind the bundle that runs.
+            o.setTargetParallelism(1);
             o.setJobName(jobName);
             return o;
         }

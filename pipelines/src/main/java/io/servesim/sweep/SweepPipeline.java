@@ -31,9 +31,9 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * {@code <output>/<dataset>/part-*.parquet}.
  *
  * <p>How cells are spread is the runner's ({@link RunnerChoice#spreadKeys()}): Flink streams each
- * key's cells through the worker that owns it, so every cell gets its own random key; the
- * DirectRunner makes one bundle per key and its overhead grows with the number of bundles, so there the
- * cells share one key per worker thread ({@code index mod keys}).
+ * key's cells through the worker that owns it, so every cell gets its own random key; on the
+ * DirectRunner the cells share one key, one bundle, which {@link RunCellFn} runs on its own threads
+ * ({@link RunnerChoice#cellThreads()}).
  *
  * <p>One write for all datasets rather than one per dataset keeps the graph small: the
  * DirectRunner re-translates a ParDo for every bundle it evaluates, and Flink's batch translation
@@ -80,7 +80,8 @@ public final class SweepPipeline {
                         .apply("Unkey", Values.create());
         KvCoder<String, byte[]> batchCoder = KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of());
         PCollection<KV<String, byte[]>> ran = spread
-                .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey, checkpointDir)))
+                .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey, checkpointDir,
+                        runner.cellThreads())))
                 .setCoder(batchCoder);
         PCollection<KV<String, byte[]>> rows = replay.isEmpty() ? ran : PCollectionList.of(ran)
                 .and(p.apply("Finished", Create.of(replay).withCoder(StringUtf8Coder.of()))

@@ -10,14 +10,18 @@ import org.junit.jupiter.api.Test;
 /** How a runner choice spreads cells and shards files, and which flag combinations it refuses. */
 class RunnerChoiceTest {
     @Test
-    void directSpreadsCellsOverOneKeyPerWorkerAndFlinkOverOneKeyPerCell() {
-        assertEquals(2, RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null).spreadKeys());
-        // the DirectRunner's default target parallelism is max(cores, 3)
-        assertEquals(Math.max(Runtime.getRuntime().availableProcessors(), 3),
-                RunnerChoice.of(RunnerChoice.Runner.direct, null, null, null).spreadKeys());
-        assertEquals(0, RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null).spreadKeys());
-        assertEquals(0, RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null).fileShards());
-        assertEquals(2, RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null).fileShards());
+    void directRunsOneBundleOnCellThreadsAndFlinkSpreadsOneKeyPerCell() {
+        RunnerChoice direct2 = RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null);
+        assertEquals(1, direct2.spreadKeys());
+        assertEquals(2, direct2.cellThreads());
+        assertEquals(2, direct2.fileShards());
+        // without the flag: one cell thread per core
+        assertEquals(Runtime.getRuntime().availableProcessors(),
+                RunnerChoice.of(RunnerChoice.Runner.direct, null, null, null).cellThreads());
+        RunnerChoice flink = RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null);
+        assertEquals(0, flink.spreadKeys());
+        assertEquals(0, flink.fileShards());
+        assertEquals(1, flink.cellThreads());
     }
 
     @Test

@@ -48,8 +48,8 @@ class SweepCommandTest {
         JsonNode summary = new ObjectMapper().readTree(out.resolve("_SUMMARY.json").toFile());
         assertEquals(4, summary.get("cells_completed").asInt());
         assertEquals(480, summary.at("/rows/requests").asInt());
-        // the DirectRunner's default target parallelism: max(cores, 3)
-        assertEquals(Math.max(Runtime.getRuntime().availableProcessors(), 3), summary.get("parallelism").asInt());
+        // the DirectRunner's default: one cell thread per core
+        assertEquals(Runtime.getRuntime().availableProcessors(), summary.get("parallelism").asInt());
         assertTrue(Files.readString(out.resolve("_SWEEP.yaml")).contains("cell_id"));
     }
 
