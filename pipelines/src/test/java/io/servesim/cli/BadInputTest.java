@@ -55,7 +55,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       with columns {@code rate} (labels 1, 2, 3), {@code seed} and {@code ttft_p99_ms}, and {@code {sweep}} its
  *       parent, a complete sweep output (with {@code _SUCCESS} and {@code _SWEEP.yaml}: one axis, {@code rate});</li>
  *   <li>{@code exit}: expected exit code (default 2, a configuration error);</li>
- *   <li>{@code expect}: fragments stderr must contain (placeholders replaced).</li>
+ *   <li>{@code expect}: fragments stderr must contain (placeholders replaced);</li>
+ *   <li>{@code absent} (optional): fragments stderr must not contain (a misleading second problem, a wrong key).</li>
  * </ul>
  */
 class BadInputTest {
@@ -140,6 +141,10 @@ class BadInputTest {
         for (JsonNode fragment : expect) {
             String f = fill(fragment.asText(), dir);
             assertTrue(stderr.contains(f), "missing '" + f + "' in\n" + context);
+        }
+        for (JsonNode fragment : spec.path("absent")) {
+            String f = fill(fragment.asText(), dir);
+            assertFalse(stderr.contains(f), "unexpected '" + f + "' in\n" + context);
         }
         assertFalse(INTERNALS.matcher(stderr).find(), "Java internals on stderr:\n" + context);
     }

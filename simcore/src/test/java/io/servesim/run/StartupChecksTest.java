@@ -108,21 +108,21 @@ class StartupChecksTest {
 
     @Test
     void pdPoolsMustFitTheHeapTogetherNotOnlyEachAlone() {
-        // 1024 blocks with prefix caching: 77,872 bytes (heapEstimateMatchesTheCachesArrays). A 1,000,000-byte heap's
-        // budget is 3/4: 750,000. 5 replicas are 389,360 bytes (each pool fits alone); 5 + 5 are 778,720 (refused);
-        // 4 + 5 are 700,848 (fit).
+        // 1024 blocks with prefix caching: 86,052 bytes (heapEstimateMatchesTheCachesArrays). A 1,000,000-byte heap's
+        // budget is 3/4: 750,000. 5 replicas are 430,260 bytes (each pool fits alone); 5 + 5 are 860,520 (refused);
+        // 3 + 5 are 688,416 (fit).
         long heap = 1_000_000;
         List<ConfigException.Problem> together = new java.util.ArrayList<>();
-        StartupChecks.fitsSimulator(5, 1024, true, heap, together);
+        StartupChecks.fitsSimulator(5, 1024, true, heap, FleetKeys.pool("deployment.pd.prefill"), together);
         assertEquals(List.of(), together, "one pool alone fits");
         StartupChecks.poolsFitSimulator(5, 1024, true, 5, 1024, true, heap, together);
         assertEquals(1, together.size(), together.toString());
         assertEquals("deployment.pd: the pools' 5 prefill x 1024 and 5 decode x 1024 KV blocks need about "
-                + StartupChecks.gib(778_720) + " GiB of simulator heap for KV-cache bookkeeping together, more than 3/4 of the"
+                + StartupChecks.gib(860_520) + " GiB of simulator heap for KV-cache bookkeeping together, more than 3/4 of the"
                 + " JVM's maximum heap of " + StartupChecks.gib(heap) + " GiB; lower deployment.pd.prefill.replicas,"
                 + " deployment.pd.decode.replicas or the KV blocks, or run the JVM with a larger -Xmx", together.get(0).toString());
         List<ConfigException.Problem> fits = new java.util.ArrayList<>();
-        StartupChecks.poolsFitSimulator(4, 1024, true, 5, 1024, true, heap, fits);
+        StartupChecks.poolsFitSimulator(3, 1024, true, 5, 1024, true, heap, fits);
         assertEquals(List.of(), fits);
     }
 
