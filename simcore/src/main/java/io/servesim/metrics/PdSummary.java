@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The deployment's architecture and, for P/D disaggregation, its pools and KV transfers; goodput per
@@ -56,6 +57,22 @@ public record PdSummary(String architecture, int gpus, double goodputPerGpuRps, 
             double u = replicas == 0 || durationS <= 0 ? Double.NaN : busyUs / 1e6 / (replicas * durationS);
             return new Pool(replicas, gpus, latencyModel, latencyDescription, totalKvBlocks, busyUs, u, kvUtilizationMean,
                     queueingMs, routed);
+        }
+
+        /** Value equality, the routed counts' included (a record compares arrays by identity). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Pool p && replicas == p.replicas && gpus == p.gpus && latencyModel.equals(p.latencyModel)
+                    && latencyDescription.equals(p.latencyDescription) && totalKvBlocks == p.totalKvBlocks
+                    && busyUs == p.busyUs && Double.compare(utilization, p.utilization) == 0
+                    && Double.compare(kvUtilizationMean, p.kvUtilizationMean) == 0 && queueingMs.equals(p.queueingMs)
+                    && Arrays.equals(requestsPerInstance, p.requestsPerInstance);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hash(replicas, gpus, latencyModel, latencyDescription, totalKvBlocks, busyUs, utilization,
+                    kvUtilizationMean, queueingMs) + Arrays.hashCode(requestsPerInstance);
         }
 
         Map<String, Object> toMap() {
