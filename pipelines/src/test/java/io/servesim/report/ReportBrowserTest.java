@@ -212,7 +212,7 @@ class ReportBrowserTest {
                                      policies.routing: least-loaded}
                       pd-1p1d: {deployment.pd.decider: always}
                       pd-1p1d-slow: {deployment.pd.transfer.bandwidth: 2GB/s,
-                                     deployment.pd.decode.engine: {total_kv_blocks: 1500, max_model_len: 8192}}
+                                     deployment.pd.decode.engine: {total_kv_blocks: 1500}, engine.max_model_len: 8192}
                   - {name: rate, path: workload.aggregate_rate, values: [3, 6]}
                 seeds: [1]
                 outputs: {sessions: false}

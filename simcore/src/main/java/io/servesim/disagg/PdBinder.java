@@ -39,10 +39,12 @@ public final class PdBinder {
      * @param latency    the deployment's model, GPU, TP and latency model (each pool's defaults)
      */
     public static PdSpec bind(ConfigNode deployment, JsonNode engineRaw, LatencySpec latency) {
-        String architecture = deployment.choice("architecture", ARCHITECTURES.get(0), ARCHITECTURES);
+        String chosen = deployment.choice("architecture", null, ARCHITECTURES); // null: absent, or unknown (reported)
+        String architecture = chosen == null ? ARCHITECTURES.get(0) : chosen;
         ConfigNode pd = deployment.child("pd");
         if (!"pd".equals(architecture)) {
-            if (pd.present()) {
+            // an unknown architecture is its own one problem: deployment.pd is then neither bound nor refused
+            if (pd.present() && (chosen != null || !deployment.has("architecture"))) {
                 deployment.problem(pd.path(), "only applies with deployment.architecture: pd (deployment.architecture is "
                         + architecture + "); set it to pd or remove " + pd.path());
             }

@@ -3,6 +3,7 @@ package io.servesim.disagg;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.ControlPlane;
 import io.servesim.cluster.RoutingPolicy;
+import io.servesim.engine.DropReason;
 import io.servesim.engine.Engine;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
@@ -15,6 +16,13 @@ import java.util.function.Consumer;
  * Routes admitted requests over the two pools of a P/D deployment and moves their KV, after the Dynamo
  * mocker's disaggregated harness ({@code lib/mocker/src/replay/offline/disagg.rs}) and DistServe:
  * <ol>
+ *   <li>a request the decode pool refuses ({@link io.servesim.engine.EngineConfig#refuses}: prompt + output budget
+ *       beyond its {@code max_model_len} or KV capacity) goes to the decode pool at once and is dropped there with
+ *       that reason, before any prefill. vLLM's P/D proxy validates nothing itself: the prefill instance accepts
+ *       the {@code max_tokens=1} request and the decode instance rejects it only after the prefill GPU time was
+ *       spent; the fix SGLang's PD router takes (sgl-project/sglang#31664) is to check a request against both
+ *       workers' limits before dispatching it, which is what this does (the prefill pool's own limit is checked
+ *       by its instance at enqueue, also before any GPU time);</li>
  *   <li>the {@link PdDecider} picks remote or local prefill; local requests go to the decode pool as
  *       aggregated ones (decode routing);</li>
  *   <li>remote: the prefill router (the run's {@code policies.routing}, e.g. {@code kv-router} or
@@ -99,6 +107,14 @@ public final class PdCoordinator implements ControlPlane.Dispatch {
         PdDecider decider = setup.decider();
         if (decider == PdDecider.NEVER) {
             control.traceDisaggregation(r, decider.configName(), "local", "never disaggregates", r.inputTokens(), nowUs);
+            routeLocal(r, nowUs);
+            return;
+        }
+        DropReason refused = setup.decode().engine().refuses(r.inputTokens(), r.maxOutputTokens());
+        if (refused != null) {
+            // every request ends on the decode pool: one it refuses is dropped there now, before any prefill GPU time
+            control.traceDisaggregation(r, decider.configName(), "local", "the decode pool refuses it ("
+                    + refused.name().toLowerCase(java.util.Locale.ROOT) + "): dropped there before prefill", r.inputTokens(), nowUs);
             routeLocal(r, nowUs);
             return;
         }

@@ -168,15 +168,7 @@ public final class Engine {
     }
 
     private DropReason unservable(Request r) {
-        long budgetTokens = (long) r.inputTokens() + r.maxOutputTokens();
-        int maxLen = config.maxModelLen();
-        if (maxLen > 0 && (r.inputTokens() >= maxLen || budgetTokens > maxLen)) {
-            return DropReason.EXCEEDS_MAX_MODEL_LEN;
-        }
-        if (kv.blocksFor(budgetTokens) > kv.totalBlocks()) {
-            return DropReason.EXCEEDS_KV_CAPACITY;
-        }
-        return null;
+        return config.refuses(r.inputTokens(), r.maxOutputTokens());
     }
 
     private void drop(Request r, DropReason reason, long nowUs) {

@@ -91,6 +91,24 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
                 kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers);
     }
 
+    /**
+     * Why an instance with these (resolved) limits refuses a request of {@code inputTokens} prompt tokens and an
+     * output budget of {@code maxOutputTokens} (0: none) at enqueue, or null: the prompt alone reaches
+     * {@code max_model_len} or prompt + budget exceeds it (vLLM's input validation, {@code _validate_input} in
+     * {@code vllm/entrypoints/openai/serving_engine.py}; BLIS's MaxModelLen guard), or prompt + budget needs more KV
+     * blocks than the whole cache (BLIS's KV-capacity guard).
+     */
+    public DropReason refuses(int inputTokens, int maxOutputTokens) {
+        long budgetTokens = (long) inputTokens + maxOutputTokens;
+        if (maxModelLen > 0 && (inputTokens >= maxModelLen || budgetTokens > maxModelLen)) {
+            return DropReason.EXCEEDS_MAX_MODEL_LEN;
+        }
+        if ((budgetTokens + blockSizeTokens - 1) / blockSizeTokens > totalKvBlocks) {
+            return DropReason.EXCEEDS_KV_CAPACITY;
+        }
+        return null;
+    }
+
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,

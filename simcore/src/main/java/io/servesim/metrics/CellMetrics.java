@@ -17,7 +17,8 @@ public final class CellMetrics {
     public static final List<CellMetric> ALL = List.of(
             new CellMetric("latency_model", Kind.TEXT, "", Aggregation.ANY, "/latency_model",
                     RunSummary::latencyModel,
-                    "Latency model the cell ran with (blackbox, roofline, profiled)."),
+                    "Latency model the cell ran with (blackbox, roofline, profiled); under P/D both pools' ('pd: prefill"
+                            + " blackbox, decode roofline')."),
             new CellMetric("latency_calibration", Kind.TEXT, "", Aggregation.ANY, "/latency_calibration",
                     RunSummary::latencyCalibration,
                     "calibrated, or uncalibrated when no measurement of the cell's GPU was used to obtain its latency model"
@@ -25,10 +26,12 @@ public final class CellMetrics {
                             + " summary JSON says why in latency_calibration_note)."),
             new CellMetric("instances", Kind.INT, "", Aggregation.MEAN, "/cluster/instances",
                     s -> s.cluster().instances(),
-                    "Engine instances (replicas) in the cluster; under autoscaling the replica slots that ever held a replica (see peak_replicas, mean_replicas)."),
+                    "Engine instances (replicas) in the cluster; under autoscaling the replica slots that ever held a replica (see peak_replicas, mean_replicas); under P/D both pools' (prefill_replicas + decode_replicas)."),
             new CellMetric("total_kv_blocks", Kind.COUNT, "", Aggregation.MEAN, "/total_kv_blocks",
                     RunSummary::totalKvBlocks,
-                    "KV-cache blocks per instance."),
+                    "KV-cache blocks per instance; under P/D the mean over both pools' instances (the deployment's blocks"
+                            + " / instances, rounded down; each pool's own is pd.prefill.total_kv_blocks and"
+                            + " pd.decode.total_kv_blocks in the run summary)."),
             new CellMetric("injected", Kind.COUNT, "", Aggregation.MEAN, "/injected",
                     RunSummary::injected,
                     "Requests that arrived (count)."),
@@ -214,7 +217,8 @@ public final class CellMetrics {
                     "Mean sequences per engine step."),
             new CellMetric("load_imbalance_cv", Kind.DOUBLE, "", Aggregation.MEAN, "/cluster/load_imbalance_cv",
                     s -> s.cluster().loadImbalanceCv(),
-                    "Coefficient of variation (population std / mean) of requests per instance, each counted once at the instance it was last routed to; 0 = perfectly even."),
+                    "Coefficient of variation (population std / mean) of requests per instance, each counted once at the instance it was last routed to; 0 = perfectly even."
+                            + " Under P/D the mean of the two pools' own CVs (a remote request counts at its prefill and at its decode instance)."),
             new CellMetric("jain_fairness", Kind.DOUBLE, "", Aggregation.MEAN, "/cluster/jain_fairness",
                     s -> s.cluster().jainFairness(),
                     "Jain's index over tenants of per-tenant SLO attainment (1 = equal)."),
@@ -298,7 +302,9 @@ public final class CellMetrics {
                     "P/D: requests whose prefill ran on the prefill pool (count); 0 when aggregated."),
             new CellMetric("pd_local", Kind.COUNT, "", Aggregation.MEAN, "/pd/local",
                     s -> s.pd().local(),
-                    "P/D: requests the decode pool served whole, prefill included, by the decider's choice (count); 0 when aggregated."),
+                    "P/D: requests routed whole to the decode pool, prefill included: by the decider's choice, or because the"
+                            + " decode pool refuses them (beyond its max_model_len or KV capacity: dropped there before any prefill)"
+                            + " (count); 0 when aggregated."),
             new CellMetric("prefill_replicas", Kind.INT, "", Aggregation.MEAN, "/pd/prefill/replicas",
                     s -> s.pd().prefill().replicas(),
                     "P/D: prefill pool replicas; 0 when aggregated."),

@@ -3,6 +3,7 @@ package io.servesim.metrics;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,7 +28,7 @@ final class ClusterBreakdown {
         long injected = Math.max(1, totals.injected());
         Map<String, GroupSummary> byClass = groups(m.classes(), m.classIdx());
         Map<String, GroupSummary> byTenant = groups(m.tenants(), m.tenantIdx());
-        return new ClusterSummary(perInstance.length, perInstance, cv(perInstance), m.delayed(), m.sloMet(),
+        return new ClusterSummary(perInstance.length, perInstance, imbalance(perInstance, totals.pd()), m.delayed(), m.sloMet(),
                 totals.injected() == 0 ? Double.NaN : (double) m.sloMet() / injected,
                 MetricsCollector.rate(m.sloMet(), durationS), jain(byTenant), inversions(perInstance.length),
                 totals.headOfLineBlocks(), Double.NaN, byClass, byTenant);
@@ -87,6 +88,19 @@ final class ClusterBreakdown {
             return Double.NaN;
         }
         return sumSq == 0 ? 1.0 : sum * sum / (n * sumSq);
+    }
+
+    /**
+     * The load imbalance: the CV of requests per instance or, under P/D (where a remote request counts once at its prefill
+     * instance and once at its decode instance, and the pools differ in size and work), the mean of the two pools' own
+     * CVs, so that pools each perfectly even score 0.
+     */
+    private static double imbalance(long[] perInstance, PdSummary pd) {
+        if (!pd.isPd()) {
+            return cv(perInstance);
+        }
+        int p = Math.min(pd.prefill().replicas(), perInstance.length);
+        return (cv(Arrays.copyOfRange(perInstance, 0, p)) + cv(Arrays.copyOfRange(perInstance, p, perInstance.length))) / 2;
     }
 
     static double cv(long[] counts) {

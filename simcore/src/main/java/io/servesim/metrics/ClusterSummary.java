@@ -9,7 +9,10 @@ import java.util.Map;
  * Cluster-level aggregates of a run.
  *
  * @param instances            instances; under autoscaling the replica slots (ids) that ever held a replica
- * @param requestsPerInstance  requests per instance id, each counted once at the instance it was last routed to
+ * @param requestsPerInstance  requests per instance id, each counted once at the instance it was last routed to; under
+ *                             P/D (ids: the prefill pool's, then the decode pool's) a remote request counts once at its
+ *                             prefill instance and once at its decode instance, a local one at its decode instance
+ * @param loadImbalanceCv      CV of requestsPerInstance; under P/D the mean of the two pools' own CVs
  *                             (a drain's re-route moves it; {@code autoscaling.rerouted} counts those moves)
  * @param loadImbalanceCv      coefficient of variation (population std / mean) of requests per instance
  * @param delayed              admission DELAY decisions

@@ -195,8 +195,9 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         Distribution e2e = Distribution.ofMicros(Percentiles.of(e2eUs));
         Distribution tpot = Distribution.ofMicros(Percentiles.of(withTpot(tpotUs)));
         ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
-        RunSummary s = new RunSummary(totals.latencyName(), totals.latencyDescription(), totals.latencyCalibrationNote(),
-                totals.totalKvBlocks(),
+        PdSummary pd = totals.pd().finish(cluster.goodputRps(), durationS, totals.requestsPerInstance());
+        RunSummary s = new RunSummary(pd.latencyModel(totals.latencyName()), pd.latencyDescription(totals.latencyDescription()),
+                totals.latencyCalibrationNote(), pd.totalKvBlocks(totals.totalKvBlocks()),
                 totals.injected(), completed, dropped, rejected, unfinished,
                 ttft, e2e, Distribution.ofMicros(Percentiles.of(clientTtftUs)),
                 Distribution.ofMicros(Percentiles.of(clientE2eUs)), tpot, tokenItlDistribution(),
@@ -205,7 +206,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
                 totals.cacheHitRate(), totals.preemptedCacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
-                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), totals.pd().finish(cluster.goodputRps(), durationS));
+                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), pd);
         return s.withFitness(totals.fitness());
     }
 

@@ -1,7 +1,11 @@
 package io.servesim.metrics;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The deployment's architecture and, for P/D disaggregation, its pools and KV transfers; goodput per
@@ -14,7 +18,7 @@ import java.util.Map;
  * @param goodputPerGpuRps  goodput_rps / gpus
  * @param decider           the P/D decider ({@code always}, {@code never}, {@code prefix-threshold}); empty when aggregated
  * @param remote            requests whose prefill ran on the prefill pool
- * @param local             requests the decode pool served whole
+ * @param local             requests routed whole to the decode pool (by the decider, or refused there before prefill)
  * @param prefill           the prefill pool (zero replicas when aggregated)
  * @param decode            the decode pool (zero replicas when aggregated)
  * @param transfers         completed KV transfers
@@ -30,27 +34,62 @@ public record PdSummary(String architecture, int gpus, double goodputPerGpuRps, 
     /**
      * One pool.
      *
-     * @param replicas          engines
-     * @param gpus              replicas x TP
-     * @param busyUs            engine-busy microseconds summed over its replicas
-     * @param utilization       busy time / (replicas x run duration); NaN without replicas
-     * @param kvUtilizationMean step-time-weighted mean share of KV blocks in use; NaN without steps
-     * @param queueingMs        prefill: wait queue to first step; decode: KV arrival (or enqueue, for a
-     *                          request it served whole) to its first step there
+     * @param replicas            engines
+     * @param gpus                replicas x TP
+     * @param latencyModel        its latency model's name ({@code blackbox}, ...); empty when aggregated
+     * @param latencyDescription  its latency model, GPU and TP; empty when aggregated
+     * @param totalKvBlocks       KV blocks per replica
+     * @param busyUs              engine-busy microseconds summed over its replicas
+     * @param utilization         busy time / (replicas x run duration); NaN without replicas
+     * @param kvUtilizationMean   step-time-weighted mean share of KV blocks in use; NaN without steps
+     * @param queueingMs          prefill: wait queue to first step; decode: KV arrival (or enqueue, for a
+     *                            request it served whole) to its first step there
+     * @param requestsPerInstance requests routed to each of its replicas (its slice of the cluster's
+     *                            {@code requests_per_instance}); empty until the run is finished
      */
-    public record Pool(int replicas, int gpus, long busyUs, double utilization, double kvUtilizationMean,
-                       Distribution queueingMs) {
-        public static final Pool NONE = new Pool(0, 0, 0, Double.NaN, Double.NaN, Distribution.EMPTY);
+    public record Pool(int replicas, int gpus, String latencyModel, String latencyDescription, long totalKvBlocks,
+                       long busyUs, double utilization, double kvUtilizationMean, Distribution queueingMs,
+                       long[] requestsPerInstance) {
+        public static final Pool NONE = new Pool(0, 0, "", "", 0, 0, Double.NaN, Double.NaN, Distribution.EMPTY, new long[0]);
 
-        Pool withDuration(double durationS) {
+        /** With the run's duration and the pool's replicas' routed counts known. */
+        Pool finish(double durationS, long[] routed) {
             double u = replicas == 0 || durationS <= 0 ? Double.NaN : busyUs / 1e6 / (replicas * durationS);
-            return new Pool(replicas, gpus, busyUs, u, kvUtilizationMean, queueingMs);
+            return new Pool(replicas, gpus, latencyModel, latencyDescription, totalKvBlocks, busyUs, u, kvUtilizationMean,
+                    queueingMs, routed);
+        }
+
+        /** Value equality, the routed counts' included (a record compares arrays by identity). */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Pool p && replicas == p.replicas && gpus == p.gpus && latencyModel.equals(p.latencyModel)
+                    && latencyDescription.equals(p.latencyDescription) && totalKvBlocks == p.totalKvBlocks
+                    && busyUs == p.busyUs && Double.compare(utilization, p.utilization) == 0
+                    && Double.compare(kvUtilizationMean, p.kvUtilizationMean) == 0 && queueingMs.equals(p.queueingMs)
+                    && Arrays.equals(requestsPerInstance, p.requestsPerInstance);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hash(replicas, gpus, latencyModel, latencyDescription, totalKvBlocks, busyUs, utilization,
+                    kvUtilizationMean, queueingMs) + Arrays.hashCode(requestsPerInstance);
         }
 
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("replicas", replicas);
             m.put("gpus", gpus);
+            if (replicas > 0) { // a P/D pool's own model, KV capacity and routed requests
+                m.put("latency_model", latencyModel);
+                m.put("latency_description", latencyDescription);
+                m.put("total_kv_blocks", totalKvBlocks);
+                List<Long> counts = new ArrayList<>(requestsPerInstance.length);
+                for (long c : requestsPerInstance) {
+                    counts.add(c);
+                }
+                m.put("requests_per_instance", counts);
+                m.put("load_imbalance_cv", ClusterBreakdown.cv(requestsPerInstance));
+            }
             m.put("busy_s", busyUs / 1e6);
             m.put("utilization", utilization);
             m.put("kv_utilization_mean", kvUtilizationMean);
@@ -65,11 +104,49 @@ public record PdSummary(String architecture, int gpus, double goodputPerGpuRps, 
                 Distribution.EMPTY, 0, Distribution.EMPTY);
     }
 
-    /** With the run's goodput and duration known: goodput per GPU, pool utilizations. */
-    PdSummary finish(double goodputRps, double durationS) {
+    /**
+     * With the run's goodput, duration and routed counts known: goodput per GPU, pool utilizations, each pool's slice of
+     * {@code requestsPerInstance} (engine ids: the prefill pool's, then the decode pool's).
+     */
+    PdSummary finish(double goodputRps, double durationS, long[] requestsPerInstance) {
+        int p = Math.min(prefill.replicas(), requestsPerInstance.length);
+        int d = Math.min(p + decode.replicas(), requestsPerInstance.length);
         return new PdSummary(architecture, gpus, gpus == 0 ? Double.NaN : goodputRps / gpus, decider, remote, local,
-                prefill.withDuration(durationS), decode.withDuration(durationS), transfers, transferBytes, transferMs,
-                bandwidthWaitMs, blockWaits, blockWaitMs);
+                prefill.finish(durationS, Arrays.copyOfRange(requestsPerInstance, 0, p)),
+                decode.finish(durationS, Arrays.copyOfRange(requestsPerInstance, p, d)), transfers, transferBytes,
+                transferMs, bandwidthWaitMs, blockWaits, blockWaitMs);
+    }
+
+    /** Whether this is a P/D deployment. */
+    public boolean isPd() {
+        return "pd".equals(architecture);
+    }
+
+    /**
+     * The run's top-level {@code latency_model}: {@code fleet}'s (aggregated) or, under P/D, both pools' named
+     * ({@code pd: prefill blackbox, decode roofline}).
+     */
+    String latencyModel(String fleet) {
+        return isPd() ? "pd: prefill " + prefill.latencyModel() + ", decode " + decode.latencyModel() : fleet;
+    }
+
+    /** The run's top-level {@code latency_description}: {@code fleet}'s, or under P/D both pools' descriptions. */
+    String latencyDescription(String fleet) {
+        return isPd() ? "pd: prefill pool [" + prefill.latencyDescription() + "], decode pool ["
+                + decode.latencyDescription() + "]" : fleet;
+    }
+
+    /**
+     * The run's top-level {@code total_kv_blocks}, KV blocks per instance: {@code fleet}'s or, under P/D, the mean over
+     * both pools' instances (the deployment's blocks / its instances, rounded down: equal to either pool's when they
+     * match; each pool's own is under {@code pd.prefill} and {@code pd.decode}).
+     */
+    long totalKvBlocks(long fleet) {
+        if (!isPd()) {
+            return fleet;
+        }
+        long blocks = prefill.replicas() * prefill.totalKvBlocks() + decode.replicas() * decode.totalKvBlocks();
+        return blocks / (prefill.replicas() + decode.replicas());
     }
 
     /** Stable key order for JSON output. */

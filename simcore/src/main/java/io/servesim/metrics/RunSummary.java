@@ -7,12 +7,15 @@ import java.util.Map;
  * Aggregates of one simulation run. Latencies in ms; rates per second of simulated time over
  * {@code durationS} (first arrival to the end of the run).
  *
- * @param latencyModel          name of the latency model used
- * @param latencyDescription    which model/GPU/coefficients
+ * @param latencyModel          name of the latency model used; under P/D both pools' ({@code pd: prefill blackbox, decode
+ *                              blackbox})
+ * @param latencyDescription    which model/GPU/coefficients; under P/D both pools' ({@code pd: prefill pool [...], decode
+ *                              pool [...]})
  * @param latencyCalibrationNote empty when the latency model's numbers come from measurements of the GPU it
  *                              runs on; else why its latency is uncalibrated (a GPU no measurement of which
  *                              was used in fitting, such as a user's {@code deployment.gpus} row)
- * @param totalKvBlocks         KV blocks per instance
+ * @param totalKvBlocks         KV blocks per instance; under P/D the mean over both pools' instances (each pool's own in
+ *                              {@link PdSummary.Pool#totalKvBlocks})
  * @param injected              requests that arrived
  * @param completed             requests that finished
  * @param dropped               requests dropped as unservable

@@ -6,7 +6,8 @@ package io.servesim.metrics;
  * @param latencyName          latency model name
  * @param latencyDescription   latency model description
  * @param latencyCalibrationNote empty when the latency model is calibrated on the GPU it runs on, else why not
- * @param totalKvBlocks        KV blocks per instance
+ * @param totalKvBlocks        KV blocks per instance (under P/D the decode pool's: the summary's top level is
+ *                             {@link PdSummary#totalKvBlocks}, and latency name and description likewise its)
  * @param injected             requests that reached the cluster
  * @param endUs                clock at the end of the run
  * @param preemptions          preemptions over all instances
@@ -15,7 +16,8 @@ package io.servesim.metrics;
  * @param preemptedCacheHitRate the same over readmissions of preempted requests
  * @param eventsProcessed      kernel events
  * @param skippedTraceLines    malformed trace lines skipped
- * @param requestsPerInstance  requests per instance id, each counted once where it was last routed
+ * @param requestsPerInstance  requests per instance id, each counted once where it was last routed (under P/D once in
+ *                             each pool it was routed over)
  * @param headOfLineBlocks     head-of-line blocking steps over all instances
  * @param kvTiers              the KV cache per tier over all instances
  * @param fitness              fitness weights (may be empty)

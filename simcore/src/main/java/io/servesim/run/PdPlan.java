@@ -14,10 +14,11 @@ import java.util.List;
 /**
  * Resolves a P/D deployment ({@code deployment.architecture: pd}): each pool is resolved as an
  * aggregated fleet of its own would be ({@link RunPlan#resolveEngine}: latency model of its GPU and
- * TP, KV capacity, vLLM's start-up checks, its CPU tier), with every problem's path moved under the
- * pool ({@code engine.total_kv_blocks} -> {@code deployment.pd.decode.engine.total_kv_blocks}). Both
- * pools must agree on the KV block size (a transfer moves whole blocks), and the model's architecture
- * must be known (its KV bytes per token size the transfers).
+ * TP, KV capacity, vLLM's start-up checks, its CPU tier), every problem naming the pool's key
+ * ({@link FleetKeys}: {@code deployment.pd.decode.engine.total_kv_blocks}, {@code deployment.pd.decode.replicas}).
+ * Both pools must agree on the KV block size (a transfer moves whole blocks), the decode pool's
+ * {@code max_model_len} must hold what the prefill pool's accepts, and the model's architecture must be
+ * known (its KV bytes per token size the transfers).
  *
  * @param setup             the resolved deployment
  * @param decodeLatency     the decode pool's latency model as resolved (the run's headline model)
@@ -38,6 +39,8 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
             problems.add(new ConfigException.Problem(spec.decode().path() + ".engine.block_size", "must equal the prefill"
                     + " pool's block size " + pBlock + " (KV moves in whole blocks), got " + dBlock));
         }
+        decodeHoldsWhatPrefillAccepts(prefill.setup().engine().maxModelLen(), decode.setup().engine().maxModelLen(), spec,
+                problems);
         if (!problems.isEmpty()) {
             return null;
         }
@@ -48,6 +51,26 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
     }
 
     private record Pool(PoolSetup setup, ResolvedLatency latency, String source) {
+    }
+
+    /**
+     * The decode pool's {@code max_model_len} must not be shorter than the prefill pool's (0: unlimited). Every request
+     * ends on the decode pool, so the prefill pool's longer limit could only prefill prompts the decode pool then
+     * refuses. vLLM's P/D benchmark starts both instances with one {@code --max-model-len}
+     * ({@code benchmarks/disagg_benchmarks/disagg_performance_benchmark.sh}); its proxy checks nothing itself, so a
+     * shorter decode limit there costs the prefill and then fails the request, which is what this refuses up front.
+     */
+    private static void decodeHoldsWhatPrefillAccepts(int prefillLen, int decodeLen, PdSpec spec,
+                                                      List<ConfigException.Problem> problems) {
+        if (decodeLen == 0 || (prefillLen != 0 && decodeLen >= prefillLen)) {
+            return;
+        }
+        String p = spec.prefill().path() + ".engine.max_model_len";
+        problems.add(new ConfigException.Problem(spec.decode().path() + ".engine.max_model_len", decodeLen
+                + " is shorter than the prefill pool's " + (prefillLen == 0 ? "unlimited max_model_len" : "max_model_len "
+                + prefillLen) + " (" + p + "): every request ends on the decode pool, which would refuse what the prefill"
+                + " pool accepts after its prefill; give both pools one max_model_len (engine.max_model_len, or set " + p
+                + " to " + decodeLen + ")"));
     }
 
     private static Pool pool(PoolSpec spec, List<ConfigException.Problem> problems) {
@@ -61,30 +84,20 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         }
         int tp = spec.latency().tp();
         List<ConfigException.Problem> own = new ArrayList<>();
-        RunPlan.Engines engines = RunPlan.resolveEngine(spec.engine(), resolved, tp, spec.replicas(), null, own);
+        RunPlan.Engines engines = RunPlan.resolveEngine(spec.engine(), resolved, tp, spec.replicas(), null,
+                FleetKeys.pool(path), own);
         var arch = resolved.architectureOrNull();
         if (arch == null) {
             own.add(new ConfigException.Problem("deployment.model", "P/D needs the model's architecture (KV bytes per"
                     + " token size the transfers): a bundled model or a config.json"));
         }
-        own.forEach(p -> problems.add(new ConfigException.Problem(underPool(p.path(), path), p.message())));
+        problems.addAll(own);
         if (!own.isEmpty()) {
             return null;
         }
         PoolSetup setup = new PoolSetup(spec.name(), spec.replicas(), tp, engines.engine(), resolved.model(),
                 arch.kvBytesPerTokenPerGpu(tp));
         return new Pool(setup, resolved, engines.kvCapacitySource());
-    }
-
-    /** An aggregated run's problem path as the pool's. */
-    private static String underPool(String problemPath, String poolPath) {
-        if (problemPath.startsWith("engine.")) {
-            return poolPath + "." + problemPath;
-        }
-        if (problemPath.equals("deployment.instances")) {
-            return poolPath + ".replicas";
-        }
-        return problemPath;
     }
 
     private static double price(PoolSpec pool, double override) {

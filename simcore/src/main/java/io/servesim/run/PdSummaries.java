@@ -3,6 +3,7 @@ package io.servesim.run;
 import io.servesim.disagg.PdCoordinator;
 import io.servesim.disagg.PdSetup;
 import io.servesim.disagg.PdStats;
+import io.servesim.disagg.PoolSetup;
 import io.servesim.metrics.Distribution;
 import io.servesim.metrics.PdSummary;
 import io.servesim.metrics.Percentiles;
@@ -19,15 +20,16 @@ final class PdSummaries {
         PdSetup s = pd.setup();
         PdStats st = pd.stats();
         return new PdSummary("pd", s.gpus(), Double.NaN, s.decider().configName(), st.remote(), st.local(),
-                pool(s.prefill().replicas(), s.prefill().gpus(), st, 0), pool(s.decode().replicas(), s.decode().gpus(), st, 1),
-                st.transfers(), st.transferBytes(), ms(st.transferUs()), ms(st.bandwidthWaitUs()), st.blockWaits(),
-                ms(st.blockWaitUs()));
+                pool(s.prefill(), st, 0), pool(s.decode(), st, 1), st.transfers(), st.transferBytes(), ms(st.transferUs()),
+                ms(st.bandwidthWaitUs()), st.blockWaits(), ms(st.blockWaitUs()));
     }
 
-    private static PdSummary.Pool pool(int replicas, int gpus, PdStats st, int p) {
+    /** Pool {@code p} (0 prefill, 1 decode): its model and KV capacity, busy time, KV use and queueing. */
+    private static PdSummary.Pool pool(PoolSetup pool, PdStats st, int p) {
         long busy = st.busyUs(p);
-        return new PdSummary.Pool(replicas, gpus, busy, Double.NaN, busy == 0 ? Double.NaN : st.kvBusyWeighted(p) / busy,
-                ms(st.queueingUs(p)));
+        return new PdSummary.Pool(pool.replicas(), pool.gpus(), pool.latency().name(), pool.latency().describe(),
+                pool.engine().totalKvBlocks(), busy, Double.NaN, busy == 0 ? Double.NaN : st.kvBusyWeighted(p) / busy,
+                ms(st.queueingUs(p)), new long[0]);
     }
 
     private static Distribution ms(it.unimi.dsi.fastutil.longs.LongArrayList us) {

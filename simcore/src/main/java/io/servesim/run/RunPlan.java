@@ -50,7 +50,8 @@ public final class RunPlan {
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
         List<ConfigException.Problem> problems = new ArrayList<>();
         Engines engines = resolveEngine(cfg.engine(), resolved, cfg.latency().tp(), cfg.cluster().instances(),
-                cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null, problems);
+                cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null,
+                FleetKeys.AGGREGATED, problems);
         checkWorkload(cfg, cfg.engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
         if (!problems.isEmpty()) {
@@ -89,41 +90,47 @@ public final class RunPlan {
 
     /**
      * KV capacity, max_model_len and the CPU tier of {@code instances} engines {@code e} on {@code resolved}
-     * (problems at {@code engine.*} and {@code deployment.instances} paths; a P/D pool's are renamed by {@link PdPlan}).
+     * (problems at the paths {@code keys} name: the aggregated deployment's or a P/D pool's).
      *
      * @param calibratedFile the calibrated coefficients file the capacity may come from, or null
      */
     static Engines resolveEngine(EngineConfig e, ResolvedLatency resolved, int tp, int instances, String calibratedFile,
-                                 List<ConfigException.Problem> problems) {
+                                 FleetKeys keys, List<ConfigException.Problem> problems) {
         int blocks;
         String source;
+        String phrase; // where the blocks come from, as the KV checks' messages say it
         if (e.totalKvBlocks() > 0) {
             blocks = e.totalKvBlocks();
-            source = "engine.total_kv_blocks";
+            source = keys.engine("total_kv_blocks");
+            phrase = "of " + source;
         } else if (resolved.kvBlocksFromCoefficients().isPresent()) {
             blocks = resolved.kvBlocksFromCoefficients().getAsInt();
             source = calibratedFile != null
                     ? "calibrated coefficients (total_kv_blocks of " + calibratedFile + ")"
                     : "trained coefficients (total_kv_blocks)";
+            phrase = calibratedFile != null ? "of the " + source : "of the trained coefficients' total_kv_blocks";
         } else if (resolved.architectureOrNull() != null && resolved.gpuOrNull() != null) {
             blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp,
                     e.blockSizeTokens(), e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(),
-                    "deployment").totalBlocks();
+                    keys.deployment()).totalBlocks();
             source = "derived from GPU memory";
+            phrase = String.format(java.util.Locale.ROOT, "derived from GPU memory at gpu_memory_utilization %.2f",
+                    e.gpuMemoryUtilization());
         } else {
             blocks = 1;
             source = "";
-            problems.add(new ConfigException.Problem("engine.total_kv_blocks",
+            phrase = "";
+            problems.add(new ConfigException.Problem(keys.engine("total_kv_blocks"),
                     "required: the model and GPU are not both known, so KV capacity cannot be derived"));
         }
-        int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), problems);
+        int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), keys, problems);
         if (!source.isEmpty()) {
-            StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), capacityPhrase(source, e),
-                    resolved.architectureOrNull(), tp, problems);
-            StartupChecks.fitsSimulator(instances, blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(),
+            StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), phrase,
+                    resolved.architectureOrNull(), tp, keys, problems);
+            StartupChecks.fitsSimulator(instances, blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(), keys,
                     problems);
         }
-        KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, tp, e.blockSizeTokens(), problems);
+        KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, tp, e.blockSizeTokens(), keys, problems);
         return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source);
     }
 
@@ -144,18 +151,18 @@ public final class RunPlan {
      * (block size x the model's KV bytes per token per GPU, as the roofline model counts them).
      */
     static KvTierConfig resolveTiers(KvTierConfig tiers, ResolvedLatency resolved, int tp, int blockSizeTokens,
-                                             List<ConfigException.Problem> problems) {
+                                     FleetKeys keys, List<ConfigException.Problem> problems) {
         if (!tiers.enabled()) {
             return tiers;
         }
         GpuSpec gpu = resolved.gpuOrNull();
         ModelArchitecture arch = resolved.architectureOrNull();
         if (tiers.transferBandwidthGbPerS() == KvTierConfig.BANDWIDTH_FROM_GPU && gpu == null) {
-            problems.add(new ConfigException.Problem("engine.kv_transfer_bandwidth",
-                    "required with kv_cpu_blocks > 0 when deployment.hardware is not a known GPU (its host link is the default)"));
+            problems.add(new ConfigException.Problem(keys.engine("kv_transfer_bandwidth"), "required with kv_cpu_blocks > 0"
+                    + " when " + keys.deployment() + ".hardware is not a known GPU (its host link is the default)"));
         }
         if (arch == null) {
-            problems.add(new ConfigException.Problem("engine.kv_cpu_blocks",
+            problems.add(new ConfigException.Problem(keys.engine("kv_cpu_blocks"),
                     "needs the model's architecture (KV bytes per token, for transfer times): deployment.model must be a bundled model or a config.json"));
         }
         if (!problems.isEmpty() || arch == null) {
@@ -185,17 +192,6 @@ public final class RunPlan {
             a = a.resolveLoad(0);
         }
         return a;
-    }
-
-    /** Where the KV blocks come from, as the KV checks' messages say it. */
-    private static String capacityPhrase(String source, EngineConfig e) {
-        return switch (source) {
-            case "engine.total_kv_blocks" -> "of engine.total_kv_blocks";
-            case "derived from GPU memory" -> String.format(java.util.Locale.ROOT,
-                    "derived from GPU memory at gpu_memory_utilization %.2f", e.gpuMemoryUtilization());
-            case "trained coefficients (total_kv_blocks)" -> "of the trained coefficients' total_kv_blocks";
-            default -> "of the " + source;
-        };
     }
 
     /**

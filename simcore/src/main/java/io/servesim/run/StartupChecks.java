@@ -29,13 +29,14 @@ final class StartupChecks {
     }
 
     /** {@code engine.max_model_len} checked against the model, or the model's length when not given (0: unlimited). */
-    static int maxModelLen(int givenOrNegative, ModelArchitecture arch, List<ConfigException.Problem> problems) {
+    static int maxModelLen(int givenOrNegative, ModelArchitecture arch, FleetKeys keys,
+                           List<ConfigException.Problem> problems) {
         ContextLength model = arch == null ? ContextLength.unscaled(0) : arch.contextLength();
         if (givenOrNegative < 0) {
             return model.known() ? model.tokens() : 0;
         }
         if (model.known() && givenOrNegative > model.tokens()) {
-            problems.add(new ConfigException.Problem("engine.max_model_len", givenOrNegative
+            problems.add(new ConfigException.Problem(keys.engine("max_model_len"), givenOrNegative
                     + " is longer than the model's maximum length " + model.tokens() + " (" + model.derivation() + " of "
                     + arch.name() + "); vLLM refuses to start"));
         }
@@ -49,7 +50,7 @@ final class StartupChecks {
      * @param arch     the model, for bytes per GPU; null when unknown (no bytes are quoted)
      */
     static void holdsOneSequence(int maxModelLen, int blocks, int blockSizeTokens, String capacity, ModelArchitecture arch,
-                                 int tp, List<ConfigException.Problem> problems) {
+                                 int tp, FleetKeys keys, List<ConfigException.Problem> problems) {
         long needed = ((long) maxModelLen + blockSizeTokens - 1) / blockSizeTokens;
         if (maxModelLen <= 0 || needed <= blocks) {
             return;
@@ -58,17 +59,17 @@ final class StartupChecks {
         long bytesPerToken = arch == null ? 0 : arch.kvBytesPerTokenPerGpu(tp);
         String neededBytes = arch == null ? "" : " (" + gib((long) maxModelLen * bytesPerToken) + " GiB)";
         String haveBytes = arch == null ? "" : ", " + gib(tokens * bytesPerToken) + " GiB";
-        problems.add(new ConfigException.Problem("engine.max_model_len", "one sequence of max_model_len " + maxModelLen
+        problems.add(new ConfigException.Problem(keys.engine("max_model_len"), "one sequence of max_model_len " + maxModelLen
                 + " tokens needs " + needed + " KV blocks of " + blockSizeTokens + " tokens" + neededBytes + ", more than the "
                 + blocks + " blocks (" + tokens + " tokens" + haveBytes + ") " + capacity
                 + "; vLLM refuses to start: lower max_model_len or raise the KV capacity"));
     }
 
     /** The blocks must be indexable by one cache and every instance's bookkeeping must fit the heap. */
-    static void fitsSimulator(int instances, int blocks, boolean prefixCaching, long maxHeapBytes,
+    static void fitsSimulator(int instances, int blocks, boolean prefixCaching, long maxHeapBytes, FleetKeys keys,
                               List<ConfigException.Problem> problems) {
         if (blocks > KvCache.MAX_BLOCKS) {
-            problems.add(new ConfigException.Problem("engine.total_kv_blocks", blocks
+            problems.add(new ConfigException.Problem(keys.engine("total_kv_blocks"), blocks
                     + " blocks are more than one simulated KV cache can index (" + KvCache.MAX_BLOCKS + ")"));
             return;
         }
@@ -77,11 +78,11 @@ final class StartupChecks {
         if ((double) perInstance * instances <= budget) {
             return;
         }
-        problems.add(new ConfigException.Problem(instances > 1 ? "deployment.instances" : "engine.total_kv_blocks",
+        problems.add(new ConfigException.Problem(instances > 1 ? keys.replicas() : keys.engine("total_kv_blocks"),
                 instances + (instances == 1 ? " instance" : " instances") + " x " + blocks + " KV blocks need about "
                         + gib(perInstance * instances) + " GiB of simulator heap for KV-cache bookkeeping ("
                         + perInstance / blocks + " bytes per block), more than 3/4 of the JVM's maximum heap of "
-                        + gib(maxHeapBytes) + " GiB; lower deployment.instances or the KV blocks, or run the JVM with a larger -Xmx"));
+                        + gib(maxHeapBytes) + " GiB; lower " + keys.replicas() + " or the KV blocks, or run the JVM with a larger -Xmx"));
     }
 
     /**

@@ -38,7 +38,7 @@ class PdOwnershipPropertyTest {
                 "deployment.pd.decider=" + DECIDERS[decider],
                 "deployment.pd.transfer={latency: " + latencyUs + "us, bandwidth: " + bandwidthGb + "GB/s, topology: "
                         + (shared ? "shared" : "per-pair") + "}",
-                "deployment.pd.decode.engine={total_kv_blocks: " + decodeBlocks + ", max_model_len: 8192}",
+                "deployment.pd.decode.engine={total_kv_blocks: " + decodeBlocks + "}", "engine.max_model_len=8192",
                 "horizon_us=" + (horizon ? 3_000_000 : 0));
         var s = r.summary();
         assertEquals(s.injected(), s.completed() + s.dropped() + s.rejected() + s.unfinished(), "INV-1");

@@ -102,7 +102,7 @@ class PdRunTest {
 
     @Test
     void aFullDecodeCacheMakesTransfersWaitForBlocksAndEveryRequestStillCompletes() {
-        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.pd.decode.engine={total_kv_blocks: 1200, max_model_len: 8192}",
+        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.pd.decode.engine={total_kv_blocks: 1200}", "engine.max_model_len=8192",
                 "workload.aggregate_rate=40");
         var s = r.summary();
         assertTrue(s.pd().blockWaits() > 0, "transfers waited for decode blocks");

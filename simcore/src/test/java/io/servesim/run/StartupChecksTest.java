@@ -114,7 +114,7 @@ class StartupChecksTest {
         long per = KvCacheFootprint.heapBytes(1024, true);
         long heap = (long) Math.ceil(9.5 * per / 75) * 100;
         List<ConfigException.Problem> together = new java.util.ArrayList<>();
-        StartupChecks.fitsSimulator(5, 1024, true, heap, together);
+        StartupChecks.fitsSimulator(5, 1024, true, heap, FleetKeys.pool("deployment.pd.prefill"), together);
         assertEquals(List.of(), together, "one pool alone fits");
         StartupChecks.poolsFitSimulator(5, 1024, true, 5, 1024, true, heap, together);
         assertEquals(1, together.size(), together.toString());

@@ -1,0 +1,93 @@
+package io.servesim.disagg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.metrics.RequestRecord;
+import io.servesim.metrics.RunSummary;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a P/D run refuses before prefill, and what its summary's top level says about the two pools
+ * (latency model, KV blocks, requests per instance).
+ */
+class PdLimitsAndSummaryTest {
+    @Test
+    void requestsTheDecodePoolRefusesAreDroppedThereBeforeAnyPrefill() {
+        // Both pools at max_model_len 6000; prompts uniform in [5000, 5999] after the 256-token shared prefix, i.e.
+        // [5256, 6255], each with an output budget of 400. The prefill pool alone accepts every prompt below 6000 (its
+        // stage is prompt + 1 token), but the decode pool only prompt + 400 <= 6000, i.e. prompts <= 5600 (about a third).
+        // Before the fix the rest were prefilled, transferred nowhere and dropped by the decode pool.
+        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "engine.max_model_len=6000", "workload.max_output_tokens=400",
+                "workload.input_distribution={type: uniform, params: {min: 5000, max: 5999}}");
+        RunSummary s = r.summary();
+        assertEquals(300, s.injected());
+        assertTrue(s.dropped() > 100 && s.completed() > 50, s.dropped() + " dropped, " + s.completed() + " completed");
+        assertEquals(s.completed(), s.pd().remote(), "only requests the decode pool can serve are prefilled");
+        assertEquals(s.completed(), s.pd().transfers());
+        assertEquals(s.dropped(), s.pd().local(), "the refused ones go to the decode pool whole");
+        long[] routed = s.cluster().requestsPerInstance();
+        assertEquals(s.pd().remote(), routed[0] + routed[1], "the prefill pool saw only the servable ones");
+        for (RequestRecord rec : r.records()) {
+            if (!"dropped".equals(rec.status())) {
+                assertTrue(rec.inputTokens() + 400 <= 6000, rec.toString());
+                continue;
+            }
+            assertTrue(rec.inputTokens() + 400 > 6000, rec.toString());
+            assertEquals("exceeds_max_model_len", rec.dropReason(), rec.toString());
+            assertTrue(rec.instanceId() >= 2, "dropped at a decode instance: " + rec);
+            assertEquals(-1, rec.handoff().prefillInstance(), "never prefilled: " + rec);
+            assertEquals(-1, rec.firstTokenUs(), rec.toString());
+        }
+    }
+
+    @Test
+    void theTopLevelNamesBothPoolsAndEachPoolReportsItsOwnModelBlocksAndRequests() {
+        // 1 prefill replica at the trained coefficients' 29205 blocks, 3 decode replicas at 20000:
+        // top-level blocks per instance = (1 x 29205 + 3 x 20000) / 4 = 89205 / 4 = 22301 (rounded down).
+        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.pd.prefill.replicas=1", "deployment.pd.decode.replicas=3",
+                "deployment.pd.decode.engine.total_kv_blocks=20000");
+        RunSummary s = r.summary();
+        assertEquals("pd: prefill blackbox, decode blackbox", s.latencyModel());
+        assertTrue(s.latencyDescription().startsWith("pd: prefill pool [blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"),
+                s.latencyDescription());
+        assertTrue(s.latencyDescription().contains("], decode pool [blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"),
+                s.latencyDescription());
+        assertEquals(22301, s.totalKvBlocks());
+        assertEquals(29205, s.pd().prefill().totalKvBlocks());
+        assertEquals(20000, s.pd().decode().totalKvBlocks());
+        // every request is remote (decider always): once at the one prefill instance, once over the three decode ones
+        assertEquals(300, s.completed());
+        assertEquals(1, s.pd().prefill().requestsPerInstance().length);
+        assertEquals(300, s.pd().prefill().requestsPerInstance()[0]);
+        long[] decode = s.pd().decode().requestsPerInstance();
+        assertEquals(3, decode.length);
+        assertEquals(300, Arrays.stream(decode).sum());
+        // the cluster's CV is the mean of the pools' own: the lone prefill instance's is 0
+        double mean = 100;
+        double var = Arrays.stream(decode).mapToDouble(c -> (c - mean) * (c - mean)).sum() / 3;
+        assertEquals(Math.sqrt(var) / mean / 2, s.cluster().loadImbalanceCv(), 1e-12);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> pd = (Map<String, Object>) s.toMap().get("pd");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> prefill = (Map<String, Object>) pd.get("prefill");
+        assertEquals("blackbox", prefill.get("latency_model"));
+        assertEquals(29205L, prefill.get("total_kv_blocks"));
+        assertEquals(java.util.List.of(300L), prefill.get("requests_per_instance"));
+    }
+
+    @Test
+    void anAggregatedRunKeepsItsFleetsTopLevelAndNoPoolKeys() {
+        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.architecture=aggregated", "deployment.pd=null",
+                "deployment.instances=2");
+        RunSummary s = r.summary();
+        assertEquals("blackbox", s.latencyModel());
+        assertEquals(29205, s.totalKvBlocks());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> prefill = (Map<String, Object>) ((Map<String, Object>) s.toMap().get("pd")).get("prefill");
+        assertFalse(prefill.containsKey("total_kv_blocks"), prefill.toString());
+    }
+}
