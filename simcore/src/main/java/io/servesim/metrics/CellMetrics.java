@@ -169,11 +169,12 @@ public final class CellMetrics {
                     + " TTFT and TPOT targets only, as the built-in realtime, interactive and standard classes do)."),
             new CellMetric("gpus", Kind.INT, "", Aggregation.MEAN, "/pd/gpus",
                     s -> s.pd().gpus(),
-                    "GPUs of the deployment: replicas x TP (both pools under P/D)."),
+                    "GPUs of the deployment: replicas x TP (both pools under P/D; under autoscaling the peak replicas x TP)."),
             new CellMetric("goodput_per_gpu_rps", Kind.OPTIONAL_DOUBLE, "1/s", Aggregation.MEAN, "/pd/goodput_per_gpu_rps",
                     s -> s.pd().goodputPerGpuRps(),
-                    "goodput_rps / gpus: requests meeting their SLO per second per GPU, for comparing deployments of"
-                    + " different sizes (aggregated against P/D); null without GPUs."),
+                    "goodput_rps / GPUs held on average: requests meeting their SLO per second per GPU (under autoscaling per"
+                    + " GPU-second held: mean replicas x TP), for comparing deployments of different sizes (aggregated against"
+                    + " P/D, fixed against autoscaled); null without GPUs."),
             new CellMetric("prefix_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/cache_hit_rate",
                     RunSummary::cacheHitRate,
                     "Prefix-cache hit tokens (GPU and CPU tier) / prompt tokens looked up at first admissions, fraction in [0, 1];"

@@ -14,8 +14,11 @@ import java.util.Objects;
  * TTFT and TPOT targets only, as the built-in realtime, interactive and standard classes do).
  *
  * @param architecture      {@code aggregated} or {@code pd}
- * @param gpus              GPUs of the deployment (replicas x TP, both pools for P/D)
- * @param goodputPerGpuRps  goodput_rps / gpus
+ * @param gpus              GPUs of the deployment (replicas x TP, both pools for P/D; under autoscaling the
+ *                          peak replicas x TP)
+ * @param meanGpus          GPUs held on average over the run: {@code gpus}, or under autoscaling the mean
+ *                          replicas x TP
+ * @param goodputPerGpuRps  goodput_rps / meanGpus (under autoscaling, good requests per GPU-second held)
  * @param decider           the P/D decider ({@code always}, {@code never}, {@code prefix-threshold}); empty when aggregated
  * @param remote            requests whose prefill ran on the prefill pool
  * @param local             requests routed whole to the decode pool (by the decider, or refused there before prefill)
@@ -28,7 +31,7 @@ import java.util.Objects;
  * @param blockWaits        transfers that waited in their decode instance's queue for blocks
  * @param blockWaitMs       per started transfer, its prefill's end to its start
  */
-public record PdSummary(String architecture, int gpus, double goodputPerGpuRps, String decider, long remote, long local,
+public record PdSummary(String architecture, int gpus, double meanGpus, double goodputPerGpuRps, String decider, long remote, long local,
                         Pool prefill, Pool decode, long transfers, long transferBytes, Distribution transferMs,
                         Distribution bandwidthWaitMs, long blockWaits, Distribution blockWaitMs) {
     /**
@@ -100,7 +103,12 @@ public record PdSummary(String architecture, int gpus, double goodputPerGpuRps, 
 
     /** An aggregated deployment of {@code gpus} GPUs. */
     public static PdSummary aggregated(int gpus) {
-        return new PdSummary("aggregated", gpus, Double.NaN, "", 0, 0, Pool.NONE, Pool.NONE, 0, 0, Distribution.EMPTY,
+        return aggregated(gpus, gpus);
+    }
+
+    /** An aggregated fleet whose size changed over the run (autoscaling): its peak and mean GPUs. */
+    public static PdSummary aggregated(int peakGpus, double meanGpus) {
+        return new PdSummary("aggregated", peakGpus, meanGpus, Double.NaN, "", 0, 0, Pool.NONE, Pool.NONE, 0, 0, Distribution.EMPTY,
                 Distribution.EMPTY, 0, Distribution.EMPTY);
     }
 
@@ -111,7 +119,7 @@ public record PdSummary(String architecture, int gpus, double goodputPerGpuRps, 
     PdSummary finish(double goodputRps, double durationS, long[] requestsPerInstance) {
         int p = Math.min(prefill.replicas(), requestsPerInstance.length);
         int d = Math.min(p + decode.replicas(), requestsPerInstance.length);
-        return new PdSummary(architecture, gpus, gpus == 0 ? Double.NaN : goodputRps / gpus, decider, remote, local,
+        return new PdSummary(architecture, gpus, meanGpus, meanGpus == 0 ? Double.NaN : goodputRps / meanGpus, decider, remote, local,
                 prefill.finish(durationS, Arrays.copyOfRange(requestsPerInstance, 0, p)),
                 decode.finish(durationS, Arrays.copyOfRange(requestsPerInstance, p, d)), transfers, transferBytes,
                 transferMs, bandwidthWaitMs, blockWaits, blockWaitMs);

@@ -7,19 +7,22 @@ import io.servesim.disagg.PoolSetup;
 import io.servesim.metrics.Distribution;
 import io.servesim.metrics.PdSummary;
 import io.servesim.metrics.Percentiles;
+import io.servesim.metrics.ScalingSummary;
 
 /** Builds a run's {@link PdSummary}: the GPU count of an aggregated fleet, or a P/D run's pools and transfers. */
 final class PdSummaries {
     private PdSummaries() {
     }
 
-    static PdSummary of(SimSetup setup, PdCoordinator pd) {
+    /** With {@code scaling} the run's autoscaling summary: an autoscaled fleet's GPUs are its peak and mean replicas x TP. */
+    static PdSummary of(SimSetup setup, PdCoordinator pd, ScalingSummary scaling) {
         if (pd == null) {
-            return PdSummary.aggregated(setup.gpus());
+            return scaling.enabled() ? PdSummary.aggregated(scaling.peakReplicas() * setup.gpusPerReplica(),
+                    scaling.meanReplicas() * setup.gpusPerReplica()) : PdSummary.aggregated(setup.gpus());
         }
         PdSetup s = pd.setup();
         PdStats st = pd.stats();
-        return new PdSummary("pd", s.gpus(), Double.NaN, s.decider().configName(), st.remote(), st.local(),
+        return new PdSummary("pd", s.gpus(), s.gpus(), Double.NaN, s.decider().configName(), st.remote(), st.local(),
                 pool(s.prefill(), st, 0), pool(s.decode(), st, 1), st.transfers(), st.transferBytes(), ms(st.transferUs()),
                 ms(st.bandwidthWaitUs()), st.blockWaits(), ms(st.blockWaitUs()));
     }

@@ -27,6 +27,7 @@ import io.servesim.metrics.MetricsCollector;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.RunTotals;
+import io.servesim.metrics.ScalingSummary;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
@@ -236,12 +237,13 @@ public final class Simulation {
         long horizon = setup.horizonUs();
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
+        ScalingSummary scaling = ScalingSummaries.of(setup, autoscaler, endUs);
         return metrics.summary(new RunTotals(latency.name(), latency.describe(), calibrationNote(), setup.engine().totalKvBlocks(),
                 injected, endUs, totals.preemptions(), totals.allocationFailures(), queried == 0 ? 0 : (double) hits / queried,
                 preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried,
                 events.processed(), source.skippedLines(), requestsPerInstance(), totals.headOfLineBlocks(),
                 KvTierSummary.of(totals.tiers()), setup.fitness(),
-                ScalingSummaries.of(setup, autoscaler, endUs), PdSummaries.of(setup, pd)))
+                scaling, PdSummaries.of(setup, pd, scaling)))
                 .withSessions(sessionStats.byClient());
     }
 

@@ -76,6 +76,21 @@ class AutoscalingTest {
         }
     }
 
+    /**
+     * Goodput per GPU of an autoscaled fleet is per GPU held on average: goodput_rps / (mean replicas x TP 1),
+     * and its {@code gpus} the peak replicas x TP (the fixture's initial fleet of 1 would overstate the
+     * goodput per GPU by the mean replicas, > 2 here).
+     */
+    @Test
+    void goodputPerGpuDividesByTheMeanFleet() {
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(1, AutoscalingFixture.config(1, 6, 1_000_000, DrainPolicy.WAIT),
+                "least-loaded", "threshold", IN_FLIGHT_THRESHOLD), AutoscalingFixture.stepLoad());
+        var a = o.summary().autoscaling();
+        assertTrue(a.meanReplicas() > 2, "mean replicas " + a.meanReplicas());
+        assertEquals(a.peakReplicas(), o.summary().pd().gpus());
+        assertEquals(o.summary().cluster().goodputRps() / a.meanReplicas(), o.summary().pd().goodputPerGpuRps(), 1e-12);
+    }
+
     /** The oscillator flips at every check; threshold with a cooldown on a steady load never reverses itself. */
     @Test
     void oscillatorOscillatesWhereThresholdWithCooldownDoesNot() {
