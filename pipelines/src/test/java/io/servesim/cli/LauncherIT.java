@@ -50,8 +50,9 @@ class LauncherIT {
         assertTrue(Files.size(parquet) > 0);
         List<String> keys = new java.util.ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("kv_capacity_source", "latency_model", "latency_description", "total_kv_blocks", "injected",
-                "completed", "dropped", "rejected", "unfinished"), keys.subList(0, 9));
+        assertEquals(List.of("kv_capacity_source", "latency_model", "latency_description", "latency_calibration",
+                "total_kv_blocks", "injected", "completed", "dropped", "rejected", "unfinished"), keys.subList(0, 10));
+        assertEquals("calibrated", json.get("latency_calibration").asText());
     }
 
     @Test
