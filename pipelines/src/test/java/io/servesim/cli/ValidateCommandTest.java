@@ -11,18 +11,23 @@ import org.junit.jupiter.api.Test;
 
 /** What {@code servesim validate} prints about a valid config: the deployment as it will run. */
 class ValidateCommandTest {
+    /** stdout, then stderr, of a validate that succeeds. */
     private static String validate(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream saved = System.out;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream savedOut = System.out;
+        PrintStream savedErr = System.err;
         int code;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             code = Main.execute(args);
         } finally {
-            System.setOut(saved);
+            System.setOut(savedOut);
+            System.setErr(savedErr);
         }
-        assertEquals(0, code);
-        return out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -42,5 +47,16 @@ class ValidateCommandTest {
         assertTrue(fixed.contains("latency: blackbox"), fixed);
         String scaled = validate("validate", "../sweeps/configs/llama70b-h100-autoscaled.yaml");
         assertTrue(scaled.contains("autoscale threshold"), scaled);
+        assertFalse(scaled.contains("warning"), scaled);
+    }
+
+    @Test
+    void anAutoscaledFleetOnAGpuWithoutAPriceIsWarnedThatItsCostIsNull() {
+        String out = validate("validate", "../sweeps/configs/llama70b-h100-autoscaled.yaml", "--hardware", "B200");
+        assertTrue(out.contains("servesim validate: warning: autoscaling.gpu_price_per_hour: no sourced price for B200 (the"
+                + " bundled price table has A100-80GB, H100, H200), so cost_usd is null"), out);
+        String priced = validate("validate", "../sweeps/configs/llama70b-h100-autoscaled.yaml", "--hardware", "B200",
+                "--set", "autoscaling.gpu_price_per_hour=6.5");
+        assertFalse(priced.contains("warning"), priced);
     }
 }

@@ -21,6 +21,11 @@ public final class GpuPrices {
     private GpuPrices() {
     }
 
+    /** The GPUs the table prices, sorted. */
+    public static String known() {
+        return String.join(", ", new java.util.TreeSet<>(USD_PER_GPU_HOUR.keySet()));
+    }
+
     /** The table's price for {@code hardware} (case-insensitive), empty when it has none. */
     public static OptionalDouble of(String hardware) {
         if (hardware == null) {

@@ -230,9 +230,19 @@ public final class RunPlan {
     public EngineConfig engineConfig() { return setup.engine(); }
     public SimSetup setup() { return setup; }
     public LatencyModel latencyModel() { return latency.model(); }
-    /** Non-fatal binding notes (e.g. rate fractions normalised), each naming its config path. */
+    /**
+     * Non-fatal notes, each naming its config path: binding notes (e.g. rate fractions normalised) and an
+     * autoscaled fleet's missing GPU price (its cost is then null).
+     */
     public java.util.List<String> warnings() {
-        return config.workload() == null ? java.util.List.of() : config.workload().warnings();
+        List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
+        var a = setup.autoscaling();
+        if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {
+            w.add("autoscaling.gpu_price_per_hour: no sourced price for " + config.latency().hardware()
+                    + " (the bundled price table has " + GpuPrices.known() + "), so cost_usd is null;"
+                    + " give the price per GPU-hour there");
+        }
+        return w;
     }
 
     /** Where the KV capacity came from (shown by {@code servesim validate}). */
