@@ -10,12 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.config.Overrides;
 import io.servesim.exit.ExitCode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -121,20 +118,9 @@ class BadInputTest {
         }
         String[] argv = args.stream().map(a -> fill(a, dir)).toArray(String[]::new);
 
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.execute(argv);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        String stderr = err.toString(StandardCharsets.UTF_8);
+        CliRun.Result r = CliRun.exec(argv);
+        int code = r.code();
+        String stderr = r.err();
         String context = String.join(" ", argv) + "\nstderr:\n" + stderr;
         assertEquals(spec.path("exit").asInt(ExitCode.CONFIG_ERROR), code, context);
         JsonNode expect = spec.path("expect");

@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.exit.ExitCode;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
@@ -30,31 +25,6 @@ class CliFailurePathsTest {
     @TempDir
     Path tmp;
 
-    /** What a call printed and returned. */
-    record Result(int code, String out, String err) {
-        JsonNode json() throws Exception {
-            return new ObjectMapper().readTree(out);
-        }
-    }
-
-    /** Runs {@code servesim args...} in process with System.out and System.err captured. */
-    static Result exec(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = Main.execute(args);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     /** A CSV trace of {@code rows} requests 1 ms apart, and a config replaying it. */
     private Path traceConfig(int rows) throws Exception {
         StringBuilder csv = new StringBuilder("arrival_us,input_tokens,output_tokens\n");
@@ -71,10 +41,10 @@ class CliFailurePathsTest {
     @Test
     void numRequestsTruncatesATraceAndRateIsRejectedForIt() throws Exception {
         Path cfg = traceConfig(10);
-        Result cut = exec("run", "-c", cfg.toString(), "--num-requests", "3");
+        CliRun.Result cut = CliRun.exec("run", "-c", cfg.toString(), "--num-requests", "3");
         assertEquals(0, cut.code(), cut.err());
         assertEquals(3, cut.json().get("injected").asInt());
-        Result rate = exec("run", "-c", cfg.toString(), "--rate", "5");
+        CliRun.Result rate = CliRun.exec("run", "-c", cfg.toString(), "--rate", "5");
         assertEquals(ExitCode.CONFIG_ERROR, rate.code(), rate.err());
         assertTrue(rate.err().contains("--rate does not apply to a trace replay"), rate.err());
         assertEquals("", rate.out());
@@ -83,10 +53,10 @@ class CliFailurePathsTest {
     @Test
     void workloadFileFlagsAreAppliedOrRejected() throws Exception {
         // a synthetic workload file (5,000 requests at 5.53/s): --num-requests and --rate replace its values
-        Result chat = exec("run", "-c", EXAMPLE, "--set", "workload=../workloads/chat.yaml", "--num-requests", "40");
+        CliRun.Result chat = CliRun.exec("run", "-c", EXAMPLE, "--set", "workload=../workloads/chat.yaml", "--num-requests", "40");
         assertEquals(0, chat.code(), chat.err());
         assertEquals(40, chat.json().get("injected").asInt());
-        Result slow = exec("run", "-c", EXAMPLE, "--set", "workload=../workloads/chat.yaml", "--num-requests", "40",
+        CliRun.Result slow = CliRun.exec("run", "-c", EXAMPLE, "--set", "workload=../workloads/chat.yaml", "--num-requests", "40",
                 "--rate", "0.5");
         assertEquals(0, slow.code(), slow.err());
         assertTrue(slow.json().get("duration_s").asDouble() > 40, "40 requests at 0.5/s take well over 40 s: " + slow.out());
@@ -97,23 +67,23 @@ class CliFailurePathsTest {
         Path cfg = tmp.resolve("moon.yaml");
         Files.writeString(cfg, "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
                 + "workload: " + moonWorkload + "\n");
-        Result moon = exec("run", "-c", cfg.toString(), "--num-requests", "20");
+        CliRun.Result moon = CliRun.exec("run", "-c", cfg.toString(), "--num-requests", "20");
         assertEquals(0, moon.code(), moon.err());
         assertEquals(20, moon.json().get("injected").asInt());
-        Result moonRate = exec("run", "-c", cfg.toString(), "--num-requests", "20", "--rate", "3");
+        CliRun.Result moonRate = CliRun.exec("run", "-c", cfg.toString(), "--num-requests", "20", "--rate", "3");
         assertEquals(ExitCode.CONFIG_ERROR, moonRate.code());
         assertTrue(moonRate.err().contains("--rate does not apply to a trace replay"), moonRate.err());
     }
 
     @Test
     void skipBadLinesOnASyntheticWorkloadAndBadFlagValuesAreRejected() {
-        Result skip = exec("run", "-c", EXAMPLE, "--skip-bad-lines");
+        CliRun.Result skip = CliRun.exec("run", "-c", EXAMPLE, "--skip-bad-lines");
         assertEquals(ExitCode.CONFIG_ERROR, skip.code());
         assertTrue(skip.err().contains("--skip-bad-lines applies only to a trace replay"), skip.err());
-        Result rate = exec("run", "-c", EXAMPLE, "--rate", "0");
+        CliRun.Result rate = CliRun.exec("run", "-c", EXAMPLE, "--rate", "0");
         assertEquals(ExitCode.CONFIG_ERROR, rate.code());
         assertTrue(rate.err().contains("--rate must be a number > 0, got 0"), rate.err());
-        Result n = exec("run", "-c", EXAMPLE, "--num-requests", "0");
+        CliRun.Result n = CliRun.exec("run", "-c", EXAMPLE, "--num-requests", "0");
         assertEquals(ExitCode.CONFIG_ERROR, n.code());
         assertTrue(n.err().contains("--num-requests must be >= 1, got 0"), n.err());
     }
@@ -122,12 +92,12 @@ class CliFailurePathsTest {
 
     @Test
     void runWithoutConfigUsesTheDefaultWorkload() throws Exception {
-        Result r = exec("run", "--model", "meta-llama/llama-3.1-8b-instruct", "--hardware", "H100", "--rate", "4",
+        CliRun.Result r = CliRun.exec("run", "--model", "meta-llama/llama-3.1-8b-instruct", "--hardware", "H100", "--rate", "4",
                 "--num-requests", "100");
         assertEquals(0, r.code(), r.err());
         assertEquals(100, r.json().get("injected").asInt());
         assertTrue(r.err().contains("default workload"), r.err());
-        Result help = exec("run", "--help");
+        CliRun.Result help = CliRun.exec("run", "--help");
         assertTrue(help.out().contains("default workload"), help.out());
     }
 
@@ -135,7 +105,7 @@ class CliFailurePathsTest {
 
     @Test
     void aRunWhereEveryRequestIsDroppedExitsOneWithReasons() throws Exception {
-        Result r = exec("run", "-c", EXAMPLE, "--num-requests", "30", "--max-model-len", "8");
+        CliRun.Result r = CliRun.exec("run", "-c", EXAMPLE, "--num-requests", "30", "--max-model-len", "8");
         assertEquals(ExitCode.RUNTIME_ERROR, r.code(), r.err());
         assertEquals(30, r.json().get("drop_reasons").get("exceeds_max_model_len").asInt(), r.out());
         assertTrue(r.err().contains("servesim run: every request was dropped or rejected (30 of 30): exceeds_max_model_len 30"),
@@ -149,22 +119,22 @@ class CliFailurePathsTest {
         Files.createDirectory(tmp.resolve("adir"));
         Path cfg = Files.writeString(tmp.resolve("dir.yaml"), "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
                 + "workload: {trace: {format: csv, path: adir}}\n");
-        Result r = exec("run", "-c", cfg.toString());
+        CliRun.Result r = CliRun.exec("run", "-c", cfg.toString());
         assertEquals(ExitCode.RUNTIME_ERROR, r.code(), r.err());
         assertTrue(r.err().startsWith("servesim run: cannot read trace " + tmp.resolve("adir")), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertFalse(CLASS_NAME.matcher(r.err()).find(), r.err());
-        Result debug = exec("--debug", "run", "-c", cfg.toString());
+        CliRun.Result debug = CliRun.exec("--debug", "run", "-c", cfg.toString());
         assertEquals(ExitCode.RUNTIME_ERROR, debug.code());
         assertTrue(debug.err().contains("\tat "), "stack trace with --debug: " + debug.err());
-        Result debugAfter = exec("run", "-c", cfg.toString(), "--debug");
+        CliRun.Result debugAfter = CliRun.exec("run", "-c", cfg.toString(), "--debug");
         assertTrue(debugAfter.err().contains("\tat "), "--debug after the subcommand: " + debugAfter.err());
     }
 
     @Test
     void outputErrorsNameTheFlagWithoutClassNames() throws Exception {
         Path file = Files.writeString(tmp.resolve("plain"), "x");
-        Result r = exec("run", "-c", EXAMPLE, "--num-requests", "5", "--requests-out", file.resolve("r.parquet").toString());
+        CliRun.Result r = CliRun.exec("run", "-c", EXAMPLE, "--num-requests", "5", "--requests-out", file.resolve("r.parquet").toString());
         assertEquals(ExitCode.CONFIG_ERROR, r.code());
         assertTrue(r.err().contains("--requests-out " + file.resolve("r.parquet") + ": " + file + " is not a directory"), r.err());
         assertFalse(CLASS_NAME.matcher(r.err()).find(), r.err());
@@ -176,11 +146,11 @@ class CliFailurePathsTest {
     void validateReportsABadTraceHeaderOrLineWithFileAndLine() throws Exception {
         Path cfg = traceConfig(5);
         Files.writeString(tmp.resolve("t.csv"), "arrival_us,input_tokens,output_tokens\n0,100,10\n1000,oops,10\n");
-        Result line = exec("validate", cfg.toString());
+        CliRun.Result line = CliRun.exec("validate", cfg.toString());
         assertEquals(ExitCode.CONFIG_ERROR, line.code(), line.out());
         assertTrue(line.err().contains(tmp.resolve("t.csv") + ":3: input_tokens is not an integer: 'oops'"), line.err());
         Files.writeString(tmp.resolve("t.csv"), "ts,in,out\n0,100,10\n");
-        Result header = exec("validate", cfg.toString());
+        CliRun.Result header = CliRun.exec("validate", cfg.toString());
         assertEquals(ExitCode.CONFIG_ERROR, header.code());
         assertTrue(header.err().contains(tmp.resolve("t.csv") + ":1: expected header"), header.err());
     }
@@ -193,7 +163,7 @@ class CliFailurePathsTest {
                 + "  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
                 + "  workload: {trace: {format: csv, path: t.csv}}\n"
                 + "axes:\n  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}\nseeds: [1]\n");
-        Result r = exec("sweep", sweep.toString(), "--output", tmp.resolve("out").toString());
+        CliRun.Result r = CliRun.exec("sweep", sweep.toString(), "--output", tmp.resolve("out").toString());
         assertEquals(ExitCode.CONFIG_ERROR, r.code(), r.err());
         assertTrue(r.err().contains(tmp.resolve("t.csv") + ":3: input_tokens is not an integer"), r.err());
     }
@@ -203,11 +173,11 @@ class CliFailurePathsTest {
     @Test
     void replayAndCalibrateCheckTheirOutputBeforeWorking() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("out.parquet"));
-        Result replay = exec("replay-real", RUN_DIR, "--hardware", "RTXPRO6000", "--latency-model", "blackbox", "-o", dir.toString());
+        CliRun.Result replay = CliRun.exec("replay-real", RUN_DIR, "--hardware", "RTXPRO6000", "--latency-model", "blackbox", "-o", dir.toString());
         assertEquals(ExitCode.CONFIG_ERROR, replay.code(), replay.err());
         assertTrue(replay.err().contains("--out " + dir + ": is a directory"), replay.err());
         assertEquals("", replay.out(), "nothing replayed");
-        Result calibrate = exec("calibrate", RUN_DIR, "--hardware", "RTXPRO6000", "--out", dir.toString());
+        CliRun.Result calibrate = CliRun.exec("calibrate", RUN_DIR, "--hardware", "RTXPRO6000", "--out", dir.toString());
         assertEquals(ExitCode.CONFIG_ERROR, calibrate.code());
         assertTrue(calibrate.err().contains("--out " + dir + ": is a directory"), calibrate.err());
         assertEquals("", calibrate.out(), "nothing fitted");
@@ -216,14 +186,14 @@ class CliFailurePathsTest {
     @Test
     void runChecksSessionsOutAndCompareChecksOutput() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("s.parquet"));
-        Result run = exec("run", "-c", EXAMPLE, "--num-requests", "5", "--requests-out", tmp.resolve("r.parquet").toString(),
+        CliRun.Result run = CliRun.exec("run", "-c", EXAMPLE, "--num-requests", "5", "--requests-out", tmp.resolve("r.parquet").toString(),
                 "--sessions-out", dir.toString());
         assertEquals(ExitCode.CONFIG_ERROR, run.code());
         assertTrue(run.err().contains("--sessions-out " + dir + ": is a directory"), run.err());
         assertFalse(Files.exists(tmp.resolve("r.parquet")), "no other output started");
         Path file = Files.writeString(tmp.resolve("file"), "x");
         Path csv = Files.writeString(tmp.resolve("real.csv"), "a,b\n1,2\n");
-        Result compare = exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a", "--metrics", "b",
+        CliRun.Result compare = CliRun.exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a", "--metrics", "b",
                 "--output", file.toString());
         assertEquals(ExitCode.CONFIG_ERROR, compare.code());
         assertTrue(compare.err().contains("--output " + file + ": is not a directory"), compare.err());

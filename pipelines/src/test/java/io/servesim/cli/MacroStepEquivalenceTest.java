@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.Engine;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,20 +63,8 @@ class MacroStepEquivalenceTest {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(c.args());
         args.addAll(List.of("--requests-out", rows.toString()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        int code;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        return new Run(out.toString(StandardCharsets.UTF_8), Files.readAllLines(rows));
+        CliRun.Result r = CliRun.exec(args.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        return new Run(r.out(), Files.readAllLines(rows));
     }
 }

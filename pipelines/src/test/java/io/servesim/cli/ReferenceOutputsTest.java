@@ -9,9 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,21 +69,9 @@ class ReferenceOutputsTest {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(c.args());
         args.addAll(List.of("--requests-out", rows.toString()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        int code;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        JsonNode summary = JSON.readTree(out.toByteArray());
+        CliRun.Result r = CliRun.exec(args.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        JsonNode summary = JSON.readTree(r.out());
         List<String> lines = Files.readAllLines(rows);
         Path file = DIR.resolve(c.name() + ".json");
         if (RECORD) {
