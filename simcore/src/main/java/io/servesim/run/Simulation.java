@@ -15,12 +15,10 @@ import io.servesim.disagg.PdDecider;
 import io.servesim.disagg.PdSetup;
 import io.servesim.disagg.PoolSetup;
 import io.servesim.engine.Engine;
-import io.servesim.engine.EngineObserver;
 import io.servesim.engine.EngineTotals;
 import io.servesim.engine.Request;
 import io.servesim.kernel.EventKind;
 import io.servesim.kernel.EventQueue;
-import io.servesim.latency.StepShape;
 import io.servesim.metrics.Handoff;
 import io.servesim.metrics.KvTierSummary;
 import io.servesim.metrics.MetricsCollector;
@@ -94,41 +92,8 @@ public final class Simulation {
         AutoscalingConfig scaling = setup.autoscaling();
         PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo());
         this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
-        ClusterView[] viewRef = new ClusterView[1];
-        ControlPlane[] controlRef = new ControlPlane[1];
-        PdCoordinator[] pdRef = new PdCoordinator[1];
         PdSetup pdSetup = setup.pd();
-        EngineObserver observer = new EngineObserver() {
-            @Override
-            public void onFirstScheduled(Engine e, Request r, long nowUs) {
-                metrics.onFirstScheduled(e, r, nowUs);
-            }
-
-            @Override
-            public void onPreempted(Engine e, Request r, long nowUs) {
-                metrics.onPreempted(e, r, nowUs);
-                controlRef[0].onPreempted(r, e.id(), nowUs);
-            }
-
-            @Override
-            public void onStep(Engine e, long nowUs, long stepTimeUs, StepShape shape) {
-                metrics.onStep(e, nowUs, stepTimeUs, shape);
-                viewRef[0].onStep(e.id(), stepTimeUs);
-                if (pdRef[0] != null) {
-                    pdRef[0].onStep(e.id(), stepTimeUs, e.kvCache().utilization());
-                }
-            }
-
-            @Override
-            public void onInterTokenLatency(long itlUs, int count) {
-                metrics.onInterTokenLatency(itlUs, count);
-            }
-
-            @Override
-            public void onLeft(Engine e, Request r, long nowUs) {
-                metrics.onLeft(e, pdRef[0] == null ? r : pdRef[0].original(r), nowUs);
-            }
-        };
+        EngineEvents observer = new EngineEvents(metrics);
         PolicyBundle policies = setup.policies();
         for (int i = 0; i < n; i++) {
             PoolSetup pool = pdSetup == null ? null : i < pdSetup.prefill().replicas() ? pdSetup.prefill() : pdSetup.decode();
@@ -142,7 +107,6 @@ public final class Simulation {
                 setup.decodeRouting(), ctx));
         ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(),
                 pdSetup == null ? routing.signalsRead() : pdSignals(pdSetup, routing, decodeRouting));
-        viewRef[0] = view;
         // A rejected request leaves the system at the decision: the source learns of it as of any other.
         ClusterObserver clusterObserver = new ClusterObserver() {
             @Override
@@ -168,7 +132,6 @@ public final class Simulation {
         if (autoscaler != null) {
             control.autoscaleWith(autoscaler);
         }
-        controlRef[0] = control;
         this.pd = pdSetup == null ? null : new PdCoordinator(pdSetup, engines, view, routing,
                 policies.spec(PolicyKind.ROUTING).name(), decodeRouting, setup.decodeRouting().name(), events, control);
         if (pd != null) {
@@ -179,7 +142,7 @@ public final class Simulation {
                         h.transferEndUs(), h.bandwidthWaitUs(), h.decodeAllocWaitUs());
             });
         }
-        pdRef[0] = pd;
+        observer.bind(control, view, pd);
     }
 
     /** What the pools' routers read, and the prefix index when the decider measures the uncached prompt. */
