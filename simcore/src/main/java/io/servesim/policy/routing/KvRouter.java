@@ -6,7 +6,6 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,17 +36,16 @@ final class KvRouter implements RoutingPolicy {
     private final double cpuHitWeight;
     private final double[] credited;
     private final double[] active;
+    private final ScoreSheet sheet;
     private final double[] scores;
-    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
 
     private KvRouter(double overlapWeight, double cpuHitWeight, int instances) {
+        sheet = new ScoreSheet(instances);
+        scores = sheet.scores;
         this.overlapWeight = overlapWeight;
         this.cpuHitWeight = cpuHitWeight;
-        credited = new double[instances];
-        active = new double[instances];
-        scores = new double[instances];
-        breakdown.put("overlap_blocks", credited);
-        breakdown.put("active_blocks", active);
+        credited = sheet.component("overlap_blocks");
+        active = sheet.component("active_blocks");
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
@@ -82,7 +80,7 @@ final class KvRouter implements RoutingPolicy {
 
     @Override
     public Map<String, double[]> lastBreakdown() {
-        return breakdown;
+        return sheet.components();
     }
 
     /**

@@ -6,7 +6,6 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -18,15 +17,14 @@ import java.util.Set;
 final class LeastLoaded implements RoutingPolicy {
     private final double[] loads;
     private final double[] kvs;
+    private final ScoreSheet sheet;
     private final double[] scores;
-    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
 
     private LeastLoaded(int instances) {
-        loads = new double[instances];
-        kvs = new double[instances];
-        scores = new double[instances];
-        breakdown.put("load", loads);
-        breakdown.put("kv_utilization", kvs);
+        sheet = new ScoreSheet(instances);
+        scores = sheet.scores;
+        loads = sheet.component("load");
+        kvs = sheet.component("kv_utilization");
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
@@ -50,7 +48,7 @@ final class LeastLoaded implements RoutingPolicy {
 
     @Override
     public Map<String, double[]> lastBreakdown() {
-        return breakdown;
+        return sheet.components();
     }
 
     @Override

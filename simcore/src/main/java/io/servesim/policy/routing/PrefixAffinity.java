@@ -6,7 +6,6 @@ import io.servesim.cluster.Signal;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,15 +21,14 @@ final class PrefixAffinity implements RoutingPolicy {
 
     private final double[] overlaps;
     private final double[] loads;
+    private final ScoreSheet sheet;
     private final double[] scores;
-    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
 
     private PrefixAffinity(int instances) {
-        overlaps = new double[instances];
-        loads = new double[instances];
-        scores = new double[instances];
-        breakdown.put("prefix_overlap_blocks", overlaps);
-        breakdown.put("load", loads);
+        sheet = new ScoreSheet(instances);
+        scores = sheet.scores;
+        overlaps = sheet.component("prefix_overlap_blocks");
+        loads = sheet.component("load");
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
@@ -65,7 +63,7 @@ final class PrefixAffinity implements RoutingPolicy {
 
     @Override
     public Map<String, double[]> lastBreakdown() {
-        return breakdown;
+        return sheet.components();
     }
 
     /** The prefix index, and the signals of the least-loaded fallback ({@link Load#LEAST_LOADED_SIGNALS}). */

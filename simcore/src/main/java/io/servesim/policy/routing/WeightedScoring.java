@@ -7,7 +7,6 @@ import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,7 +22,7 @@ final class WeightedScoring implements RoutingPolicy {
     private final double wLoad;
     private final double wQueue;
     private final double wKv;
-    private final Map<String, double[]> breakdown = new LinkedHashMap<>();
+    private final ScoreSheet sheet;
     private final double[] cache;
     private final double[] load;
     private final double[] queue;
@@ -36,15 +35,12 @@ final class WeightedScoring implements RoutingPolicy {
         this.wLoad = wLoad;
         this.wQueue = wQueue;
         this.wKv = wKv;
-        cache = new double[instances];
-        load = new double[instances];
-        queue = new double[instances];
-        kv = new double[instances];
-        total = new double[instances];
-        breakdown.put("cache_affinity", cache);
-        breakdown.put("load", load);
-        breakdown.put("queue_depth", queue);
-        breakdown.put("kv_utilization", kv);
+        sheet = new ScoreSheet(instances);
+        total = sheet.scores;
+        cache = sheet.component("cache_affinity");
+        load = sheet.component("load");
+        queue = sheet.component("queue_depth");
+        kv = sheet.component("kv_utilization");
         EnumSet<Signal> read = EnumSet.noneOf(Signal.class);
         if (wCache > 0) {
             read.add(Signal.PREFIX_CACHE);
@@ -109,6 +105,6 @@ final class WeightedScoring implements RoutingPolicy {
 
     @Override
     public Map<String, double[]> lastBreakdown() {
-        return breakdown;
+        return sheet.components();
     }
 }
