@@ -91,11 +91,7 @@ class ReportBrowserTest {
     void everyChartDrawsItsMarksInChromium() throws Exception {
         HeadlessChromium chromium = HeadlessChromium.find();
         Path html = out.resolve(SweepReport.DEFAULT_FILE);
-        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
-        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
-        JsonNode status = JSON.readTree(page.text("report-status"));
-        assertTrue(status.path("done").asBoolean(), status.toString());
-        assertEquals(0, status.path("errors").size(), status.toString());
+        JsonNode status = loadedStatus(chromium, html);
         // expected marks per chart, from the grid: 2 policies x 2 percentiles x 3 rates on each latency curve,
         // 2 x 3 heatmap cells, 2 policies x 103 quantiles per CDF, 2 policies x 2 instances of bars,
         // 2 policies x 3 rates on each cache curve; nothing else (an aggregated sweep has no P/D panel)
@@ -112,19 +108,13 @@ class ReportBrowserTest {
         expected.put("cache-1", 6);
         expected.put("compare-0", 6);
         expected.put("compare-1", 6);
-        Map<String, Integer> drawn = new LinkedHashMap<>();
+        Map<String, Integer> drawn = drawnMarks(status);
         for (JsonNode c : status.path("chartMarks")) {
-            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
             assertTrue(c.path("svgElements").asInt() > c.path("drawn").asInt(), "axes and marks in the SVG of " + c);
-            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
         }
         assertEquals(expected, drawn);
 
-        Path png = tmp.resolve("report.png");
-        chromium.screenshot(html, png, 1400, 2400, tmp.resolve("profile"));
-        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("sweep-report.png");
-        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
-        assertNotBlank(ImageIO.read(png.toFile()));
+        keepScreenshot(chromium, html, 2400, "sweep-report.png");
     }
 
     @Test
@@ -156,16 +146,9 @@ class ReportBrowserTest {
         Path features = tmp.resolve("features-out");
         assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", features.toString(), "--report"));
         HeadlessChromium chromium = HeadlessChromium.find();
-        HeadlessChromium.Page page = chromium.load(features.resolve(SweepReport.DEFAULT_FILE), tmp.resolve("profile"));
-        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
-        JsonNode status = JSON.readTree(page.text("report-status"));
-        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        JsonNode status = loadedStatus(chromium, features.resolve(SweepReport.DEFAULT_FILE));
         // one series (no policy axis) x 2 rates on each of the 3 tier and 3 autoscaling curves
-        Map<String, Integer> drawn = new LinkedHashMap<>();
-        for (JsonNode c : status.path("chartMarks")) {
-            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
-            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
-        }
+        Map<String, Integer> drawn = drawnMarks(status);
         for (String id : List.of("kv-tiers-0", "kv-tiers-1", "kv-tiers-2", "autoscaling-0", "autoscaling-1", "autoscaling-2")) {
             assertEquals(2, drawn.get(id), id + " in " + drawn);
         }
@@ -179,11 +162,7 @@ class ReportBrowserTest {
         assertTrue(scalingRows > 4, "replicas came and went: " + scalingRows + " timeline rows");
         assertEquals((int) scalingRows, drawn.get("replicas-0"), "ready replicas in " + drawn);
         assertEquals((int) scalingRows, drawn.get("replicas-1"), "starting replicas in " + drawn);
-        Path png = tmp.resolve("features.png");
-        chromium.screenshot(features.resolve(SweepReport.DEFAULT_FILE), png, 1400, 3700, tmp.resolve("profile"));
-        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("autoscaling-report.png");
-        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
-        assertNotBlank(ImageIO.read(png.toFile()));
+        keepScreenshot(chromium, features.resolve(SweepReport.DEFAULT_FILE), 3700, "autoscaling-report.png");
     }
 
     @Test
@@ -221,15 +200,8 @@ class ReportBrowserTest {
         assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", pdOut.toString(), "--report"));
         HeadlessChromium chromium = HeadlessChromium.find();
         Path html = pdOut.resolve(SweepReport.DEFAULT_FILE);
-        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
-        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
-        JsonNode status = JSON.readTree(page.text("report-status"));
-        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
-        Map<String, Integer> drawn = new LinkedHashMap<>();
-        for (JsonNode c : status.path("chartMarks")) {
-            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
-            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
-        }
+        JsonNode status = loadedStatus(chromium, html);
+        Map<String, Integer> drawn = drawnMarks(status);
         // the 2 P/D fleets x 2 lines (mean and p99; prefill and decode) x 2 rates on the transfer, bandwidth-wait,
         // utilization and queueing curves, 2 x 1 line x 2 rates on the block-wait curve (the aggregated fleet has no
         // transfers and no pools: no line), and 3 fleets x 2 rates of goodput-per-GPU bars
@@ -243,11 +215,7 @@ class ReportBrowserTest {
         String caption = Files.readString(html);
         assertTrue(caption.contains("aggregated-2 aggregated (2 GPUs); pd-1p1d P/D (2 GPUs, 0 of 240 transfers waited for"
                 + " decode blocks)"), "the caption names each fleet's architecture and GPUs");
-        Path png = tmp.resolve("pd.png");
-        chromium.screenshot(html, png, 1400, 4200, tmp.resolve("profile"));
-        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve("pd-report.png");
-        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
-        assertNotBlank(ImageIO.read(png.toFile()));
+        keepScreenshot(chromium, html, 4200, "pd-report.png");
     }
 
     @Test
@@ -258,16 +226,9 @@ class ReportBrowserTest {
         Path html = tmp.resolve("replay.html");
         assertEquals(0, Main.execute("replay-real", run.toString(), "--hardware", "RTXPRO6000", "--latency-model", "profiled",
                 "--out", tmp.resolve("replay.parquet").toString(), "--report", html.toString()));
-        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
-        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
-        JsonNode status = JSON.readTree(page.text("report-status"));
-        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        JsonNode status = loadedStatus(chromium, html);
         // 4 metrics: a CDF of 2 curves x 103 quantiles and a scatter of the 300 requests each
-        Map<String, Integer> drawn = new LinkedHashMap<>();
-        for (JsonNode c : status.path("chartMarks")) {
-            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
-            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
-        }
+        Map<String, Integer> drawn = drawnMarks(status);
         int cdf = 2 * LatencyCdfPanel.PROBABILITIES.length;
         assertEquals(Map.of("cdf-0", cdf, "cdf-1", cdf, "cdf-2", cdf, "cdf-3", cdf, "scatter-0", 300, "scatter-1", 300,
                 "scatter-2", 300, "scatter-3", 300), drawn);
@@ -289,5 +250,36 @@ class ReportBrowserTest {
         }
         double share = inked / ((img.getWidth() / 2.0) * (img.getHeight() / 2.0));
         assertTrue(share > 0.05 && colours.size() > 50, "screenshot looks blank: " + share + " inked, " + colours.size() + " colours");
+    }
+
+    /**
+     * Loads {@code html} in Chromium and returns its {@code #report-status}, after checking that the page logged
+     * nothing to the console and finished drawing without a script error.
+     */
+    private JsonNode loadedStatus(HeadlessChromium chromium, Path html) throws Exception {
+        HeadlessChromium.Page page = chromium.load(html, tmp.resolve("profile"));
+        assertEquals(List.of(), page.console(), "the page logs nothing to the console");
+        JsonNode status = JSON.readTree(page.text("report-status"));
+        assertTrue(status.path("done").asBoolean() && status.path("errors").isEmpty(), status.toString());
+        return status;
+    }
+
+    /** Marks drawn per chart id; every chart must have drawn exactly the marks its data holds. */
+    private static Map<String, Integer> drawnMarks(JsonNode status) {
+        Map<String, Integer> drawn = new LinkedHashMap<>();
+        for (JsonNode c : status.path("chartMarks")) {
+            assertEquals(c.path("expected").asInt(), c.path("drawn").asInt(), "marks drawn in " + c);
+            drawn.put(c.path("id").asText(), c.path("drawn").asInt());
+        }
+        return drawn;
+    }
+
+    /** Screenshots {@code html} (1400 px wide), keeps it as target/report-screenshots/{@code name}, and checks it is not blank. */
+    private void keepScreenshot(HeadlessChromium chromium, Path html, int heightPx, String name) throws Exception {
+        Path png = tmp.resolve(name);
+        chromium.screenshot(html, png, 1400, heightPx, tmp.resolve("profile"));
+        Path kept = Files.createDirectories(Path.of("target", "report-screenshots")).resolve(name);
+        Files.copy(png, kept, StandardCopyOption.REPLACE_EXISTING);
+        assertNotBlank(ImageIO.read(png.toFile()));
     }
 }
