@@ -2,6 +2,7 @@ package io.servesim.cluster;
 
 import io.servesim.engine.Engine;
 import io.servesim.engine.KvCache;
+import io.servesim.engine.LoadBoard;
 import io.servesim.engine.Request;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +34,17 @@ public final class ClusterView {
     private final double[] ttftEwmaUs;
     private final double[] tpotEwmaUs;
     private final double[] stepEwmaUs;
-    /** The GPU caches' block index ({@link Signal#PREFIX_CACHE}), or null when no policy reads it. */
+    /**
+     * The GPU caches' block index ({@link Signal#PREFIX_CACHE}), or null when no policy reads it or
+     * when it is read from the engines' own indexes ({@link #prefixDirect}).
+     */
     private final PrefixFeed prefix;
+    /** {@link Signal#PREFIX_CACHE} is read by walking the engines' own indexes ({@link DirectPrefixOverlap}). */
+    private final boolean prefixDirect;
     /** The CPU tiers' block index ({@link Signal#CPU_PREFIX_CACHE}), or null when no policy reads it. */
     private final PrefixFeed cpuPrefix;
+    /** The attached engines' queue, running, in-flight and KV counts, per engine id in contiguous arrays. */
+    private final LoadBoard board;
     private final int[] overlapScratch;
     private final int[] readyOverlap;
     private final int[] cpuOverlap;
@@ -67,10 +75,13 @@ public final class ClusterView {
         this.ttftEwmaUs = new double[n];
         this.tpotEwmaUs = new double[n];
         this.stepEwmaUs = new double[n];
-        this.prefix = read.contains(Signal.PREFIX_CACHE)
+        this.prefixDirect = read.contains(Signal.PREFIX_CACHE)
+                && DirectPrefixOverlap.applies(n, observability.mode(Signal.PREFIX_CACHE));
+        this.prefix = read.contains(Signal.PREFIX_CACHE) && !prefixDirect
                 ? new PrefixFeed(n, observability.mode(Signal.PREFIX_CACHE)) : null;
         this.cpuPrefix = read.contains(Signal.CPU_PREFIX_CACHE)
                 ? new PrefixFeed(n, observability.mode(Signal.CPU_PREFIX_CACHE)) : null;
+        this.board = new LoadBoard(n);
         this.overlapScratch = new int[n];
         this.readyOverlap = new int[n];
         this.cpuOverlap = new int[n];
@@ -95,7 +106,9 @@ public final class ClusterView {
         this.tpotEwmaUs = all.tpotEwmaUs;
         this.stepEwmaUs = all.stepEwmaUs;
         this.prefix = all.prefix;
+        this.prefixDirect = all.prefixDirect;
         this.cpuPrefix = all.cpuPrefix;
+        this.board = all.board;
         this.overlapScratch = all.overlapScratch;
         this.readyOverlap = new int[size];
         this.cpuOverlap = new int[size];
@@ -116,8 +129,12 @@ public final class ClusterView {
         return new ClusterView(this, offset, size);
     }
 
-    /** Engine {@code id} joins (at start, or a replica becoming ready): its cache events feed the prefix indexes. */
+    /**
+     * Engine {@code id} joins (at start, or a replica becoming ready): its cache events feed the prefix
+     * indexes and it keeps its request and KV counts in this view's {@link LoadBoard}.
+     */
     public void attach(int id) {
+        engines[id].publishTo(board);
         KvCache kv = engines[id].kvCache();
         if (prefix != null) {
             kv.setListener(prefix.listener(id));
@@ -192,17 +209,20 @@ public final class ClusterView {
 
     public int queueDepth(int i) {
         int id = id(i);
-        return periodic[QUEUE_DEPTH] ? (int) scraped[QUEUE_DEPTH][id] : engines[id].queueDepth();
+        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        return periodic[QUEUE_DEPTH] ? (int) scraped[QUEUE_DEPTH][id] : board.queued(id);
     }
 
     public int running(int i) {
         int id = id(i);
-        return periodic[RUNNING] ? (int) scraped[RUNNING][id] : engines[id].runningCount();
+        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        return periodic[RUNNING] ? (int) scraped[RUNNING][id] : board.running(id);
     }
 
     public double kvUtilization(int i) {
         int id = id(i);
-        return periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION][id] : engines[id].kvCache().utilization();
+        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        return periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION][id] : board.kvUtilization(id);
     }
 
     public int freeKvBlocks(int i) { return (int) value(Signal.FREE_KV_BLOCKS, i); }
@@ -217,8 +237,9 @@ public final class ClusterView {
      * always current.
      */
     public long inTransit(int i) {
-        Engine e = engines[id(i)];
-        return e.inFlight() - e.queueDepth() - e.runningCount();
+        int id = id(i);
+        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        return board.inFlight(id) - board.queued(id) - board.running(id);
     }
 
     /** KV blocks in use at instance {@code i} (total minus free), as seen. */
@@ -235,7 +256,13 @@ public final class ClusterView {
      * array is reused by the next call. Returns all zeros when no policy needs the index.
      */
     public int[] prefixOverlapBlocks(Request r) {
-        if (prefix == null) {
+        if (prefixDirect) {
+            int bs = blockSizeTokens();
+            for (int k = 0, n = instances(); k < n; k++) {
+                int id = id(k);
+                overlapScratch[id] = DirectPrefixOverlap.overlap(engines[id].kvCache(), r, bs);
+            }
+        } else if (prefix == null) {
             java.util.Arrays.fill(overlapScratch, 0);
         } else {
             prefix.index().overlap(r, blockSizeTokens(), overlapScratch);
@@ -358,7 +385,8 @@ public final class ClusterView {
             case RECENT_TPOT -> tpotEwmaUs[i];
             case CACHE_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.hitTokens() / kv.queriedTokens();
             case ESTIMATED_WAIT -> (double) e.waitingPromptTokens() / e.config().maxNumBatchedTokens() * stepEwmaUs[i];
-            case PREFIX_CACHE -> prefix == null ? 0 : prefix.index().size();
+            case PREFIX_CACHE -> prefixDirect ? DirectPrefixOverlap.distinctHashes(engines)
+                    : prefix == null ? 0 : prefix.index().size();
             case KV_CPU_UTILIZATION -> kv.offload() == null ? 0 : kv.offload().cpuUtilization();
             case GPU_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) (kv.hitTokens() - kv.cpuHitTokens()) / kv.queriedTokens();
             case CPU_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.cpuHitTokens() / kv.queriedTokens();

@@ -42,6 +42,8 @@ public final class Engine {
     private long macroSteps;
     private long preemptions;
     private long inFlight;
+    /** The routing board this engine keeps its counts in (null: none, {@link #publishTo}). */
+    private LoadBoard board;
     private long inFlightPromptBlocks;
     private long headOfLineBlocks;
     /** Blocks held by requests whose blocking reload is in flight. */
@@ -145,6 +147,7 @@ public final class Engine {
         inFlight++;
         inFlightPromptBlocks += kv.blocksFor(r.inputTokens());
         events.schedule(nowUs + latency.queueingDelayUs(r.inputTokens()), EventKind.QUEUED, id, r);
+        publish();
     }
 
     /** QUEUED: drop guards, then the wait queue; wakes an idle engine. */
@@ -165,6 +168,7 @@ public final class Engine {
             stepPending = true;
             events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
+        publish();
     }
 
     private DropReason unservable(Request r) {
@@ -193,6 +197,7 @@ public final class Engine {
             stepPending = true;
             events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
+        publish();
     }
 
     /** STEP: one engine iteration (the four phases). */
@@ -231,6 +236,7 @@ public final class Engine {
             stepPending = true;
             events.schedule(endUs, EventKind.STEP, id, null);
         }
+        publish();
         assert Invariants.checkEngine(this);
     }
 
@@ -279,6 +285,7 @@ public final class Engine {
     public void onLeft(Request r, long nowUs) {
         inFlight--;
         inFlightPromptBlocks -= kv.blocksFor(r.inputTokens());
+        publish();
         observer.onLeft(this, r, nowUs);
     }
 
@@ -287,6 +294,7 @@ public final class Engine {
         endStretch();
         running.drain(sink);
         waitQueue.drain(sink);
+        publish();
     }
 
     /** Blocks held for P/D transfers: prefill stages' sources, and reservations and received KV (INV-4's owners). */
@@ -306,6 +314,7 @@ public final class Engine {
         handOffBlocks += b.heldBlocks();
         inFlight--;
         inFlightPromptBlocks -= kv.blocksFor(b.inputTokens());
+        publish();
     }
 
     /** The KV transfer of {@code b} completed: its blocks are freed here (hashed ones stay cached for later hits). */
@@ -329,6 +338,7 @@ public final class Engine {
         r.instanceId = id;
         inFlight++;
         inFlightPromptBlocks += kv.blocksFor(r.inputTokens());
+        publish();
         DropReason reason = unservable(r);
         if (reason != null) {
             drop(r, reason, nowUs);
@@ -364,6 +374,7 @@ public final class Engine {
             stepPending = true;
             events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
+        publish();
     }
 
     /**
@@ -375,6 +386,7 @@ public final class Engine {
             leaveForElsewhere(r);
             sink.accept(r);
         });
+        publish();
     }
 
     /**
@@ -389,6 +401,7 @@ public final class Engine {
             leaveForElsewhere(r);
             sink.accept(r);
         });
+        publish();
     }
 
     /** A request in queueing delay here is sent elsewhere before it reaches the wait queue. */
@@ -400,6 +413,30 @@ public final class Engine {
         r.state = Request.State.PENDING;
         inFlight--;
         inFlightPromptBlocks -= kv.blocksFor(r.inputTokens());
+        publish();
+    }
+
+    /**
+     * Writes this engine's request counts into the routing board it publishes to (at the end of every
+     * call that changes them; the KV cache keeps its free count there itself).
+     */
+    private void publish() {
+        if (board != null) {
+            board.queued[id] = waitQueue.size();
+            board.running[id] = running.size();
+            board.inFlight[id] = inFlight;
+        }
+    }
+
+    /** From now on this engine keeps its counts in {@code board} (once per engine). */
+    public void publishTo(LoadBoard board) {
+        if (this.board != null) {
+            throw new IllegalStateException("engine " + id + " already publishes to a board");
+        }
+        this.board = board;
+        kv.publishFreeBlocksTo(board.freeBlocks, id);
+        board.totalBlocks[id] = kv.totalBlocks();
+        publish();
     }
 
     int waitingForInvariants() {

@@ -21,7 +21,13 @@ final class FreeQueue {
     /** Run node ids not in the queue. */
     private final int[] freeRuns;
     private int freeRunCount;
-    private int freeCount;
+    /**
+     * The free count lives in {@code counts[countSlot]}: a one-element array of its own, or the slot of
+     * a routing board where the control plane reads every instance's count contiguously
+     * ({@link #publishCountTo}).
+     */
+    private int[] counts = new int[1];
+    private int countSlot;
 
     /** A queue of {@code totalBlocks} anonymous free blocks. */
     FreeQueue(int totalBlocks) {
@@ -40,7 +46,17 @@ final class FreeQueue {
 
     /** Blocks in the queue. */
     int freeCount() {
-        return freeCount;
+        return counts[countSlot];
+    }
+
+    /** From now on the free count is kept in {@code board[slot]} (once per queue). */
+    void publishCountTo(int[] board, int slot) {
+        if (counts.length != 1) {
+            throw new IllegalStateException("free count already published to a board");
+        }
+        board[slot] = counts[countSlot];
+        counts = board;
+        countSlot = slot;
     }
 
     /** Reference count of hashed block {@code blk} (0: it is in the queue). */
@@ -57,7 +73,7 @@ final class FreeQueue {
     void hold(int blk) {
         if (meta[blk * STRIDE + COUNT]++ == 0) {
             unlink(blk);
-            freeCount--;
+            counts[countSlot]--;
         }
     }
 
@@ -66,7 +82,7 @@ final class FreeQueue {
         int count = --meta[blk * STRIDE + COUNT];
         if (count == 0) {
             linkTail(blk);
-            freeCount++;
+            counts[countSlot]++;
         } else if (count < 0) {
             throw new IllegalStateException("block " + blk + " freed twice");
         }
@@ -74,7 +90,7 @@ final class FreeQueue {
 
     /** Appends {@code blocks} anonymous blocks at the tail (extending the tail run, or starting one). */
     void releaseAnonymous(int blocks) {
-        freeCount += blocks;
+        counts[countSlot] += blocks;
         int last = meta[sentinel * STRIDE + PREV];
         if (last > sentinel) {
             meta[last * STRIDE + COUNT] += blocks;
@@ -88,7 +104,7 @@ final class FreeQueue {
     /** Hashed block {@code blk} (reference count 0) joins the tail. */
     void enqueueUnreferenced(int blk) {
         linkTail(blk);
-        freeCount++;
+        counts[countSlot]++;
     }
 
     /**
@@ -98,13 +114,13 @@ final class FreeQueue {
     int takeAnonymousAtHead(int blocks) {
         int head = meta[sentinel * STRIDE + NEXT];
         if (head == sentinel) {
-            throw new IllegalStateException("free list empty with freeCount=" + freeCount);
+            throw new IllegalStateException("free list empty with freeCount=" + freeCount());
         }
         if (head < sentinel) {
             return 0;
         }
         int take = Math.min(blocks, meta[head * STRIDE + COUNT]);
-        freeCount -= take;
+        counts[countSlot] -= take;
         if ((meta[head * STRIDE + COUNT] -= take) == 0) {
             unlink(head);
             freeRuns[freeRunCount++] = head;
@@ -116,7 +132,7 @@ final class FreeQueue {
     int takeHashedHead() {
         int head = meta[sentinel * STRIDE + NEXT];
         unlink(head);
-        freeCount--;
+        counts[countSlot]--;
         return head;
     }
 

@@ -97,6 +97,12 @@ public final class KvCache {
     public int totalBlocks() { return totalBlocks; }
     /** Blocks with reference count 0 (some may still hold reusable cached content). */
     public int freeBlocks() { return queue.freeCount(); }
+    /**
+     * From now on {@link #freeBlocks()} is kept in {@code board[slot]}, where a router reading every
+     * instance's KV utilization per decision finds the counts in one contiguous array instead of behind
+     * three objects per instance (once per cache).
+     */
+    public void publishFreeBlocksTo(int[] board, int slot) { queue.publishCountTo(board, slot); }
     /** Blocks referenced by at least one running request. */
     public int usedBlocks() { return totalBlocks - queue.freeCount(); }
     public double utilization() { return (double) usedBlocks() / totalBlocks; }
@@ -191,6 +197,11 @@ public final class KvCache {
     /** True if {@code hash} is a registered block hash (used by cache-aware routing). */
     public boolean containsHash(long blockHash) {
         return index.containsKey(blockHash);
+    }
+
+    /** Visits every registered block hash (in no particular order). */
+    public void forEachHash(java.util.function.LongConsumer visitor) {
+        index.forEachKey(visitor);
     }
 
     /**
