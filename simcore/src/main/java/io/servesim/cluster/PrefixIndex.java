@@ -77,6 +77,9 @@ public final class PrefixIndex {
      */
     public int overlap(Request r, int blockSize, int[] overlapBlocks) {
         Arrays.fill(overlapBlocks, 0);
+        if (slotOf.size() == 0) {
+            return 0; // nothing cached anywhere (e.g. no prompt shares content): no hash to compute
+        }
         int maxBlocks = (r.inputTokens() - 1) / blockSize;
         Arrays.fill(scratch, -1L);
         int b = 0;

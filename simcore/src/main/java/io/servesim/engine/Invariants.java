@@ -35,6 +35,10 @@ public final class Invariants {
             if (r.heldBlocks() < kv.blocksFor(computed)) {
                 throw new IllegalStateException("request holds " + r.heldBlocks() + " blocks for " + computed + " tokens: " + r);
             }
+            if (r.blockTokens != r.heldBlocks() * kv.blockSize()) {
+                throw new IllegalStateException("request's block tokens " + r.blockTokens + " != " + r.heldBlocks()
+                        + " held blocks x " + kv.blockSize() + ": " + r);
+            }
             if (running.fastLimit[i] > r.blockTokens) {
                 throw new IllegalStateException("running slot " + i + " may reach " + running.fastLimit[i]
                         + " tokens without KV but holds " + r.blockTokens + ": " + r);

@@ -59,6 +59,8 @@ public final class KvCache {
     private long preemptedHitTokens;
     private long preemptedQueriedTokens;
     private long allocationFailures;
+    /** Sum of the slots {@link #registerUpTo} touched ahead (kept so the loads are not optimized away). */
+    private long prefetchSink;
 
     /** Observes block registrations and evictions (null: none). */
     public void setListener(KvBlockListener listener) {
@@ -301,7 +303,7 @@ public final class KvCache {
             popFree(need);
             r.anonymousTail += need;
             anonymousHeld += need;
-            r.blockTokens = r.heldBlocks() * blockSize;
+            r.blockTokens += need * blockSize; // = heldBlocks() x blockSize, without reading the block list
         }
         register(r, endToken);
         return true;
@@ -387,6 +389,16 @@ public final class KvCache {
     }
 
     private void registerUpTo(Request r, int full) {
+        if (full - r.registeredBlocks > 4) {
+            // a long run of blocks (a prompt chunk): first touch every block's home slot, loads the CPU
+            // can overlap, so the inserts below find their cache lines loaded instead of missing one
+            // after another (~10% of the Mooncake benchmark's kernel time)
+            long seen = 0;
+            for (int b = r.registeredBlocks; b < full; b++) {
+                seen += index.touch(r.blockHash(b, blockSize));
+            }
+            prefetchSink += seen;
+        }
         for (int b = r.registeredBlocks; b < full; b++) {
             if (b == r.blocks.size()) { // the first block of the anonymous tail is listed now
                 r.blocks.add(-1);
