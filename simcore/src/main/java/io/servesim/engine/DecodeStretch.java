@@ -17,7 +17,9 @@ import io.servesim.latency.StepShape;
  * <p>A step is steady when, at its start: no request waits (an arrival, a preempted or a reloaded
  * request would be admitted), every running request decodes (its KV covers all but its last token,
  * it has sampled a token, and it did so at the end of the previous step), the batch fits the token
- * budget, and no request completes in it (target output reached, or {@code max_model_len}). KV block
+ * budget, and no request reaches {@code max_model_len} in it. Requests that sample their last token
+ * in a steady step leave after it exactly as after an ordinary step ({@link #complete}), and the
+ * stretch goes on over the rest of the batch. KV block
  * boundaries (a request needing a new block, or a full block to register for prefix caching) stay
  * inside a stretch: the requests due are looked up in a ring of buckets by the step they become due
  * at and get exactly the KV call the batch former would make, in batch order; when the free blocks
@@ -39,8 +41,10 @@ final class DecodeStretch {
     private boolean active;
     /** Steps taken in this stretch: added to every slot's computed, total and generated tokens. */
     private int steps;
-    /** Steps the stretch may take before one would complete a request. */
+    /** Steps the stretch may take before one would reach {@code max_model_len}. */
     private int stepLimit;
+    /** The step (counted from the stretch's start) in which the next request samples its last token. */
+    private int nextCompletion;
     /** Sum of this stretch's ITLs: added to every slot's last-token time. */
     private long itlSumUs;
     /** End of the stretch's latest step: every slot's last step end. */
@@ -71,18 +75,19 @@ final class DecodeStretch {
             return false;
         }
         int limit = Integer.MAX_VALUE;
+        int completion = Integer.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             int computed = running.computed[i];
             int tokens = running.tokens[i];
             if (tokens - computed != 1 || running.generated[i] == 0 || running.lastStepEndUs[i] != nowUs || running.capped[i]) {
                 return false;
             }
-            limit = Math.min(limit, running.target[i] - running.generated[i] - 1);
+            completion = Math.min(completion, running.target[i] - running.generated[i] - 1);
             if (maxModelLen > 0) {
                 limit = Math.min(limit, maxModelLen - tokens - 1);
             }
         }
-        if (limit < 2) {
+        if (limit < 2 || completion < 0) {
             return false;
         }
         if (nextDue.length < n) {
@@ -99,6 +104,7 @@ final class DecodeStretch {
         }
         active = true;
         stepLimit = limit;
+        nextCompletion = completion;
         itlSumUs = 0;
         lastEndUs = nowUs;
         return true;
@@ -146,16 +152,67 @@ final class DecodeStretch {
         lastEndUs = endUs;
     }
 
+    /** Whether the step just {@link #executed} gave some request its last token ({@link #complete} them). */
+    boolean completedSome() {
+        return steps > nextCompletion;
+    }
+
+    /**
+     * The requests that sampled their last token in the step just executed leave the batch, as
+     * {@link StepExecution#executeAndComplete} lets them (in batch order: their counters written
+     * back, then {@code execution} frees their blocks and schedules their leaving); the others keep
+     * the stretch going, their slots compacted, with the step shape and the ring of KV-due slots
+     * rebuilt over the remaining batch. The step was the same decode step either way: every request
+     * decoded one token in it, so the ITLs, KV calls and completions are those of an ordinary step.
+     */
+    void complete(StepExecution execution) {
+        int n = running.size();
+        int kept = 0;
+        int survivorsFrom = 0;
+        int next = Integer.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int left = running.target[i] - running.generated[i] - steps;
+            if (left > 0) {
+                next = Math.min(next, steps + left - 1);
+                continue;
+            }
+            running.moveRange(survivorsFrom, kept, i - survivorsFrom);
+            kept += i - survivorsFrom;
+            survivorsFrom = i + 1;
+            writeBack(i);
+            execution.complete(running.sync(i), lastEndUs);
+        }
+        running.moveRange(survivorsFrom, kept, n - survivorsFrom);
+        running.truncate(kept + n - survivorsFrom);
+        nextCompletion = next;
+        n = running.size();
+        if (n == 0) {
+            active = false;
+            return;
+        }
+        java.util.Arrays.fill(ringHead, -1);
+        shape.clear();
+        for (int i = 0; i < n; i++) {
+            // the shape of the step just taken: the next step() advances every context by one
+            shape.addDecode(running.computed[i] + steps - 1);
+            enqueue(i, running.fastLimit[i] - running.computed[i]);
+        }
+    }
+
     /** Ends the stretch: writes its steps back into the running batch's per-request arrays. */
     void end() {
         for (int i = 0, n = running.size(); i < n; i++) {
-            running.computed[i] += steps;
-            running.tokens[i] += steps;
-            running.generated[i] += steps;
-            running.lastTokenUs[i] += itlSumUs;
-            running.lastStepEndUs[i] = lastEndUs;
+            writeBack(i);
         }
         active = false;
+    }
+
+    private void writeBack(int i) {
+        running.computed[i] += steps;
+        running.tokens[i] += steps;
+        running.generated[i] += steps;
+        running.lastTokenUs[i] += itlSumUs;
+        running.lastStepEndUs[i] = lastEndUs;
     }
 
     /** Slot {@code i}'s computed tokens now (for the invariant checks, which may run inside a stretch). */

@@ -228,6 +228,9 @@ public final class Engine {
             long itlUs = stepUs + outputProcessingUs;
             observer.onInterTokenLatency(itlUs, running.size());
             stretch.executed(endUs, itlUs);
+            if (stretch.completedSome()) {
+                stretch.complete(execution);
+            }
             macroSteps++;
         } else {
             execution.executeAndComplete(endUs);

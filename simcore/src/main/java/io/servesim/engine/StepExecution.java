@@ -63,24 +63,32 @@ final class StepExecution {
                 running.moveRange(survivorsFrom, kept, i - survivorsFrom);
                 kept += i - survivorsFrom;
                 survivorsFrom = i + 1;
-                Request r = running.sync(i);
-                if (r.prefillOnly()) {
-                    // P/D: the KV stays here, owned by this instance, until its transfer completes
-                    r.state = Request.State.COMPLETED;
-                    r.completionUs = r.lastTokenUs;
-                    finishingBlocks += r.heldBlocks();
-                    events.schedule(endUs, EventKind.PREFILL_DONE, engineId, r);
-                } else {
-                    kv.release(r);
-                    r.state = Request.State.COMPLETED;
-                    r.completionUs = r.lastTokenUs;
-                    events.schedule(r.completionUs, EventKind.REQUEST_LEFT, engineId, r);
-                }
+                complete(running.sync(i), endUs);
             }
         }
         running.moveRange(survivorsFrom, kept, n - survivorsFrom);
         running.truncate(kept + n - survivorsFrom);
         flushItl();
+    }
+
+    /**
+     * {@code r}, synced and out of the batch, finished in the step that ended at {@code endUs}: it frees
+     * its blocks and leaves when its last token is visible (a P/D prefill stage keeps its blocks for
+     * its KV transfer instead).
+     */
+    void complete(Request r, long endUs) {
+        boolean keepsKv = r.prefillOnly(); // P/D: the KV stays here, owned by this instance, until its transfer completes
+        if (!keepsKv) {
+            kv.release(r);
+        }
+        r.state = Request.State.COMPLETED;
+        r.completionUs = r.lastTokenUs;
+        if (keepsKv) {
+            finishingBlocks += r.heldBlocks();
+            events.schedule(endUs, EventKind.PREFILL_DONE, engineId, r);
+        } else {
+            events.schedule(r.completionUs, EventKind.REQUEST_LEFT, engineId, r);
+        }
     }
 
     /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
