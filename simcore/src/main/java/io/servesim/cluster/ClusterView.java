@@ -207,21 +207,25 @@ public final class ClusterView {
     private static final int RUNNING = Signal.RUNNING.ordinal();
     private static final int KV_UTILIZATION = Signal.KV_UTILIZATION.ordinal();
 
-    public int queueDepth(int i) {
+    /** Engine id of position {@code i}, whose board entry debug mode checks against the engine's live counts. */
+    private int boardId(int i) {
         int id = id(i);
         assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        return id;
+    }
+
+    public int queueDepth(int i) {
+        int id = boardId(i);
         return periodic[QUEUE_DEPTH] ? (int) scraped[QUEUE_DEPTH][id] : board.queued(id);
     }
 
     public int running(int i) {
-        int id = id(i);
-        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        int id = boardId(i);
         return periodic[RUNNING] ? (int) scraped[RUNNING][id] : board.running(id);
     }
 
     public double kvUtilization(int i) {
-        int id = id(i);
-        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        int id = boardId(i);
         return periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION][id] : board.kvUtilization(id);
     }
 
@@ -237,8 +241,7 @@ public final class ClusterView {
      * always current.
      */
     public long inTransit(int i) {
-        int id = id(i);
-        assert board.matches(engines[id]) : "routing board out of date for engine " + id;
+        int id = boardId(i);
         return board.inFlight(id) - board.queued(id) - board.running(id);
     }
 
