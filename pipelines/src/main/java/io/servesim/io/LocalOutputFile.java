@@ -1,8 +1,6 @@
 package io.servesim.io;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -23,12 +21,12 @@ public final class LocalOutputFile implements OutputFile {
 
     @Override
     public PositionOutputStream create(long blockSizeHint) throws IOException {
-        return stream(Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+        return new CountingOutputStream(Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     }
 
     @Override
     public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-        return stream(Files.newOutputStream(path));
+        return new CountingOutputStream(Files.newOutputStream(path));
     }
 
     @Override
@@ -44,39 +42,5 @@ public final class LocalOutputFile implements OutputFile {
     @Override
     public String getPath() {
         return path.toString();
-    }
-
-    private static PositionOutputStream stream(OutputStream raw) {
-        OutputStream out = new BufferedOutputStream(raw, 1 << 16);
-        return new PositionOutputStream() {
-            private long pos;
-
-            @Override
-            public long getPos() {
-                return pos;
-            }
-
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-                pos++;
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-                pos += len;
-            }
-
-            @Override
-            public void flush() throws IOException {
-                out.flush();
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.close();
-            }
-        };
     }
 }

@@ -3,12 +3,10 @@ package io.servesim.io;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Rows written with parquet-avro's {@link AvroParquetWriter}, Snappy-compressed (snappy-java bundles
@@ -24,12 +22,7 @@ final class ParquetRowFile implements RowFile {
     }
 
     static ParquetRowFile open(Path file, Schema schema) throws IOException {
-        ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
-                .withSchema(schema)
-                .withDataModel(GenericData.get())
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .build();
+        ParquetWriter<GenericRecord> writer = ParquetWriters.open(new LocalOutputFile(file), schema, ParquetFileWriter.Mode.OVERWRITE);
         return new ParquetRowFile(writer, schema);
     }
 

@@ -1,15 +1,15 @@
 package io.servesim.sweep;
 
 import io.servesim.io.LocalOutputFile;
+import io.servesim.io.ParquetWriters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
@@ -31,9 +31,8 @@ final class EmptyDatasets {
                 empty = files.noneMatch(f -> f.getFileName().toString().endsWith(".parquet"));
             }
             if (empty) {
-                ParquetWriter<GenericRecord> w = AvroParquetWriter.<GenericRecord>builder(
-                                new LocalOutputFile(dir.resolve("part-00000-of-00001.parquet")))
-                        .withSchema(schemas.get(d)).withDataModel(GenericData.get()).build();
+                ParquetWriter<GenericRecord> w = ParquetWriters.open(new LocalOutputFile(dir.resolve("part-00000-of-00001.parquet")),
+                        schemas.get(d), ParquetFileWriter.Mode.CREATE);
                 w.close();
             }
         }

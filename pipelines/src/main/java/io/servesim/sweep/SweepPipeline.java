@@ -27,7 +27,7 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * The sweep as a Beam pipeline: validated cells -> Reshuffle (spreads cells over workers) ->
  * {@link RunCellFn} (one kernel run per cell, emitting one {@link RowBatch} per written dataset,
  * keyed by the dataset's directory) -> one {@code FileIO.writeDynamic()} whose destinations are the
- * datasets, each written via ParquetIO's sink ({@link RowBatchSink}) as
+ * datasets, each written by a Parquet sink ({@link RowBatchSink}) as
  * {@code <output>/<dataset>/part-*.parquet}.
  *
  * <p>How cells are spread is the runner's ({@link RunnerChoice#spreadKeys()}): Flink streams each

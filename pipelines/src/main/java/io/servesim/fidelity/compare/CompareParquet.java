@@ -1,6 +1,7 @@
 package io.servesim.fidelity.compare;
 
 import io.servesim.io.LocalOutputFile;
+import io.servesim.io.ParquetWriters;
 import io.servesim.io.Schemas;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,10 +10,8 @@ import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Writes one row per metric ({@link MetricComparison}) to Parquet with the schema
@@ -26,12 +25,7 @@ final class CompareParquet {
             throws IOException {
         Schema schema = Schemas.load("compare.avsc");
         Files.createDirectories(file.toAbsolutePath().getParent());
-        try (ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
-                .withSchema(schema)
-                .withDataModel(GenericData.get())
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .build()) {
+        try (ParquetWriter<GenericRecord> writer = ParquetWriters.open(new LocalOutputFile(file), schema, ParquetFileWriter.Mode.OVERWRITE)) {
             for (MetricComparison m : rows) {
                 GenericData.Record row = new GenericData.Record(schema);
                 row.put("metric", m.metric());
