@@ -87,7 +87,8 @@ public final class SweepJob {
                     progress.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
                             + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");
                 }
-                try (SweepProgress bar = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), progress, 2000) : null) {
+                try (SweepProgress bar = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), progress, 2000,
+                        SweepResults::preloadDuckDb) : null) {
                     result = p.run();
                     result.waitUntilFinish();
                 }
