@@ -12,10 +12,11 @@ import org.apache.parquet.io.PositionOutputStream;
  * file needs no Hadoop {@code FileSystem} (and leaves no {@code .crc} side files). Parquet 1.14
  * ships the same idea as {@code org.apache.parquet.io.LocalOutputFile}; Beam 2.62 brings 1.13.1.
  */
-public final class LocalOutputFile implements OutputFile {
+public final class LocalOutputFile extends NamedOutputFile {
     private final Path path;
 
     public LocalOutputFile(Path path) {
+        super(path.toString());
         this.path = path;
     }
 
@@ -27,16 +28,6 @@ public final class LocalOutputFile implements OutputFile {
     @Override
     public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
         return new CountingOutputStream(Files.newOutputStream(path));
-    }
-
-    @Override
-    public boolean supportsBlockSize() {
-        return false;
-    }
-
-    @Override
-    public long defaultBlockSize() {
-        return 0;
     }
 
     @Override

@@ -9,14 +9,13 @@ import org.apache.parquet.io.PositionOutputStream;
  * {@code FileIO} hands a sink (which creates, names and commits the file itself): the file is
  * created once, by whoever opened the stream.
  */
-public final class StreamOutputFile implements OutputFile {
+public final class StreamOutputFile extends NamedOutputFile {
     private final OutputStream stream;
-    private final String name;
 
     /** {@code name}: what errors call the file. */
     public StreamOutputFile(OutputStream stream, String name) {
+        super(name);
         this.stream = stream;
-        this.name = name;
     }
 
     @Override
@@ -27,20 +26,5 @@ public final class StreamOutputFile implements OutputFile {
     @Override
     public PositionOutputStream createOrOverwrite(long blockSizeHint) {
         return create(blockSizeHint);
-    }
-
-    @Override
-    public boolean supportsBlockSize() {
-        return false;
-    }
-
-    @Override
-    public long defaultBlockSize() {
-        return 0;
-    }
-
-    @Override
-    public String getPath() {
-        return name;
     }
 }
