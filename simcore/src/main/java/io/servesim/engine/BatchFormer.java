@@ -107,7 +107,20 @@ final class BatchFormer {
             addToShape(shape, generated[i], done, tokens[i], newTokens);
         }
         // Phase 2: new requests from the wait queue.
-        while (!preempted && budget > 0 && running.size() < config.maxNumSeqs() && !waitQueue.isEmpty()) {
+        if (!preempted) {
+            admitWaiting(nowUs, shape, budget);
+        }
+    }
+
+    /**
+     * Phase 2 alone, after a phase 1 that preempted nobody and left {@code tokenBudget} tokens: admits
+     * requests from the head of the wait queue while the budget, {@code max_num_seqs} and the KV
+     * cache allow, appending each to the running batch and its chunk to {@code shape}. A macro-step
+     * ({@link DecodeStretch}) runs it after its own phase 1.
+     */
+    void admitWaiting(long nowUs, StepShape shape, int tokenBudget) {
+        budget = tokenBudget;
+        while (budget > 0 && running.size() < config.maxNumSeqs() && !waitQueue.isEmpty()) {
             Request r = waitQueue.peek();
             if (r.kvResident) {
                 admitWithKv(r, nowUs, shape);

@@ -49,6 +49,10 @@ final class DecodeStretch {
     private long itlSumUs;
     /** End of the stretch's latest step: every slot's last step end. */
     private long lastEndUs;
+    /** Slots decoding in the current step; slots from here on were admitted in it ({@link #absorbAdmitted}). */
+    private int members;
+    /** Decode sequences in the shape before the current step's admissions. */
+    private int shapeDecodes;
 
     DecodeStretch(RunningBatch running, KvCache kv, EngineConfig config) {
         this.running = running;
@@ -90,11 +94,7 @@ final class DecodeStretch {
         if (limit < 2 || completion < 0) {
             return false;
         }
-        if (nextDue.length < n) {
-            int capacity = Math.max(n, 2 * nextDue.length);
-            nextDue = new int[capacity];
-            dueScratch = new int[capacity];
-        }
+        ensureSlots(n);
         java.util.Arrays.fill(ringHead, -1);
         steps = 0;
         shape.clear();
@@ -142,7 +142,76 @@ final class DecodeStretch {
         if (steps > 0) {
             shape.advanceDecodes();
         }
+        members = running.size();
+        shapeDecodes = shape.decodeSeqs();
         return shape;
+    }
+
+    /** Slots that decoded in the step just taken (the ones admitted in it not counted). */
+    int members() {
+        return members;
+    }
+
+    /**
+     * The step just {@link #executed} also admitted requests (the batch former's phase 2 after the
+     * stretch's phase 1, appended to the batch and their chunks to the step's shape): they execute
+     * now, as the ordinary step would have executed them after the stretch's members, and join the
+     * stretch, their counters rebased onto its start. A request admitted with a chunk short of its
+     * prompt (or stopped at {@code max_model_len}) is no steady decoder in the next step: the
+     * stretch then ends here and finished requests leave in batch order, as after an ordinary step.
+     */
+    void absorbAdmitted(StepExecution execution, long endUs) {
+        int n = running.size();
+        if (n == members) {
+            return;
+        }
+        execution.executeFrom(members, endUs);
+        for (int j = members; j < n; j++) {
+            if (running.tokens[j] - running.computed[j] != 1 || running.generated[j] == 0 || running.capped[j]) {
+                // not decoding next step: the stretch ends with this step (the admitted requests'
+                // counters are current already), and finished requests leave in batch order
+                for (int i = 0; i < members; i++) {
+                    writeBack(i);
+                }
+                active = false;
+                execution.completeFinished(endUs);
+                return;
+            }
+        }
+        ensureSlots(n);
+        for (int j = members; j < n; j++) {
+            int tokens = running.tokens[j];
+            if (maxModelLen > 0) {
+                stepLimit = Math.min(stepLimit, steps + maxModelLen - tokens - 1);
+            }
+            nextCompletion = Math.min(nextCompletion, steps + running.target[j] - running.generated[j] - 1);
+            // the stretch's representation: counters as of its start, plus its steps and ITL sum
+            running.computed[j] -= steps;
+            running.tokens[j] = tokens - steps;
+            running.generated[j] -= steps;
+            running.lastTokenUs[j] -= itlSumUs;
+        }
+        boolean decodesOnly = shape.prefillSeqs() == 0;
+        boolean prefillsOnly = shape.decodeSeqs() == shapeDecodes;
+        shape.clearPrefills();
+        if (decodesOnly || prefillsOnly) {
+            // admitted as decodes: already in the shape; as prefills: they decode from the next step on
+            for (int j = members; j < n; j++) {
+                if (prefillsOnly) {
+                    shape.addDecode(running.computed[j] + steps - 1);
+                }
+                enqueue(j, running.fastLimit[j] - running.computed[j]);
+            }
+        } else {
+            // both kinds: the decode sequences are rebuilt in batch order
+            shape.clear();
+            for (int i = 0; i < n; i++) {
+                shape.addDecode(running.computed[i] + steps - 1);
+            }
+            for (int j = members; j < n; j++) {
+                enqueue(j, running.fastLimit[j] - running.computed[j]);
+            }
+        }
     }
 
     /** The step returned by {@link #step} ran until {@code endUs}; every request's ITL in it was {@code itlUs}. */
@@ -218,6 +287,15 @@ final class DecodeStretch {
     /** Slot {@code i}'s computed tokens now (for the invariant checks, which may run inside a stretch). */
     int computed(int i) {
         return active ? running.computed[i] + steps : running.computed[i];
+    }
+
+    /** Room for {@code n} slots in the due chains (links kept). */
+    private void ensureSlots(int n) {
+        if (nextDue.length < n) {
+            int capacity = Math.max(n, 2 * nextDue.length);
+            nextDue = java.util.Arrays.copyOf(nextDue, capacity);
+            dueScratch = new int[capacity];
+        }
     }
 
     /** Files {@code slot} under the step at which it is due ({@code dueSteps}, counted from the stretch's start). */

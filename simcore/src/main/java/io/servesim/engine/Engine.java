@@ -226,9 +226,10 @@ public final class Engine {
         if (steady != null) {
             // every running request samples a token one step time (+ a2) after its previous one
             long itlUs = stepUs + outputProcessingUs;
-            observer.onInterTokenLatency(itlUs, running.size());
+            observer.onInterTokenLatency(itlUs, stretch.members());
             stretch.executed(endUs, itlUs);
-            if (stretch.completedSome()) {
+            stretch.absorbAdmitted(execution, endUs);
+            if (stretch.active() && stretch.completedSome()) {
                 stretch.complete(execution);
             }
             macroSteps++;
@@ -251,9 +252,13 @@ public final class Engine {
         if (stretch == null) {
             return null;
         }
-        if (waitQueue.isEmpty() && (stretch.active() || stretch.tryStart(nowUs))) {
+        if (stretch.active() || stretch.tryStart(nowUs)) {
             StepShape s = stretch.step();
             if (s != null) {
+                if (!waitQueue.isEmpty()) {
+                    // phase 2 as the batch former runs it, after the stretch's phase 1 (one token each)
+                    batchFormer.admitWaiting(nowUs, s, config.maxNumBatchedTokens() - running.size());
+                }
                 return s;
             }
         }

@@ -72,6 +72,43 @@ final class StepExecution {
     }
 
     /**
+     * Phase 2 alone for the slots from {@code from} on (the requests a macro-step admitted, the batch
+     * before them being the stretch's): their computed tokens advance and those whose KV now covers
+     * every token sample one. Nobody leaves here: {@link #completeFinished} or the stretch does that,
+     * in batch order.
+     */
+    void executeFrom(int from, long endUs) {
+        int[] scheduled = running.newTokens;
+        for (int i = from, n = running.size(); i < n; i++) {
+            int newTokens = scheduled[i];
+            if (newTokens > 0) {
+                scheduled[i] = 0;
+                if ((running.computed[i] += newTokens) == running.tokens[i]) {
+                    sampleToken(i, endUs, maxModelLen);
+                }
+            }
+        }
+        flushItl();
+    }
+
+    /** Phase 3 alone: requests that generated all their tokens (or reached max_model_len) leave; survivors keep their order. */
+    void completeFinished(long endUs) {
+        int kept = 0;
+        int survivorsFrom = 0;
+        int n = running.size();
+        for (int i = 0; i < n; i++) {
+            if (running.generated[i] >= running.target[i] || running.capped[i]) {
+                running.moveRange(survivorsFrom, kept, i - survivorsFrom);
+                kept += i - survivorsFrom;
+                survivorsFrom = i + 1;
+                complete(running.sync(i), endUs);
+            }
+        }
+        running.moveRange(survivorsFrom, kept, n - survivorsFrom);
+        running.truncate(kept + n - survivorsFrom);
+    }
+
+    /**
      * {@code r}, synced and out of the batch, finished in the step that ended at {@code endUs}: it frees
      * its blocks and leaves when its last token is visible (a P/D prefill stage keeps its blocks for
      * its KV transfer instead).

@@ -30,9 +30,10 @@ public final class StepShape {
     }
 
     /**
-     * The next step of the same decode-only batch: every decode sequence's context grows by the token
-     * it produced in this one (O(1): the offset applies on read). An engine's macro-step prices a
-     * steady decode stretch step by step this way without rebuilding the shape.
+     * The next step of the same decode batch: every decode sequence's context grows by the token it
+     * produced in this one (O(1): the offset applies on read). An engine's macro-step prices a steady
+     * decode stretch step by step this way without rebuilding the shape; the prefill chunks of a step
+     * that admitted requests are {@link #clearPrefills cleared} first.
      */
     public void advanceDecodes() {
         if (prefillSeqs > 0) {
@@ -42,11 +43,15 @@ public final class StepShape {
         decodeContextTokens += decodeSeqs;
     }
 
+    /** Drops the prefill chunks, keeping the decode sequences. */
+    public void clearPrefills() {
+        prefillSeqs = 0;
+        prefillTokens = 0;
+        prefillContextTokens = 0;
+    }
+
     /** A prefill chunk of {@code newTokens} tokens on top of {@code contextTokens} already cached/computed. */
     public void addPrefill(int newTokens, int contextTokens) {
-        if (decodeAdvance != 0) {
-            throw new IllegalStateException("addPrefill after advanceDecodes (clear first)");
-        }
         if (prefillSeqs == prefillNew.length) {
             prefillNew = Arrays.copyOf(prefillNew, prefillSeqs * 2);
             prefillContext = Arrays.copyOf(prefillContext, prefillSeqs * 2);
@@ -58,15 +63,15 @@ public final class StepShape {
         prefillContextTokens += contextTokens;
     }
 
-    /** A decode sequence producing one token while attending over {@code contextTokens} (KV length before this token). */
+    /**
+     * A decode sequence producing one token while attending over {@code contextTokens} (KV length
+     * before this token); after {@link #advanceDecodes} too, as it is in the step being priced.
+     */
     public void addDecode(int contextTokens) {
-        if (decodeAdvance != 0) {
-            throw new IllegalStateException("addDecode after advanceDecodes (clear first)");
-        }
         if (decodeSeqs == decodeContext.length) {
             decodeContext = Arrays.copyOf(decodeContext, decodeSeqs * 2);
         }
-        decodeContext[decodeSeqs++] = contextTokens;
+        decodeContext[decodeSeqs++] = contextTokens - decodeAdvance; // the offset applies on read
         decodeContextTokens += contextTokens;
     }
 
