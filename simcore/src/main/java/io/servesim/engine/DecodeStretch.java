@@ -156,9 +156,10 @@ final class DecodeStretch {
      * The step just {@link #executed} also admitted requests (the batch former's phase 2 after the
      * stretch's phase 1, appended to the batch and their chunks to the step's shape): they execute
      * now, as the ordinary step would have executed them after the stretch's members, and join the
-     * stretch, their counters rebased onto its start. A request admitted with a chunk short of its
-     * prompt (or stopped at {@code max_model_len}) is no steady decoder in the next step: the
-     * stretch then ends here and finished requests leave in batch order, as after an ordinary step.
+     * stretch, their counters rebased onto its start. A request that did not sample a token in this
+     * step (a chunk short of its prompt) or stopped at {@code max_model_len} is no steady decoder in
+     * the next step (its next inter-token latency is not the step's): the stretch then ends here and
+     * finished requests leave in batch order, as after an ordinary step.
      */
     void absorbAdmitted(StepExecution execution, long endUs) {
         int n = running.size();
@@ -167,7 +168,8 @@ final class DecodeStretch {
         }
         execution.executeFrom(members, endUs);
         for (int j = members; j < n; j++) {
-            if (running.tokens[j] - running.computed[j] != 1 || running.generated[j] == 0 || running.capped[j]) {
+            if (running.tokens[j] - running.computed[j] != 1 || running.generated[j] == 0
+                    || running.lastStepEndUs[j] != endUs || running.capped[j]) {
                 // not decoding next step: the stretch ends with this step (the admitted requests'
                 // counters are current already), and finished requests leave in batch order
                 for (int i = 0; i < members; i++) {

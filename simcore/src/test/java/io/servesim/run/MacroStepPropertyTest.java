@@ -13,6 +13,7 @@ import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -82,6 +83,17 @@ class MacroStepPropertyTest {
         Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, horizon)));
         assertEquals(single.records(), macro.records());
         assertEquals(single.summary(), macro.summary());
+    }
+
+    /**
+     * The sample that caught a stretch taking in a re-admitted request whose recompute chunk (32 of its
+     * 33 tokens: the budget left after the stretch's one decode) left it one token short: not a steady
+     * decoder, since it sampled nothing in that step and its next inter-token latency spans its wait.
+     * Ten 32-token blocks for four sequences preempt all the time.
+     */
+    @Example
+    void aRecomputeChunkOneTokenShortEndsTheStretch() {
+        macroStepsChangeNoRecord(4, 33, 0, 0, 10, 3, true, false, 6, 0, 0, 0L);
     }
 
     @Property(tries = 5)
