@@ -80,7 +80,9 @@ final class DecodeStretch {
         }
         int limit = Integer.MAX_VALUE;
         int completion = Integer.MAX_VALUE;
-        for (int i = 0; i < n; i++) {
+        // from the batch's end: requests still prefilling are the latest admitted, so a batch that
+        // cannot start a stretch (tried at every step, requests waiting or not) is told in a slot or two
+        for (int i = n - 1; i >= 0; i--) {
             int computed = running.computed[i];
             int tokens = running.tokens[i];
             if (tokens - computed != 1 || running.generated[i] == 0 || running.lastStepEndUs[i] != nowUs || running.capped[i]) {
