@@ -14,12 +14,15 @@ import io.servesim.latency.StepShape;
  * values from the stretch's start and one offset of steps, one sum of ITLs and one last step end
  * stand for all of them ({@link #end} writes them back).
  *
- * <p>A step is steady when, at its start: no request waits (an arrival, a preempted or a reloaded
- * request would be admitted), every running request decodes (its KV covers all but its last token,
- * it has sampled a token, and it did so at the end of the previous step), the batch fits the token
- * budget, and no request reaches {@code max_model_len} in it. Requests that sample their last token
- * in a steady step leave after it exactly as after an ordinary step ({@link #complete}), and the
- * stretch goes on over the rest of the batch. KV block
+ * <p>A step is steady when, at its start, every running request decodes (its KV covers all but its
+ * last token, it has sampled a token, and it did so at the end of the previous step), the batch fits
+ * the token budget, and no request reaches {@code max_model_len} in it. Requests that sample their
+ * last token in a steady step leave after it exactly as after an ordinary step ({@link #complete}),
+ * and the stretch goes on over the rest of the batch. Requests waiting are admitted in a steady step
+ * by the batch former's own phase 2 ({@link BatchFormer#admitWaiting}) with the budget the decodes
+ * leave, as vLLM schedules new requests after the running ones; they execute after the stretch's
+ * members and join it if they will decode in the next step ({@link #absorbAdmitted}), else the
+ * stretch ends with that step. KV block
  * boundaries (a request needing a new block, or a full block to register for prefix caching) stay
  * inside a stretch: the requests due are looked up in a ring of buckets by the step they become due
  * at and get exactly the KV call the batch former would make, in batch order; when the free blocks
@@ -71,7 +74,7 @@ final class DecodeStretch {
 
     /**
      * Starts a stretch with the step at {@code nowUs} if the running batch is steady and at least two
-     * steps complete nobody (a shorter stretch saves nothing); the wait queue is the caller's check.
+     * steps complete nobody (a shorter stretch saves nothing); requests waiting do not prevent it.
      */
     boolean tryStart(long nowUs) {
         int n = running.size();

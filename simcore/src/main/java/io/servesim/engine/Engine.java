@@ -245,8 +245,9 @@ public final class Engine {
     }
 
     /**
-     * The shape of this step if it is a steady decode step ({@link DecodeStretch}; its KV calls made),
-     * else null, any stretch ended, and the step is formed by the batch former.
+     * The shape of this step if it is a steady decode step ({@link DecodeStretch}; its KV calls made
+     * and the requests waiting admitted as far as the batch former admits them), else null, any
+     * stretch ended, and the step is formed by the batch former.
      */
     private StepShape steadyStep(long nowUs) {
         if (stretch == null) {
