@@ -83,8 +83,9 @@ final class DecodeStretch {
         }
         int limit = Integer.MAX_VALUE;
         int completion = Integer.MAX_VALUE;
-        // from the batch's end: requests still prefilling are the latest admitted, so a batch that
-        // cannot start a stretch (tried at every step, requests waiting or not) is told in a slot or two
+        // from the batch's end: a request still prefilling is most often among the latest admitted, so a
+        // batch that cannot start a stretch (tried at every step, requests waiting or not) is mostly told
+        // in a slot or two
         for (int i = n - 1; i >= 0; i--) {
             int computed = running.computed[i];
             int tokens = running.tokens[i];
@@ -246,10 +247,14 @@ final class DecodeStretch {
         int kept = 0;
         int survivorsFrom = 0;
         int next = Integer.MAX_VALUE;
+        int limit = Integer.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             int left = running.target[i] - running.generated[i] - steps;
             if (left > 0) {
                 next = Math.min(next, steps + left - 1);
+                if (maxModelLen > 0) {
+                    limit = Math.min(limit, maxModelLen - running.tokens[i] - 1); // as tryStart, from the start's count
+                }
                 continue;
             }
             running.moveRange(survivorsFrom, kept, i - survivorsFrom);
@@ -261,6 +266,7 @@ final class DecodeStretch {
         running.moveRange(survivorsFrom, kept, n - survivorsFrom);
         running.truncate(kept + n - survivorsFrom);
         nextCompletion = next;
+        stepLimit = limit; // a request that bounded it may just have left
         n = running.size();
         if (n == 0) {
             active = false;

@@ -9,6 +9,8 @@ import io.servesim.engine.KvTierConfig;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.StepShape;
 import io.servesim.metrics.RequestRecord;
+import io.servesim.policy.priority.Priorities;
+import io.servesim.policy.scheduling.Schedulers;
 import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +83,54 @@ class MacroStepPropertyTest {
         SimSetup setup = SimSetup.single(cfg, new ContextLatency(a2)).withHorizonUs(horizon);
         Runs.Result macro = Runs.run(setup, spec.open(seed, horizon));
         Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, horizon)));
+        assertEquals(single.records(), macro.records());
+        assertEquals(single.summary(), macro.summary());
+    }
+
+    /**
+     * As {@link #macroStepsChangeNoRecord}, with every registered scheduler (wait-queue order and
+     * preemption victim) and priority policy, a CPU tier reloading by step, blocking, or blocking and
+     * on a failed allocation, and two client classes with random priorities and short outputs (a
+     * request admitted and finished in one step): admissions inside a stretch follow the batch
+     * former's order whatever the policy.
+     */
+    @Property(tries = 40)
+    void macroStepsChangeNoRecordUnderEveryPolicyAndReload(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
+                                                          @ForAll @IntRange(min = 4, max = 2048) int maxBatched,
+                                                          @ForAll @IntRange(min = 0, max = 64) int threshold,
+                                                          @ForAll @IntRange(min = 8, max = 3000) int kvBlocks,
+                                                          @ForAll @IntRange(min = 0, max = 3) int blockSizeIndex,
+                                                          @ForAll @IntRange(min = 0, max = 3) int reload,
+                                                          @ForAll @IntRange(min = 0, max = 99) int schedulerPick,
+                                                          @ForAll @IntRange(min = 0, max = 99) int priorityPick,
+                                                          @ForAll @IntRange(min = 1, max = 200) int rate,
+                                                          @ForAll long seed) {
+        int blockSize = new int[] {1, 8, 16, 32}[blockSizeIndex];
+        KvTierConfig tiers = switch (reload) {
+            case 1 -> new KvTierConfig(500, 0.5, 20, 100, KvTierConfig.Reload.STEP, 2_097_152);
+            case 2 -> new KvTierConfig(500, 0.5, 20, 100, KvTierConfig.Reload.BLOCKING, 2_097_152);
+            case 3 -> new KvTierConfig(500, 0.5, 20, 100, KvTierConfig.Reload.BLOCKING, 2_097_152, true);
+            default -> KvTierConfig.OFF;
+        };
+        EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, threshold, 0, blockSize, kvBlocks, 0.9, true, tiers);
+        List<String> schedulers = List.copyOf(Schedulers.REGISTRY.names()); // registration order
+        List<String> priorities = List.copyOf(Priorities.REGISTRY.names());
+        PolicyBundle policies = PolicyBundle.DEFAULT
+                .with(PolicyKind.SCHEDULER, schedulers.get(schedulerPick % schedulers.size()))
+                .with(PolicyKind.PRIORITY, priorities.get(priorityPick % priorities.size()));
+        WorkloadSpec spec = Workloads.of("""
+                {aggregate_rate: %d, num_requests: 200, clients: [
+                  {id: a, slo_class: interactive, rate_fraction: 0.5, prefix: {group: p, length: 48},
+                   input_distribution: {type: gaussian, params: {mean: 200, std_dev: 150, max: 800}},
+                   output_distribution: {type: gaussian, params: {mean: 4, std_dev: 4, min: 1, max: 20}},
+                   priority_distribution: {type: uniform, params: {min: 0, max: 5}}},
+                  {id: b, slo_class: batch, rate_fraction: 0.5, prefix: {group: q, length: 64},
+                   input_distribution: {type: gaussian, params: {mean: 300, std_dev: 200, max: 800}},
+                   output_distribution: {type: gaussian, params: {mean: 120, std_dev: 100, min: 1, max: 600}},
+                   priority_distribution: {type: uniform, params: {min: 0, max: 5}}}]}""".formatted(rate));
+        SimSetup setup = SimSetup.single(cfg, new ContextLatency(0)).withPolicies(policies);
+        Runs.Result macro = Runs.run(setup, spec.open(seed, 0));
+        Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, 0)));
         assertEquals(single.records(), macro.records());
         assertEquals(single.summary(), macro.summary());
     }
