@@ -36,46 +36,20 @@ final class StepExecution {
     }
 
     /**
-     * Phases 2 and 3 in one pass over the batch: advance computed tokens, sample a token where the
-     * KV now covers every token, and let requests that generated all their tokens (or reached
-     * max_model_len) free their blocks and leave; survivors keep their order.
+     * Phases 2 and 3: advance computed tokens, sample a token where the KV now covers every token,
+     * then let requests that generated all their tokens (or reached max_model_len) free their blocks
+     * and leave in batch order; survivors keep their order.
      */
     void executeAndComplete(long endUs) {
-        int maxLen = maxModelLen;
-        int[] computed = running.computed;
-        int[] tokens = running.tokens;
-        int[] generated = running.generated;
-        int[] target = running.target;
-        int[] scheduled = running.newTokens;
-        boolean[] capped = running.capped;
-        int kept = 0;
-        int survivorsFrom = 0; // survivors from here to the current slot are not compacted yet
-        int n = running.size();
-        for (int i = 0; i < n; i++) {
-            int newTokens = scheduled[i];
-            if (newTokens > 0) {
-                scheduled[i] = 0;
-                if ((computed[i] += newTokens) == tokens[i]) {
-                    sampleToken(i, endUs, maxLen);
-                }
-            }
-            if (generated[i] >= target[i] || capped[i]) {
-                running.moveRange(survivorsFrom, kept, i - survivorsFrom);
-                kept += i - survivorsFrom;
-                survivorsFrom = i + 1;
-                complete(running.sync(i), endUs);
-            }
-        }
-        running.moveRange(survivorsFrom, kept, n - survivorsFrom);
-        running.truncate(kept + n - survivorsFrom);
-        flushItl();
+        executeFrom(0, endUs);
+        completeFinished(endUs);
     }
 
     /**
-     * Phase 2 alone for the slots from {@code from} on (the requests a macro-step admitted, the batch
-     * before them being the stretch's): their computed tokens advance and those whose KV now covers
-     * every token sample one. Nobody leaves here: {@link #completeFinished} or the stretch does that,
-     * in batch order.
+     * Phase 2 for the slots from {@code from} on (all of them in an ordinary step; in a macro-step the
+     * requests it admitted, the batch before them being the stretch's): their computed tokens advance
+     * and those whose KV now covers every token sample one. Nobody leaves here:
+     * {@link #completeFinished} or the stretch does that, in batch order.
      */
     void executeFrom(int from, long endUs) {
         int[] scheduled = running.newTokens;
