@@ -81,10 +81,7 @@ class MacroStepPropertyTest {
                  prefix: {group: p, length: 48}}""".formatted(rate));
         long horizon = horizonOn == 1 ? 3_000_000 : 0;
         SimSetup setup = SimSetup.single(cfg, new ContextLatency(a2)).withHorizonUs(horizon);
-        Runs.Result macro = Runs.run(setup, spec.open(seed, horizon));
-        Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, horizon)));
-        assertEquals(single.records(), macro.records());
-        assertEquals(single.summary(), macro.summary());
+        assertSameBothWays(setup, spec, seed, horizon);
     }
 
     /**
@@ -129,10 +126,7 @@ class MacroStepPropertyTest {
                    output_distribution: {type: gaussian, params: {mean: 120, std_dev: 100, min: 1, max: 600}},
                    priority_distribution: {type: uniform, params: {min: 0, max: 5}}}]}""".formatted(rate));
         SimSetup setup = SimSetup.single(cfg, new ContextLatency(0)).withPolicies(policies);
-        Runs.Result macro = Runs.run(setup, spec.open(seed, 0));
-        Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, 0)));
-        assertEquals(single.records(), macro.records());
-        assertEquals(single.summary(), macro.summary());
+        assertSameBothWays(setup, spec, seed, 0);
     }
 
     /**
@@ -160,6 +154,14 @@ class MacroStepPropertyTest {
         Engine e = sim.engine();
         assertTrue(e.macroSteps() > e.steps() / 2, e.macroSteps() + " macro-steps of " + e.steps());
         assertEquals(100, out.size());
+    }
+
+    /** The run with macro-steps and the run with one engine step per STEP event give the same records and summary. */
+    private static void assertSameBothWays(SimSetup setup, WorkloadSpec spec, long seed, long horizonUs) {
+        Runs.Result macro = Runs.run(setup, spec.open(seed, horizonUs));
+        Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, horizonUs)));
+        assertEquals(single.records(), macro.records());
+        assertEquals(single.summary(), macro.summary());
     }
 
     static <T> T withoutMacroSteps(Supplier<T> run) {
