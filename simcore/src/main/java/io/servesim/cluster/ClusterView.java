@@ -233,6 +233,44 @@ public final class ClusterView {
     public long inFlight(int i) { return (long) value(Signal.IN_FLIGHT, i); }
     public double recentTtftUs(int i) { return value(Signal.RECENT_TTFT, i); }
     public double recentTpotUs(int i) { return value(Signal.RECENT_TPOT, i); }
+    /**
+     * For every position {@code i}: {@code loads[i] = queueDepth(i) + running(i) + inTransit(i)}
+     * (BLIS's effective load), {@code queues[i] = queueDepth(i)} and {@code kvUtilizations[i] =
+     * kvUtilization(i)}, the same values those calls return, in one pass with the position mapping
+     * and the observability checks out of the loop: what a load-aware router reads for every
+     * instance on every decision. A null array is not filled.
+     */
+    public void readLoads(long[] loads, int[] queues, double[] kvUtilizations) {
+        int n = instances();
+        double[] scrapedQueue = periodic[QUEUE_DEPTH] ? scraped[QUEUE_DEPTH] : null;
+        double[] scrapedRunning = periodic[RUNNING] ? scraped[RUNNING] : null;
+        double[] scrapedKv = periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION] : null;
+        for (int i = 0; i < n; i++) {
+            int id = boardId(i);
+            int queued = board.queued(id);
+            int running = board.running(id);
+            int seenQueue = scrapedQueue == null ? queued : (int) scrapedQueue[id];
+            if (loads != null) {
+                int seenRunning = scrapedRunning == null ? running : (int) scrapedRunning[id];
+                loads[i] = seenQueue + seenRunning + (board.inFlight(id) - queued - running);
+            }
+            if (queues != null) {
+                queues[i] = seenQueue;
+            }
+            if (kvUtilizations != null) {
+                kvUtilizations[i] = scrapedKv == null ? board.kvUtilization(id) : scrapedKv[id];
+            }
+            assert readsAsOneByOne(i, loads, queues, kvUtilizations) : "readLoads differs from the accessors at position " + i;
+        }
+    }
+
+    /** Debug mode: position {@code i} of {@link #readLoads} equals what the one-value accessors return. */
+    private boolean readsAsOneByOne(int i, long[] loads, int[] queues, double[] kvUtilizations) {
+        return (loads == null || loads[i] == queueDepth(i) + running(i) + inTransit(i))
+                && (queues == null || queues[i] == queueDepth(i))
+                && (kvUtilizations == null || Double.compare(kvUtilizations[i], kvUtilization(i)) == 0);
+    }
+
     public double cacheHitRate(int i) { return value(Signal.CACHE_HIT_RATE, i); }
     public double estimatedWaitUs(int i) { return value(Signal.ESTIMATED_WAIT, i); }
     /**

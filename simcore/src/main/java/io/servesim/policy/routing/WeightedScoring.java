@@ -29,6 +29,18 @@ final class WeightedScoring implements RoutingPolicy {
     private final double[] kv;
     private final Set<Signal> signals;
     private final double[] total;
+    // The last decision's inputs per position, turned into the components only when a trace asks
+    // (lastBreakdown): a decision computes just the terms its weights keep.
+    private final int[] overlapBlocks;
+    private final long[] loads;
+    private final int[] queues;
+    private final double[] kvUtilizations;
+    private int lastInstances;
+    private int lastPromptBlocks;
+    private boolean lastHadOverlap;
+    private long lastMaxLoad;
+    private int lastMaxQueue;
+    private boolean breakdownStale;
 
     private WeightedScoring(double wCache, double wLoad, double wQueue, double wKv, int instances) {
         this.wCache = wCache;
@@ -41,6 +53,10 @@ final class WeightedScoring implements RoutingPolicy {
         load = sheet.component("load");
         queue = sheet.component("queue_depth");
         kv = sheet.component("kv_utilization");
+        overlapBlocks = new int[instances];
+        loads = new long[instances];
+        queues = new int[instances];
+        kvUtilizations = new double[instances];
         EnumSet<Signal> read = EnumSet.noneOf(Signal.class);
         if (wCache > 0) {
             read.add(Signal.PREFIX_CACHE);
@@ -63,32 +79,56 @@ final class WeightedScoring implements RoutingPolicy {
                 spec.nonNegative("queue_depth", 0), spec.nonNegative("kv_utilization", 0.5), ctx.instances());
     }
 
+    /**
+     * Scores every position and returns the best. A term whose weight is 0, or whose component is 0
+     * (no cached blocks), adds +0.0 to the total and is skipped; the others are added in the order
+     * of the formula, so the totals are the same doubles as evaluating it whole.
+     */
     @Override
     public int route(Request r, ClusterView v, long nowUs) {
         int n = v.instances();
         int[] overlap = wCache != 0 ? v.prefixOverlapBlocks(r) : null;
         int promptBlocks = Math.max(1, (r.inputTokens() - 1) / v.blockSizeTokens());
-        double maxLoad = 0;
-        double maxQueue = 0;
-        for (int i = 0; i < n; i++) { // raw values first (each instance's signals read once), scores below
-            load[i] = Load.of(v, i);
-            queue[i] = v.queueDepth(i);
-            maxLoad = Math.max(maxLoad, load[i]);
-            maxQueue = Math.max(maxQueue, queue[i]);
+        v.readLoads(loads, queues, kvUtilizations);
+        long maxLoad = 0;
+        int maxQueue = 0;
+        for (int i = 0; i < n; i++) {
+            maxLoad = Math.max(maxLoad, loads[i]);
+            maxQueue = Math.max(maxQueue, queues[i]);
         }
+        double maxLoadD = maxLoad;
+        double maxQueueD = maxQueue;
         int best = 0;
         double bestScore = -Double.MAX_VALUE;
         for (int i = 0; i < n; i++) {
-            cache[i] = overlap == null ? 0 : (double) overlap[i] / promptBlocks;
-            load[i] = maxLoad == 0 ? 1 : 1 - load[i] / maxLoad;
-            queue[i] = maxQueue == 0 ? 1 : 1 - queue[i] / maxQueue;
-            kv[i] = 1 - v.kvUtilization(i);
-            double score = total[i] = wCache * cache[i] + wLoad * load[i] + wQueue * queue[i] + wKv * kv[i];
+            double score = 0;
+            if (overlap != null && overlap[i] != 0) {
+                score = wCache * ((double) overlap[i] / promptBlocks);
+            }
+            if (wLoad != 0) {
+                score += wLoad * (maxLoad == 0 ? 1 : 1 - loads[i] / maxLoadD);
+            }
+            if (wQueue != 0) {
+                score += wQueue * (maxQueue == 0 ? 1 : 1 - queues[i] / maxQueueD);
+            }
+            if (wKv != 0) {
+                score += wKv * (1 - kvUtilizations[i]);
+            }
+            total[i] = score;
             if (score > bestScore) {
                 bestScore = score;
                 best = i;
             }
         }
+        if (overlap != null) {
+            System.arraycopy(overlap, 0, overlapBlocks, 0, n);
+        }
+        lastInstances = n;
+        lastPromptBlocks = promptBlocks;
+        lastHadOverlap = overlap != null;
+        lastMaxLoad = maxLoad;
+        lastMaxQueue = maxQueue;
+        breakdownStale = true;
         return best;
     }
 
@@ -103,8 +143,20 @@ final class WeightedScoring implements RoutingPolicy {
         return total;
     }
 
+    /** The components of the last decision (each in [0, 1], before its weight), from its kept inputs. */
     @Override
     public Map<String, double[]> lastBreakdown() {
+        if (breakdownStale) {
+            double maxLoad = lastMaxLoad;
+            double maxQueue = lastMaxQueue;
+            for (int i = 0; i < lastInstances; i++) {
+                cache[i] = lastHadOverlap ? (double) overlapBlocks[i] / lastPromptBlocks : 0;
+                load[i] = maxLoad == 0 ? 1 : 1 - loads[i] / maxLoad;
+                queue[i] = maxQueue == 0 ? 1 : 1 - queues[i] / maxQueue;
+                kv[i] = 1 - kvUtilizations[i];
+            }
+            breakdownStale = false;
+        }
         return sheet.components();
     }
 }
