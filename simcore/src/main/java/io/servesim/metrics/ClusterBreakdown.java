@@ -34,9 +34,13 @@ final class ClusterBreakdown {
                 totals.headOfLineBlocks(), Double.NaN, byClass, byTenant);
     }
 
+    /**
+     * Per group (SLO class or tenant, by name): its counters and latency distributions. With one group
+     * every request is in it, so its distributions are the run's, and no per-group copy is made.
+     */
     private Map<String, GroupSummary> groups(GroupCounters g, IntArrayList idxOfRequest) {
         int n = g.names.size();
-        int tpotCount = MetricsCollector.withTpot(m.tpotUs()).size();
+        int tpotCount = allTpot.count();
         LongArrayList[] ttft = new LongArrayList[n];
         LongArrayList[] tpot = new LongArrayList[n];
         LongArrayList[] e2e = new LongArrayList[n];
@@ -45,7 +49,7 @@ final class ClusterBreakdown {
             tpot[k] = new LongArrayList();
             e2e[k] = new LongArrayList();
         }
-        for (int i = 0; i < idxOfRequest.size(); i++) {
+        for (int i = 0; i < idxOfRequest.size() && n > 1; i++) {
             int k = idxOfRequest.getInt(i);
             ttft[k].add(m.ttftUs().getLong(i));
             long tpotUs = m.tpotUs().getLong(i);
@@ -60,8 +64,9 @@ final class ClusterBreakdown {
             long met = g.met.getLong(k);
             out.put(g.names.get(k), new GroupSummary(inj, g.completed.getLong(k), g.rejected.getLong(k),
                     g.dropped.getLong(k), met, inj == 0 ? Double.NaN : (double) met / inj,
-                    distribution(ttft[k], allTtft, m.ttftUs().size()), distribution(tpot[k], allTpot, tpotCount),
-                    distribution(e2e[k], allE2e, m.e2eUs().size())));
+                    n == 1 ? allTtft : distribution(ttft[k], allTtft, m.ttftUs().size()),
+                    n == 1 ? allTpot : distribution(tpot[k], allTpot, tpotCount),
+                    n == 1 ? allE2e : distribution(e2e[k], allE2e, m.e2eUs().size())));
         }
         return new LinkedHashMap<>(out);
     }

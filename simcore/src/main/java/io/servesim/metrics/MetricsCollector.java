@@ -191,17 +191,20 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     /** Aggregates of the run; see {@link RunSummary} and {@link ClusterSummary}. */
     public RunSummary summary(RunTotals totals) {
         double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, totals.endUs() - firstArrivalUs) / 1e6;
-        Distribution ttft = Distribution.ofMicros(Percentiles.of(ttftUs));
-        Distribution e2e = Distribution.ofMicros(Percentiles.of(e2eUs));
-        Distribution tpot = Distribution.ofMicros(Percentiles.of(withTpot(tpotUs)));
+        // The seven latency samples' statistics are independent of each other (and each is computed the
+        // same way on any thread), so they are computed on all cores.
+        Distribution[] d = java.util.stream.Stream.of(ttftUs, e2eUs, withTpot(tpotUs), clientTtftUs, clientE2eUs,
+                        schedulingUs, queueingUs)
+                .parallel().map(us -> Distribution.ofMicros(Percentiles.of(us))).toArray(Distribution[]::new);
+        Distribution ttft = d[0];
+        Distribution e2e = d[1];
+        Distribution tpot = d[2];
         ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
         PdSummary pd = totals.pd().finish(cluster.goodputRps(), durationS, totals.requestsPerInstance());
         RunSummary s = new RunSummary(pd.latencyModel(totals.latencyName()), pd.latencyDescription(totals.latencyDescription()),
                 totals.latencyCalibrationNote(), pd.totalKvBlocks(totals.totalKvBlocks()),
                 totals.injected(), completed, dropped, rejected, unfinished,
-                ttft, e2e, Distribution.ofMicros(Percentiles.of(clientTtftUs)),
-                Distribution.ofMicros(Percentiles.of(clientE2eUs)), tpot, tokenItlDistribution(),
-                Distribution.ofMicros(Percentiles.of(schedulingUs)), Distribution.ofMicros(Percentiles.of(queueingUs)),
+                ttft, e2e, d[3], d[4], tpot, tokenItlDistribution(), d[5], d[6],
                 durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
                 totals.cacheHitRate(), totals.preemptedCacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
