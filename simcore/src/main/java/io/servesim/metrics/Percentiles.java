@@ -17,7 +17,7 @@ import org.apache.commons.numbers.arrays.Selection;
  * their exact integer sum over the count. Both give the same doubles as sorting would: an order
  * statistic is the same value however it is found, and a sum of integers whose magnitudes add up to
  * less than 2^53 is exact in any order (a sample beyond that is sorted as before). Any other
- * percentile sorts the sample on first use.
+ * percentile sorts the sample on first use, in place: an instance is not for sharing between threads.
  */
 public final class Percentiles {
     /** The percentiles {@link Distribution} reports (besides min and max). */
