@@ -72,7 +72,9 @@ public final class Percentiles {
             copy[i] = v;
             sum += v;
             // |v| < 2^53 and the running total of magnitudes too, so no addition can overflow either
-            sumAbs = sumAbs < EXACT_SUM_LIMIT && Math.abs(v) < EXACT_SUM_LIMIT ? sumAbs + Math.abs(v) : EXACT_SUM_LIMIT;
+            // (tested as a range, since Math.abs(Long.MIN_VALUE) is negative)
+            boolean small = v > -EXACT_SUM_LIMIT && v < EXACT_SUM_LIMIT;
+            sumAbs = small && sumAbs < EXACT_SUM_LIMIT ? sumAbs + Math.abs(v) : EXACT_SUM_LIMIT;
             min = Math.min(min, v);
             max = Math.max(max, v);
         }

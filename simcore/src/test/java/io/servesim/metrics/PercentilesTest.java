@@ -53,6 +53,17 @@ class PercentilesTest {
             }
         }
         assertEquals(true, Double.isNaN(Percentiles.of(new LongArrayList()).mean()));
+        // Math.abs(Long.MIN_VALUE) is negative: such a sample must take the sorted path, not the integer sum.
+        // Summed in sorted order, each +600 rounds to +1024 next to -2^63 (doubles there are 1024 apart):
+        // -2^63 + 1,024,000, where the exact sum -2^63 + 600,000 would round to -2^63 + 600,064.
+        LongArrayList extreme = new LongArrayList();
+        extreme.add(Long.MIN_VALUE);
+        double sortedSum = Long.MIN_VALUE;
+        for (int i = 0; i < 1000; i++) {
+            extreme.add(600);
+            sortedSum += 600;
+        }
+        assertEquals(sortedSum / 1001, Percentiles.of(extreme).mean(), 0);
     }
 
     @Test
