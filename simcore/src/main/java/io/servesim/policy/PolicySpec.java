@@ -34,14 +34,22 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         }
     }
 
-    /** A numeric parameter, or {@code dflt} when absent. */
+    /**
+     * A numeric parameter, or {@code dflt} when absent. A given value must be finite: YAML's
+     * {@code .inf} or an overflowing literal such as {@code 1e999} is refused rather than left to
+     * turn a weighted sum into NaN.
+     */
     public double number(String key, double dflt) {
         Object v = params.get(key);
         if (v == null) {
             return dflt;
         }
         if (v instanceof Number n) {
-            return n.doubleValue();
+            double d = n.doubleValue();
+            if (!Double.isFinite(d)) {
+                throw new ConfigException(path + ".params." + key, "must be a finite number, got " + v);
+            }
+            return d;
         }
         String got = v instanceof List<?> ? "a list" : v instanceof Map<?, ?> ? "a mapping" : "'" + v + "'";
         throw new ConfigException(path + ".params." + key, "must be a number, got " + got);
@@ -56,13 +64,13 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         return v;
     }
 
-    /** A numeric parameter that must be >= 0, such as a weight; {@code dflt} when absent. */
+    /** A numeric parameter that must be >= 0, such as a weight; {@code dflt} when absent. A {@code -0.0} reads as 0. */
     public double nonNegative(String key, double dflt) {
         double v = number(key, dflt);
         if (!(v >= 0)) {
             throw new ConfigException(path + ".params." + key, "must be >= 0");
         }
-        return v;
+        return v + 0.0; // -0.0 + 0.0 is +0.0
     }
 
     /** A numeric parameter in [0, 1], such as a discount; {@code dflt} when absent. */

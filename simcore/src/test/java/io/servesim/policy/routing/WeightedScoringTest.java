@@ -1,11 +1,13 @@
 package io.servesim.policy.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.cluster.Observability;
 import io.servesim.cluster.Signal;
+import io.servesim.config.ConfigException;
 import io.servesim.decisions.Candidate;
 import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
@@ -15,6 +17,7 @@ import io.servesim.engine.EngineConfig;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
+import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.PolicyBundle;
@@ -25,6 +28,7 @@ import io.servesim.run.Simulation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -114,5 +118,22 @@ class WeightedScoringTest {
 
     private static double weight(Map<String, Object> params, String name, double dflt) {
         return params.containsKey(name) ? ((Number) params.get(name)).doubleValue() : dflt;
+    }
+
+    @Test
+    void aWeightMustBeFinite() {
+        // an infinite weight times a zero component is NaN: every such score would lose, whatever the loads
+        ConfigException e = assertThrows(ConfigException.class, () -> WeightedScoring.create(
+                new PolicySpec("weighted-scoring", Map.of("cache_affinity", Double.POSITIVE_INFINITY), "policies.routing"),
+                new PolicyContext(2, io.servesim.slo.SloTargets.DEFAULT)));
+        assertTrue(e.getMessage().contains("policies.routing.params.cache_affinity") && e.getMessage().contains("finite"),
+                e.getMessage());
+    }
+
+    @Test
+    void aNegativeZeroWeightReadsAsZero() {
+        // -0.0 x a component is -0.0, which a trace would print; skipped or not, the total must be +0.0
+        PolicySpec spec = new PolicySpec("weighted-scoring", Map.of("load", -0.0), "policies.routing");
+        assertEquals(0L, Double.doubleToRawLongBits(spec.nonNegative("load", 1)));
     }
 }
