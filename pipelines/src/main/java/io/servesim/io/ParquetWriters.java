@@ -3,16 +3,20 @@ package io.servesim.io;
 import java.io.IOException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 
 /**
- * Every Parquet file servesim writes is opened here, with parquet-avro's {@link AvroParquetWriter}:
+ * Every Parquet file servesim writes is opened here, with parquet-avro's {@link AvroParquetWriter}
+ * for rows held as records, or with {@link EncodedRowWriteSupport} for rows still in their Avro
+ * binary encoding (a sweep's row batches), which gives the same file:
  * <ul>
  *   <li>Snappy-compressed (snappy-java bundles its native library, so no system libraries are needed);</li>
  *   <li>with a bare Hadoop {@link Configuration} ({@code new Configuration(false)}): the writer only
@@ -35,12 +39,42 @@ public final class ParquetWriters {
      */
     public static ParquetWriter<GenericRecord> open(OutputFile file, Schema schema, ParquetFileWriter.Mode mode)
             throws IOException {
-        return AvroParquetWriter.<GenericRecord>builder(file)
-                .withSchema(schema)
-                .withDataModel(GenericData.get())
-                .withConf(new Configuration(false))
+        return configure(AvroParquetWriter.<GenericRecord>builder(file).withSchema(schema).withDataModel(GenericData.get()), mode);
+    }
+
+    /**
+     * A writer of rows with {@code schema} to {@code file}, each written as the decoder positioned
+     * at its Avro binary encoding ({@link EncodedRowWriteSupport}); {@code mode} as in {@link #open}.
+     */
+    public static ParquetWriter<BinaryDecoder> openEncoded(OutputFile file, Schema schema, ParquetFileWriter.Mode mode)
+            throws IOException {
+        return configure(new EncodedBuilder(file, new EncodedRowWriteSupport(schema)), mode);
+    }
+
+    private static <T, B extends ParquetWriter.Builder<T, B>> ParquetWriter<T> configure(B builder, ParquetFileWriter.Mode mode)
+            throws IOException {
+        return builder.withConf(new Configuration(false))
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
                 .withWriteMode(mode)
                 .build();
+    }
+
+    private static final class EncodedBuilder extends ParquetWriter.Builder<BinaryDecoder, EncodedBuilder> {
+        private final EncodedRowWriteSupport support;
+
+        EncodedBuilder(OutputFile file, EncodedRowWriteSupport support) {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected EncodedBuilder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<BinaryDecoder> getWriteSupport(Configuration conf) {
+            return support;
+        }
     }
 }

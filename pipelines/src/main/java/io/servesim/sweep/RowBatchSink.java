@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.beam.sdk.io.FileIO;
@@ -16,8 +14,9 @@ import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
  * A {@code FileIO} sink writing {@link RowBatch} elements as one Parquet file: each batch (one
- * cell's rows of one dataset) is decoded row by row into one reused record, which the Parquet
- * writer shreds into its column buffers before returning, so reuse is safe.
+ * cell's rows of one dataset) is shredded into the Parquet writer's column buffers row by row,
+ * straight from its Avro binary encoding ({@link io.servesim.io.EncodedRowWriteSupport}: no
+ * decoded records, and the same file parquet-avro writes from records).
  *
  * <p>It opens its writer through {@link ParquetWriters} rather than being Beam's
  * {@code ParquetIO.sink}, which builds each writer from a default Hadoop {@code Configuration} and
@@ -27,10 +26,8 @@ import org.apache.parquet.hadoop.ParquetWriter;
 final class RowBatchSink implements FileIO.Sink<byte[]> {
     private static final long serialVersionUID = 2L;
     private final String schemaJson;
-    private transient ParquetWriter<GenericRecord> writer;
-    private transient GenericDatumReader<GenericRecord> reader;
+    private transient ParquetWriter<BinaryDecoder> writer;
     private transient BinaryDecoder decoder;
-    private transient GenericRecord reused;
 
     /** {@code schemaJson}: the dataset's Avro schema as JSON. */
     RowBatchSink(String schemaJson) {
@@ -40,8 +37,7 @@ final class RowBatchSink implements FileIO.Sink<byte[]> {
     @Override
     public void open(WritableByteChannel channel) throws IOException {
         Schema schema = new Schema.Parser().parse(schemaJson);
-        reader = new GenericDatumReader<>(schema);
-        writer = ParquetWriters.open(new StreamOutputFile(Channels.newOutputStream(channel), schema.getName()),
+        writer = ParquetWriters.openEncoded(new StreamOutputFile(Channels.newOutputStream(channel), schema.getName()),
                 schema, ParquetFileWriter.Mode.CREATE);
     }
 
@@ -49,8 +45,7 @@ final class RowBatchSink implements FileIO.Sink<byte[]> {
     public void write(byte[] batch) throws IOException {
         decoder = DecoderFactory.get().binaryDecoder(batch, decoder);
         while (!decoder.isEnd()) {
-            reused = reader.read(reused, decoder);
-            writer.write(reused);
+            writer.write(decoder);
         }
     }
 

@@ -10,10 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A sweep cell runs the unchanged kernel: its requests/ and sessions/ rows, without the sweep's key
- * columns, are exactly the rows {@code servesim run --requests-out/--sessions-out} writes for the
- * same config and seed (checked with DuckDB {@code EXCEPT ALL} both ways). The agentic mix makes the
- * rows exercise every column type: strings, nullable strings, and -1 sentinels.
+ * A sweep cell runs the unchanged kernel: its requests/, sessions/ and decisions/ rows, without the
+ * sweep's key columns, are exactly the rows {@code servesim run --requests-out/--sessions-out/--trace-out}
+ * writes for the same config and seed (checked with DuckDB {@code EXCEPT ALL} both ways, which
+ * compares maps entry by entry in order). The agentic mix makes the rows exercise every column
+ * type: strings, nullable strings, -1 sentinels, and the decision trace's lists, nested records and
+ * maps (whose entries keep the order the trace gives them).
  */
 class SweepMatchesRunTest {
     @Test
@@ -30,6 +32,7 @@ class SweepMatchesRunTest {
                 base: base.yaml
                 axes: [{name: routing, path: policies.routing.name, values: [kv-router]}]
                 seeds: [7]
+                outputs: {decisions: detailed}
                 """);
         Path out = tmp.resolve("out");
         TestSweeps.Run s = TestSweeps.run(sweep, out, TestSweeps.direct(2));
@@ -37,11 +40,14 @@ class SweepMatchesRunTest {
 
         Path requests = tmp.resolve("run-requests.parquet");
         Path sessions = tmp.resolve("run-sessions.parquet");
+        Path decisions = tmp.resolve("run-decisions.parquet");
         assertEquals(0, Main.execute("run", "--config", base.toString(), "--routing-policy", "kv-router", "--seed", "7",
-                "--requests-out", requests.toString(), "--sessions-out", sessions.toString()));
+                "--requests-out", requests.toString(), "--sessions-out", sessions.toString(),
+                "--trace-level", "detailed", "--trace-out", decisions.toString()));
 
         assertSameRows(TestSweeps.glob(out, "requests"), "'" + requests + "'", 100);
         assertSameRows(TestSweeps.glob(out, "sessions"), "'" + sessions + "'", 10);
+        assertSameRows(TestSweeps.glob(out, "decisions"), "'" + decisions + "'", 100);
     }
 
     private static void assertSameRows(String sweepRows, String runRows, long minRows) throws Exception {
