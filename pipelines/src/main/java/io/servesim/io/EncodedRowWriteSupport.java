@@ -35,51 +35,53 @@ public final class EncodedRowWriteSupport extends WriteSupport<BinaryDecoder> {
     private static final String MAP_VALUE = "value";
 
     private final Schema schema;
+    private final Shape row;
     private final Utf8 text = new Utf8();
     private RecordConsumer out;
+
+    /**
+     * A value's shape, read off the Avro schema once, so writing a row touches no schema objects.
+     *
+     * @param type      its Avro type (never a union)
+     * @param nullIndex for an optional value (a union with null), the null branch's index; else -1
+     * @param names     a record's field names
+     * @param parts     a record's fields, or an array's items / a map's values (one shape)
+     */
+    private record Shape(Schema.Type type, int nullIndex, String[] names, Shape[] parts) {
+    }
 
     /** Rows of {@code schema} (a record); throws {@link IllegalArgumentException} for a schema it cannot write. */
     public EncodedRowWriteSupport(Schema schema) {
         if (schema.getType() != Schema.Type.RECORD) {
             throw new IllegalArgumentException("rows must be Avro records, not " + schema.getType());
         }
-        check(schema, schema.getName());
         this.schema = schema;
+        this.row = shape(schema, -1, schema.getName());
     }
 
-    private static void check(Schema s, String path) {
-        switch (s.getType()) {
-            case RECORD -> s.getFields().forEach(f -> check(f.schema(), path + "." + f.name()));
+    private static Shape shape(Schema s, int nullIndex, String path) {
+        return switch (s.getType()) {
+            case RECORD -> new Shape(s.getType(), nullIndex, s.getFields().stream().map(Schema.Field::name).toArray(String[]::new),
+                    s.getFields().stream().map(f -> shape(f.schema(), -1, path + "." + f.name())).toArray(Shape[]::new));
             case ARRAY -> {
                 if (s.getElementType().getType() == Schema.Type.UNION) {
                     throw new IllegalArgumentException(path + ": array items may not be nullable (two-level Parquet lists cannot hold null)");
                 }
-                check(s.getElementType(), path + "[]");
+                yield new Shape(s.getType(), nullIndex, null, new Shape[] {shape(s.getElementType(), -1, path + "[]")});
             }
-            case MAP -> check(s.getValueType(), path + "{}");
+            case MAP -> new Shape(s.getType(), nullIndex, null, new Shape[] {shape(s.getValueType(), -1, path + "{}")});
             case UNION -> {
                 List<Schema> types = s.getTypes();
-                if (types.size() != 2 || nullBranch(s) < 0) {
+                int nulls = types.get(0).getType() == Schema.Type.NULL ? 0 : 1;
+                if (types.size() != 2 || types.get(nulls).getType() != Schema.Type.NULL) {
                     throw new IllegalArgumentException(path + ": only unions of null and one type are supported, not " + s);
                 }
-                check(types.get(1 - nullBranch(s)), path);
+                yield shape(types.get(1 - nulls), nulls, path);
             }
-            case STRING, INT, LONG, DOUBLE, BOOLEAN -> {
-            }
+            case STRING, INT, LONG, DOUBLE, BOOLEAN -> new Shape(s.getType(), nullIndex, null, null);
             default -> throw new IllegalArgumentException(path + ": Avro type " + s.getType() + " is not supported"
                     + " (records, arrays, maps, nullable unions, string, int, long, double, boolean)");
-        }
-    }
-
-    /** The index of the null branch of a union, or -1. */
-    private static int nullBranch(Schema union) {
-        List<Schema> types = union.getTypes();
-        for (int i = 0; i < types.size(); i++) {
-            if (types.get(i).getType() == Schema.Type.NULL) {
-                return i;
-            }
-        }
-        return -1;
+        };
     }
 
     @Override
@@ -102,37 +104,33 @@ public final class EncodedRowWriteSupport extends WriteSupport<BinaryDecoder> {
     public void write(BinaryDecoder in) {
         try {
             out.startMessage();
-            writeFields(schema, in);
+            writeFields(row, in);
             out.endMessage();
         } catch (IOException e) {
             throw new UncheckedIOException("decoding a " + schema.getName() + " row", e);
         }
     }
 
-    private void writeFields(Schema record, BinaryDecoder in) throws IOException {
-        List<Schema.Field> fields = record.getFields();
-        for (int i = 0; i < fields.size(); i++) {
-            Schema.Field f = fields.get(i);
-            Schema s = present(f.schema(), in);
-            if (s != null) {
-                out.startField(f.name(), i);
-                writeValue(s, in);
-                out.endField(f.name(), i);
+    private void writeFields(Shape record, BinaryDecoder in) throws IOException {
+        Shape[] fields = record.parts();
+        String[] names = record.names();
+        for (int i = 0; i < fields.length; i++) {
+            Shape f = fields[i];
+            if (present(f, in)) {
+                out.startField(names[i], i);
+                writeValue(f, in);
+                out.endField(names[i], i);
             }
         }
     }
 
-    /** {@code s}, or for a union the branch the next value takes; null for a null value. */
-    private static Schema present(Schema s, BinaryDecoder in) throws IOException {
-        if (s.getType() != Schema.Type.UNION) {
-            return s;
-        }
-        Schema branch = s.getTypes().get(in.readIndex());
-        return branch.getType() == Schema.Type.NULL ? null : branch;
+    /** Whether the next value of {@code s} is there: false when an optional value is null. */
+    private static boolean present(Shape s, BinaryDecoder in) throws IOException {
+        return s.nullIndex() < 0 || in.readIndex() != s.nullIndex();
     }
 
-    private void writeValue(Schema s, BinaryDecoder in) throws IOException {
-        switch (s.getType()) {
+    private void writeValue(Shape s, BinaryDecoder in) throws IOException {
+        switch (s.type()) {
             case LONG -> out.addLong(in.readLong());
             case INT -> out.addInteger(in.readInt());
             case DOUBLE -> out.addDouble(in.readDouble());
@@ -143,9 +141,9 @@ public final class EncodedRowWriteSupport extends WriteSupport<BinaryDecoder> {
                 writeFields(s, in);
                 out.endGroup();
             }
-            case ARRAY -> writeArray(s.getElementType(), in);
-            case MAP -> writeMap(s.getValueType(), in);
-            default -> throw new IllegalStateException("unchecked Avro type " + s.getType());
+            case ARRAY -> writeArray(s.parts()[0], in);
+            case MAP -> writeMap(s.parts()[0], in);
+            default -> throw new IllegalStateException("unchecked Avro type " + s.type());
         }
     }
 
@@ -155,7 +153,7 @@ public final class EncodedRowWriteSupport extends WriteSupport<BinaryDecoder> {
     }
 
     /** A two-level list (parquet-avro's default): a group holding a repeated {@code array} field, absent when empty. */
-    private void writeArray(Schema items, BinaryDecoder in) throws IOException {
+    private void writeArray(Shape items, BinaryDecoder in) throws IOException {
         out.startGroup();
         long n = in.readArrayStart();
         if (n > 0) {
@@ -171,7 +169,7 @@ public final class EncodedRowWriteSupport extends WriteSupport<BinaryDecoder> {
     }
 
     /** A map: a group holding repeated {@code key_value} groups, absent when empty; a null value is left out. */
-    private void writeMap(Schema values, BinaryDecoder in) throws IOException {
+    private void writeMap(Shape values, BinaryDecoder in) throws IOException {
         out.startGroup();
         long n = in.readMapStart();
         if (n > 0) {
@@ -182,10 +180,9 @@ public final class EncodedRowWriteSupport extends WriteSupport<BinaryDecoder> {
                     out.startField(MAP_KEY, 0);
                     writeString(in);
                     out.endField(MAP_KEY, 0);
-                    Schema v = present(values, in);
-                    if (v != null) {
+                    if (present(values, in)) {
                         out.startField(MAP_VALUE, 1);
-                        writeValue(v, in);
+                        writeValue(values, in);
                         out.endField(MAP_VALUE, 1);
                     }
                     out.endGroup();
