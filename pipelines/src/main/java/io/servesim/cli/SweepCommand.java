@@ -12,7 +12,6 @@ import io.servesim.sweep.SweepResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -91,7 +90,7 @@ public final class SweepCommand implements Callable<Integer> {
             return errors.report("invalid sweep " + file, e);
         } catch (SweepPlan.InvalidCellsException e) {
             return errors.report(file.toString(), e);
-        } catch (IOException | SQLException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return errors.report(e);
         }
         if (r.alreadyComplete()) {

@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,7 +53,7 @@ public final class SweepJob {
      * {@link SweepFailedException} (its finished cells are kept for {@code --resume}).
      */
     public static SweepResult run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream progress)
-            throws IOException, SQLException {
+            throws IOException {
         long t0 = System.nanoTime();
         RunnerChoice.preloadBeam();
         SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweepFile));
@@ -87,8 +86,7 @@ public final class SweepJob {
                     progress.println("sweep: cells run on the Flink cluster at " + runner.flinkMaster()
                             + "; progress is shown in its web UI (http://" + runner.flinkMaster() + ")");
                 }
-                try (SweepProgress bar = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), progress, 2000,
-                        SweepResults::preloadDuckDb) : null) {
+                try (SweepProgress bar = runner.inProcess() ? SweepProgress.start(key, staged.toRun().size(), progress, 2000) : null) {
                     result = p.run();
                     result.waitUntilFinish();
                 }

@@ -15,18 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * sees cells run in the launching JVM: the DirectRunner and the embedded Flink mini cluster. On a
  * remote Flink cluster the workers count in their own JVMs; the launcher then says so and points
  * at the Flink web UI, and reports the final counts from Beam's metrics after the job.
- *
- * <p>The moment the last cell has run is also when a DirectRunner sweep turns single-threaded (the
- * runner writes the datasets on its one thread), so work the launcher needs next can start then on
- * the idle core: {@code whenAllRan}.
  */
 final class SweepProgress implements AutoCloseable {
-    private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
+    /** Finished cells per sweep run. */
+    private static final Map<String, AtomicLong> RUNS = new ConcurrentHashMap<>();
 
-    /** One sweep run's count of finished cells, and what to start when it reaches {@code total}. */
-    private record Run(AtomicLong done, int total, Runnable whenAllRan) {
-    }
-
+    private final AtomicLong done = new AtomicLong();
     private final String key;
     private final int total;
     private final PrintStream err;
@@ -34,11 +28,11 @@ final class SweepProgress implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private boolean finishing;
 
-    private SweepProgress(String key, int total, PrintStream err, long periodMs, Runnable whenAllRan) {
+    private SweepProgress(String key, int total, PrintStream err, long periodMs) {
         this.key = key;
         this.total = total;
         this.err = err;
-        RUNS.put(key, new Run(new AtomicLong(), total, whenAllRan));
+        RUNS.put(key, done);
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sweep-progress");
             t.setDaemon(true);
@@ -47,25 +41,22 @@ final class SweepProgress implements AutoCloseable {
         timer.scheduleAtFixedRate(this::report, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * Starts reporting every {@code periodMs} for the sweep run {@code key} of {@code total} cells;
-     * {@code whenAllRan} runs once, on the thread that finished the last cell, which it must not hold up.
-     */
-    static SweepProgress start(String key, int total, PrintStream err, long periodMs, Runnable whenAllRan) {
-        return new SweepProgress(key, total, err, periodMs, whenAllRan);
+    /** Starts reporting every {@code periodMs} for the sweep run {@code key} of {@code total} cells. */
+    static SweepProgress start(String key, int total, PrintStream err, long periodMs) {
+        return new SweepProgress(key, total, err, periodMs);
     }
 
     /** Called by the cell function when a cell finished (completed or failed). */
     static void cellDone(String key) {
-        Run run = RUNS.get(key);
-        if (run != null && run.done().incrementAndGet() == run.total()) {
-            run.whenAllRan().run();
+        AtomicLong run = RUNS.get(key);
+        if (run != null) {
+            run.incrementAndGet();
         }
     }
 
     /** Cells counted in this JVM so far. */
     long done() {
-        return RUNS.get(key).done().get();
+        return done.get();
     }
 
     private void report() {

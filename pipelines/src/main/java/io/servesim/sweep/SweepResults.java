@@ -1,23 +1,32 @@
 package io.servesim.sweep;
 
+import io.servesim.io.LocalInputFile;
 import io.servesim.metrics.CellMetrics;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.avro.AvroParquetReader;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
 
 /**
- * Reads a finished sweep's Parquet back through DuckDB: rows per dataset, and the result table
- * (one row per axis combination, means over seeds) the CLI prints. Reading the written files, not
- * in-memory results, means the table shows exactly what a notebook will see.
+ * Reads a finished sweep's Parquet back: rows per dataset (from the files' footers), and the
+ * result table the CLI prints (one row per axis combination, the catalog's aggregation over seeds,
+ * in the order of each combination's first cell). Reading the written files, not in-memory results,
+ * means the table shows exactly what a notebook will see. It reads them with parquet-avro, which
+ * wrote them, rather than DuckDB: loading DuckDB's JDBC driver unpacks its 72 MB native library from
+ * the jar on every sweep (~0.4 s of CPU on this machine), for a table of a few rows.
  */
 final class SweepResults {
     /** The table's metric columns and their headings, combined over seeds as the catalog says. */
@@ -25,69 +34,75 @@ final class SweepResults {
     private SweepResults() {
     }
 
-    /**
-     * Loads DuckDB on a daemon thread: its JDBC driver first copies its native library (tens of MB)
-     * out of the jar and loads it, ~0.4 s on this machine, which {@link #rowCounts} and
-     * {@link #table} otherwise wait for after the pipeline. A failure here is left for those calls to
-     * report.
-     */
-    static void preloadDuckDb() {
-        Thread t = new Thread(() -> {
-            try (Connection c = DriverManager.getConnection("jdbc:duckdb:")) {
-                c.isValid(0);
-            } catch (SQLException e) {
-                // rowCounts and table open their own connections and report what fails
-            }
-        }, "servesim-duckdb-preload");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    /** DuckDB's glob over a dataset's Parquet files. */
-    static String glob(Path outDir, Dataset d) {
-        return "'" + outDir.toAbsolutePath().resolve(d.directory()).resolve("*.parquet").toString().replace("'", "''") + "'";
+    /** A dataset's Parquet files, in name order. */
+    private static List<Path> files(Path outDir, Dataset d) throws IOException {
+        try (Stream<Path> entries = Files.list(outDir.resolve(d.directory()))) {
+            return entries.filter(f -> f.getFileName().toString().endsWith(".parquet") && Files.isRegularFile(f)).sorted().toList();
+        }
     }
 
     /** Rows in each written dataset. */
-    static Map<Dataset, Long> rowCounts(Path outDir, List<Dataset> written) throws SQLException {
+    static Map<Dataset, Long> rowCounts(Path outDir, List<Dataset> written) throws IOException {
         Map<Dataset, Long> counts = new EnumMap<>(Dataset.class);
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-            for (Dataset d : written) {
-                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM read_parquet(" + glob(outDir, d) + ")")) {
-                    rs.next();
-                    counts.put(d, rs.getLong(1));
+        for (Dataset d : written) {
+            long n = 0;
+            for (Path f : files(outDir, d)) {
+                try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(f))) {
+                    n += r.getRecordCount();
                 }
             }
+            counts.put(d, n);
         }
         return counts;
     }
 
+    /** The cells of one axis combination: how many, the first one's index, and each table column's values. */
+    private static final class Group {
+        final List<String> labels;
+        int cells;
+        int firstCell = Integer.MAX_VALUE;
+        final Map<String, List<Object>> values = new HashMap<>();
+
+        Group(List<String> labels) {
+            this.labels = labels;
+        }
+
+        void add(GenericRecord cell) {
+            cells++;
+            firstCell = Math.min(firstCell, (Integer) cell.get("cell_index"));
+            TABLE.keySet().forEach(column -> values.computeIfAbsent(column, c -> new ArrayList<>()).add(cell.get(column)));
+        }
+    }
+
     /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, over seeds. */
-    static String table(Path outDir, List<String> axes) throws SQLException {
-        String cols = axes.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", "));
-        StringBuilder metrics = new StringBuilder();
-        TABLE.forEach((column, label) -> metrics.append(", ").append(CellMetrics.get(column).aggregation().sql(column))
-                .append(" AS ").append(label));
-        String sql = "SELECT " + cols + ", count(*) AS seeds" + metrics + " FROM read_parquet(" + glob(outDir, Dataset.CELLS)
-                + ") GROUP BY " + cols + " ORDER BY min(cell_index)";
-        List<String[]> rows = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            String[] header = new String[n];
-            for (int i = 0; i < n; i++) {
-                header[i] = rs.getMetaData().getColumnLabel(i + 1);
-            }
-            rows.add(header);
-            while (rs.next()) {
-                String[] row = new String[n];
-                for (int i = 0; i < n; i++) {
-                    Object v = rs.getObject(i + 1);
-                    row[i] = v == null ? "-" : v instanceof Double d ? format(header[i], d) : v.toString();
+    static String table(Path outDir, List<String> axes) throws IOException {
+        Map<List<String>, Group> groups = new HashMap<>();
+        for (Path f : files(outDir, Dataset.CELLS)) {
+            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f))
+                    .withDataModel(GenericData.get()).withConf(new Configuration(false)).build()) {
+                for (GenericRecord cell = reader.read(); cell != null; cell = reader.read()) {
+                    List<String> labels = new ArrayList<>();
+                    for (String a : axes) {
+                        labels.add(cell.get(a).toString());
+                    }
+                    groups.computeIfAbsent(labels, Group::new).add(cell);
                 }
-                rows.add(row);
             }
         }
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(axes);
+        header.add("seeds");
+        header.addAll(TABLE.values());
+        rows.add(header.toArray(String[]::new));
+        groups.values().stream().sorted(Comparator.comparingInt(g -> g.firstCell)).forEach(g -> {
+            List<String> row = new ArrayList<>(g.labels);
+            row.add(String.valueOf(g.cells));
+            TABLE.forEach((column, label) -> {
+                Object v = CellMetrics.get(column).aggregation().combine(g.values.get(column));
+                row.add(v == null ? "-" : v instanceof Double d ? format(label, d) : v.toString());
+            });
+            rows.add(row.toArray(String[]::new));
+        });
         return render(rows, axes.size());
     }
 

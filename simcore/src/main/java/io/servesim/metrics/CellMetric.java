@@ -1,5 +1,7 @@
 package io.servesim.metrics;
 
+import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -35,20 +37,28 @@ public record CellMetric(String column, Kind kind, String unit, Aggregation aggr
 
     /** How values of several cells (seeds, or axes averaged away) combine. */
     public enum Aggregation {
-        /** Arithmetic mean. */
-        MEAN("avg"),
-        /** Any one value (they are equal across the cells combined, e.g. a model name). */
-        ANY("any_value");
+        /** Arithmetic mean (SQL {@code avg}). */
+        MEAN,
+        /** Any one value (SQL {@code any_value}; they are equal across the cells combined, e.g. a model name). */
+        ANY;
 
-        private final String sqlFunction;
-
-        Aggregation(String sqlFunction) {
-            this.sqlFunction = sqlFunction;
-        }
-
-        /** The SQL aggregate over {@code column}, e.g. {@code avg("ttft_p99_ms")}. */
-        public String sql(String column) {
-            return sqlFunction + "(\"" + column + "\")";
+        /**
+         * Combines {@code values} (one per cell) as the SQL aggregate does: nulls are skipped and no
+         * value left gives null. The mean is a double; any value is the first one.
+         */
+        public Object combine(List<?> values) {
+            if (this == ANY) {
+                return values.stream().filter(Objects::nonNull).findFirst().orElse(null);
+            }
+            double sum = 0;
+            int n = 0;
+            for (Object v : values) {
+                if (v != null) {
+                    sum += ((Number) v).doubleValue();
+                    n++;
+                }
+            }
+            return n == 0 ? null : sum / n;
         }
     }
 
