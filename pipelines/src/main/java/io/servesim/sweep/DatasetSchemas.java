@@ -47,9 +47,14 @@ public final class DatasetSchemas {
         return Schema.createRecord(base.getName(), base.getDoc(), base.getNamespace(), false, fields);
     }
 
-    /** Column names an axis may not take: the key columns and every dataset's own columns. */
+    /**
+     * Column names an axis may not take: the key columns and every dataset's own columns, matched
+     * case-insensitively, as SQL matches names (DuckDB would read an axis {@code TTFT_P99_MS} and the
+     * column {@code ttft_p99_ms} as one name and rename one of them).
+     */
     public static Set<String> reservedColumns() {
-        Set<String> names = new TreeSet<>(List.of(CELL_ID, SEED));
+        Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        names.addAll(List.of(CELL_ID, SEED));
         for (Dataset d : Dataset.values()) {
             d.baseSchema().getFields().forEach(f -> names.add(f.name()));
         }

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -84,6 +85,11 @@ public final class SweepFile {
         return new SweepSpec(name, base, baseDir, axes, zip, seeds, outputs);
     }
 
+    /** Why {@code name} clashed with a name of {@code names} spelled otherwise, or nothing if it is spelled the same. */
+    private static String caseNote(Set<String> names, String name) {
+        return names.stream().anyMatch(name::equals) ? "" : " (SQL matches column names case-insensitively)";
+    }
+
     private static List<Axis> axes(ConfigNode root, Path dir) {
         List<Axis> axes = new ArrayList<>();
         if (!root.has("axes")) {
@@ -91,7 +97,7 @@ public final class SweepFile {
                     + " or {name, policy_configs: [file, ...]})");
             return axes;
         }
-        Set<String> names = new HashSet<>();
+        Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER); // as SQL matches column names
         Set<String> reserved = DatasetSchemas.reservedColumns();
         for (ConfigNode a : root.list("axes")) {
             String name = a.stringValue("name", null);
@@ -102,9 +108,10 @@ public final class SweepFile {
             } else if (!COLUMN.matcher(name).matches()) {
                 a.problem(at, "must be an identifier ([A-Za-z_][A-Za-z0-9_]*) usable as a column, got '" + name + "'");
             } else if (reserved.contains(name)) {
-                a.problem(at, "'" + name + "' is already a column of the output datasets; pick another axis name");
+                a.problem(at, "'" + name + "' is already a column of the output datasets" + caseNote(reserved, name)
+                        + "; pick another axis name");
             } else if (!names.add(name)) {
-                a.problem(at, "duplicate axis name '" + name + "'");
+                a.problem(at, "duplicate axis name '" + name + "'" + caseNote(names, name));
             } else {
                 named = true;
             }
