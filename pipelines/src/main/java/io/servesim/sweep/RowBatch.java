@@ -15,7 +15,7 @@ import org.apache.avro.io.EncoderFactory;
  * A batch moves through the runner as one {@code byte[]}, so every copy, shuffle or fan-out the
  * runner performs costs one array copy per cell rather than a coder call per field of every row
  * (Flink's batch translation decodes a multi-output DoFn's whole output once per output);
- * {@link RowBatchSink} decodes it once, at the writer. Not thread-safe: one per DoFn instance.
+ * {@link RowBatchSink} shreds it into Parquet columns straight from this encoding. Not thread-safe: one per DoFn instance.
  */
 final class RowBatch {
     private final GenericDatumWriter<GenericRecord> writer;
