@@ -85,13 +85,13 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
     }
 
     /**
-     * Keys the cells are spread over before they run, 0 for one random key per cell. Flink (0):
-     * each key's cells stream through the worker owning it, and many keys balance the workers. The
-     * DirectRunner (1): one key, so every cell reaches {@link RunCellFn} in one bundle, which runs
-     * them on its own {@link #cellThreads()} ({@link #options} says why).
+     * Whether the cells reach {@link RunCellFn} in a few large bundles, whose cells it runs on its
+     * own {@link #cellThreads()} ({@link SweepPipeline#inBundles}): the DirectRunner ({@link #options}
+     * says why). Flink spreads them instead, one random key per cell: each key's cells stream
+     * through the worker owning it, and many keys balance the workers.
      */
-    public int spreadKeys() {
-        return runner == Runner.flink ? 0 : 1;
+    public boolean cellsInBundles() {
+        return runner == Runner.direct;
     }
 
     /**

@@ -14,8 +14,10 @@ import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.transforms.Contextful;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.Values;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
@@ -24,16 +26,16 @@ import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * The sweep as a Beam pipeline: validated cells -> Reshuffle (spreads cells over workers) ->
+ * The sweep as a Beam pipeline: validated cells -> spread over workers (or gathered, below) ->
  * {@link RunCellFn} (one kernel run per cell, emitting one {@link RowBatch} per written dataset,
  * keyed by the dataset's directory) -> one {@code FileIO.writeDynamic()} whose destinations are the
  * datasets, each written by a Parquet sink ({@link RowBatchSink}) as
  * {@code <output>/<dataset>/part-*.parquet}.
  *
- * <p>How cells are spread is the runner's ({@link RunnerChoice#spreadKeys()}): Flink streams each
+ * <p>How cells are spread is the runner's ({@link RunnerChoice#cellsInBundles()}): Flink streams each
  * key's cells through the worker that owns it, so every cell gets its own random key; on the
- * DirectRunner the cells share one key, one bundle, which {@link RunCellFn} runs on its own threads
- * ({@link RunnerChoice#cellThreads()}).
+ * DirectRunner the cells are gathered into a few large bundles ({@link #inBundles}), whose cells
+ * {@link RunCellFn} runs on its own threads ({@link RunnerChoice#cellThreads()}).
  *
  * <p>One write for all datasets rather than one per dataset keeps the graph small: the
  * DirectRunner re-translates a ParDo for every bundle it evaluates, and Flink's batch translation
@@ -48,7 +50,7 @@ public final class SweepPipeline {
      * Adds the sweep's transforms to {@code p}: {@code toRun} (cells of {@code plan}) are run, and
      * the rows of cells that finished before an interruption are read back from {@code replay}
      * ({@link Checkpoint} files) into the same write. Cells are spread and files sharded as
-     * {@code runner} says ({@link RunnerChoice#spreadKeys()}, {@link RunnerChoice#fileShards()});
+     * {@code runner} says ({@link RunnerChoice#cellsInBundles()}, {@link RunnerChoice#fileShards()});
      * datasets go under {@code outDir}, finished cells' rows into {@code checkpointDir}. Returns the
      * datasets it writes, in order.
      */
@@ -71,13 +73,9 @@ public final class SweepPipeline {
                 .to(outDir.toString())
                 .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
         int fileShards = runner.fileShards();
-        int keys = runner.spreadKeys();
         PCollection<Cell> cells = p.apply("Cells", Create.of(toRun).withCoder(SerializableCoder.of(Cell.class)));
-        PCollection<Cell> spread = keys == 0
-                ? cells.apply("Spread", Reshuffle.viaRandomKey())
-                : cells.apply("Key", WithKeys.of((Cell c) -> c.index() % keys).withKeyType(TypeDescriptors.integers()))
-                        .apply("Spread", Reshuffle.of())
-                        .apply("Unkey", Values.create());
+        PCollection<Cell> spread = runner.cellsInBundles() ? inBundles(cells, toRun.size(), Cell::index)
+                : cells.apply("Spread", Reshuffle.viaRandomKey());
         KvCoder<String, byte[]> batchCoder = KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of());
         PCollection<KV<String, byte[]>> ran = spread
                 .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey, checkpointDir,
@@ -89,5 +87,27 @@ public final class SweepPipeline {
                 .apply("Rows", Flatten.pCollections());
         rows.apply("Write", fileShards > 0 ? write.withNumShards(fileShards) : write);
         return written;
+    }
+
+    /** The most cells {@link #inBundles} puts in one bundle: a bundle's rows stay in memory until its last cell ends. */
+    static final int MAX_CELLS_PER_BUNDLE = 64;
+
+    /**
+     * {@code xs} ({@code n} elements, each with a distinct {@code index} 0..n-1) again, on the
+     * DirectRunner as few bundles as hold at most {@link #MAX_CELLS_PER_BUNDLE} each: the elements
+     * are keyed by index modulo the number of bundles, grouped once at the end of the input (the
+     * default trigger of a batch {@code GroupByKey}), and each group expanded by one ParDo. The
+     * runner evaluates one bundle after another, each to its last cell, so every bundle boundary
+     * leaves cell threads idle while its slowest cell finishes; a bundle holds all its rows until
+     * then, hence the cap. {@code Reshuffle} would not do: its trigger fires a pane whenever elements
+     * arrive, and the quickstart's 12 cells reached {@link RunCellFn} as 6 bundles (4, 2, 2, 1, 2,
+     * 1 cells).
+     */
+    static <T> PCollection<T> inBundles(PCollection<T> xs, int n, SerializableFunction<T, Integer> index) {
+        int bundles = Math.max(1, (n + MAX_CELLS_PER_BUNDLE - 1) / MAX_CELLS_PER_BUNDLE);
+        return xs.apply("Key", WithKeys.of((T x) -> index.apply(x) % bundles).withKeyType(TypeDescriptors.integers()))
+                .apply("Gather", GroupByKey.create())
+                .apply("Group", Values.create())
+                .apply("Ungroup", Flatten.iterables());
     }
 }

@@ -1,6 +1,7 @@
 package io.servesim.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,14 +13,14 @@ class RunnerChoiceTest {
     @Test
     void directRunsOneBundleOnCellThreadsAndFlinkSpreadsOneKeyPerCell() {
         RunnerChoice direct2 = RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null);
-        assertEquals(1, direct2.spreadKeys());
+        assertTrue(direct2.cellsInBundles());
         assertEquals(2, direct2.cellThreads());
         assertEquals(2, direct2.fileShards());
         // without the flag: one cell thread per core
         assertEquals(Runtime.getRuntime().availableProcessors(),
                 RunnerChoice.of(RunnerChoice.Runner.direct, null, null, null).cellThreads());
         RunnerChoice flink = RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null);
-        assertEquals(0, flink.spreadKeys());
+        assertFalse(flink.cellsInBundles());
         assertEquals(0, flink.fileShards());
         assertEquals(1, flink.cellThreads());
     }
