@@ -1,0 +1,52 @@
+package io.servesim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code scripts/compile-units}: the kernel methods the launchers keep out of their callers' compiled
+ * code ({@code -XX:CompileCommand=dontinline}). HotSpot ignores a pattern that matches no method, so a
+ * renamed method would silently lose its flag: every line must name a method of the application, and
+ * both launchers must read the file.
+ */
+class CompileUnitsTest {
+    private static final Path SCRIPTS = Path.of("..", "scripts");
+
+    @Test
+    void everyUnitNamesAnExistingMethod() throws IOException {
+        List<String> units = Files.readAllLines(SCRIPTS.resolve("compile-units")).stream()
+                .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertFalse(units.isEmpty(), "no compile units listed");
+        for (String unit : units) {
+            String[] parts = unit.split("::");
+            if (parts.length != 2) {
+                fail("not Class::method: " + unit);
+            }
+            Class<?> type;
+            try {
+                type = Class.forName(parts[0], false, getClass().getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError(unit + ": no class " + parts[0], e);
+            }
+            assertTrue(Arrays.stream(type.getDeclaredMethods()).anyMatch(m -> m.getName().equals(parts[1])),
+                    unit + ": " + parts[0] + " declares no method " + parts[1]);
+        }
+    }
+
+    @Test
+    void bothLaunchersReadTheList() throws IOException {
+        for (String script : List.of("servesim", "flink-cluster")) {
+            String text = Files.readString(SCRIPTS.resolve(script));
+            assertTrue(text.contains("scripts/compile-units\"") && text.contains("CompileCommand=dontinline,$unit"),
+                    "scripts/" + script + " does not pass scripts/compile-units to the JVM");
+        }
+    }
+}
