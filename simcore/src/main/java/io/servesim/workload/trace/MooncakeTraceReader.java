@@ -65,7 +65,7 @@ public final class MooncakeTraceReader extends JsonTraceReader {
             lengths[i] = i < n - 1 ? BLOCK_TOKENS : input - BLOCK_TOKENS * (n - 1);
         }
         if (shared == null) {
-            shared = SharedHashPrefixes.scan(path);
+            shared = SharedHashPrefixes.of(path);
         }
         // only the blocks another row starts with can be hit by another request (see SharedHashPrefixes)
         return TokenSequence.ofSegments(ids, lengths, (int) Math.min(input, (long) BLOCK_TOKENS * shared.sharedBlocks(raw)));
