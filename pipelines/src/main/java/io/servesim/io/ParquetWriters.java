@@ -22,14 +22,21 @@ import org.apache.parquet.io.OutputFile;
  *   <li>with a bare Hadoop {@link Configuration} ({@code new Configuration(false)}): the writer only
  *       reads a few parquet-avro keys, all left at their defaults, and the default constructor parses
  *       Hadoop's {@code core-default.xml} again for every file opened;</li>
- *   <li>with Parquet's default dictionary encoding for every column. A column with about one distinct
- *       value per row (timestamps, latencies) does not pay for it past its first page: parquet-mr
- *       drops a column's dictionary for plain encoding as soon as the dictionary stops being smaller
- *       than the values (measured on the quickstart's request rows: turning dictionaries off for every
- *       long and double column saved no measurable time and grew the file 7%).</li>
+ *   <li>with Parquet's dictionary encoding for every column but those whose schema field says
+ *       {@code "parquet.dictionary": false} ({@link #DICTIONARY_PROP}): the per-request latencies and
+ *       the instants after arrival, about one distinct value per row. parquet-mr builds such a
+ *       column's dictionary for its whole first page (all of a small file's rows) before finding it
+ *       does not pay and re-encoding the page plain, so the column is the same without it. Measured on
+ *       the quickstart sweep's 48,000 request rows: written in 384-400 ms with a dictionary tried on
+ *       every column, 311-322 ms without one on these ten, 258-284 ms with none at all (but a file 27%
+ *       larger: the other columns' dictionaries pay, e.g. arrival times repeated across a sweep's
+ *       policies).</li>
  * </ul>
  */
 public final class ParquetWriters {
+    /** Avro field property: {@code false} writes the field's column without a dictionary. */
+    public static final String DICTIONARY_PROP = "parquet.dictionary";
+
     private ParquetWriters() {
     }
 
@@ -39,7 +46,7 @@ public final class ParquetWriters {
      */
     public static ParquetWriter<GenericRecord> open(OutputFile file, Schema schema, ParquetFileWriter.Mode mode)
             throws IOException {
-        return configure(AvroParquetWriter.<GenericRecord>builder(file).withSchema(schema).withDataModel(GenericData.get()), mode);
+        return configure(AvroParquetWriter.<GenericRecord>builder(file).withSchema(schema).withDataModel(GenericData.get()), schema, mode);
     }
 
     /**
@@ -48,15 +55,26 @@ public final class ParquetWriters {
      */
     public static ParquetWriter<BinaryDecoder> openEncoded(OutputFile file, Schema schema, ParquetFileWriter.Mode mode)
             throws IOException {
-        return configure(new EncodedBuilder(file, new EncodedRowWriteSupport(schema)), mode);
+        return configure(new EncodedBuilder(file, new EncodedRowWriteSupport(schema)), schema, mode);
     }
 
-    private static <T, B extends ParquetWriter.Builder<T, B>> ParquetWriter<T> configure(B builder, ParquetFileWriter.Mode mode)
+    private static <T, B extends ParquetWriter.Builder<T, B>> ParquetWriter<T> configure(B builder, Schema schema,
+                                                                                       ParquetFileWriter.Mode mode)
             throws IOException {
-        return builder.withConf(new Configuration(false))
+        builder.withConf(new Configuration(false))
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(mode)
-                .build();
+                .withWriteMode(mode);
+        for (Schema.Field f : schema.getFields()) {
+            Object dictionary = f.getObjectProp(DICTIONARY_PROP);
+            if (dictionary != null) {
+                if (!(dictionary instanceof Boolean on)) {
+                    throw new IllegalArgumentException(schema.getName() + "." + f.name() + ": " + DICTIONARY_PROP
+                            + " must be true or false, not " + dictionary);
+                }
+                builder.withDictionaryEncoding(f.name(), on);
+            }
+        }
+        return builder.build();
     }
 
     private static final class EncodedBuilder extends ParquetWriter.Builder<BinaryDecoder, EncodedBuilder> {
