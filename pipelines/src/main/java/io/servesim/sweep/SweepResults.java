@@ -13,10 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.avro.AvroParquetReader;
+import org.apache.parquet.avro.AvroReadSupport;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 
@@ -77,9 +79,11 @@ final class SweepResults {
     /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, over seeds. */
     static String table(Path outDir, List<String> axes) throws IOException {
         Map<List<String>, Group> groups = new HashMap<>();
+        Configuration conf = new Configuration(false);
+        AvroReadSupport.setRequestedProjection(conf, tableProjection(axes));
         for (Path f : files(outDir, Dataset.CELLS)) {
             try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f))
-                    .withDataModel(GenericData.get()).withConf(new Configuration(false)).build()) {
+                    .withDataModel(GenericData.get()).withConf(conf).build()) {
                 for (GenericRecord cell = reader.read(); cell != null; cell = reader.read()) {
                     List<String> labels = new ArrayList<>();
                     for (String a : axes) {
@@ -104,6 +108,18 @@ final class SweepResults {
             rows.add(row.toArray(String[]::new));
         });
         return render(rows, axes.size());
+    }
+
+    /** The cells dataset's columns the table reads (of its 100-odd): the axes, the cell index and {@link #TABLE}'s. */
+    private static Schema tableProjection(List<String> axes) {
+        Schema cells = DatasetSchemas.forAxes(axes).get(Dataset.CELLS);
+        List<Schema.Field> read = new ArrayList<>();
+        for (Schema.Field f : cells.getFields()) {
+            if (axes.contains(f.name()) || f.name().equals("cell_index") || TABLE.containsKey(f.name())) {
+                read.add(new Schema.Field(f, f.schema()));
+            }
+        }
+        return Schema.createRecord(cells.getName(), cells.getDoc(), cells.getNamespace(), false, read);
     }
 
     private static Map<String, String> tableColumns() {
