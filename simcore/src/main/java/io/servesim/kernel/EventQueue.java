@@ -90,10 +90,10 @@ public final class EventQueue {
     public void pop() {
         int slot = heap[0];
         int last = heap[--size];
-        if (size > 0) {
-            heap[0] = last;
-            siftDown(0);
-        }
+        // Unconditional: when the queue is now empty, last is the popped slot and nothing moves. A branch
+        // here is first taken at a cell's last event, and compiled code that never saw it is thrown away.
+        heap[0] = last;
+        siftDown(0);
         poppedTime = time[slot];
         poppedKind = EventKind.of((int) (order[slot] >>> 48));
         poppedTarget = target[slot];
