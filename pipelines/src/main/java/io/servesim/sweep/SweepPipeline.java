@@ -7,23 +7,23 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.transforms.Contextful;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.SerializableFunction;
-import org.apache.beam.sdk.transforms.Values;
-import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
-import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * The sweep as a Beam pipeline: validated cells -> spread over workers (or gathered, below) ->
@@ -73,9 +73,9 @@ public final class SweepPipeline {
                 .to(outDir.toString())
                 .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
         int fileShards = runner.fileShards();
-        PCollection<Cell> cells = p.apply("Cells", Create.of(toRun).withCoder(SerializableCoder.of(Cell.class)));
-        PCollection<Cell> spread = runner.cellsInBundles() ? inBundles(cells, toRun.size(), Cell::index)
-                : cells.apply("Spread", Reshuffle.viaRandomKey());
+        SerializableCoder<Cell> cellCoder = SerializableCoder.of(Cell.class);
+        PCollection<Cell> spread = runner.cellsInBundles() ? inBundles(p, toRun, cellCoder, Cell::index)
+                : p.apply("Cells", Create.of(toRun).withCoder(cellCoder)).apply("Spread", Reshuffle.viaRandomKey());
         KvCoder<String, byte[]> batchCoder = KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of());
         PCollection<KV<String, byte[]>> ran = spread
                 .apply("RunCell", ParDo.of(new RunCellFn(plan.spec().axisNames(), outputs, progressKey, checkpointDir,
@@ -93,21 +93,38 @@ public final class SweepPipeline {
     static final int MAX_CELLS_PER_BUNDLE = 64;
 
     /**
-     * {@code xs} ({@code n} elements, each with a distinct {@code index} 0..n-1) again, on the
-     * DirectRunner as few bundles as hold at most {@link #MAX_CELLS_PER_BUNDLE} each: the elements
-     * are keyed by index modulo the number of bundles, grouped once at the end of the input (the
-     * default trigger of a batch {@code GroupByKey}), and each group expanded by one ParDo. The
-     * runner evaluates one bundle after another, each to its last cell, so every bundle boundary
-     * leaves cell threads idle while its slowest cell finishes; a bundle holds all its rows until
-     * then, hence the cap. {@code Reshuffle} would not do: its trigger fires a pane whenever elements
-     * arrive, and the quickstart's 12 cells reached {@link RunCellFn} as 6 bundles (4, 2, 2, 1, 2,
-     * 1 cells).
+     * {@code xs} (each with a distinct {@code index} 0..n-1) as a collection that reaches the next
+     * transform, on the DirectRunner, in as few bundles as hold at most {@link #MAX_CELLS_PER_BUNDLE}
+     * each: the elements are created keyed by index modulo the number of bundles, grouped once at the
+     * end of the input (the default trigger of a batch {@code GroupByKey}), and each group expanded
+     * by one ParDo. The runner evaluates one bundle after another, each to its last cell, so every
+     * bundle boundary leaves cell threads idle while its slowest cell finishes; a bundle holds all
+     * its rows until then, hence the cap. Neither a plain {@code Create} (12 elements came as 3
+     * bundles) nor a {@code Reshuffle} would do: its trigger fires a pane whenever elements arrive,
+     * and the quickstart's 12 cells reached {@link RunCellFn} as 6 bundles (4, 2, 2, 1, 2, 1 cells).
+     * The keys are set as the elements are created, and one ParDo ungroups: the DirectRunner sets
+     * up every ParDo of a pipeline (a generated invoker class, a round trip through its proto form)
+     * before it runs it.
      */
-    static <T> PCollection<T> inBundles(PCollection<T> xs, int n, SerializableFunction<T, Integer> index) {
-        int bundles = Math.max(1, (n + MAX_CELLS_PER_BUNDLE - 1) / MAX_CELLS_PER_BUNDLE);
-        return xs.apply("Key", WithKeys.of((T x) -> index.apply(x) % bundles).withKeyType(TypeDescriptors.integers()))
+    static <T> PCollection<T> inBundles(Pipeline p, List<T> xs, Coder<T> coder, SerializableFunction<T, Integer> index) {
+        int bundles = Math.max(1, (xs.size() + MAX_CELLS_PER_BUNDLE - 1) / MAX_CELLS_PER_BUNDLE);
+        List<KV<Integer, T>> keyed = new ArrayList<>(xs.size());
+        for (T x : xs) {
+            keyed.add(KV.of(index.apply(x) % bundles, x));
+        }
+        return p.apply("Cells", Create.of(keyed).withCoder(KvCoder.of(VarIntCoder.of(), coder)))
                 .apply("Gather", GroupByKey.create())
-                .apply("Group", Values.create())
-                .apply("Ungroup", Flatten.iterables());
+                .apply("Ungroup", ParDo.of(new Ungroup<T>()))
+                .setCoder(coder);
+    }
+
+    /** Each element of a group, on its own. */
+    private static final class Ungroup<T> extends DoFn<KV<Integer, Iterable<T>>, T> {
+        private static final long serialVersionUID = 1L;
+
+        @ProcessElement
+        public void process(@Element KV<Integer, Iterable<T>> group, OutputReceiver<T> out) {
+            group.getValue().forEach(out::output);
+        }
     }
 }

@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.VarIntCoder;
-import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * On the DirectRunner as a sweep configures it, {@link SweepPipeline#inBundles} hands a DoFn the
  * elements in as few bundles as hold at most 64 each (the cells then run side by side on the cell
  * threads, with an idle tail only at those few boundaries); a {@code Reshuffle} in its place gave
- * 12 elements 3 bundles here (4, 4, 4) and the quickstart's 12 cells 6.
+ * 12 elements 3 bundles here (4, 4, 4) and the quickstart's 12 cells 6, and a plain {@code Create}
+ * also 3 (4, 4, 4; 64 elements as 21, 10, 22, 11).
  */
 class InBundlesTest {
     /** Sizes of the bundles {@link RecordBundles} saw, and the elements, per case. */
@@ -68,8 +68,7 @@ class InBundlesTest {
         String key = "n" + n;
         Pipeline p = Pipeline.create(RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null).options("in-bundles"));
         List<Integer> xs = IntStream.range(0, n).boxed().toList();
-        SweepPipeline.inBundles(p.apply(Create.of(xs).withCoder(VarIntCoder.of())), n, x -> x)
-                .apply(ParDo.of(new RecordBundles(key)));
+        SweepPipeline.inBundles(p, xs, VarIntCoder.of(), x -> x).apply(ParDo.of(new RecordBundles(key)));
         p.run().waitUntilFinish();
         assertEquals(new TreeSet<>(xs), SEEN.get(key), "every element arrives once");
         List<Integer> sizes = new ArrayList<>(BUNDLES.get(key));
