@@ -65,7 +65,7 @@ public class RecordFile<T> implements AutoCloseable {
     /** A request-record file, usable as the run's {@link RecordSink}. */
     public static final class Requests extends RecordFile<RequestRecord> implements RecordSink {
         private Requests(RowFile file) {
-            super(file, RequestRows::fill);
+            super(file, (row, r) -> RequestRows.fill(RowFields.of(row), r));
         }
 
         @Override

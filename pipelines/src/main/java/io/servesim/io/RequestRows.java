@@ -1,7 +1,6 @@
 package io.servesim.io;
 
 import io.servesim.metrics.RequestRecord;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * Converts a kernel {@link RequestRecord} into an Avro row of {@code schemas/request.avsc}. The
@@ -12,8 +11,8 @@ public final class RequestRows {
     private RequestRows() {
     }
 
-    /** Sets every field of {@code schemas/request.avsc} on {@code row}. */
-    public static void fill(GenericRecord row, RequestRecord r) {
+    /** Sets every field of {@code schemas/request.avsc} on {@code row}, in the schema's order. */
+    public static void fill(RowFields row, RequestRecord r) {
         row.put("request_id", r.requestId());
         row.put("instance_id", r.instanceId());
         row.put("client_id", r.clientId());

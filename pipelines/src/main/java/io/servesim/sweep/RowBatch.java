@@ -3,6 +3,8 @@ package io.servesim.sweep;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.servesim.io.AvroRowEncoder;
+import io.servesim.io.RowFields;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -18,13 +20,41 @@ import org.apache.avro.io.EncoderFactory;
  * {@link RowBatchSink} shreds it into Parquet columns straight from this encoding. Not thread-safe: one per DoFn instance.
  */
 final class RowBatch {
+    private final Schema schema;
     private final GenericDatumWriter<GenericRecord> writer;
+    /** Rows written field by field ({@link #beginRow}); made on first use. */
+    private AvroRowEncoder fields;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
     private BinaryEncoder encoder;
     private int rows;
 
     RowBatch(Schema schema) {
+        this.schema = schema;
         this.writer = new GenericDatumWriter<>(schema);
+    }
+
+    /**
+     * Starts a row to be set field by field, in the schema's order, with no record in between (the
+     * bytes {@link #add} writes for the same row); {@link #endRow} appends it.
+     */
+    RowFields beginRow() {
+        if (fields == null) {
+            fields = new AvroRowEncoder(schema);
+        }
+        encoder = EncoderFactory.get().binaryEncoder(bytes, encoder);
+        fields.begin(encoder);
+        return fields;
+    }
+
+    /** Appends the row {@link #beginRow} started (every field set). */
+    void endRow() {
+        fields.end();
+        try {
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        rows++;
     }
 
     /** Appends {@code row} (which must conform to the schema). */

@@ -146,10 +146,10 @@ final class RunCellFn extends DoFn<Cell, KV<String, byte[]>> {
         Map<Dataset, RowBatch> mine = batches.get();
         try {
             CellRunner.Outcome outcome = CellRunner.run(cell, outputs);
-            Schema requests = schemas.get(Dataset.REQUESTS);
             Schema sessions = schemas.get(Dataset.SESSIONS);
             Schema decisions = schemas.get(Dataset.DECISIONS);
-            outcome.requests().forEach(r -> mine.get(Dataset.REQUESTS).add(SweepRows.request(requests, cell, r)));
+            RowBatch requestRows = mine.get(Dataset.REQUESTS);
+            outcome.requests().forEach(r -> SweepRows.request(requestRows, cell, r));
             outcome.sessions().forEach(s -> mine.get(Dataset.SESSIONS).add(SweepRows.session(sessions, cell, s)));
             outcome.decisions().forEach(d -> mine.get(Dataset.DECISIONS).add(SweepRows.decision(decisions, cell, d)));
             Schema scaling = schemas.get(Dataset.SCALING);

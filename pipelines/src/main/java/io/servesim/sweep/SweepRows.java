@@ -3,6 +3,7 @@ package io.servesim.sweep;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.io.DecisionRows;
 import io.servesim.io.RequestRows;
+import io.servesim.io.RowFields;
 import io.servesim.io.ScalingRows;
 import io.servesim.io.SessionRows;
 import io.servesim.metrics.CellMetric;
@@ -24,10 +25,16 @@ final class SweepRows {
     private SweepRows() {
     }
 
-    static GenericRecord request(Schema schema, Cell cell, RequestRecord r) {
-        GenericData.Record row = keyed(schema, cell);
+    /** Appends {@code r}'s row to {@code batch} (a requests batch), encoded field by field. */
+    static void request(RowBatch batch, Cell cell, RequestRecord r) {
+        RowFields row = batch.beginRow();
+        row.put(DatasetSchemas.CELL_ID, cell.cellId());
+        for (Cell.AxisLabel a : cell.axes()) {
+            row.put(a.axis(), a.label());
+        }
+        row.put(DatasetSchemas.SEED, cell.seed());
         RequestRows.fill(row, r);
-        return row;
+        batch.endRow();
     }
 
     static GenericRecord session(Schema schema, Cell cell, SessionRecord s) {

@@ -1,0 +1,103 @@
+package io.servesim.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.function.Consumer;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link AvroRowEncoder} writes the bytes {@code GenericDatumWriter} writes for the same rows held as
+ * records (so {@link RowFields} converters give the same rows either way), and refuses a call that
+ * does not match the schema's field at its position.
+ */
+class AvroRowEncoderTest {
+    private static final Schema SCHEMA = new Schema.Parser().parse("""
+            {"type": "record", "name": "r", "fields": [
+              {"name": "id", "type": "long"},
+              {"name": "instance", "type": "int"},
+              {"name": "itl_us", "type": "double"},
+              {"name": "streaming", "type": "boolean"},
+              {"name": "status", "type": "string"},
+              {"name": "reason", "type": ["null", "string"]},
+              {"name": "step", "type": ["string", "null"]}]}""");
+
+    /** A row of each shape: both nullable strings null, both set, negative and large numbers, non-ASCII text. */
+    @Test
+    void rowsEncodeAsGenericDatumWriterEncodesTheirRecords() throws IOException {
+        Object[][] rows = {
+            {0L, 0, 0.0, false, "", null, null},
+            {-1L, -7, 12.625, true, "completed", "kv-full", "plan"},
+            {Long.MAX_VALUE, Integer.MIN_VALUE, -1e300, true, "dropped — äß", "", "步骤"},
+        };
+        ByteArrayOutputStream viaRecords = new ByteArrayOutputStream();
+        ByteArrayOutputStream viaFields = new ByteArrayOutputStream();
+        GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(SCHEMA);
+        AvroRowEncoder encoder = new AvroRowEncoder(SCHEMA);
+        BinaryEncoder a = EncoderFactory.get().binaryEncoder(viaRecords, null);
+        BinaryEncoder b = EncoderFactory.get().binaryEncoder(viaFields, null);
+        for (Object[] v : rows) {
+            GenericRecord record = new GenericData.Record(SCHEMA);
+            set(RowFields.of(record), v);
+            writer.write(record, a);
+            encoder.begin(b);
+            set(encoder, v);
+            encoder.end();
+        }
+        a.flush();
+        b.flush();
+        assertArrayEquals(viaRecords.toByteArray(), viaFields.toByteArray());
+    }
+
+    private static void set(RowFields row, Object[] v) {
+        row.put("id", (long) v[0]);
+        row.put("instance", (int) v[1]);
+        row.put("itl_us", (double) v[2]);
+        row.put("streaming", (boolean) v[3]);
+        row.put("status", (String) v[4]);
+        row.put("reason", (String) v[5]);
+        row.put("step", (String) v[6]);
+    }
+
+    @Test
+    void aCallThatDoesNotMatchTheSchemaIsRefused() {
+        assertEquals("r: int field id set where the schema has long field id",
+                refused(row -> row.put("id", 3)));
+        assertEquals("r: long field instance set where the schema has long field id",
+                refused(row -> row.put("instance", 3L)));
+        assertEquals("r: row ended after 1 of 7 fields (next: instance)", refused(row -> row.put("id", 3L)));
+        assertEquals("r.status cannot be null", refused(row -> {
+            row.put("id", 1L);
+            row.put("instance", 1);
+            row.put("itl_us", 1.0);
+            row.put("streaming", true);
+            row.put("status", (String) null);
+        }));
+    }
+
+    private static String refused(Consumer<RowFields> fill) {
+        AvroRowEncoder encoder = new AvroRowEncoder(SCHEMA);
+        encoder.begin(EncoderFactory.get().binaryEncoder(new ByteArrayOutputStream(), null));
+        return assertThrows(RuntimeException.class, () -> {
+            fill.accept(encoder);
+            encoder.end();
+        }).getMessage();
+    }
+
+    @Test
+    void aSchemaWithOtherTypesIsRefusedWithTheField() {
+        Schema nested = new Schema.Parser().parse("""
+                {"type": "record", "name": "n", "fields": [{"name": "xs", "type": {"type": "array", "items": "long"}}]}""");
+        assertEquals("n.xs: Avro type ARRAY is not supported (long, int, double, boolean, string, or a union of null and one)",
+                assertThrows(IllegalArgumentException.class, () -> new AvroRowEncoder(nested)).getMessage());
+    }
+}
