@@ -134,11 +134,13 @@ final class StepExecution {
 
     /** Run-length batches equal ITLs (every request decoding in consecutive steps shares one). */
     private void recordItl(long itlUs) {
-        if (itlUs != pendingItlUs && pendingItlCount > 0) {
-            observer.onInterTokenLatency(pendingItlUs, pendingItlCount);
-            pendingItlCount = 0;
+        if (itlUs != pendingItlUs) {
+            // through flushItl, whose test of an empty run is also taken at every step's end: the JIT
+            // profiles one branch for both (a test of its own here was first taken in a later cell
+            // and threw away the compiled step each time)
+            flushItl();
+            pendingItlUs = itlUs;
         }
-        pendingItlUs = itlUs;
         pendingItlCount++;
     }
 
