@@ -10,8 +10,8 @@ import org.apache.avro.io.BinaryEncoder;
  * Writes rows of a flat record schema straight into their Avro binary encoding (the bytes
  * {@code GenericDatumWriter} writes for the same row held as a record), from {@link RowFields}
  * calls made in the schema's field order: no record, no boxed values. Each call is checked
- * against the field at its position: the type always, the name on the first row (a converter sets
- * the same fields in the same order on every row), and {@link #end} checks the row is complete.
+ * against the field at its position, name and type ({@link #end} checks the row is complete); the
+ * schema's names are interned, so a converter's literal names compare by reference.
  * Fields may be long, int, double, boolean or string, or a union of null and one of them.
  */
 public final class AvroRowEncoder implements RowFields {
@@ -22,7 +22,6 @@ public final class AvroRowEncoder implements RowFields {
     private final int[] nullIndex;
     private BinaryEncoder out;
     private int position;
-    private boolean namesChecked;
 
     /** Rows of {@code schema}; throws {@link IllegalArgumentException} naming a field it cannot encode. */
     public AvroRowEncoder(Schema schema) {
@@ -49,7 +48,7 @@ public final class AvroRowEncoder implements RowFields {
                 default -> throw new IllegalArgumentException(schemaName + "." + f.name() + ": Avro type " + s.getType()
                         + " is not supported (long, int, double, boolean, string, or a union of null and one)");
             }
-            names[i] = f.name();
+            names[i] = f.name().intern();
         }
     }
 
@@ -65,13 +64,12 @@ public final class AvroRowEncoder implements RowFields {
             throw new IllegalStateException(schemaName + ": row ended after " + position + " of " + names.length
                     + " fields (next: " + names[position] + ")");
         }
-        namesChecked = true;
     }
 
     /** The next field, which must be {@code field} of {@code type}; writes its union branch when it has one. */
     private void next(String field, Schema.Type type, boolean isNull) throws IOException {
         int i = position;
-        if (i == names.length || types[i] != type || !namesChecked && !names[i].equals(field)) {
+        if (i == names.length || types[i] != type || names[i] != field && !names[i].equals(field)) {
             throw new IllegalStateException(schemaName + ": " + type.getName() + " field " + field + " set where the schema has "
                     + (i == names.length ? "no more fields" : types[i].getName() + " field " + names[i]));
         }

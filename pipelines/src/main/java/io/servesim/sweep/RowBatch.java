@@ -81,9 +81,13 @@ final class RowBatch {
         return out;
     }
 
-    /** Drops the rows appended since the last {@link #take}. */
+    /**
+     * Drops the rows appended since the last {@link #take}, and any part of a row a failure left in
+     * the encoder's own buffer: a reused encoder would flush those bytes ahead of the next row.
+     */
     void clear() {
         bytes.reset();
+        encoder = null;
         rows = 0;
     }
 }

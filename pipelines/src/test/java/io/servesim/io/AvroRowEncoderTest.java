@@ -84,6 +84,23 @@ class AvroRowEncoderTest {
         }));
     }
 
+    /** Names are checked on every row, not only the first. */
+    @Test
+    void aMisnamedFieldIsRefusedAfterGoodRows() {
+        AvroRowEncoder encoder = new AvroRowEncoder(SCHEMA);
+        encoder.begin(EncoderFactory.get().binaryEncoder(new ByteArrayOutputStream(), null));
+        set(encoder, new Object[] {2L, 1, 0.5, false, "completed", null, null});
+        encoder.end();
+        encoder.begin(EncoderFactory.get().binaryEncoder(new ByteArrayOutputStream(), null));
+        encoder.put("id", 3L);
+        encoder.put("instance", 1);
+        encoder.put("itl_us", 1.0);
+        encoder.put("streaming", true);
+        encoder.put("status", "completed");
+        assertEquals("r: string field step set where the schema has string field reason",
+                assertThrows(IllegalStateException.class, () -> encoder.put("step", "plan")).getMessage());
+    }
+
     private static String refused(Consumer<RowFields> fill) {
         AvroRowEncoder encoder = new AvroRowEncoder(SCHEMA);
         encoder.begin(EncoderFactory.get().binaryEncoder(new ByteArrayOutputStream(), null));
