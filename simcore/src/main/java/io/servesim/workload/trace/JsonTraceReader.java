@@ -20,6 +20,7 @@ import java.nio.file.Path;
  */
 abstract class JsonTraceReader extends TraceReader {
     private static final ObjectMapper JSON = StrictJson.json();
+    private static final int MAX_PLAIN_CHARS = JSON.getFactory().streamReadConstraints().getMaxStringLength();
 
     JsonTraceReader(Path path, Options options) {
         super(path, options, null);
@@ -27,11 +28,15 @@ abstract class JsonTraceReader extends TraceReader {
 
     @Override
     protected final TraceRow parse(String line, long lineNo) throws BadLine {
-        TraceRow plain;
-        try (JsonParser p = JSON.createParser(line)) {
-            plain = p.nextToken() == JsonToken.START_OBJECT ? parsePlain(p, lineNo) : null;
-        } catch (IOException e) {
-            plain = null; // not valid JSON (or a duplicate key): the tree path says so
+        TraceRow plain = null;
+        // A line longer than Jackson's longest string may hold one in a field the plain path skips
+        // unread: only the tree path enforces that limit (and reports it).
+        if (line.length() <= MAX_PLAIN_CHARS) {
+            try (JsonParser p = JSON.createParser(line)) {
+                plain = p.nextToken() == JsonToken.START_OBJECT ? parsePlain(p, lineNo) : null;
+            } catch (IOException e) {
+                // not valid JSON (or a duplicate key): the tree path below says so
+            }
         }
         if (plain != null) {
             return plain;

@@ -143,7 +143,7 @@ public final class MooncakeTraceReader extends JsonTraceReader {
     /** The hash ids of a {@code hash_ids} array, checked: one per block of {@code input}, each an integer. */
     private static long[] hashIds(JsonNode hashIds, int input) throws BadLine {
         int n = hashIds.size();
-        int needed = (input + BLOCK_TOKENS - 1) / BLOCK_TOKENS;
+        int needed = (int) ((input + (long) BLOCK_TOKENS - 1) / BLOCK_TOKENS); // long: input may be near Integer.MAX_VALUE
         if (n != needed) {
             throw new BadLine("hash_ids has " + n + " ids but input_length " + input + " needs " + needed
                     + " blocks of " + BLOCK_TOKENS + " tokens");

@@ -3,6 +3,8 @@ package io.servesim.workload.trace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -92,6 +94,25 @@ class MooncakePlainRowsTest {
                 "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"delay\": -2}")) {
             assertNull(plain(reader, line, 1), line);
         }
+        reader.close();
+    }
+
+    /**
+     * Lines both paths must report the same way: an input_length near Integer.MAX_VALUE needs
+     * ceil(2,147,483,137 / 512) = 4,194,304 hash ids (the count once overflowed to a negative number),
+     * and a string longer than Jackson's limit (20,000,000 chars) in a field the plain path skips.
+     */
+    @Test
+    void edgeLinesAreReportedByTheTreePath(@TempDir Path dir) throws IOException {
+        Path trace = Files.writeString(dir.resolve("t.jsonl"), "");
+        MooncakeTraceReader reader = new MooncakeTraceReader(trace, REPLAY);
+        String huge = "{\"timestamp\": 1, \"input_length\": 2147483137, \"output_length\": 1, \"hash_ids\": [1]}";
+        assertEquals("hash_ids has 1 ids but input_length 2147483137 needs 4194304 blocks of 512 tokens",
+                assertThrows(TraceReader.BadLine.class, () -> reader.parse(huge, 1)).getMessage());
+        String longString = "{\"timestamp\": 1, \"input_length\": 5, \"output_length\": 1, \"note\": \""
+                + "x".repeat(20_000_001) + "\"}";
+        assertTrue(assertThrows(TraceReader.BadLine.class, () -> reader.parse(longString, 2)).getMessage()
+                .startsWith("not valid JSON: String value length"));
         reader.close();
     }
 
