@@ -20,7 +20,6 @@ import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
-import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
@@ -74,7 +73,7 @@ public final class SweepPipeline {
                 .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
         int fileShards = runner.fileShards();
         SerializableCoder<Cell> cellCoder = SerializableCoder.of(Cell.class);
-        PCollection<Cell> spread = runner.cellsInBundles() ? inBundles(p, toRun, cellCoder, Cell::index)
+        PCollection<Cell> spread = runner.cellsInBundles() ? inBundles(p, toRun, cellCoder)
                 : p.apply("Cells", Create.of(toRun).withCoder(cellCoder)).apply("Spread", Reshuffle.viaRandomKey());
         KvCoder<String, byte[]> batchCoder = KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of());
         PCollection<KV<String, byte[]>> ran = spread
@@ -93,9 +92,9 @@ public final class SweepPipeline {
     static final int MAX_CELLS_PER_BUNDLE = 64;
 
     /**
-     * {@code xs} (each with a distinct {@code index} 0..n-1) as a collection that reaches the next
+     * {@code xs} as a collection that reaches the next
      * transform, on the DirectRunner, in as few bundles as hold at most {@link #MAX_CELLS_PER_BUNDLE}
-     * each: the elements are created keyed by index modulo the number of bundles, grouped once at the
+     * each: the elements are created keyed by position modulo the number of bundles, grouped once at the
      * end of the input (the default trigger of a batch {@code GroupByKey}), and each group expanded
      * by one ParDo. The runner evaluates one bundle after another, each to its last cell, so every
      * bundle boundary leaves cell threads idle while its slowest cell finishes; a bundle holds all
@@ -106,11 +105,11 @@ public final class SweepPipeline {
      * up every ParDo of a pipeline (a generated invoker class, a round trip through its proto form)
      * before it runs it.
      */
-    static <T> PCollection<T> inBundles(Pipeline p, List<T> xs, Coder<T> coder, SerializableFunction<T, Integer> index) {
+    static <T> PCollection<T> inBundles(Pipeline p, List<T> xs, Coder<T> coder) {
         int bundles = Math.max(1, (xs.size() + MAX_CELLS_PER_BUNDLE - 1) / MAX_CELLS_PER_BUNDLE);
         List<KV<Integer, T>> keyed = new ArrayList<>(xs.size());
-        for (T x : xs) {
-            keyed.add(KV.of(index.apply(x) % bundles, x));
+        for (int i = 0; i < xs.size(); i++) {
+            keyed.add(KV.of(i % bundles, xs.get(i))); // by position: a resumed sweep's cells have gaps in their indices
         }
         return p.apply("Cells", Create.of(keyed).withCoder(KvCoder.of(VarIntCoder.of(), coder)))
                 .apply("Gather", GroupByKey.create())

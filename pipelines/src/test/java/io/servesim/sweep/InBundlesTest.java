@@ -56,7 +56,7 @@ class InBundlesTest {
         }
     }
 
-    /** 12 elements: one bundle. 64: one. 200: ceil(200 / 64) = 4 bundles of 200 / 4 = 50 (index mod 4). */
+    /** 12 elements: one bundle. 64: one. 200: ceil(200 / 64) = 4 bundles of 200 / 4 = 50 (position mod 4). */
     @Test
     void elementsArriveInFewBundlesOfAtMost64() {
         assertEquals(List.of(12), bundleSizes(12));
@@ -64,11 +64,22 @@ class InBundlesTest {
         assertEquals(List.of(50, 50, 50, 50), bundleSizes(200));
     }
 
+    /**
+     * A resumed sweep's cells: 100 left of 200, every other one (indices 0, 2, .., 198). Keyed by
+     * position, they make 2 bundles of 50; keyed by index mod 2 they would all share one bundle of 100.
+     */
+    @Test
+    void aResumedSweepsCellsStillFillBundlesOfAtMost64() {
+        assertEquals(List.of(50, 50), bundleSizes("every-other", IntStream.range(0, 100).map(i -> 2 * i).boxed().toList()));
+    }
+
     private static List<Integer> bundleSizes(int n) {
-        String key = "n" + n;
+        return bundleSizes("n" + n, IntStream.range(0, n).boxed().toList());
+    }
+
+    private static List<Integer> bundleSizes(String key, List<Integer> xs) {
         Pipeline p = Pipeline.create(RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null).options("in-bundles"));
-        List<Integer> xs = IntStream.range(0, n).boxed().toList();
-        SweepPipeline.inBundles(p, xs, VarIntCoder.of(), x -> x).apply(ParDo.of(new RecordBundles(key)));
+        SweepPipeline.inBundles(p, xs, VarIntCoder.of()).apply(ParDo.of(new RecordBundles(key)));
         p.run().waitUntilFinish();
         assertEquals(new TreeSet<>(xs), SEEN.get(key), "every element arrives once");
         List<Integer> sizes = new ArrayList<>(BUNDLES.get(key));
