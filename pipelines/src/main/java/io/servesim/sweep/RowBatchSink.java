@@ -43,10 +43,17 @@ final class RowBatchSink implements FileIO.Sink<byte[]> {
 
     @Override
     public void write(byte[] batch) throws IOException {
-        decoder = DecoderFactory.get().binaryDecoder(batch, decoder);
+        decoder = writeBatch(writer, batch, decoder);
+    }
+
+    /** Writes every row of an encoded {@code batch}; returns the decoder it read with, for the next batch to reuse. */
+    static BinaryDecoder writeBatch(ParquetWriter<BinaryDecoder> writer, byte[] batch, BinaryDecoder reuse)
+            throws IOException {
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(batch, reuse);
         while (!decoder.isEnd()) {
             writer.write(decoder);
         }
+        return decoder;
     }
 
     /** Writes the footer; FileIO closes the channel after this. */

@@ -29,8 +29,9 @@ import org.joda.time.Instant;
  * or exhausts memory (in the kernel or while its rows are built) emits only an {@code errors} row;
  * its other rows are dropped with it. A finished cell's batches are also kept in its
  * {@link Checkpoint} file before they are emitted, so an interrupted sweep can resume; that file
- * is keyed by cell id and rewritten whole by a retried bundle, and the datasets themselves are
- * FileIO's, whose finalization keeps one attempt's output, so retries never duplicate rows.
+ * is keyed by cell id and rewritten whole by a retried bundle, and the dataset files keep one
+ * attempt's output (FileIO's finalization on Flink, {@link DatasetFileFn}'s fixed file name on the
+ * DirectRunner), so retries never duplicate rows.
  *
  * <p>With {@code cellThreads} 1 (Flink, whose workers are its parallelism) each cell runs as it
  * arrives. With more (the DirectRunner, which runs on one thread: {@link RunnerChoice#options})

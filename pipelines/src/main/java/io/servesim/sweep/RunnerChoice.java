@@ -71,17 +71,14 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
     }
 
     /**
-     * Files per dataset to ask FileIO for; 0 leaves it to the runner. Flink writes each worker's
-     * rows as they come (no shuffle). The DirectRunner replaces "runner's choice" with a shard count
-     * computed from a side input over all rows, and re-evaluates every pending bundle of the
-     * sharding step whenever the watermark moves until that side input is ready (quadratic in the
-     * cells); a fixed count, one file per worker thread, avoids that.
+     * Whether each dataset is written whole, as one file, by {@link DatasetFileFn} after a
+     * {@code GroupByKey} on the dataset: the DirectRunner, where every row is in this JVM anyway and
+     * the staging folder already makes the output all-or-nothing. Flink writes through
+     * {@code FileIO} with the runner's sharding: each worker writes the rows of its own cells as
+     * they come, with no shuffle.
      */
-    public int fileShards() {
-        if (runner == Runner.flink) {
-            return 0;
-        }
-        return parallelism != null ? parallelism : Math.max(1, Runtime.getRuntime().availableProcessors());
+    public boolean wholeDatasetFiles() {
+        return runner == Runner.direct;
     }
 
     /**

@@ -27,9 +27,11 @@ import org.apache.beam.sdk.values.PCollectionList;
 /**
  * The sweep as a Beam pipeline: validated cells -> spread over workers (or gathered, below) ->
  * {@link RunCellFn} (one kernel run per cell, emitting one {@link RowBatch} per written dataset,
- * keyed by the dataset's directory) -> one {@code FileIO.writeDynamic()} whose destinations are the
- * datasets, each written by a Parquet sink ({@link RowBatchSink}) as
- * {@code <output>/<dataset>/part-*.parquet}.
+ * keyed by the dataset's directory) -> the datasets as {@code <output>/<dataset>/part-*.parquet}:
+ * on the DirectRunner one file per dataset ({@code GroupByKey} on the directory, then
+ * {@link DatasetFileFn}), on Flink one {@code FileIO.writeDynamic()} whose destinations are the
+ * datasets, each written by a Parquet sink ({@link RowBatchSink}) per worker
+ * ({@link RunnerChoice#wholeDatasetFiles()}).
  *
  * <p>How cells are spread is the runner's ({@link RunnerChoice#cellsInBundles()}): Flink streams each
  * key's cells through the worker that owns it, so every cell gets its own random key; on the
@@ -65,13 +67,6 @@ public final class SweepPipeline {
                 schemaJson.put(d.directory(), schemas.get(d).toString());
             }
         }
-        FileIO.Write<String, KV<String, byte[]>> write = FileIO.<String, KV<String, byte[]>>writeDynamic()
-                .by(KV::getKey)
-                .withDestinationCoder(StringUtf8Coder.of())
-                .via(Contextful.fn(KV::getValue), Contextful.fn(dir -> new RowBatchSink(schemaJson.get(dir))))
-                .to(outDir.toString())
-                .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet"));
-        int fileShards = runner.fileShards();
         SerializableCoder<Cell> cellCoder = SerializableCoder.of(Cell.class);
         PCollection<Cell> spread = runner.cellsInBundles() ? inBundles(p, toRun, cellCoder)
                 : p.apply("Cells", Create.of(toRun).withCoder(cellCoder)).apply("Spread", Reshuffle.viaRandomKey());
@@ -84,7 +79,17 @@ public final class SweepPipeline {
                 .and(p.apply("Finished", Create.of(replay).withCoder(StringUtf8Coder.of()))
                         .apply("ReadFinished", ParDo.of(new ReplayCheckpointFn())).setCoder(batchCoder))
                 .apply("Rows", Flatten.pCollections());
-        rows.apply("Write", fileShards > 0 ? write.withNumShards(fileShards) : write);
+        if (runner.wholeDatasetFiles()) {
+            rows.apply("GroupByDataset", GroupByKey.create())
+                    .apply("WriteDatasets", ParDo.of(new DatasetFileFn(outDir, schemaJson)));
+        } else {
+            rows.apply("Write", FileIO.<String, KV<String, byte[]>>writeDynamic()
+                    .by(KV::getKey)
+                    .withDestinationCoder(StringUtf8Coder.of())
+                    .via(Contextful.fn(KV::getValue), Contextful.fn(dir -> new RowBatchSink(schemaJson.get(dir))))
+                    .to(outDir.toString())
+                    .withNaming(dir -> FileIO.Write.defaultNaming(dir + "/part", ".parquet")));
+        }
         return written;
     }
 

@@ -8,20 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.servesim.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
-/** How a runner choice spreads cells and shards files, and which flag combinations it refuses. */
+/** How a runner choice spreads cells and writes files, and which flag combinations it refuses. */
 class RunnerChoiceTest {
     @Test
     void directRunsOneBundleOnCellThreadsAndFlinkSpreadsOneKeyPerCell() {
         RunnerChoice direct2 = RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null);
         assertTrue(direct2.cellsInBundles());
         assertEquals(2, direct2.cellThreads());
-        assertEquals(2, direct2.fileShards());
+        assertTrue(direct2.wholeDatasetFiles());
         // without the flag: one cell thread per core
         assertEquals(Runtime.getRuntime().availableProcessors(),
                 RunnerChoice.of(RunnerChoice.Runner.direct, null, null, null).cellThreads());
         RunnerChoice flink = RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null);
         assertFalse(flink.cellsInBundles());
-        assertEquals(0, flink.fileShards());
+        assertFalse(flink.wholeDatasetFiles());
         assertEquals(1, flink.cellThreads());
     }
 
