@@ -41,7 +41,7 @@ import org.apache.beam.sdk.values.PCollectionList;
  * <p>One write for all datasets rather than one per dataset keeps the graph small: the
  * DirectRunner re-translates a ParDo for every bundle it evaluates, and Flink's batch translation
  * gives every output of a multi-output DoFn its own full copy of the stream. How rows are split
- * into files depends on the runner and its parallelism; the rows themselves never do.
+ * into files depends on the runner (on Flink, also on its parallelism); the rows themselves never do.
  */
 public final class SweepPipeline {
     private SweepPipeline() {
@@ -50,8 +50,8 @@ public final class SweepPipeline {
     /**
      * Adds the sweep's transforms to {@code p}: {@code toRun} (cells of {@code plan}) are run, and
      * the rows of cells that finished before an interruption are read back from {@code replay}
-     * ({@link Checkpoint} files) into the same write. Cells are spread and files sharded as
-     * {@code runner} says ({@link RunnerChoice#cellsInBundles()}, {@link RunnerChoice#fileShards()});
+     * ({@link Checkpoint} files) into the same write. Cells are spread and datasets written as
+     * {@code runner} says ({@link RunnerChoice#cellsInBundles()}, {@link RunnerChoice#wholeDatasetFiles()});
      * datasets go under {@code outDir}, finished cells' rows into {@code checkpointDir}. Returns the
      * datasets it writes, in order.
      */
