@@ -17,30 +17,34 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
- * Writes one dataset whole, on the DirectRunner: the input is a dataset's directory with all its
- * {@link RowBatch}es (a batch {@code GroupByKey} on the directory), and the output is the single
- * file {@code <outDir>/<directory>/}{@value #FILE}, shredded by the same writer as every sweep
- * file ({@link RowBatchSink#writeBatch}). The file is written under a hidden temporary name in
- * that directory and renamed into place, so it is whole or absent, and a retried group rewrites
- * the same name instead of adding a second file.
+ * Writes the datasets on the DirectRunner, one file per dataset per bundle: each {@link RowBatch}
+ * of a bundle is shredded into that bundle's file of its dataset
+ * ({@link RowBatchSink#writeBatch}), {@code <outDir>/<dataset>/part-<random id>.parquet}, which is
+ * written under a hidden temporary name and renamed into place when the bundle finishes, so a file
+ * is whole or absent. The cells reach {@link RunCellFn} in bundles of up to
+ * {@link SweepPipeline#MAX_CELLS_PER_BUNDLE} ({@link SweepPipeline#inBundles}), so a sweep holds at
+ * most about one bundle's rows in memory, whatever its size: the rows of a bundle are written as soon
+ * as it has run, not gathered for the end.
  *
- * <p>Why not {@code FileIO} here: {@code outDir} is the sweep's staging folder, which
- * {@link OutputCommit} moves into place only after the pipeline has succeeded, so FileIO's own
- * commit protocol (temporary files gathered, reshuffled twice and renamed by a finalizing step) adds
- * nothing on one machine, and on the DirectRunner each of its ~20 primitive steps is set up
- * (a generated invoker class, a serialization round trip) and run in turn after the last cell. Measured on
- * the quickstart sweep: pipeline build 150 -> 90 ms, last file written to pipeline finished 110-170
- * -> 5-25 ms. Flink keeps {@code FileIO} ({@link RunnerChoice#wholeDatasetFiles()}), whose workers
- * each write their own rows without a shuffle.
+ * <p>Random names are safe here because the DirectRunner never retries a bundle (a failure fails
+ * the pipeline), and each run writes into a fresh staging folder, which {@link OutputCommit} moves
+ * into place only after the pipeline has succeeded ({@code --resume} clears its datasets first). So
+ * FileIO's own commit protocol (temporary files gathered, reshuffled twice and renamed by a
+ * finalizing step, ~20 primitive steps set up and run in turn after the last cell) adds nothing
+ * here. Flink, which retries, keeps {@code FileIO} ({@link RunnerChoice#wholeDatasetFiles()}).
  */
-final class DatasetFileFn extends DoFn<KV<String, Iterable<byte[]>>, Void> {
-    private static final long serialVersionUID = 1L;
-
-    /** The one file of each dataset (FileIO's name for shard 0 of 1, as {@link EmptyDatasets} writes). */
-    static final String FILE = "part-00000-of-00001.parquet";
+final class DatasetFileFn extends DoFn<KV<String, byte[]>, Void> {
+    private static final long serialVersionUID = 2L;
+    private static final String SUFFIX = ".parquet";
 
     private final String outDir;
     private final Map<String, String> schemaJson;
+    private transient Map<String, OpenFile> open;
+    private transient BinaryDecoder decoder;
+
+    /** A bundle's file of one dataset, being written under {@code tmp}. */
+    private record OpenFile(Path tmp, Path target, ParquetWriter<BinaryDecoder> writer) {
+    }
 
     /** {@code schemaJson}: each written dataset's Avro schema as JSON, by directory. */
     DatasetFileFn(Path outDir, Map<String, String> schemaJson) {
@@ -48,27 +52,77 @@ final class DatasetFileFn extends DoFn<KV<String, Iterable<byte[]>>, Void> {
         this.schemaJson = new HashMap<>(schemaJson);
     }
 
+    @StartBundle
+    public void startBundle() {
+        open = new HashMap<>();
+    }
+
     @ProcessElement
-    public void process(@Element KV<String, Iterable<byte[]>> dataset) throws IOException {
-        String json = schemaJson.get(dataset.getKey());
+    public void process(@Element KV<String, byte[]> batch) throws IOException {
+        OpenFile file = open.get(batch.getKey());
+        if (file == null) {
+            file = create(batch.getKey());
+            open.put(batch.getKey(), file);
+        }
+        decoder = RowBatchSink.writeBatch(file.writer(), batch.getValue(), decoder);
+    }
+
+    /** Closes the bundle's files and renames each into place. */
+    @FinishBundle
+    public void finishBundle() throws IOException {
+        try {
+            for (OpenFile file : open.values()) {
+                file.writer().close();
+                Files.move(file.tmp(), file.target(), StandardCopyOption.ATOMIC_MOVE);
+            }
+            open.clear();
+        } finally {
+            discard();
+        }
+    }
+
+    /** After a failed bundle: its files are closed and deleted, never renamed into the dataset. */
+    @Teardown
+    public void teardown() throws IOException {
+        discard();
+    }
+
+    private OpenFile create(String dataset) throws IOException {
+        String json = schemaJson.get(dataset);
         if (json == null) {
-            throw new IllegalStateException("rows for " + dataset.getKey() + ", which this sweep does not write"
+            throw new IllegalStateException("rows for " + dataset + ", which this sweep does not write"
                     + " (writes " + schemaJson.keySet() + ")");
         }
-        Path dir = Path.of(outDir, dataset.getKey());
+        Path dir = Path.of(outDir, dataset);
         Files.createDirectories(dir);
-        Path tmp = dir.resolve("." + FILE + "." + UUID.randomUUID() + ".tmp");
-        try {
-            try (ParquetWriter<BinaryDecoder> writer = ParquetWriters.openEncoded(new LocalOutputFile(tmp),
-                    new Schema.Parser().parse(json), ParquetFileWriter.Mode.CREATE)) {
-                BinaryDecoder decoder = null;
-                for (byte[] batch : dataset.getValue()) {
-                    decoder = RowBatchSink.writeBatch(writer, batch, decoder);
-                }
+        String name = "part-" + UUID.randomUUID() + SUFFIX;
+        Path tmp = dir.resolve("." + name + ".tmp");
+        ParquetWriter<BinaryDecoder> writer = ParquetWriters.openEncoded(new LocalOutputFile(tmp),
+                new Schema.Parser().parse(json), ParquetFileWriter.Mode.CREATE);
+        return new OpenFile(tmp, dir.resolve(name), writer);
+    }
+
+    /** Closes and deletes every file still open (none after a bundle that finished). */
+    private void discard() throws IOException {
+        if (open == null) {
+            return;
+        }
+        IOException first = null;
+        for (OpenFile file : open.values()) {
+            try {
+                file.writer().close();
+            } catch (IOException | RuntimeException e) {
+                // the file is deleted below; a writer that cannot close has nothing to keep
             }
-            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
+            try {
+                Files.deleteIfExists(file.tmp());
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        open.clear();
+        if (first != null) {
+            throw first;
         }
     }
 }

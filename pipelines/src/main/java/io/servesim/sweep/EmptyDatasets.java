@@ -13,7 +13,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 
 /**
- * A dataset without rows gets no file from the pipeline (no group reaches {@link DatasetFileFn};
+ * A dataset without rows gets no file from the pipeline (no batch reaches {@link DatasetFileFn};
  * FileIO writes none for an empty PCollection), so a sweep without failures would have no
  * {@code errors/} files and {@code SELECT * FROM 'out/x/errors/*.parquet'} would fail. After the
  * pipeline, the launcher gives every written dataset that has no file one schema-only Parquet file

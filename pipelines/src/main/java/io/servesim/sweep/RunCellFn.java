@@ -30,8 +30,9 @@ import org.joda.time.Instant;
  * its other rows are dropped with it. A finished cell's batches are also kept in its
  * {@link Checkpoint} file before they are emitted, so an interrupted sweep can resume; that file
  * is keyed by cell id and rewritten whole by a retried bundle, and the dataset files keep one
- * attempt's output (FileIO's finalization on Flink, {@link DatasetFileFn}'s fixed file name on the
- * DirectRunner), so retries never duplicate rows.
+ * attempt's output (FileIO's finalization on Flink; the DirectRunner never retries, and
+ * {@link DatasetFileFn} renames a bundle's files into place only once it has finished), so retries
+ * never duplicate rows.
  *
  * <p>With {@code cellThreads} 1 (Flink, whose workers are its parallelism) each cell runs as it
  * arrives. With more (the DirectRunner, which runs on one thread: {@link RunnerChoice#options})

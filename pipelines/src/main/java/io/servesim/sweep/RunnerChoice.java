@@ -71,13 +71,13 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
     }
 
     /**
-     * Whether each dataset is written whole, as one file, by {@link DatasetFileFn} after a
-     * {@code GroupByKey} on the dataset: the DirectRunner, where every row is in this JVM anyway and
-     * the staging folder already makes the output all-or-nothing. Flink writes through
-     * {@code FileIO} with the runner's sharding: each worker writes the rows of its own cells as
-     * they come, with no shuffle.
+     * Whether the datasets are written one file per dataset per bundle of cells by
+     * {@link DatasetFileFn}: the DirectRunner, which never retries a bundle, and whose output the
+     * staging folder already makes all-or-nothing. Flink writes through {@code FileIO}, whose
+     * finalization keeps one attempt's files when it retries, with the runner's sharding: each
+     * worker writes the rows of its own cells as they come, with no shuffle.
      */
-    public boolean wholeDatasetFiles() {
+    public boolean writesBundleFiles() {
         return runner == Runner.direct;
     }
 

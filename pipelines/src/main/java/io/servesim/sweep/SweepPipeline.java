@@ -28,10 +28,9 @@ import org.apache.beam.sdk.values.PCollectionList;
  * The sweep as a Beam pipeline: validated cells -> spread over workers (or gathered, below) ->
  * {@link RunCellFn} (one kernel run per cell, emitting one {@link RowBatch} per written dataset,
  * keyed by the dataset's directory) -> the datasets as {@code <output>/<dataset>/part-*.parquet}:
- * on the DirectRunner one file per dataset ({@code GroupByKey} on the directory, then
- * {@link DatasetFileFn}), on Flink one {@code FileIO.writeDynamic()} whose destinations are the
- * datasets, each written by a Parquet sink ({@link RowBatchSink}) per worker
- * ({@link RunnerChoice#wholeDatasetFiles()}).
+ * on the DirectRunner one file per dataset per bundle of cells ({@link DatasetFileFn}), on Flink
+ * one {@code FileIO.writeDynamic()} whose destinations are the datasets, each written by a Parquet
+ * sink ({@link RowBatchSink}) per worker ({@link RunnerChoice#writesBundleFiles()}).
  *
  * <p>How cells are spread is the runner's ({@link RunnerChoice#cellsInBundles()}): Flink streams each
  * key's cells through the worker that owns it, so every cell gets its own random key; on the
@@ -51,7 +50,7 @@ public final class SweepPipeline {
      * Adds the sweep's transforms to {@code p}: {@code toRun} (cells of {@code plan}) are run, and
      * the rows of cells that finished before an interruption are read back from {@code replay}
      * ({@link Checkpoint} files) into the same write. Cells are spread and datasets written as
-     * {@code runner} says ({@link RunnerChoice#cellsInBundles()}, {@link RunnerChoice#wholeDatasetFiles()});
+     * {@code runner} says ({@link RunnerChoice#cellsInBundles()}, {@link RunnerChoice#writesBundleFiles()});
      * datasets go under {@code outDir}, finished cells' rows into {@code checkpointDir}. Returns the
      * datasets it writes, in order.
      */
@@ -79,9 +78,8 @@ public final class SweepPipeline {
                 .and(p.apply("Finished", Create.of(replay).withCoder(StringUtf8Coder.of()))
                         .apply("ReadFinished", ParDo.of(new ReplayCheckpointFn())).setCoder(batchCoder))
                 .apply("Rows", Flatten.pCollections());
-        if (runner.wholeDatasetFiles()) {
-            rows.apply("GroupByDataset", GroupByKey.create())
-                    .apply("WriteDatasets", ParDo.of(new DatasetFileFn(outDir, schemaJson)));
+        if (runner.writesBundleFiles()) {
+            rows.apply("WriteDatasets", ParDo.of(new DatasetFileFn(outDir, schemaJson)));
         } else {
             rows.apply("Write", FileIO.<String, KV<String, byte[]>>writeDynamic()
                     .by(KV::getKey)

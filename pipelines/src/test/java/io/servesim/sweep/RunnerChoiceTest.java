@@ -15,13 +15,13 @@ class RunnerChoiceTest {
         RunnerChoice direct2 = RunnerChoice.of(RunnerChoice.Runner.direct, 2, null, null);
         assertTrue(direct2.cellsInBundles());
         assertEquals(2, direct2.cellThreads());
-        assertTrue(direct2.wholeDatasetFiles());
+        assertTrue(direct2.writesBundleFiles());
         // without the flag: one cell thread per core
         assertEquals(Runtime.getRuntime().availableProcessors(),
                 RunnerChoice.of(RunnerChoice.Runner.direct, null, null, null).cellThreads());
         RunnerChoice flink = RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null);
         assertFalse(flink.cellsInBundles());
-        assertFalse(flink.wholeDatasetFiles());
+        assertFalse(flink.writesBundleFiles());
         assertEquals(1, flink.cellThreads());
     }
 
