@@ -100,6 +100,13 @@ public final class SweepJob {
             long failed = counter(result, "cells_failed");
             EmptyDatasets.fill(staging, written, DatasetSchemas.forAxes(plan.spec().axisNames()));
             Map<Dataset, Long> rows = SweepResults.rowCounts(staging, written);
+            String lost = missingCells(total, rows);
+            if (lost != null) {
+                throw new SweepFailedException("the pipeline ended but its output is incomplete: " + lost + " (the runner"
+                        + " lost rows; its log above may say why, e.g. an OutOfMemoryError outside any cell); nothing was"
+                        + " committed; " + Checkpoint.count(staging) + " finished cells are kept in " + staging
+                        + "; finish the sweep with: " + resumeCommand, null);
+            }
             String table = SweepResults.table(staging, plan.spec().axisNames());
             SweepSidecars.writeSummary(staging, summary(plan, runner, dir, total, completed, failed,
                     staged.replay().size(), rows, t0, validatedNs, ranNs));
@@ -107,6 +114,23 @@ public final class SweepJob {
             return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
                     staged.replay().size(), (ranNs - validatedNs) / 1e9);
         }
+    }
+
+    /**
+     * Why the datasets cannot be the whole sweep, or null when they can: every one of the sweep's
+     * {@code total} cells leaves exactly one row, in {@code cells} when it finished (or was
+     * replayed on resume) and in {@code errors} when it failed. A runner that drops a bundle's
+     * output without failing the pipeline (the DirectRunner 2.62 after an {@code OutOfMemoryError}
+     * in its own code ended "successfully" with every dataset empty) is caught here, before
+     * anything is committed, rather than leaving results that look complete.
+     */
+    static String missingCells(int total, Map<Dataset, Long> rows) {
+        long finished = rows.getOrDefault(Dataset.CELLS, 0L);
+        long failed = rows.getOrDefault(Dataset.ERRORS, 0L);
+        if (finished + failed == total) {
+            return null;
+        }
+        return total + " cells ran, but the cells dataset holds " + finished + " rows and errors " + failed;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.servesim.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -156,5 +157,19 @@ class SweepOutputSafetyTest {
 
     static long summaryField(Path out, String field) throws IOException {
         return new ObjectMapper().readTree(out.resolve("_SUMMARY.json").toFile()).get(field).asLong();
+    }
+
+    /**
+     * Every cell leaves one row in cells or errors: 5 cells with 3 + 2 rows is whole; a runner that
+     * dropped output (3 + 1, or the 0 + 0 the DirectRunner once "succeeded" with) is named with
+     * its counts, so the sweep fails before committing instead of leaving results that look complete.
+     */
+    @Test
+    void datasetsMissingACellsRowAreIncomplete() {
+        assertNull(SweepJob.missingCells(5, Map.of(Dataset.CELLS, 3L, Dataset.ERRORS, 2L)));
+        assertEquals("5 cells ran, but the cells dataset holds 3 rows and errors 1",
+                SweepJob.missingCells(5, Map.of(Dataset.CELLS, 3L, Dataset.ERRORS, 1L)));
+        assertEquals("400 cells ran, but the cells dataset holds 0 rows and errors 0",
+                SweepJob.missingCells(400, Map.of(Dataset.CELLS, 0L, Dataset.ERRORS, 0L, Dataset.REQUESTS, 0L)));
     }
 }
