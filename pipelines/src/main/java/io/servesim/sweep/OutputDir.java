@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -34,6 +35,14 @@ import java.util.stream.Stream;
 final class OutputDir {
     /** The staging folder under the output directory: the running or interrupted sweep. */
     static final String STAGING = "_staging";
+
+    /**
+     * The temporary file {@code _SWEEP.yaml} is written under in the staging folder
+     * ({@link SweepSidecars}): an interruption before its rename leaves it alone there, and it is
+     * servesim's, not a foreign file (the staging folder is removed whole when a sweep commits).
+     */
+    private static final Pattern SWEEP_BEING_WRITTEN = Pattern.compile(
+            Pattern.quote(STAGING + "/." + SweepSidecars.SWEEP + ".") + "[0-9a-f-]{36}\\.tmp");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final int LISTED = 5;
 
@@ -106,7 +115,7 @@ final class OutputDir {
             for (Path f : (Iterable<Path>) walk.filter(p -> !Files.isDirectory(p))::iterator) {
                 String rel = dir.relativize(f).toString().replace('\\', '/');
                 boolean inStaging = rel.startsWith(STAGING + "/");
-                if (owned.contains(rel) || (inStaging && stagedGrid.isPresent())) {
+                if (owned.contains(rel) || (inStaging && stagedGrid.isPresent()) || SWEEP_BEING_WRITTEN.matcher(rel).matches()) {
                     continue;
                 }
                 (isDatasetFile(rel) ? foreignInDatasets : foreignElsewhere).add(rel);

@@ -59,6 +59,9 @@ final class SetupCodeJit {
         Path file = null;
         try {
             file = Files.createTempFile("servesim-jit-", ".json");
+            // removed below; this covers a JVM that exits while the command runs (a sweep file that
+            // does not exist ends the process before this start-up thread is done)
+            file.toFile().deleteOnExit();
             Files.writeString(file, directives);
             Object answer = ManagementFactory.getPlatformMBeanServer().invoke(
                     new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesAdd",
@@ -71,7 +74,7 @@ final class SetupCodeJit {
                 try {
                     Files.deleteIfExists(file);
                 } catch (IOException e) {
-                    file.toFile().deleteOnExit();
+                    // deleteOnExit above still removes it
                 }
             }
         }

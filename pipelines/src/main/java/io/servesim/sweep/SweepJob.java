@@ -145,7 +145,9 @@ public final class SweepJob {
     /**
      * Prepares the staging folder: a fresh one (with {@code _INCOMPLETE} in the output directory
      * when there are no earlier complete results to keep), or, on resume, the interrupted one with
-     * its runner files cleared and its checkpoints kept.
+     * its runner files cleared and its checkpoints and {@code _SWEEP.yaml} kept. Whenever the folder
+     * holds anything but {@code _SWEEP.yaml}, it holds a whole {@code _SWEEP.yaml}, so an
+     * interruption at any instant leaves a folder the next run recognizes as this sweep's.
      */
     private static Staged stage(OutputDir.Verdict v, SweepPlan plan, String resumeCommand) throws IOException {
         Path staging = v.staging();
@@ -153,7 +155,9 @@ public final class SweepJob {
         if (v.mode() == OutputDir.Mode.RESUME) {
             try (Stream<Path> entries = Files.list(staging)) {
                 for (Path e : entries.toList()) {
-                    if (!e.getFileName().toString().equals(Checkpoint.DIRECTORY)) {
+                    String name = e.getFileName().toString();
+                    // kept: the finished cells, and the grid they belong to (rewritten whole below)
+                    if (!name.equals(Checkpoint.DIRECTORY) && !name.equals(SweepSidecars.SWEEP)) {
                         OutputCommit.deleteTree(e);
                     }
                 }
@@ -161,8 +165,10 @@ public final class SweepJob {
         } else if (v.discardStaging()) {
             OutputCommit.deleteTree(staging);
         }
-        Files.createDirectories(Checkpoint.dir(staging));
+        // _SWEEP.yaml first: a staging folder that holds anything else also says which grid it is
+        Files.createDirectories(staging);
         SweepSidecars.writeSweep(staging, plan);
+        Files.createDirectories(Checkpoint.dir(staging));
         if (!v.previousComplete()) {
             Set<String> owned = new HashSet<>(v.ownedFiles());
             owned.remove(OutputManifest.Marker.INCOMPLETE.file);

@@ -6,14 +6,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The files written beside the datasets: {@code _SWEEP.yaml}, the resolved sweep (base config
  * inlined, seeds expanded, every cell with its id, axis labels and seed) so a result directory says
  * exactly what produced it; and {@code _SUMMARY.json}, the run's outcome and wall-clock timings
- * (kept out of the Parquet rows so those stay reproducible).
+ * (kept out of the Parquet rows so those stay reproducible). Each is written under a temporary
+ * name and renamed into place, so an interrupted write leaves the file whole or absent: a cut
+ * {@code _SWEEP.yaml} in a staging folder made the next run take the folder for someone else's.
  */
 final class SweepSidecars {
     static final String SWEEP = "_SWEEP.yaml";
@@ -52,7 +57,7 @@ final class SweepSidecars {
             c.axes().forEach(l -> labels.put(l.axis(), l.label()));
             cell.put("seed", c.seed());
         }
-        YAML.writeValue(outDir.resolve(SWEEP).toFile(), root);
+        writeWhole(YAML, outDir.resolve(SWEEP), root);
     }
 
     /**
@@ -70,6 +75,17 @@ final class SweepSidecars {
     }
 
     static void writeSummary(Path outDir, Map<String, Object> summary) throws IOException {
-        JSON.writeValue(outDir.resolve(SUMMARY).toFile(), summary);
+        writeWhole(JSON, outDir.resolve(SUMMARY), summary);
+    }
+
+    /** Writes {@code value} to {@code file} through a temporary file in the same folder, renamed into place. */
+    private static void writeWhole(ObjectMapper mapper, Path file, Object value) throws IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        try {
+            mapper.writeValue(tmp.toFile(), value);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 }

@@ -172,4 +172,29 @@ class SweepOutputSafetyTest {
         assertEquals("400 cells ran, but the cells dataset holds 0 rows and errors 0",
                 SweepJob.missingCells(400, Map.of(Dataset.CELLS, 0L, Dataset.ERRORS, 0L, Dataset.REQUESTS, 0L)));
     }
+
+    /**
+     * What an interruption in the first milliseconds can leave (found by a helper trying the CLI as
+     * a new user): a staging folder holding only the temporary file _SWEEP.yaml was being written
+     * to, or only _SWEEP.yaml. Neither may make the next run take the folder for someone else's.
+     */
+    @Test
+    void aStagingFolderInterruptedWhileBeingSetUpDoesNotBlockTheNextRun(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        Path staging = out.resolve(OutputDir.STAGING);
+        Files.createDirectories(staging);
+        Files.writeString(staging.resolve("._SWEEP.yaml.0b6c5e1e-8a3c-4b5e-9f1d-2a7c4e6b8d90.tmp"), "name: safety\ncells:\n  - ind");
+        TestSweeps.Run afterTmp = TestSweeps.run(sweep, out, TestSweeps.direct(1));
+        assertEquals(0, afterTmp.code(), afterTmp.err());
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
+        assertFalse(Files.exists(staging));
+
+        Path out2 = tmp.resolve("out2");
+        Files.createDirectories(out2.resolve(OutputDir.STAGING));
+        SweepSidecars.writeSweep(out2.resolve(OutputDir.STAGING), SweepPlan.prepare(SweepFile.load(sweep)));
+        TestSweeps.Run afterSweepFile = TestSweeps.run(sweep, out2, TestSweeps.direct(1));
+        assertEquals(0, afterSweepFile.code(), afterSweepFile.err());
+        assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out2, "cells")));
+    }
 }
