@@ -40,7 +40,8 @@ final class InterruptGuard implements AutoCloseable {
             if (committed) {
                 err.println("servesim sweep: interrupted after the sweep completed; results are in " + dir);
             } else {
-                err.println("servesim sweep: interrupted; " + Checkpoint.count(staging) + " finished cells are kept in "
+                // at least: cells still running on their (daemon) threads may finish and be kept after this count
+                err.println("servesim sweep: interrupted; at least " + Checkpoint.count(staging) + " finished cells are kept in "
                         + staging + (earlierResults ? " (the earlier results in " + dir + " are untouched)" : "")
                         + "; finish it with: " + resumeCommand);
             }
