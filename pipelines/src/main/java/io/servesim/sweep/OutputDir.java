@@ -136,9 +136,11 @@ final class OutputDir {
                 return new Verdict(dir, Mode.RESUME, owned, false, success.isPresent());
             }
             if (!overwrite && Checkpoint.count(staging) > 0) {
-                throw new RefusedException(dir + " holds an interrupted sweep (" + Checkpoint.count(staging) + " of "
-                        + stagedGrid.get().size() + " cells finished, in " + staging + "): --resume finishes it,"
-                        + " --overwrite discards it");
+                boolean sameGrid = stagedGrid.get().equals(gridIds);
+                throw new RefusedException(dir + " holds an interrupted sweep" + (sameGrid ? "" : " of another grid") + " ("
+                        + Checkpoint.count(staging) + " of " + stagedGrid.get().size() + " cells finished, in " + staging + "): "
+                        + (sameGrid ? "--resume finishes it, --overwrite discards it"
+                                : "choose another --output, or --overwrite to discard it"));
             }
         } else if (resume) {
             if (success.isPresent() && sweepIds(dir).map(gridIds::equals).orElse(false)) {

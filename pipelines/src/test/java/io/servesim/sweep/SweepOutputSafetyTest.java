@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -196,5 +197,22 @@ class SweepOutputSafetyTest {
         TestSweeps.Run afterSweepFile = TestSweeps.run(sweep, out2, TestSweeps.direct(1));
         assertEquals(0, afterSweepFile.code(), afterSweepFile.err());
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out2, "cells")));
+    }
+
+    /** An interrupted sweep of another grid is not offered --resume, which would refuse it (found by a new-user helper). */
+    @Test
+    void anInterruptedSweepOfAnotherGridIsNotOfferedResume(@TempDir Path tmp) throws Exception {
+        Path other = TestSweeps.write(tmp, "other", GRID.replace("values: [10, 40]", "values: [10, 20, 40]"));
+        Path out = tmp.resolve("out");
+        Path staging = out.resolve(OutputDir.STAGING);
+        SweepPlan otherPlan = SweepPlan.prepare(SweepFile.load(other));
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepSidecars.writeSweep(staging, otherPlan);
+        Checkpoint.write(Checkpoint.dir(staging), otherPlan.cells().get(0).cellId(), List.of());
+
+        TestSweeps.Run run = TestSweeps.run(TestSweeps.write(tmp, "safety", GRID), out, TestSweeps.direct(1));
+        assertEquals(2, run.code());
+        assertTrue(run.err().contains("interrupted sweep of another grid (1 of 3 cells finished")
+                && run.err().contains("--overwrite") && !run.err().contains("--resume"), run.err());
     }
 }
