@@ -109,8 +109,10 @@ public final class SweepCommand implements Callable<Integer> {
                 return reported;
             }
         }
-        err.printf("sweep %s: %d/%d cells completed in %.1f s (%.2f cells/s)%n", r.name(), r.completed(), r.cells(),
-                r.pipelineSeconds(), r.cellsPerSecond());
+        boolean ranNone = r.completed() - r.resumed() + r.failed() == 0; // a resume whose cells had all finished
+        err.printf("sweep %s: %d/%d cells completed in %.1f s (%s)%n", r.name(), r.completed(), r.cells(),
+                r.pipelineSeconds(), ranNone ? "all had finished before; their kept rows were written"
+                        : String.format("%.2f cells/s", r.cellsPerSecond()));
         if (r.failed() > 0) {
             err.printf("servesim sweep: %d of %d cells failed at run time; see %s%n", r.failed(), r.cells(),
                     r.path(Dataset.ERRORS));
