@@ -58,7 +58,7 @@ public final class SweepJob {
         RunnerChoice.preloadBeam();
         SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweepFile));
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
-        String resumeCommand = "servesim sweep " + sweepFile + " --output " + dir + " --resume";
+        String resumeCommand = command() + " sweep " + sweepFile + " --output " + dir + " --resume";
         OutputDir.Verdict verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
         int total = plan.cells().size();
         if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
@@ -114,6 +114,15 @@ public final class SweepJob {
             return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
                     staged.replay().size(), (ranNs - validatedNs) / 1e9);
         }
+    }
+
+    /**
+     * The command that runs servesim, for the commands a sweep tells the user to run: as the
+     * launcher was invoked ({@code scripts/servesim} sets {@code servesim.command} to its own
+     * {@code $0}), else {@code servesim}.
+     */
+    private static String command() {
+        return System.getProperty("servesim.command", "servesim");
     }
 
     /**
