@@ -42,7 +42,7 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
                     }
                 }
             } catch (ConfigException e) {
-                invalid.add(new InvalidCell(cell.axes(), cell.seed(), e.problems()));
+                invalid.add(new InvalidCell(cell.axes(), cell.seed(), naming(spec.axes(), e.problems())));
                 continue;
             }
             Cell twin = byId.putIfAbsent(cell.cellId(), cell);
@@ -55,6 +55,32 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
             throw new InvalidCellsException(grid.cells().size() + grid.invalid().size(), invalid);
         }
         return new SweepPlan(spec, grid.cells());
+    }
+
+    /**
+     * {@code problems} with each one at or above a path an axis sets marked with that axis
+     * ({@code policies.routng: unknown key; ... (axis routing sets policies.routng.name)}), so a
+     * problem an axis causes names the axis: the config path alone does not say where in the sweep
+     * file it came from.
+     */
+    static List<ConfigException.Problem> naming(List<Axis> axes, List<ConfigException.Problem> problems) {
+        List<ConfigException.Problem> named = new ArrayList<>(problems.size());
+        for (ConfigException.Problem p : problems) {
+            List<String> setters = new ArrayList<>();
+            for (Axis axis : axes) {
+                axis.values().stream().flatMap(v -> v.assignments().keySet().stream())
+                        .filter(path -> under(path, p.path())).distinct().findFirst()
+                        .ifPresent(path -> setters.add("axis " + axis.name() + " sets " + path));
+            }
+            named.add(setters.isEmpty() ? p : new ConfigException.Problem(p.path(),
+                    p.message() + " (" + String.join("; ", setters) + ")"));
+        }
+        return named;
+    }
+
+    /** Whether config {@code path} is {@code at} or below it. */
+    private static boolean under(String path, String at) {
+        return at != null && !at.isEmpty() && (path.equals(at) || path.startsWith(at + ".") || path.startsWith(at + "["));
     }
 
     /** The problem a trace file's header and first lines have ({@link TraceHead}), or none; read once per distinct trace. */

@@ -1,0 +1,35 @@
+package io.servesim.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.servesim.config.ConfigException.Problem;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link SweepPlan#naming}: a cell's config problem names the axis whose path it is at or above. */
+class SweepPlanTest {
+    private static final List<Axis> AXES = List.of(
+            new Axis("routing", List.of(new Axis.Value("rr", Map.of("policies.routng.name", TextNode.valueOf("round-robin"))))),
+            new Axis("rate", List.of(new Axis.Value("10", Map.of("workload.aggregate_rate", IntNode.valueOf(10))))));
+
+    /**
+     * policies.routng is above routing's path: named. workload.aggregate_rate is rate's own path:
+     * named. workload.num_requests is beside rate's path, and engine.block_size under no axis: as they were.
+     */
+    @Test
+    void problemsAtOrAboveAnAxisPathNameTheAxis() {
+        List<Problem> named = SweepPlan.naming(AXES, List.of(
+                new Problem("policies.routng", "unknown key"),
+                new Problem("workload.aggregate_rate", "must be > 0"),
+                new Problem("workload.num_requests", "must be >= 1"),
+                new Problem("engine.block_size", "must be a power of 2")));
+        assertEquals(List.of(
+                new Problem("policies.routng", "unknown key (axis routing sets policies.routng.name)"),
+                new Problem("workload.aggregate_rate", "must be > 0 (axis rate sets workload.aggregate_rate)"),
+                new Problem("workload.num_requests", "must be >= 1"),
+                new Problem("engine.block_size", "must be a power of 2")), named);
+    }
+}
