@@ -139,7 +139,8 @@ public final class SweepJob {
         if (finished + failed == total) {
             return null;
         }
-        return total + " cells ran, but the cells dataset holds " + finished + " rows and errors " + failed;
+        return "the sweep has " + total + " cells, each of which leaves one row in cells or errors, but cells holds "
+                + finished + " rows and errors " + failed;
     }
 
     /**

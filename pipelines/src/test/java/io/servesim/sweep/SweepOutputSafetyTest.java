@@ -168,9 +168,9 @@ class SweepOutputSafetyTest {
     @Test
     void datasetsMissingACellsRowAreIncomplete() {
         assertNull(SweepJob.missingCells(5, Map.of(Dataset.CELLS, 3L, Dataset.ERRORS, 2L)));
-        assertEquals("5 cells ran, but the cells dataset holds 3 rows and errors 1",
+        assertEquals("the sweep has 5 cells, each of which leaves one row in cells or errors, but cells holds 3 rows and errors 1",
                 SweepJob.missingCells(5, Map.of(Dataset.CELLS, 3L, Dataset.ERRORS, 1L)));
-        assertEquals("400 cells ran, but the cells dataset holds 0 rows and errors 0",
+        assertEquals("the sweep has 400 cells, each of which leaves one row in cells or errors, but cells holds 0 rows and errors 0",
                 SweepJob.missingCells(400, Map.of(Dataset.CELLS, 0L, Dataset.ERRORS, 0L, Dataset.REQUESTS, 0L)));
     }
 
