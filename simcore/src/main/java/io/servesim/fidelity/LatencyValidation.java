@@ -37,7 +37,7 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
             Written by `servesim validate-latency --write-constants FILE` (io.servesim.fidelity.RooflineFit):
             do not edit by hand; rerun the command to refit.
 
-            Data (/work/shared/data, see its PROVENANCE.md): BLIS trained blackbox coefficients (H100, A100;
+            Data (sweeps/data, see its PROVENANCE.md): BLIS trained blackbox coefficients (H100, A100;
             entries of bundled models, on a grid of prefill and decode tokens), Splitwise Llama-2-70B prompt and
             token times (A100, H100; TP 2/4/8), Vidur H100 GEMM kernel times (Llama-2-7B, TP 1/2/4/8),
             LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B).

@@ -32,7 +32,7 @@
  *
  * <h2>Results on the shipped run</h2>
  * The real vLLM 0.19 run of Llama-3.1-8B on one RTX PRO 6000 (300 ShareGPT requests at about 10 req/s;
- * /work/shared/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2,
+ * sweeps/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2,
  * MIT), {@code --hardware RTXPRO6000} (its meta.json names no GPU), mean errors sim vs real:
  * <pre>
  *                                        TTFT     TPOT     E2E

@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * Times are of ONE decoder layer (the profiler runs the model with {@code num_hidden_layers: 1}); a
  * step runs each decoder layer {@code num_hidden_layers} times ({@link ProfiledModel}). A folder
  * without {@code tp<N>/} sub-folders holds a single copy of the tables beside {@code meta.yaml} (the
- * layout of /work/shared/data/profiling/llmservingsim_rtxpro6000_llama31_8b_tp1) and is read as TP 1:
+ * layout of sweeps/data/profiling/llmservingsim_rtxpro6000_llama31_8b_tp1) and is read as TP 1:
  * meta.yaml does not record which TP degree a flat copy holds.
  *
  * @param where         where its {@code meta.yaml} was read from
