@@ -25,10 +25,10 @@ import picocli.CommandLine.Spec;
  * success, 2 for a missing data directory or a bad output path, 1 when the fit fails.
  */
 @Command(name = "validate-latency", mixinStandardHelpOptions = true,
-        description = "Leave-one-GPU-out validation of the roofline model's cross-GPU constants on the shared measurements.")
+        description = "Leave-one-GPU-out validation of the roofline model's cross-GPU constants on the shipped measurements.")
 public final class ValidateLatencyCommand implements Callable<Integer> {
-    @Option(names = "--data", paramLabel = "DIR", defaultValue = "../shared/data",
-            description = "shared measurement data (profiling/, hardware/, validation/); default ${DEFAULT-VALUE}")
+    @Option(names = "--data", paramLabel = "DIR", description = "measured data (profiling/, hardware/, validation/);"
+            + " default: the data this repository ships, sweeps/data")
     Path data;
 
     @Option(names = "--run", paramLabel = "RUN_DIR", description = "real vLLM run to replay with its GPU held out "
@@ -51,12 +51,13 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (run != null && !Files.isDirectory(run)) {
-            // the default run is optional (shared data without validation/ has none); one asked for is not
+            // the default run is optional (a data folder without validation/ has none); one asked for is not
             return Main.errors(spec).report(new UsageException("--run: " + run + ": not a directory (a recorded vLLM run:"
                     + " meta.json, requests.jsonl, ...)"));
         }
-        Path runDir = run != null ? run : data.resolve("validation/vllm_rtxpro6000_llama31_8b");
-        return run(data, runDir, runHardware, gpus, constantsOut, System.out, System.err, Main.debug(spec));
+        Path dataDir = data != null ? data : ShippedData.dir();
+        Path runDir = run != null ? run : dataDir.resolve("validation/vllm_rtxpro6000_llama31_8b");
+        return run(dataDir, runDir, runHardware, gpus, constantsOut, System.out, System.err, Main.debug(spec));
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.exit.ExitCode;
+import io.servesim.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
@@ -12,13 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The failure paths of issue 13 through {@link Main#execute}, with stdout and stderr captured: flags that cannot
+ * The CLI's failure paths through {@link Main#execute}, with stdout and stderr captured: flags that cannot
  * apply, the default workload, all-dropped runs, one-line errors without Java class names ({@code --debug} for the
  * stack trace), trace checks in validate and sweep validation, and output paths checked before any work.
  */
 class CliFailurePathsTest {
     private static final String EXAMPLE = Path.of("..", "sweeps", "configs", "llama8b-h100.yaml").toString();
-    private static final String RUN_DIR = "/work/shared/data/validation/vllm_rtxpro6000_llama31_8b";
+    private static final String RUN_DIR = RepoFiles.realRun().toString();
     /** A qualified Java class name, e.g. java.io.UncheckedIOException. */
     private static final Pattern CLASS_NAME = Pattern.compile("\\b(java|javax|com|org|io)\\.[a-z][\\w.]*\\.[A-Z]\\w*");
 

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,10 +30,6 @@ class MacroStepEquivalenceTest {
     @ParameterizedTest
     @MethodSource("cases")
     void singleStepsGiveTheSameRows(ReferenceOutputsTest.Case c, @TempDir Path tmp) throws Exception {
-        if (c.needsData()) {
-            Assumptions.assumeTrue(Files.isDirectory(ReferenceOutputsTest.ROOT.resolve("../shared/data/traces")),
-                    "needs ../shared/data");
-        }
         Run macro = run(c, tmp.resolve("macro.csv"));
         String saved = System.getProperty(Engine.MACRO_STEPS_PROPERTY);
         Run single;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.exit.ExitCode;
 import io.servesim.run.PolicyKind;
+import io.servesim.testing.RepoFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -215,8 +216,7 @@ class MainTest {
 
     @Test
     void aProfileDirectoryDrivesTheProfiledModelInRun(@TempDir Path tmp) throws Exception {
-        Path profile = Path.of("/work/shared/data/profiling/llmservingsim_rtxpro6000_llama31_8b_tp1");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(profile), "needs ../shared/data");
+        Path profile = RepoFiles.data("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1");
         Path config = tmp.resolve("c.yaml");
         Files.writeString(config, "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: RTXPRO6000,"
                 + " latency_model: profiled, profile: " + profile + "}\n"

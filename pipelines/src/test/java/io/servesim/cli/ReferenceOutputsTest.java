@@ -20,7 +20,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,7 +41,7 @@ class ReferenceOutputsTest {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final boolean RECORD = Boolean.getBoolean("servesim.reference.record");
 
-    record Case(String name, List<String> args, boolean needsData) {
+    record Case(String name, List<String> args) {
         @Override
         public String toString() {
             return name;
@@ -54,7 +53,7 @@ class ReferenceOutputsTest {
         for (JsonNode c : YAML.readTree(DIR.resolve("cases.yaml").toFile())) {
             List<String> args = new ArrayList<>();
             c.get("args").forEach(a -> args.add(a.asText().startsWith("sweeps/") ? ROOT.resolve(a.asText()).toString() : a.asText()));
-            out.add(new Case(c.get("name").asText(), args, c.path("needs_data").asBoolean(false)));
+            out.add(new Case(c.get("name").asText(), args));
         }
         return out.stream();
     }
@@ -62,9 +61,6 @@ class ReferenceOutputsTest {
     @ParameterizedTest
     @MethodSource("cases")
     void reproducesItsRecordedOutput(Case c, @TempDir Path tmp) throws Exception {
-        if (c.needsData()) {
-            Assumptions.assumeTrue(Files.isDirectory(ROOT.resolve("../shared/data/traces")), "needs ../shared/data");
-        }
         Path rows = tmp.resolve("requests.csv");
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(c.args());

@@ -2,7 +2,6 @@ package io.servesim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.servesim.exit.ExitCode;
 import io.servesim.fidelity.ReplayOptions;
@@ -115,7 +114,6 @@ class ReplayRealCommandTest {
 
     @Test
     void replaysTheRealRunWithTheProfiledModel() {
-        assumeTrue(Files.isDirectory(RunDirs.REAL), "shared validation data absent");
         assertEquals(0, replay(RunDirs.REAL, ReplayOptions.profiled().withHardware("RTXPRO6000"), null,
                 dir.resolve("real.parquet")), stderr());
         assertTrue(hasLine("TTFT mean\\s+7097\\.2\\s+.*"), stdout());

@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import io.servesim.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +12,8 @@ import java.nio.file.Path;
  * at 10 ms. Measured: TTFT 1.5 and 1.2 ms, E2E 4.0 and 1.2 ms.
  */
 final class RunDirs {
-    /** The real vLLM RTX PRO 6000 run (see /work/shared/data/PROVENANCE.md). */
-    static final Path REAL = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
+    /** The real vLLM RTX PRO 6000 run the repository ships (see sweeps/data/PROVENANCE.md). */
+    static final Path REAL = RepoFiles.realRun();
 
     static final String META = """
             {"model": "meta-llama/Llama-3.1-8B", "vllm_version": "0.19.0",

@@ -12,9 +12,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Debian's chromium, headless, for the report's browser tests: {@link #find} locates it or installs it with
- * {@code scripts/install-chromium} (apt-get, once per machine) and skips the test with the reason when it
- * cannot; {@link #load} opens a local file ({@code --dump-dom}, console messages logged to stderr) and
+ * Debian's chromium, headless, for the report's browser tests: {@link #find} locates it on the PATH
+ * ({@code scripts/install-chromium} installs it; {@code .ci/run} does so before the tests) and skips the test saying
+ * so when there is none; {@link #load} opens a local file ({@code --dump-dom}, console messages logged to stderr) and
  * {@link #screenshot} writes a PNG. No network: only {@code file://} pages, which reference no URL.
  */
 final class HeadlessChromium {
@@ -41,18 +41,18 @@ final class HeadlessChromium {
         }
     }
 
-    /** The browser, installed first when missing; skips the calling test when it cannot be had. */
-    static HeadlessChromium find() throws IOException, InterruptedException {
-        Path script = Path.of("..", "scripts", "install-chromium").toAbsolutePath().normalize();
-        Path log = Files.createTempFile("install-chromium", ".log");
-        Process p = new ProcessBuilder(script.toString()).redirectError(log.toFile()).start();
-        String path = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        boolean ok = p.waitFor(15, TimeUnit.MINUTES) && p.exitValue() == 0 && !path.isEmpty();
-        String err = Files.readString(log).trim();
-        Files.delete(log);
-        Assumptions.assumeTrue(ok, () -> "skipped: headless chromium is not installed and " + script
-                + " could not install it (it needs root or sudo and Debian's package archive): " + err);
-        return new HeadlessChromium(path.lines().reduce((a, b) -> b).orElseThrow());
+    /** The browser on the PATH; skips the calling test, saying how to install it, when there is none. */
+    static HeadlessChromium find() {
+        for (String name : new String[] {"chromium", "chromium-browser"}) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+                Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
+                if (Files.isExecutable(candidate)) {
+                    return new HeadlessChromium(candidate.toString());
+                }
+            }
+        }
+        return Assumptions.abort("skipped: no headless chromium on the PATH; scripts/install-chromium installs Debian's"
+                + " (root or sudo, Debian's package archive), as .ci/run does before the tests");
     }
 
     /** Loads {@code html} and returns its DOM after the scripts ran, and its console messages. */

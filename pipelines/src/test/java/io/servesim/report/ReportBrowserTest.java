@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.cli.Main;
+import io.servesim.testing.RepoFiles;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -220,8 +220,7 @@ class ReportBrowserTest {
 
     @Test
     void theReplayReportDrawsCdfsAndScattersInChromium() throws Exception {
-        Path run = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
-        Assumptions.assumeTrue(Files.isDirectory(run), "skipped: the shipped vLLM run " + run + " is not here");
+        Path run = RepoFiles.realRun();
         HeadlessChromium chromium = HeadlessChromium.find();
         Path html = tmp.resolve("replay.html");
         assertEquals(0, Main.execute("replay-real", run.toString(), "--hardware", "RTXPRO6000", "--latency-model", "profiled",

@@ -2,7 +2,6 @@ package io.servesim.disagg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.servesim.decisions.DecisionKind;
 import io.servesim.decisions.DecisionRecord;
@@ -10,6 +9,7 @@ import io.servesim.decisions.TraceLevel;
 import io.servesim.decisions.TraceOptions;
 import io.servesim.metrics.Handoff;
 import io.servesim.metrics.RequestRecord;
+import io.servesim.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -180,8 +180,7 @@ class PdRunTest {
 
     @Test
     void aMooncakeReplayCompletesWithEveryRequestAccountedFor() {
-        Path trace = Path.of("..", "..", "shared", "data", "traces", "mooncake_fast25", "conversation_trace.jsonl");
-        assumeTrue(Files.isRegularFile(trace), "needs ../shared/data");
+        Path trace = RepoFiles.data("traces/mooncake_fast25/conversation_trace.jsonl");
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, Path.of(""), "workload={version: '2', trace: {format: mooncake, path: "
                 + trace.toAbsolutePath().normalize() + ", max_requests: 600}}");
         var s = r.summary();

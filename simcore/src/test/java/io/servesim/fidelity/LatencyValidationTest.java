@@ -2,10 +2,10 @@ package io.servesim.fidelity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.RooflineConstants;
+import io.servesim.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -14,16 +14,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The leave-one-GPU-out report of the roofline's cross-GPU constants on the shared measurements
- * (/work/shared/data, see its PROVENANCE.md), held to the errors it achieves plus a small margin, and the
- * bundled {@code roofline_constants.yaml} checked to be that fit's output. Skipped where the data is absent.
+ * (sweeps/data, see its PROVENANCE.md), held to the errors it achieves plus a small margin, and the
+ * bundled {@code roofline_constants.yaml} checked to be that fit's output.
  */
 class LatencyValidationTest {
-    private static final Path DATA = Path.of("/work/shared/data");
+    private static final Path DATA = RepoFiles.data("");
     private static LatencyValidation validation;
 
     @BeforeAll
     static void validate() {
-        assumeTrue(Files.isDirectory(DATA), "shared data absent");
         validation = LatencyValidation.run(DATA, DATA.resolve("validation/vllm_rtxpro6000_llama31_8b"), "RTXPRO6000");
     }
 
@@ -43,7 +42,7 @@ class LatencyValidationTest {
 
     @Test
     void theRealRunWithItsGpuHeldOutMeetsTheTenPercentTarget() {
-        // issue 19's target: TTFT / TPOT / E2E means within 10% on a GPU whose data was never used in the fit;
+        // target: TTFT / TPOT / E2E means within 10% on a GPU whose data was never used in the fit;
         // measured with the RTX PRO 6000 held out: TTFT +8.7%, TPOT +4.3%, E2E +5.4%
         LatencyValidation.RealRunCheck run = validation.realRun();
         assertEquals("RTXPRO6000", run.gpu());

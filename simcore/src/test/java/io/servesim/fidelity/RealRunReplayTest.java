@@ -2,10 +2,10 @@ package io.servesim.fidelity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.CalibratedCoefficients;
+import io.servesim.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,23 +15,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fidelity targets on the real vLLM 0.19 run of Llama-3.1-8B on one RTX PRO 6000
- * (/work/shared/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2
+ * (sweeps/data/validation/vllm_rtxpro6000_llama31_8b, from casys-kaist/LLMServingSim @ 5daddb2
  * bench/examples/RTXPRO6000/Llama-3.1-8B; see the data's PROVENANCE.md): TTFT, TPOT and E2E means within
  * 5% of the measured ones with the profiled model and with blackbox coefficients refitted on the run
- * (both fitted to this GPU), and within issue 19's 10% with the roofline model under its bundled cross-GPU
+ * (both fitted to this GPU), and within 10% with the roofline model under its bundled cross-GPU
  * constants (fitted with this GPU's kernels and profiled steps among others, never on the run;
  * LatencyValidationTest holds the GPU out). The roofline's steps land 2-3% short of the profile's GPU time
  * (decode -2.3%, mixed steps -2.9%), and the run's queue turns that into -9.4% on TTFT. KV capacity is derived from GPU memory, as the run records no
  * num_gpu_blocks.
- * Skipped where the shared data is absent.
  */
 class RealRunReplayTest {
-    private static final Path RUN = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
+    private static final Path RUN = RepoFiles.realRun();
     private static RealRun run;
 
     @BeforeAll
     static void read() {
-        assumeTrue(Files.isDirectory(RUN), "shared validation data absent");
         run = RealRun.read(RUN);
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.config.ConfigException;
+import io.servesim.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,10 +87,10 @@ class ProfiledModelTest {
 
     @Test
     void aFlatProfileDirectoryIsReadAsTpOne(@TempDir Path dir) throws IOException {
-        Path bundled = Path.of("src/main/resources/io/servesim/latency/profiles/rtxpro6000-llama-3.1-8b-bf16");
-        Files.copy(bundled.resolve("meta.yaml"), dir.resolve("meta.yaml"));
-        for (String f : new String[] {"attention.csv", "dense.csv", "per_sequence.csv", "skew_fit.csv"}) {
-            Files.copy(bundled.resolve("tp1").resolve(f), dir.resolve(f));
+        // a copy of the shipped profile, which is flat: meta.yaml beside the tp1 tables
+        Path shipped = RepoFiles.data("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1");
+        for (String f : new String[] {"meta.yaml", "attention.csv", "dense.csv", "per_sequence.csv", "skew_fit.csv"}) {
+            Files.copy(shipped.resolve(f), dir.resolve(f));
         }
         var arch = ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b", "model");
         var gpu = GpuCatalog.builtIn().lookup("RTXPRO6000", "hardware");

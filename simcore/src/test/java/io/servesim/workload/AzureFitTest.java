@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.engine.Request;
+import io.servesim.testing.RepoFiles;
 import io.servesim.workload.dist.DistributionSpec;
 import io.servesim.workload.dist.SpecialFunctions;
 import io.servesim.workload.trace.ReplayMode;
@@ -14,18 +15,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The chat and code presets against the Azure LLM inference trace 2023. {@link #presetsAreTheMaximumLikelihoodFits}
- * refits every row of the full traces (in {@code ../shared/data}, read-only; skipped where absent) and
+ * refits every row of the full traces (shipped in {@code sweeps/data/traces/azure2023}) and
  * checks the presets' parameters, family choices and rates; {@link #presetMeansMatchTheTraceSlices}
  * checks the presets' means against the bundled every-20th-row slices.
  */
 class AzureFitTest {
-    private static final Path FULL = Path.of("..", "..", "shared", "data", "traces", "azure2023");
+    private static final Path FULL = RepoFiles.data("traces/azure2023");
 
     private static List<Request> read(Path csv) {
         return Drain.all(new TraceSpec(TraceFormat.AZURE, csv, ReplayMode.TRACE, 1, 0, false, 0).open(0, 0));
@@ -43,7 +43,6 @@ class AzureFitTest {
     @ValueSource(strings = {"chat", "code"})
     void presetsAreTheMaximumLikelihoodFits(String scenario) {
         Path csv = FULL.resolve("AzureLLMInferenceTrace_" + (scenario.equals("chat") ? "conv" : "code") + ".csv");
-        Assumptions.assumeTrue(Files.isReadable(csv), "full Azure trace not present at " + csv);
         List<Request> rs = read(csv);
         JsonNode p = preset(scenario);
 

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,7 +35,7 @@ class ExampleWorkloadsTest {
         ObjectNode tree = StrictJson.readMapping(example);
         if (tree.has("trace")) {
             Path trace = EXAMPLES.resolve(tree.at("/trace/path").asText());
-            Assumptions.assumeTrue(Files.isReadable(trace), "trace not present: " + trace);
+            assertTrue(Files.isReadable(trace), "the trace an example replays ships in the repository: " + trace);
         }
         // As a run config would reference it: workload: <path>, relative to the config's directory.
         ConfigNode root = ConfigNode.root(Yaml.tree("workload: workloads/" + example.getFileName()));

@@ -8,6 +8,7 @@ import io.servesim.cli.CompareCommand;
 import io.servesim.fidelity.MeasuredRequest;
 import io.servesim.fidelity.RealRun;
 import io.servesim.metrics.Percentiles;
+import io.servesim.testing.RepoFiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -29,14 +30,14 @@ import picocli.CommandLine;
 
 /**
  * End to end on real measurements: the vLLM 0.19 run of Llama-3.1-8B on one RTX PRO 6000
- * (/work/shared/data/validation/vllm_rtxpro6000_llama31_8b, 300 ShareGPT requests at ~10 req/s) cut
+ * (sweeps/data/validation/vllm_rtxpro6000_llama31_8b, 300 ShareGPT requests at ~10 req/s) cut
  * into 5-second arrival windows. The queue builds up over the run, so the windows differ: per window
  * the measured TTFT p99 and E2E mean (definitions of {@link MeasuredRequest}, percentile of
  * {@link Percentiles}) are a real CSV, and synthetic simulated cells with known orderings are
  * compared against it.
  */
 class CompareCommandTest {
-    private static final Path REAL_RUN = Path.of("/work/shared/data/validation/vllm_rtxpro6000_llama31_8b");
+    private static final Path REAL_RUN = RepoFiles.realRun();
     private static final String MODEL = "meta-llama/Llama-3.1-8B";
     private static final double EPS = 1e-9;
 
