@@ -4,8 +4,9 @@ package io.servesim.cli;
  * The yardstick of {@code scripts/bench-check}: a fixed, deterministic, single-threaded CPU-bound
  * loop whose work never changes, so its time measures the machine (clock, cache and memory
  * bandwidth, load from other processes) and nothing of servesim's. Benchmarks are compared as
- * ratios to it measured in the same run, which cancels most of a shared machine's noise (the
- * regression guard of the policy-optimization plan, section M: a &gt; 20% slowdown blocks a merge).
+ * ratios to it measured in the same run, which cancels most of a shared machine's noise (the regression
+ * guard of BLIS macro plan, M "Benchmark Requirements": "Performance regression &gt;20% blocks merge":
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}).
  *
  * <p>Its mix follows the kernel's: random reads and writes over a table larger than the L2 cache
  * (as prefix-index and KV-block lookups are), a data-dependent branch, and 64-bit mixing.

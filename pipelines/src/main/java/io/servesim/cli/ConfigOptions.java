@@ -81,11 +81,11 @@ public final class ConfigOptions {
     Double kvTransferBandwidth;
 
     @Option(names = "--kv-reload", description = "engine.kv_reload: blocking (the request waits for its CPU-tier"
-            + " blocks, vLLM's OffloadingConnector) or step (the step waits, the reference engine)")
+            + " blocks, vLLM's OffloadingConnector) or step (the step waits, as in BLIS's tiered cache)")
     String kvReload;
 
     @Option(names = "--kv-reload-on-allocation-failure", description = "engine.kv_reload_on_allocation_failure:"
-            + " consult the CPU tier only when a new request's GPU allocation fails (the reference engine's trigger)")
+            + " consult the CPU tier only when a new request's GPU allocation fails (BLIS's trigger)")
     Boolean kvReloadOnAllocationFailure;
 
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")

@@ -17,9 +17,10 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * The decision-trace flags of {@code run} (BLIS policy-optimization plan, PR 17-18): the level,
- * where the trace goes, counterfactual candidates and the summary. Every combination that would
- * build a trace nobody reads, or name an output with nothing to write, is refused up front.
+ * The decision-trace flags of {@code run} (BLIS macro plan, PR 17 and PR 18: inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}): the level, where the trace
+ * goes, counterfactual candidates and the summary. Every combination that would build a trace nobody
+ * reads, or name an output with nothing to write, is refused up front.
  */
 final class TraceFlags {
     /** Worst decisions kept in a summary. */

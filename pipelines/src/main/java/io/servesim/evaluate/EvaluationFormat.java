@@ -11,8 +11,9 @@ import java.util.function.Function;
  * The JSON shapes {@code servesim evaluate} prints, one per search framework. Each is a map that
  * renders as one JSON object; NaN renders as null.
  * <ul>
- *   <li>{@link #NATIVE}: G.3's {@code EvaluationResult}: fitness, features, and per run the raw
- *       metrics and trace summary;</li>
+ *   <li>{@link #NATIVE}: the {@code EvaluationResult} of BLIS macro plan, G.3 (inference-sim/inference-sim
+ *       @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}): fitness, features, and
+ *       per run the raw metrics and trace summary;</li>
  *   <li>{@link #OPENEVOLVE}: OpenEvolve's evaluator result, a flat dict of numbers with
  *       {@code combined_score} the primary metric (OpenEvolve {@code examples/README.md}) and the
  *       behaviour descriptors as plain metrics, so {@code feature_dimensions} can name them;</li>

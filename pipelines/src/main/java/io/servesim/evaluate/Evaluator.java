@@ -13,13 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Evaluates a policy candidate (BLIS policy-optimization plan, PR 19-20 and G.3
- * {@code EvaluationResult}): runs each case's plan once, traced at {@link TraceLevel#DECISIONS} with
- * {@value #COUNTERFACTUAL_K} counterfactual candidates (the plan's default k) into a summary, and
- * collects fitness, raw metrics, behaviour descriptors and the summary. The trace changes no metric.
- * Realized regret (re-simulated alternatives) is added when asked for, as {@code run}'s
- * {@code --counterfactual-sample} does; sweeps do not compute it (each sampled decision costs K - 1
- * more runs of its cell: run {@code evaluate} or {@code run} on the cells of interest).
+ * Evaluates a policy candidate (BLIS macro plan, PR 19, PR 20 and G.3 {@code EvaluationResult}:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
+ * runs each case's plan once, traced at {@link TraceLevel#DECISIONS} with {@value #COUNTERFACTUAL_K}
+ * counterfactual candidates (BLIS macro plan, PR 18: "Default k=3") into a summary, and collects fitness,
+ * raw metrics, behaviour descriptors and the summary. The trace changes no metric. Realized regret
+ * (re-simulated alternatives) is added when asked for, as {@code run}'s {@code --counterfactual-sample}
+ * does; sweeps do not compute it (each sampled decision costs K - 1 more runs of its cell: run
+ * {@code evaluate} or {@code run} on the cells of interest).
  */
 public final class Evaluator {
     /** Top-K candidates kept per routing decision for the summary's regret. */

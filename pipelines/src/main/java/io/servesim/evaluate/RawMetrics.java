@@ -6,9 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A run's raw metrics for a search loop, after BLIS's policy-optimization plan (G.3
- * {@code RawMetrics}): latency distributions (ms) overall and per SLO class, throughput, SLO
- * attainment per class, fairness, cache hit rate, preemption rate and failure-mode counts.
+ * A run's raw metrics for a search loop, after the BLIS macro plan (G.3 {@code RawMetrics}:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
+ * latency distributions (ms) overall and per SLO class, throughput, SLO attainment per class, fairness,
+ * cache hit rate, preemption rate and failure-mode counts.
  * G.3's scale fields (scale-up/down counts, replica-seconds, oscillations) are absent: the cluster
  * has no autoscaler here.
  *

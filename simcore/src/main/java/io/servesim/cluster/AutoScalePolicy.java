@@ -1,10 +1,11 @@
 package io.servesim.cluster;
 
 /**
- * Decides, at each periodic scale check, how many replicas the deployment should have (the plan's
- * {@code AutoScalePolicy}, D.6/D.7; Kubernetes HPA's recommendation step). It sees only
- * {@link ScaleSignals}; the {@link Autoscaler} clamps the answer to the bounds (counting clamped
- * decisions) and actuates it. Instantiated once per run; state changes only from its inputs.
+ * Decides, at each periodic scale check, how many replicas the deployment should have
+ * ({@code AutoScalePolicy} of BLIS macro plan, G.1, D.6 and D.7: inference-sim/inference-sim @ 7d4e8bac,
+ * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}; Kubernetes HPA's recommendation step).
+ * It sees only {@link ScaleSignals}; the {@link Autoscaler} clamps the answer to the bounds (counting
+ * clamped decisions) and actuates it. Instantiated once per run; state changes only from its inputs.
  */
 public interface AutoScalePolicy {
     /** The desired number of ready + starting replicas. */

@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The actuator behind an {@link AutoScalePolicy} (the plan's D.6 and PR 11-12): a periodic
- * SCALE_CHECK event computes {@link ScaleSignals}, asks the policy, clamps its answer to
+ * The actuator behind an {@link AutoScalePolicy} (BLIS macro plan, D.6, PR 11 and PR 12:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
+ * a periodic SCALE_CHECK event computes {@link ScaleSignals}, asks the policy, clamps its answer to
  * {@code [min, max]} (counting clamped decisions) and adds or removes replicas. A new replica goes
  * through {@link ReplicaState}'s lifecycle on REPLICA_LIFECYCLE events. Scale-down picks victims
  * by Kubernetes' ReplicaSet rule (controller {@code getPodsToDelete}: not-ready pods before ready

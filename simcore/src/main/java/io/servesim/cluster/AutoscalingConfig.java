@@ -2,8 +2,10 @@ package io.servesim.cluster;
 
 /**
  * The {@code autoscaling:} section: bounds, the scale-check period and the actuation model of a
- * new replica (the plan's D.6 and PR 12; Kubernetes HPA's sync period). The policy itself is
- * {@code autoscaling.policy} or {@code policies.autoscale} (one of them), bound with the other policies.
+ * new replica (BLIS macro plan, D.6 and PR 12: inference-sim/inference-sim @ 7d4e8bac,
+ * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}; Kubernetes HPA's sync period). The
+ * policy itself is {@code autoscaling.policy} or {@code policies.autoscale} (one of them), bound with the
+ * other policies.
  *
  * @param enabled           whether replicas come and go; off: the fixed fleet of {@code deployment.instances}
  * @param minReplicas       lower bound on ready + starting replicas

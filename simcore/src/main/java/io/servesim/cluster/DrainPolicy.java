@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What happens to the work of a replica chosen for scale-down (the plan's D.6 drain policies; a
- * draining replica never receives new requests).
+ * What happens to the work of a replica chosen for scale-down (the drain policies of BLIS macro plan, D.6:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md};
+ * a draining replica never receives new requests).
  */
 public enum DrainPolicy {
     /** Finish everything in flight (queued and running), take no new work; gone when empty (Kubernetes' graceful termination). */

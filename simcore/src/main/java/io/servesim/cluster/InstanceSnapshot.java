@@ -12,7 +12,9 @@ public record InstanceSnapshot(int instance, long timeUs, int queueDepth, int ru
                                int freeKvBlocks, long inFlight, double recentTtftUs, double recentTpotUs,
                                double cacheHitRate, double estimatedWaitUs, Tiers tiers) {
     /**
-     * Per-tier state, the extended fields of the reference plan's snapshot (D.5.2: "Extended map")
+     * Per-tier state, the extended fields of BLIS's {@code InstanceSnapshot} (BLIS macro plan, G.2: an
+     * {@code Extended} map "for Phase 4+ observables", e.g. {@code "CPUKVUtilization"}:
+     * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md})
      * for a router that scores CPU-tier hits apart from GPU hits.
      *
      * @param kvCpuUtilization share of the CPU tier's blocks holding a copy ({@link Signal#KV_CPU_UTILIZATION})

@@ -3,8 +3,9 @@ package io.servesim.cluster;
 import java.util.Locale;
 
 /**
- * The lifecycle of an autoscaled replica (the plan's PR 12 {@code InstanceState}, after the phases
- * of a Kubernetes pod running vLLM):
+ * The lifecycle of an autoscaled replica ({@code InstanceState} of BLIS macro plan, PR 12:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md};
+ * after the phases of a Kubernetes pod running vLLM):
  * <pre>
  *  scale-up                                                          scale-down
  *     |                                                                  |

@@ -1,11 +1,12 @@
 package io.servesim.cluster;
 
 /**
- * What an {@link AutoScalePolicy} may observe at a scale check: aggregates only, the plan's
- * observable contract for autoscalers (D.7: deployment size and bounds, average queue depth and
- * utilization, request rate, SLO attainment, time since the last scale action, recent load
- * samples). Never individual requests, per-instance placement or future arrivals. Averages are
- * over READY replicas, as seen now.
+ * What an {@link AutoScalePolicy} may observe at a scale check: aggregates only, the observable contract
+ * for autoscalers (BLIS macro plan, D.7 "AutoScale Policy Observables": inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}: deployment size and bounds,
+ * average queue depth and utilization, request rate, SLO attainment, time since the last scale action,
+ * recent load samples). Never individual requests, per-instance placement or future arrivals. Averages
+ * are over READY replicas, as seen now.
  *
  * @param nowUs            time of the check
  * @param currentReplicas  ready + starting replicas (what the bounds constrain)

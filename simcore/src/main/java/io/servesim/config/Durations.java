@@ -4,10 +4,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations written with a unit, as Go's {@code time.ParseDuration} and the plan's flags
- * ({@code --provisioning-delay 30s}) write them: a non-negative number followed by {@code us},
- * {@code ms}, {@code s}, {@code m} or {@code h} ({@code 30s}, {@code 500ms}, {@code 250us},
- * {@code 1.5m}), converted to whole microseconds (rounded), at most {@link #MAX_US}.
+ * Durations written with a unit, as Go's {@code time.ParseDuration} and the flags BLIS planned
+ * ({@code --provisioning-delay 30s}; BLIS macro plan, PR 12: inference-sim/inference-sim @ 7d4e8bac,
+ * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}) write them: a non-negative number
+ * followed by {@code us}, {@code ms}, {@code s}, {@code m} or {@code h} ({@code 30s}, {@code 500ms},
+ * {@code 250us}, {@code 1.5m}), converted to whole microseconds (rounded), at most {@link #MAX_US}.
  */
 public final class Durations {
     /**

@@ -3,10 +3,11 @@ package io.servesim.decisions;
 import java.util.Arrays;
 
 /**
- * Counterfactual views of a scored decision (BLIS policy-optimization plan, PR 18): the top-K
- * instances by score and the score regret, "best alternative - actual". For a policy that picks
- * the highest score the regret is &lt;= 0 (minus the winning margin); it is &gt; 0 when the policy chose
- * against its own scores (e.g. prefix affinity overriding load).
+ * Counterfactual views of a scored decision (BLIS macro plan, PR 18: inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}): the top-K instances by
+ * score and the score regret, "best-alternative - actual". For a policy that picks the highest score
+ * the regret is &lt;= 0 (minus the winning margin); it is &gt; 0 when the policy chose against its own
+ * scores (e.g. prefix affinity overriding load).
  */
 public final class Counterfactuals {
     private Counterfactuals() {

@@ -3,8 +3,9 @@ package io.servesim.decisions;
 import java.util.List;
 
 /**
- * One policy decision of a run, for decision traces (BLIS policy-optimization plan, PR 17-18:
- * {@code DecisionTrace}, {@code RoutingRecord}, {@code TopKCandidates}).
+ * One policy decision of a run, for decision traces (BLIS macro plan, PR 17 and PR 18:
+ * {@code DecisionTrace}, {@code RoutingRecord}, {@code TopKCandidates}; inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}).
  *
  * @param timeUs      decision time, microseconds of simulated time
  * @param requestId   request decided on; -1 for scale decisions

@@ -5,11 +5,12 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * How much of a run's decision-making is recorded (BLIS policy-optimization plan, PR 17
- * {@code --trace-level}): {@link #NONE} records nothing and allocates nothing per event;
- * {@link #DECISIONS} records every admission, priority, routing and preemption decision with its
- * time, request, outcome and reason; {@link #DETAILED} adds the snapshot values a routing policy saw
- * (per-instance load, KV utilization, prefix overlap and score components).
+ * How much of a run's decision-making is recorded (BLIS macro plan, PR 17 {@code --trace-level}:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
+ * {@link #NONE} records nothing and allocates nothing per event; {@link #DECISIONS} records every
+ * admission, priority, routing and preemption decision with its time, request, outcome and reason;
+ * {@link #DETAILED} adds the snapshot values a routing policy saw (per-instance load, KV utilization,
+ * prefix overlap and score components).
  */
 public enum TraceLevel {
     NONE, DECISIONS, DETAILED;

@@ -9,9 +9,11 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
- * Folds a stream of decisions into a {@link TraceSummary} as they arrive (BLIS policy-optimization
- * plan, PR 18 {@code TraceSummary}), so a run can be summarized without keeping its trace: counts
- * are maps, the regret distribution is a growing primitive array, the worst decisions a bounded heap.
+ * Folds a stream of decisions into a {@link TraceSummary} as they arrive (BLIS macro plan, PR 18
+ * {@code TraceSummary}: inference-sim/inference-sim @ 7d4e8bac,
+ * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}), so a run can be summarized without
+ * keeping its trace: counts are maps, the regret distribution is a growing primitive array, the worst
+ * decisions a bounded heap.
  */
 public final class TraceSummarizer implements DecisionSink {
     private final int worstN;

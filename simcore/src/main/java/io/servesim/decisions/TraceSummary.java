@@ -7,12 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A run's decisions in brief, for reflection by an LLM (BLIS policy-optimization plan, PR 18
- * {@code TraceSummary}; GEPA's {@code make_reflective_dataset} feeds it back as feedback): decision
- * counts per policy and outcome, the routing target distribution, score regret, the worst decisions
- * with their context, admission rejections by reason, preemption victims by priority, the
- * autoscaler's scale actions and, when the
- * run re-simulated samples, realized regret. {@link #text()} is the block meant for a prompt.
+ * A run's decisions in brief, for reflection by an LLM (BLIS macro plan, PR 18 {@code TraceSummary}:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md};
+ * GEPA's {@code make_reflective_dataset} feeds it back as feedback): decision counts per policy and
+ * outcome, the routing target distribution, score regret, the worst decisions with their context,
+ * admission rejections by reason, preemption victims by priority, the autoscaler's scale actions and,
+ * when the run re-simulated samples, realized regret. {@link #text()} is the block meant for a prompt.
  *
  * @param decisions     decisions recorded
  * @param byPolicy      "kind/policy" -> decisions

@@ -7,9 +7,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Link bandwidths written with a unit, as the plan's flag {@code --pd-transfer-bandwidth 10GB/s}
- * writes them: a number > 0 followed by {@code GB/s}, {@code MB/s}, {@code GiB/s} or {@code Gb/s}
- * (bits; NIC speeds are quoted so: 400 Gb/s = 50 GB/s), converted to GB/s (10^9 bytes per second).
+ * Link bandwidths written with a unit, as the flag {@code --pd-transfer-bandwidth 10GB/s} writes them
+ * (BLIS macro plan, PR 16: inference-sim/inference-sim @ 7d4e8bac,
+ * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}): a number > 0 followed by {@code GB/s},
+ * {@code MB/s}, {@code GiB/s} or {@code Gb/s} (bits; NIC speeds are quoted so: 400 Gb/s = 50 GB/s),
+ * converted to GB/s (10^9 bytes per second).
  */
 public final class Bandwidth {
     private static final Pattern FORM = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(GB/s|MB/s|GiB/s|Gb/s)");

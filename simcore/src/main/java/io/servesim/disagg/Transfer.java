@@ -4,11 +4,12 @@ import io.servesim.engine.Request;
 
 /**
  * One disaggregated request's handoff: its prefill stage on a prefill instance, then its KV transfer
- * to a decode instance, and who owns its KV blocks meanwhile. Ownership (the reference plan's D.4:
- * "blocks transfer from prefill to decode instance, not duplicated") moves once: the prefill instance
- * owns the blocks from its prefill until the transfer completes; the decode instance's blocks are a
- * reserved destination until then, and the owner afterwards; the prefill instance frees its copy at
- * that moment.
+ * to a decode instance, and who owns its KV blocks meanwhile. Ownership (BLIS macro plan, D.4: "Single
+ * ownership; blocks transfer from prefill to decode instance, not duplicated": inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}) moves once: the prefill
+ * instance owns the blocks from its prefill until the transfer completes; the decode instance's blocks
+ * are a reserved destination until then, and the owner afterwards; the prefill instance frees its copy
+ * at that moment.
  */
 final class Transfer {
     /** Who owns the request's KV blocks. */

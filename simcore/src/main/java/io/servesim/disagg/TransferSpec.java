@@ -4,9 +4,10 @@ import io.servesim.config.ConfigNode;
 import io.servesim.config.Durations;
 
 /**
- * The KV transfer links ({@code deployment.pd.transfer}): a transfer takes
- * {@code latency + bytes / bandwidth} alone (the reference plan's D.3/D.4 transfer model), and
- * concurrent transfers on one link ({@link Topology}) share its bandwidth equally.
+ * The KV transfer links ({@code deployment.pd.transfer}): a transfer takes {@code latency + bytes / bandwidth}
+ * alone (the transfer model of BLIS macro plan, D.3 and D.4 "Latency + bandwidth model":
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}),
+ * and concurrent transfers on one link ({@link Topology}) share its bandwidth equally.
  *
  * @param latencyUs       fixed cost per transfer (handshake and completion notification), microseconds
  * @param bandwidthGbPerS one link's bandwidth per GPU stream, GB/s; default 50 (one 400 Gb/s NIC per GPU,

@@ -6,9 +6,10 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
  * The CPU tier of one instance's KV cache: a fixed number of block slots holding copies of
  * prefix-cached GPU blocks, found by their chained block hash and evicted least recently used
  * first, like vLLM's CPU offloading store ({@code vllm/v1/kv_offload/lru_manager.py}: an
- * {@code OrderedDict} of block hashes, {@code touch} on lookup, LRU eviction when full) and the
- * reference engine's "CPU tier: simple capacity store for offloaded blocks". The tier is inclusive:
- * a reloaded block keeps its CPU copy, so evicting it from the GPU again costs no transfer.
+ * {@code OrderedDict} of block hashes, {@code touch} on lookup, LRU eviction when full) and BLIS's core
+ * engine, "CPU tier: Simple capacity store for offloaded blocks" (BLIS core engine docs, "Tiered Cache
+ * (GPU + CPU)": inference-sim/inference-sim @ ce85515e, {@code docs/concepts/core-engine.md}). The tier is
+ * inclusive: a reloaded block keeps its CPU copy, so evicting it from the GPU again costs no transfer.
  *
  * <p>Slots live in primitive arrays with an intrusive LRU list (sentinel {@code capacity});
  * nothing is allocated per call. Each slot remembers when its copy was written, for thrashing

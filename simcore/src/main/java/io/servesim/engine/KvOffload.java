@@ -2,15 +2,17 @@ package io.servesim.engine;
 
 /**
  * The CPU tier under one instance's GPU KV cache and the link between them: offload on GPU
- * eviction, reload on a prefix hit, transfer times, thrashing. After the reference engine's "Tiered
- * Cache (GPU + CPU)" (BLIS; {@code /work/shared/reference/core-engine.txt}) and its plan's section
- * D.3 ({@code time = base_latency + bytes / bandwidth}):
+ * eviction, reload on a prefix hit, transfer times, thrashing. After BLIS's tiered GPU + CPU cache
+ * (inference-sim/inference-sim {@code sim/kv/tiered.go} at 615e627b: a reload costs
+ * {@code baseLatency + ceil(blockSize / bandwidth)} per block; here a transfer costs
+ * {@code base_latency + bytes / bandwidth}, as the BLIS macro plan's D.3 prices it, inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
  * <ul>
  *   <li><b>Offload.</b> When a block with a prefix hash is evicted from the GPU free queue while more
  *       than {@code kv_offload_threshold} of the GPU blocks are in use, its content is copied to the
  *       CPU tier ({@link CpuTier}, LRU) instead of being lost; a block whose copy is still resident
  *       is not copied again. vLLM's {@code OffloadingConnector} instead stores every full block as
- *       it is computed; the issue's (and BLIS's) eviction-time offload moves fewer bytes for the
+ *       it is computed; BLIS's eviction-time offload moves fewer bytes for the
  *       same hits.</li>
  *   <li><b>Reload.</b> A prefix hit found in the CPU tier right after the GPU hits is loaded into
  *       fresh GPU blocks before the request's prefill proceeds ({@link KvTierConfig.Reload}).</li>
@@ -20,7 +22,8 @@ package io.servesim.engine;
  *       transfer per block, a reload one transfer per request. Both directions share the link
  *       (conservative: PCIe is full duplex), so offload traffic delays reloads.</li>
  *   <li><b>Thrashing.</b> A block reloaded less than {@value #THRASH_WINDOW_US} us after its copy
- *       was written counts once (the reference engine's 1000-tick window).</li>
+ *       was written counts once (BLIS's 1000-tick window, {@code sim/kv/tiered.go} at 615e627b:
+ *       "offload followed by reload within 1000 ticks").</li>
  * </ul>
  * Counters are per instance and cumulative; nothing is allocated per call.
  */
@@ -134,8 +137,8 @@ public final class KvOffload {
 
     /**
      * Moves {@code count} blocks just read ({@link #readForReload}) over the link as one transfer and
-     * returns when it completes; with {@code kv_reload: step}, and for the reference engine's reloads
-     * on allocation failure, the current step waits for it.
+     * returns when it completes; with {@code kv_reload: step}, and for BLIS's reloads on allocation
+     * failure ({@link FailureReload}), the current step waits for it.
      */
     long transferReload(int count) {
         reloadedBlocks += count;

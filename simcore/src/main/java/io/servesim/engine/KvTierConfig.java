@@ -8,13 +8,15 @@ import java.util.Locale;
  * The CPU tier under an instance's GPU KV cache and the link between them, as bound from the
  * {@code engine:} section ({@code kv_cpu_blocks}, {@code kv_offload_threshold},
  * {@code kv_transfer_bandwidth}, {@code kv_transfer_base_latency_us}, {@code kv_reload},
- * {@code kv_reload_on_allocation_failure}). The model
- * follows the reference engine's "Tiered Cache (GPU + CPU)" (BLIS, {@code --kv-cpu-blocks},
- * {@code --kv-offload-threshold}, {@code --kv-transfer-bandwidth}) and the transfer formula of its
- * plan, section D.3: {@code time = base_latency + bytes / bandwidth}. Two values depend on the
- * deployment and are resolved once before a run ({@code io.servesim.run.RunPlan}): the link's
- * bandwidth when not given (the GPU's host link, PCIe x16) and the KV bytes of one block (block size
- * x the model's KV bytes per token per GPU).
+ * {@code kv_reload_on_allocation_failure}). The model follows BLIS's tiered cache (BLIS core engine docs,
+ * "Tiered Cache (GPU + CPU)": inference-sim/inference-sim @ ce85515e, {@code docs/concepts/core-engine.md};
+ * its flags {@code --kv-cpu-blocks}, {@code --kv-offload-threshold}, {@code --kv-transfer-bandwidth}: BLIS
+ * macro plan, PR 13 and PR 14) and the transfer formula of BLIS macro plan, D.3,
+ * {@code time = base_latency + blocks * block_size / bandwidth}, with the block size in bytes
+ * (inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}).
+ * Two values depend on the deployment and are resolved once before a run ({@code io.servesim.run.RunPlan}):
+ * the link's bandwidth when not given (the GPU's host link, PCIe x16) and the KV bytes of one block (block
+ * size x the model's KV bytes per token per GPU).
  *
  * @param cpuBlocks                CPU-tier capacity in blocks; 0 = no CPU tier (the GPU-only cache)
  * @param offloadThreshold         a GPU block evicted while more than this share of GPU blocks is in
@@ -24,9 +26,10 @@ import java.util.Locale;
  * @param transferBaseLatencyUs    fixed cost of one transfer, microseconds
  * @param reload                   how a reload delays work ({@link Reload})
  * @param bytesPerBlock            KV bytes of one block on one GPU; {@link #BYTES_FROM_MODEL} until resolved
- * @param reloadOnAllocationFailure the reference engine's trigger: the CPU tier is consulted only when a
- *                                 new request's GPU allocation fails ({@link FailureReload}); false: at
- *                                 every admission, after the GPU hits (vLLM's connector)
+ * @param reloadOnAllocationFailure BLIS's trigger (BLIS core engine docs, "Reload: On GPU allocation failure"):
+ *                                 the CPU tier is consulted only when a new request's GPU allocation fails
+ *                                 ({@link FailureReload}); false: at every admission, after the GPU hits
+ *                                 (vLLM's connector)
  */
 public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transferBandwidthGbPerS,
                            long transferBaseLatencyUs, Reload reload, long bytesPerBlock,
@@ -41,7 +44,7 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
      *       True}; the scheduler parks the request in {@code WAITING_FOR_REMOTE_KVS} until the worker
      *       reports it in {@code finished_recving}, {@code vllm/v1/core/sched/scheduler.py}).</li>
      *   <li>{@link #STEP}: the step that admits the request waits for the transfer: its time grows by
-     *       the transfer's (the reference engine's "non-blocking, added to step time").</li>
+     *       the transfer's (BLIS core engine docs, "Non-blocking (added to step time)").</li>
      * </ul>
      */
     public enum Reload {
@@ -56,7 +59,7 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
     public static final double BANDWIDTH_FROM_GPU = 0;
     /** Bytes per block not known yet: from the model's architecture. */
     public static final long BYTES_FROM_MODEL = 0;
-    /** Default {@code kv_offload_threshold} (the reference engine's). */
+    /** Default {@code kv_offload_threshold} (BLIS's: BLIS core engine docs, "(default: 0.9)"). */
     public static final double DEFAULT_OFFLOAD_THRESHOLD = 0.9;
     /** No CPU tier. */
     public static final KvTierConfig OFF = new KvTierConfig(0, DEFAULT_OFFLOAD_THRESHOLD, BANDWIDTH_FROM_GPU, 0,
@@ -106,7 +109,7 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         }
         if (onFailure && e.has("kv_reload")) {
             e.problem(e.pathOf("kv_reload"), "does not apply with kv_reload_on_allocation_failure: true (those reloads "
-                    + "lengthen the step that issues them, as the reference engine's), got '" + mode + "'");
+                    + "lengthen the step that issues them, as in BLIS's tiered cache), got '" + mode + "'");
         }
         return new KvTierConfig(cpuBlocks, threshold, bandwidth, baseUs, Reload.valueOf(mode.toUpperCase(Locale.ROOT)),
                 BYTES_FROM_MODEL, onFailure);
@@ -130,7 +133,7 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
 
     /**
      * Microseconds one transfer of {@code blocks} blocks occupies the link: {@code base_latency +
-     * bytes / bandwidth} (plan D.3), rounded up to a whole microsecond.
+     * bytes / bandwidth} (BLIS macro plan, D.3), rounded up to a whole microsecond.
      */
     public long transferUs(int blocks) {
         double bytes = (double) blocks * bytesPerBlock;

@@ -32,8 +32,9 @@ import java.util.OptionalInt;
  *
  * <p>CPU time: vLLM schedules and prepares step n+1 while the GPU runs step n when async scheduling is on
  * ({@code vllm/v1/core/sched/async_scheduler.py}, vllm-project/vllm PR #19970; on by default since the
- * plan of issue #27679, PR #27614: {@code SchedulerConfig.async_scheduling} defaults to None, "if set to
- * False, disable async scheduling"), so a step takes the longer of its GPU work and its CPU work.
+ * plan of vllm-project/vllm issue #27679, PR #27614: {@code SchedulerConfig.async_scheduling} defaults to
+ * None, "if set to False, disable async scheduling"), so a step takes the longer of its GPU work and its
+ * CPU work.
  * Engines without it (vLLM up to 0.11, which the trained BLIS coefficients measured, and Splitwise's)
  * pay both in series: {@link #serialStepTimeUs}.
  *

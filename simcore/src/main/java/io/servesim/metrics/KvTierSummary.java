@@ -6,8 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The run's KV cache per tier, summed over instances (the reference engine's tiered-cache metrics:
- * per-tier hits, transfers, {@code KVThrashingRate}). Hit rates are tokens found in the tier at
+ * The run's KV cache per tier, summed over instances (the tiered-cache metrics of BLIS's macro plan:
+ * per-tier hits, G.3's {@code CacheHitRate} "per-tier in Phase 4", transfers and {@code KVThrashingRate},
+ * PR 14: inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md};
+ * the 1 ms thrashing window is BLIS's core engine's, "Tiered Cache (GPU + CPU)": inference-sim/inference-sim
+ * @ ce85515e, {@code docs/concepts/core-engine.md}). Hit rates are tokens found in the tier at
  * first admissions / prompt tokens looked up there (preempted requests' readmissions are left out,
  * see {@link KvCache#hitTokens()}), so {@code gpuHitRate + cpuHitRate} is the run's prefix hit
  * rate. All zero without a CPU tier.

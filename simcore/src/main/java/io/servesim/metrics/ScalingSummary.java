@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The fleet's size over the run and what it cost (the issue's autoscaling metrics; the plan's D.6
- * "replica-seconds accumulated; configurable cost-per-replica"). A replica is paid for from its
- * scale-up decision (provisioning) until it is gone; a fixed fleet is ready from time 0 to the end.
+ * The fleet's size over the run and what it cost (BLIS macro plan, G.3 {@code RawMetrics} "Scale events
+ * and cost", and D.6 "Replica-seconds accumulated; configurable cost-per-replica":
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}).
+ * A replica is paid for from its scale-up decision (provisioning) until it is gone; a fixed fleet is
+ * ready from time 0 to the end.
  * Cost = replica-seconds / 3600 x USD per GPU-hour x GPUs per replica.
  *
  * @param enabled                    whether replicas came and went

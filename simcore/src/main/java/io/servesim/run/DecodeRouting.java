@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * Binds {@code deployment.pd.decode_routing}, the decode pool's router under P/D: any routing policy of the registry
  * ({@link Routers}), written as {@code policies.routing} is (a name or {@code {name, params}}), that reads no prefix
- * cache. Decode routing is overlap-blind by design (issue 17; the Dynamo mocker's disaggregated harness,
+ * cache. Decode routing is overlap-blind by design (as in the Dynamo mocker's disaggregated harness,
  * {@code lib/mocker/src/replay/offline/disagg.rs}, derives its decode router with overlap disabled and the decode
  * workers publish no KV events): the request's KV arrives from its prefill instance, so a decode instance's cached
  * prefixes save nothing. A policy whose built instance reads {@link Signal#PREFIX_CACHE} or

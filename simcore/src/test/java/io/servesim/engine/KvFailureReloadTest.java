@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** {@code kv_reload_on_allocation_failure}: the reference engine's reload when a GPU allocation fails. */
+/**
+ * {@code kv_reload_on_allocation_failure}: BLIS's reload when a GPU allocation fails (BLIS core engine docs,
+ * "Tiered Cache (GPU + CPU)": inference-sim/inference-sim @ ce85515e, {@code docs/concepts/core-engine.md}).
+ */
 class KvFailureReloadTest {
     /** Llama-3.1-8B, block 16, TP 1 (see {@code KvOffloadTest}). */
     private static final long BLOCK_BYTES = 2_097_152;

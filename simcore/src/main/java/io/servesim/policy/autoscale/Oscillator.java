@@ -7,9 +7,10 @@ import io.servesim.policy.PolicySpec;
 import java.util.Set;
 
 /**
- * {@code oscillator}: the plan's pathological autoscaler (F.3, PR 11), to show what flapping
- * costs and that oscillation detection works: it asks for one replica more at the 1st, 3rd, 5th
- * ... check and one fewer at the others, whatever the load. No params.
+ * {@code oscillator}: the pathological autoscaler (BLIS macro plan, F.3 and PR 11: inference-sim/inference-sim
+ * @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}), to show what flapping costs
+ * and that oscillation detection works: it asks for one replica more at the 1st, 3rd, 5th ... check and
+ * one fewer at the others, whatever the load. No params.
  */
 final class Oscillator implements AutoScalePolicy {
     private boolean up = true;

@@ -11,11 +11,12 @@ import java.util.Set;
  * llm-d's Workload Variant Autoscaler saturation analyzer (llm-d-workload-variant-autoscaler
  * {@code deploy/configmap-saturation-scaling.yaml}, defaults {@code queueLengthThreshold: 5},
  * {@code kvCacheThreshold: 0.80}, {@code queueSpareTrigger: 3}, {@code kvSpareTrigger: 0.1}) on the
- * averages the plan lets an autoscaler see: the spare capacity is {@code queue_threshold - mean queue
- * depth} and {@code kv_threshold - mean KV utilization}; one replica more when either spare falls
- * below its trigger; one fewer when spreading the same load over one replica less would still
- * leave both spares at or above their triggers; nothing within {@code cooldown} (default 30s) of
- * the last action.
+ * averages an autoscaler may see ({@code AvgQueueDepth}, {@code AvgUtilization}; BLIS macro plan, D.7:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
+ * the spare capacity is {@code queue_threshold - mean queue depth} and {@code kv_threshold - mean KV
+ * utilization}; one replica more when either spare falls below its trigger; one fewer when spreading
+ * the same load over one replica less would still leave both spares at or above their triggers;
+ * nothing within {@code cooldown} (default 30s) of the last action.
  */
 final class QueueDepth implements AutoScalePolicy {
     private final double queueThreshold;

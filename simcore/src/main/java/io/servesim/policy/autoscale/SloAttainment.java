@@ -9,10 +9,11 @@ import java.util.Set;
 
 /**
  * {@code slo-attainment {target, scale_down_above, cooldown}}: scales on the outcome rather than
- * a load signal (the plan's D.6 "event-based (queue depth, SLO)" trigger): one replica more when
- * the windowed SLO attainment falls below {@code target} (default 0.95), one fewer when it is at
- * least {@code scale_down_above} (default 0.99) and no replica has a queue (mean queue depth 0),
- * nothing within {@code cooldown} (default 60s) of the last action.
+ * a load signal (the "event-based (queue depth, SLO)" trigger of BLIS macro plan, D.6:
+ * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
+ * one replica more when the windowed SLO attainment falls below {@code target} (default 0.95), one
+ * fewer when it is at least {@code scale_down_above} (default 0.99) and no replica has a queue (mean
+ * queue depth 0), nothing within {@code cooldown} (default 60s) of the last action.
  */
 final class SloAttainment implements AutoScalePolicy {
     private final double target;

@@ -8,9 +8,10 @@ import io.servesim.policy.PolicySpec;
 import java.util.Set;
 
 /**
- * {@code threshold {signal, scale_up, scale_down, cooldown, step}}: the plan's default
- * {@code ThresholdScaler} (D.6, PR 11). Adds {@code step} replicas (default 1) when the signal
- * (default {@code kv_utilization}) exceeds {@code scale_up} (default 0.8, llm-d WVA's
+ * {@code threshold {signal, scale_up, scale_down, cooldown, step}}: the default {@code ThresholdScaler}
+ * (BLIS macro plan, D.6 and PR 11: inference-sim/inference-sim @ 7d4e8bac,
+ * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}). Adds {@code step} replicas (default 1)
+ * when the signal (default {@code kv_utilization}) exceeds {@code scale_up} (default 0.8, llm-d WVA's
  * {@code kvCacheThreshold}), removes {@code step} when it is below {@code scale_down} (default 0.3),
  * and does nothing within {@code cooldown} (default 60s) of the last scale action. Hysteresis is the
  * band between the two thresholds ({@code scale_down < scale_up} is required): a signal inside it
