@@ -81,7 +81,7 @@ class SweepCommandTest {
         TestSweeps.Run r = TestSweeps.run(sweep, tmp.resolve("out"), TestSweeps.direct(null));
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.get(0).matches("rate\\s+seeds\\s+ttft_p99_ms\\s+e2e_p99_ms\\s+throughput_rps\\s+output_tok_per_s\\s+slo_attainment"),
+        assertTrue(lines.get(0).matches("rate\\s+seeds\\s+ttft_p99_ms\\s+e2e_p99_ms\\s+throughput_rps\\s+output_tokens_per_s\\s+slo_attainment"),
                 lines.get(0));
         assertTrue(lines.get(1).matches("10\\s+2\\s+.*"), lines.get(1));
         assertTrue(lines.get(2).matches("40\\s+2\\s+.*"), lines.get(2));

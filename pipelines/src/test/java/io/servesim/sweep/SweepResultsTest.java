@@ -45,9 +45,9 @@ class SweepResultsTest {
         Files.writeString(dir.resolve("notes.txt"), "not a dataset file");
 
         assertEquals("""
-                routing  seeds  ttft_p99_ms  e2e_p99_ms  throughput_rps  output_tok_per_s  slo_attainment
-                kv           2        100.0           -             1.5              15.0           0.750
-                rr           2        400.0      1000.0             3.0              30.0           0.375
+                routing  seeds  ttft_p99_ms  e2e_p99_ms  throughput_rps  output_tokens_per_s  slo_attainment
+                kv           2        100.0           -             1.5                 15.0           0.750
+                rr           2        400.0      1000.0             3.0                 30.0           0.375
                 """, SweepResults.table(out, List.of("routing")));
         assertEquals(Map.of(Dataset.CELLS, 4L), SweepResults.rowCounts(out, List.of(Dataset.CELLS)));
     }
