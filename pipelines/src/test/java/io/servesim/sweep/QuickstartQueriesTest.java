@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's quickstart on a reduced copy (400 instead of 4,000 trace requests; same 12 cells),
- * then the exact queries of {@code sweeps/quickstart-queries.sql}, which the README shows verbatim
+ * then the exact queries of {@code sweeps/quickstart-queries.sql}, which docs/sweeps.md shows verbatim
  * (only their {@code out/quickstart/} prefix pointed at the test's output), through DuckDB JDBC.
  */
 class QuickstartQueriesTest {
@@ -27,7 +27,7 @@ class QuickstartQueriesTest {
 
     @Test
     void quickstartQueriesGiveNonTrivialAnswers(@TempDir Path tmp) throws Exception {
-        // the bundled trace excerpt (sweeps/data), so this runs on a machine without ../shared/data too
+        // the bundled trace excerpt (sweeps/data)
         Path trace = SWEEPS.resolve("data/mooncake-conversation-first4000.jsonl").toAbsolutePath().normalize();
         String sweep = Files.readString(SWEEPS.resolve("quickstart.yaml"))
                 .replace("max_requests: 4000", "max_requests: 400")
@@ -38,8 +38,8 @@ class QuickstartQueriesTest {
         assertEquals(0, run.code(), run.err());
 
         String sql = Files.readString(SWEEPS.resolve("quickstart-queries.sql"));
-        String readme = Files.readString(SWEEPS.resolveSibling("README.md"));
-        assertTrue(readme.contains(sql.substring(sql.indexOf("-- 1.")).strip()), "README shows the queries of quickstart-queries.sql");
+        String doc = Files.readString(SWEEPS.resolveSibling("docs").resolve("sweeps.md"));
+        assertTrue(doc.contains(sql.substring(sql.indexOf("-- 1.")).strip()), "docs/sweeps.md shows the queries of quickstart-queries.sql");
         List<String> queries = queries(sql, out);
         assertEquals(3, queries.size());
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {

@@ -1,0 +1,47 @@
+package io.servesim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.testing.RepoFiles;
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link ReadmeCommands}: what {@link ReadmeCommandsIT} takes from the README to run. */
+class ReadmeCommandsTest {
+    private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
+
+    @Test
+    void parsesCommandsContinuationsQuotesAndComments() {
+        String readme = """
+                text `scripts/servesim run --inline` is not run
+                ```bash
+                scripts/servesim sweep sweeps/q.yaml    # trailing comment
+                mvn -B -ntp verify                      # a Maven line is allowed, not run
+                # a comment
+                scripts/servesim compare --sim out/a \\
+                  --on 'a,b' --x "c d"
+                ```
+                ```yaml
+                scripts/servesim: not a command in a yaml block
+                ```
+                """;
+        assertEquals(List.of(List.of(LAUNCHER, "sweep", "sweeps/q.yaml"),
+                List.of(LAUNCHER, "compare", "--sim", "out/a", "--on", "a,b", "--x", "c d")), ReadmeCommands.parse(readme));
+    }
+
+    @Test
+    void aBashLineThatIsNoCommandIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ReadmeCommands.parse("```bash\nservesim run\n```\n"));
+        assertTrue(e.getMessage().contains("line 2: 'servesim run'"), e.getMessage());
+    }
+
+    @Test
+    void theReadmesBashBlocksHoldOnlyCommands() throws Exception {
+        // parse() refuses any other line; the IT runs what it returns
+        assertTrue(ReadmeCommands.parse(Files.readString(RepoFiles.path("README.md"))).size() >= 10);
+    }
+}
