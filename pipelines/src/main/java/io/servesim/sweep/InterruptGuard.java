@@ -1,5 +1,7 @@
 package io.servesim.sweep;
 
+import io.servesim.io.OutputLock;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -22,40 +24,54 @@ final class InterruptGuard implements AutoCloseable {
     private volatile boolean committed;
     private volatile boolean done;
 
-    private InterruptGuard(PrintStream err, Path dir, Path staging, boolean earlierResults, String resumeCommand) {
+    private InterruptGuard(PrintStream err, Path dir, Path staging, boolean earlierResults, String resumeCommand,
+                           OutputLock lock) {
         hook = new Thread(() -> {
             if (done) {
                 return;
             }
             try {
-                if (!commit.tryLock(COMMIT_WAIT_S, TimeUnit.SECONDS)) {
-                    err.println("servesim sweep: interrupted while moving results into " + dir
-                            + "; its _INCOMPLETE lists the files servesim wrote");
-                    return;
+                report(err, dir, staging, earlierResults, resumeCommand);
+            } finally {
+                try {
+                    lock.close(); // a clean interruption leaves no lock behind for the next writer to report
+                } catch (IOException e) {
+                    err.println("servesim sweep: could not remove the lock " + dir.resolve(OutputLock.FILE) + ": " + e.getMessage());
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             }
-            if (committed) {
-                err.println("servesim sweep: interrupted after the sweep completed; results are in " + dir);
-            } else {
-                // at least: cells still running on their (daemon) threads may finish and be kept after this count
-                err.println("servesim sweep: interrupted; at least " + Checkpoint.count(staging) + " finished cells are kept in "
-                        + staging + (earlierResults ? " (the earlier results in " + dir + " are untouched)" : "")
-                        + "; finish it with: " + resumeCommand);
-            }
-            err.flush();
         }, "servesim-sweep-interrupted");
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    private void report(PrintStream err, Path dir, Path staging, boolean earlierResults, String resumeCommand) {
+        try {
+            if (!commit.tryLock(COMMIT_WAIT_S, TimeUnit.SECONDS)) {
+                err.println("servesim sweep: interrupted while moving results into " + dir
+                        + "; its _INCOMPLETE lists the files servesim wrote");
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (committed) {
+            err.println("servesim sweep: interrupted after the sweep completed; results are in " + dir);
+        } else {
+            // at least: cells still running on their (daemon) threads may finish and be kept after this count
+            err.println("servesim sweep: interrupted; at least " + Checkpoint.count(staging) + " finished cells are kept in "
+                    + staging + (earlierResults ? " (the earlier results in " + dir + " are untouched)" : "")
+                    + "; finish it with: " + resumeCommand);
+        }
+        err.flush();
     }
 
     /**
      * Installs the hook for a sweep staged in {@code staging} under {@code dir}, which holds a
      * sweep's complete results if {@code earlierResults}.
      */
-    static InterruptGuard install(PrintStream err, Path dir, Path staging, boolean earlierResults, String resumeCommand) {
-        return new InterruptGuard(err, dir, staging, earlierResults, resumeCommand);
+    static InterruptGuard install(PrintStream err, Path dir, Path staging, boolean earlierResults, String resumeCommand,
+                                  OutputLock lock) {
+        return new InterruptGuard(err, dir, staging, earlierResults, resumeCommand, lock);
     }
 
     /** Runs {@code move} (the commit) so that an interruption waits for it to finish. */

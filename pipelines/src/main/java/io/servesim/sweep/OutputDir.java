@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.exit.UsageException;
+import io.servesim.io.OutputLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,10 @@ import java.util.stream.Stream;
  * <p>The rules, in order:
  * <ol>
  *   <li>A file of the user's inside a dataset directory ({@code cells/}, {@code requests/}, ...)
- *       would be read as part of the dataset: always refused, even with {@code --overwrite}.</li>
+ *       would be read as part of the dataset: always refused, even with {@code --overwrite}. So is one in
+ *       {@code _staging/} (deleted whole when a sweep commits) or under a name a sweep writes at the top
+ *       ({@code _SUCCESS}, {@code _INCOMPLETE}, {@code _SWEEP.yaml}, {@code _SUMMARY.json}) that no manifest lists:
+ *       the sweep would have to delete or replace it. The writer's {@link OutputLock} file is servesim's.</li>
  *   <li>An interrupted sweep ({@code _staging/}) is finished with {@code --resume} (same grid
  *       and outputs only) or discarded with {@code --overwrite}; with neither, the sweep is refused, unless
  *       no cell of it had finished (then nothing computed is lost by starting over).</li>
@@ -43,6 +47,9 @@ final class OutputDir {
      */
     private static final Pattern SWEEP_BEING_WRITTEN = Pattern.compile(
             Pattern.quote(STAGING + "/." + SweepSidecars.SWEEP + ".") + "[0-9a-f-]{36}\\.tmp");
+    /** Names a sweep writes at the top of its output folder: a file of the user's under one of them is never replaced. */
+    private static final Set<String> RESERVED = Set.of(OutputManifest.Marker.SUCCESS.file,
+            OutputManifest.Marker.INCOMPLETE.file, SweepSidecars.SWEEP, SweepSidecars.SUMMARY);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final int LISTED = 5;
 
@@ -110,15 +117,19 @@ final class OutputDir {
         Path staging = dir.resolve(STAGING);
         Optional<Set<String>> stagedGrid = Files.isDirectory(staging) ? sweepIds(staging) : Optional.empty();
         List<String> foreignInDatasets = new ArrayList<>();
+        List<String> foreignInStaging = new ArrayList<>();
+        List<String> foreignReserved = new ArrayList<>();
         List<String> foreignElsewhere = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) walk.filter(p -> !Files.isDirectory(p))::iterator) {
                 String rel = dir.relativize(f).toString().replace('\\', '/');
                 boolean inStaging = rel.startsWith(STAGING + "/");
-                if (owned.contains(rel) || (inStaging && stagedGrid.isPresent()) || SWEEP_BEING_WRITTEN.matcher(rel).matches()) {
+                if (owned.contains(rel) || rel.equals(OutputLock.FILE) || SWEEP_BEING_WRITTEN.matcher(rel).matches()
+                        || (inStaging && stagedGrid.isPresent() && isStagingFile(rel.substring(STAGING.length() + 1)))) {
                     continue;
                 }
-                (isDatasetFile(rel) ? foreignInDatasets : foreignElsewhere).add(rel);
+                (isDatasetFile(rel) ? foreignInDatasets : inStaging ? foreignInStaging
+                        : RESERVED.contains(rel) ? foreignReserved : foreignElsewhere).add(rel);
             }
         }
         if (!foreignInDatasets.isEmpty()) {
@@ -126,11 +137,23 @@ final class OutputDir {
                     + list(foreignInDatasets) + "); they would be read as part of the datasets, and servesim never deletes"
                     + " a file it did not write: move them away or choose another --output");
         }
+        if (!foreignInStaging.isEmpty()) {
+            throw new RefusedException("sweep output " + dir + " has files servesim did not write in " + STAGING + "/ ("
+                    + list(foreignInStaging) + "), the folder a sweep runs in and deletes whole when it commits, and servesim"
+                    + " never deletes a file it did not write: move them away or choose another --output");
+        }
+        if (!foreignReserved.isEmpty()) {
+            throw new RefusedException("sweep output " + dir + " holds " + list(foreignReserved) + ", which no servesim"
+                    + " manifest lists, under names a sweep writes; servesim never replaces a file it did not write: move"
+                    + " them away or choose another --output");
+        }
         if (stagedGrid.isPresent()) {
             if (resume) {
                 if (!stagedGrid.get().equals(gridIds)) {
                     throw new RefusedException("cannot resume: the interrupted sweep in " + staging + " is of another grid ("
-                            + stagedGrid.get().size() + " cells, " + gridIds.size() + " now); --overwrite discards it");
+                            + stagedGrid.get().size() + " cells then, " + gridIds.size() + " now; " + GridDifference.describe(
+                                    YAML.readTree(staging.resolve(SweepSidecars.SWEEP).toFile()), SweepSidecars.sweep(plan))
+                            + "); --overwrite discards it");
                 }
                 refuseOtherOutputs(staging, plan);
                 return new Verdict(dir, Mode.RESUME, owned, false, success.isPresent());
@@ -185,6 +208,16 @@ final class OutputDir {
                     + String.join("; ", differ) + "), and its finished cells' rows hold those datasets; restore the sweep"
                     + " file's outputs: to resume, or --overwrite discards it");
         }
+    }
+
+    /**
+     * Whether {@code rel} (relative to a staging folder that holds a servesim sweep) is a file servesim writes there:
+     * the sidecars, the checkpoints, the datasets, and hidden temporary files (its own and the runners').
+     */
+    private static boolean isStagingFile(String rel) {
+        String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;
+        return top.startsWith(".") || top.equals(SweepSidecars.SWEEP) || top.equals(SweepSidecars.SUMMARY)
+                || (rel.contains("/") && (top.equals(Checkpoint.DIRECTORY) || isDatasetFile(rel)));
     }
 
     /** Whether {@code rel} lies inside one of the dataset directories. */

@@ -2,6 +2,7 @@ package io.servesim.sweep;
 
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
+import io.servesim.io.OutputLock;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -54,11 +56,50 @@ public final class SweepJob {
      */
     public static SweepResult run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream progress)
             throws IOException {
+        return run(sweepFile, outDir, runner, flags, progress, dir -> { });
+    }
+
+    /**
+     * As {@link #run(Path, Path, RunnerChoice, OutputFlags, PrintStream)}; {@code checkOutputs} checks, with the output
+     * folder resolved and locked and before any cell runs, whatever else the command will write there (a report).
+     */
+    public static SweepResult run(Path sweepFile, Path outDir, RunnerChoice runner, OutputFlags flags, PrintStream progress,
+                                  Consumer<Path> checkOutputs) throws IOException {
         long t0 = System.nanoTime();
         RunnerChoice.preloadBeam();
         SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweepFile));
+        if (!runner.inProcess()) {
+            FlinkMasterProbe.check(runner.flinkMaster());
+        }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
         String resumeCommand = command() + " sweep " + sweepFile + " --output " + dir + " --resume";
+        // every check before the lock is taken, so a refused sweep leaves the folder as it was (no _LOCK either)
+        OutputLock.refuseIfHeld(dir);
+        OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
+        checkOutputs.accept(dir);
+        boolean existed = Files.exists(dir);
+        OutputLock lock = lock(dir, "sweep " + sweepFile, progress);
+        try {
+            return run(plan, dir, lock, runner, flags, progress, resumeCommand, t0);
+        } finally {
+            lock.close();
+            if (!existed) {
+                removeIfEmpty(dir); // a sweep refused before it wrote anything leaves no folder behind
+            }
+        }
+    }
+
+    private static OutputLock lock(Path dir, String command, PrintStream progress) {
+        try {
+            return OutputLock.acquire(dir, command() + " " + command, progress);
+        } catch (IOException e) {
+            throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
+        }
+    }
+
+    private static SweepResult run(SweepPlan plan, Path dir, OutputLock lock, RunnerChoice runner,
+                                   OutputFlags flags, PrintStream progress, String resumeCommand, long t0) throws IOException {
+        // again under the lock: the folder as it is now that no other writer can change it
         OutputDir.Verdict verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
         int total = plan.cells().size();
         if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
@@ -66,7 +107,7 @@ public final class SweepJob {
         }
         Staged staged;
         try {
-            staged = stage(verdict, plan, resumeCommand);
+            staged = stage(verdict, plan, resumeCommand, progress);
         } catch (IOException | UncheckedIOException e) {
             throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
         }
@@ -75,7 +116,8 @@ public final class SweepJob {
                 (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
                         + staged.toRun().size() + " to run; ", runner);
         Path staging = verdict.staging();
-        try (InterruptGuard guard = InterruptGuard.install(progress, dir, staging, verdict.previousComplete(), resumeCommand)) {
+        try (InterruptGuard guard = InterruptGuard.install(progress, dir, staging, verdict.previousComplete(), resumeCommand,
+                lock)) {
             List<Dataset> written;
             PipelineResult result;
             String key = UUID.randomUUID().toString();
@@ -113,6 +155,18 @@ public final class SweepJob {
             guard.committing(() -> OutputCommit.commit(staging, dir, written, verdict.ownedFiles()));
             return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
                     staged.replay().size(), (ranNs - validatedNs) / 1e9);
+        }
+    }
+
+    /** Removes {@code dir} if it holds nothing but its (released) lock file: a folder this sweep made and never used. */
+    private static void removeIfEmpty(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            if (s.allMatch(p -> p.getFileName().toString().equals(OutputLock.FILE))) {
+                Files.deleteIfExists(dir.resolve(OutputLock.FILE));
+                Files.delete(dir);
+            }
+        } catch (IOException e) {
+            // it stays: an unused folder loses nothing
         }
     }
 
@@ -155,11 +209,12 @@ public final class SweepJob {
     /**
      * Prepares the staging folder: a fresh one (with {@code _INCOMPLETE} in the output directory
      * when there are no earlier complete results to keep), or, on resume, the interrupted one with
-     * its runner files cleared and its checkpoints and {@code _SWEEP.yaml} kept. Whenever the folder
+     * its runner files cleared and its sound checkpoints and {@code _SWEEP.yaml} kept (a damaged checkpoint is reported and its cell runs again). Whenever the folder
      * holds anything but {@code _SWEEP.yaml}, it holds a whole {@code _SWEEP.yaml}, so an
      * interruption at any instant leaves a folder the next run recognizes as this sweep's.
      */
-    private static Staged stage(OutputDir.Verdict v, SweepPlan plan, String resumeCommand) throws IOException {
+    private static Staged stage(OutputDir.Verdict v, SweepPlan plan, String resumeCommand, PrintStream err)
+            throws IOException {
         Path staging = v.staging();
         Files.createDirectories(v.dir());
         if (v.mode() == OutputDir.Mode.RESUME) {
@@ -186,7 +241,8 @@ public final class SweepJob {
                     + " cells are kept in " + OutputDir.STAGING + "/" + Checkpoint.DIRECTORY + "; finish it with: " + resumeCommand,
                     owned).write(v.dir());
         }
-        List<Path> finished = v.mode() == OutputDir.Mode.RESUME ? Checkpoint.files(Checkpoint.dir(staging)) : List.of();
+        List<Path> finished = v.mode() == OutputDir.Mode.RESUME
+                ? Checkpoint.sound(Checkpoint.files(Checkpoint.dir(staging)), err) : List.of();
         Set<String> done = new HashSet<>();
         finished.forEach(f -> done.add(Checkpoint.cellId(f)));
         List<Cell> toRun = plan.cells().stream().filter(c -> !done.contains(c.cellId())).toList();

@@ -30,6 +30,11 @@ final class SweepSidecars {
     }
 
     static void writeSweep(Path outDir, SweepPlan plan) throws IOException {
+        writeWhole(YAML, outDir.resolve(SWEEP), sweep(plan));
+    }
+
+    /** The content of {@code _SWEEP.yaml}: the sweep as resolved, and every cell with its id, axis labels and seed. */
+    static ObjectNode sweep(SweepPlan plan) {
         SweepSpec spec = plan.spec();
         ObjectNode root = YAML.createObjectNode();
         root.put("name", spec.name());
@@ -57,7 +62,7 @@ final class SweepSidecars {
             c.axes().forEach(l -> labels.put(l.axis(), l.label()));
             cell.put("seed", c.seed());
         }
-        writeWhole(YAML, outDir.resolve(SWEEP), root);
+        return root;
     }
 
     /**

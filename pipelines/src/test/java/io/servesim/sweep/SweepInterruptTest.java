@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,28 +85,10 @@ class SweepInterruptTest {
      * first cell, sends {@code signal}, and returns its exit code and stderr.
      */
     private static Interrupted interruptMidway(Path sweep, Path out, String signal, Path errFile) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "io.servesim.cli.Main",
-                "sweep", sweep.toString(), "--output", out.toString(), "--parallelism", "1")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(errFile.toFile()).start();
-        try {
-            Path checkpoints = Checkpoint.dir(out.resolve(OutputDir.STAGING));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (countFinished(checkpoints) == 0) {
-                assertTrue(child.isAlive(), "the sweep ended before it could be interrupted: " + Files.readString(errFile));
-                assertTrue(System.nanoTime() < deadline, "no cell finished in 120 s");
-                Thread.sleep(20);
-            }
-            new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid())).start().waitFor();
-            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the interrupted sweep did not exit");
-            return new Interrupted(child.exitValue(), Files.readString(errFile));
-        } finally {
-            child.destroyForcibly();
+        try (ChildServesim child = ChildServesim.start(errFile, "sweep", sweep.toString(), "--output", out.toString(),
+                "--parallelism", "1")) {
+            child.awaitWhileAlive(() -> ChildServesim.kept(out) > 0, "a cell finished");
+            return new Interrupted(child.signal(signal), child.stderr());
         }
-    }
-
-    private static int countFinished(Path checkpoints) throws IOException {
-        return Checkpoint.files(checkpoints).size();
     }
 }
