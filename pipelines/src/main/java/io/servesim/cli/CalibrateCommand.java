@@ -5,7 +5,7 @@ import io.servesim.exit.ErrorReport;
 import io.servesim.fidelity.Calibrator;
 import io.servesim.fidelity.CoefficientsFile;
 import io.servesim.fidelity.RealRun;
-import io.servesim.io.OutputPath;
+import io.servesim.io.StagedOutputs;
 import io.servesim.latency.ModelCatalog;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -45,36 +45,55 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " never sees; their error is reported as out-of-sample (default 0.5; 0 fits on every request)")
     double holdout = 0.5;
 
+    @Option(names = "--overwrite", description = "replace --out if it exists (by default an existing file is refused)")
+    boolean overwrite;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        return run(runDir, out, hardware, model, holdout, System.out, System.err, Main.debug(spec));
+        return run(runDir, out, hardware, model, holdout, overwrite, System.out, System.err, Main.debug(spec));
+    }
+
+    /** As {@link #run(Path, Path, String, String, double, boolean, PrintStream, PrintStream, boolean)}, never replacing {@code out}. */
+    public static int run(Path runDir, Path out, String hardware, String model, double holdout, PrintStream stdout,
+                          PrintStream stderr, boolean debug) {
+        return run(runDir, out, hardware, model, holdout, false, stdout, stderr, debug);
     }
 
     /**
      * Fits {@code runDir} on all but the last {@code holdout} share of its requests and writes the
-     * coefficients to {@code out}; {@code debug} adds stack traces to errors.
+     * coefficients to {@code out} (an existing one only if {@code overwrite}); {@code debug} adds stack traces to errors.
      */
-    public static int run(Path runDir, Path out, String hardware, String model, double holdout, PrintStream stdout,
-                          PrintStream stderr, boolean debug) {
+    public static int run(Path runDir, Path out, String hardware, String model, double holdout, boolean overwrite,
+                          PrintStream stdout, PrintStream stderr, boolean debug) {
+        try (StagedOutputs staged = StagedOutputs.start("calibrate", stderr)) {
+            return run(runDir, out, hardware, model, holdout, overwrite, stdout, stderr, debug, staged);
+        }
+    }
+
+    private static int run(Path runDir, Path out, String hardware, String model, double holdout, boolean overwrite,
+                           PrintStream stdout, PrintStream stderr, boolean debug, StagedOutputs staged) {
         ErrorReport errors = new ErrorReport("calibrate", stderr, debug);
         RealRun run;
         Calibrator.Fit fit;
+        Path file;
         try {
-            OutputPath.checkFile("--out", out);
+            file = staged.stage("--out", out, overwrite);
+        } catch (RuntimeException e) {
+            return errors.report(e);
+        }
+        try {
             run = RealRun.read(runDir);
             fit = Calibrator.fit(run, hardware, model, holdout);
         } catch (RuntimeException e) {
             return errors.report("cannot calibrate on " + runDir, e);
         }
         try {
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(out, CoefficientsFile.render(run, fit));
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, CoefficientsFile.render(run, fit));
+            staged.commit();
         } catch (Exception e) {
             return errors.report("cannot write " + out, e);
         }

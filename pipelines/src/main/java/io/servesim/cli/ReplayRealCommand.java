@@ -11,9 +11,12 @@ import io.servesim.fidelity.ReplayOptions;
 import io.servesim.fidelity.ReplaySetup;
 import io.servesim.fidelity.replay.ReplayParquet;
 import io.servesim.io.OutputPath;
+import io.servesim.io.RowFiles;
+import io.servesim.io.StagedOutputs;
 import io.servesim.latency.CalibratedCoefficients;
 import io.servesim.latency.LatencyKind;
 import io.servesim.report.ReplayReport;
+import io.servesim.report.ReportFile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -63,19 +66,23 @@ public final class ReplayRealCommand implements Callable<Integer> {
             description = "also write a self-contained HTML page: sim vs real CDFs, per-request scatters, the table")
     Path report;
 
+    @Option(names = "--overwrite", description = "replace --out and --report if they exist (by default an existing file"
+            + " is refused; a report servesim wrote is always replaced)")
+    boolean overwrite;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, out, report,
-                System.out, System.err, Main.debug(spec));
+                overwrite, System.out, System.err, Main.debug(spec));
     }
 
     /** As {@link #run(Path, ReplayOptions, Path, Path, Path, PrintStream, PrintStream, boolean)} without a report. */
     public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, PrintStream stdout,
                           PrintStream stderr, boolean debug) {
-        return run(runDir, options, coefficientsFile, out, null, stdout, stderr, debug);
+        return run(runDir, options, coefficientsFile, out, null, false, stdout, stderr, debug);
     }
 
     /**
@@ -84,16 +91,25 @@ public final class ReplayRealCommand implements Callable<Integer> {
      * {@code debug} adds stack traces to error reports.
      */
     public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, Path report,
-                          PrintStream stdout, PrintStream stderr, boolean debug) {
+                          boolean overwrite, PrintStream stdout, PrintStream stderr, boolean debug) {
+        try (StagedOutputs staged = StagedOutputs.start("replay-real", stderr)) {
+            return run(runDir, options, coefficientsFile, out, report, overwrite, stdout, stderr, debug, staged);
+        }
+    }
+
+    private static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, Path report,
+                           boolean overwrite, PrintStream stdout, PrintStream stderr, boolean debug, StagedOutputs staged) {
         ErrorReport errors = new ErrorReport("replay-real", stderr, debug);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         Replay replay;
+        Path rowsFile;
         try {
             if (out != null) {
+                RowFiles.checkName(out, "--out");
                 OutputPath.checkFile("--out", out);
             }
             if (report != null) {
-                OutputPath.checkFile("--report", report);
+                ReportFile.check("--report", report);
             }
             RealRun run = RealRun.read(runDir);
             ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
@@ -103,9 +119,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
                 throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");
             }
             ReplaySetup setup = ReplaySetup.resolve(run, resolved);
-            if (out == null) {
-                OutputPath.checkFile("--out", defaultOut(setup));
-            }
+            rowsFile = staged.stage("--out", out != null ? out : defaultOut(setup), overwrite);
             replay = Replay.run(run, setup);
             header(new PrintStream(printed, true, StandardCharsets.UTF_8), run, replay);
         } catch (RuntimeException e) {
@@ -115,7 +129,8 @@ public final class ReplayRealCommand implements Callable<Integer> {
         stdout.print(printed.toString(StandardCharsets.UTF_8));
         Path file = out != null ? out : defaultOut(replay.setup());
         try {
-            ReplayParquet.write(file, replay.setup().sim().latency().name(), replay.rows());
+            ReplayParquet.write(rowsFile, replay.setup().sim().latency().name(), replay.rows());
+            staged.commit();
         } catch (Exception e) {
             return errors.report("cannot write " + file, e);
         }

@@ -5,12 +5,16 @@ import io.servesim.decisions.TraceSummary;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.io.OutputPath;
+import io.servesim.io.DecisionFile;
 import io.servesim.io.RecordFile;
+import io.servesim.io.RowFiles;
+import io.servesim.io.StagedOutputs;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionSink;
 import io.servesim.run.RunPlan;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -48,6 +52,10 @@ public final class RunCommand implements Callable<Integer> {
         "a fixed fleet writes its instances ready at time 0 and at the end"})
     Path scalingOut;
 
+    @Option(names = "--overwrite", description = "replace output files that exist (by default an existing file is refused:"
+            + " servesim cannot tell a file it wrote from one of yours)")
+    boolean overwrite;
+
     @Mixin
     ConfigOptions options = new ConfigOptions();
 
@@ -59,36 +67,60 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return run(config, requestsOut, sessionsOut, scalingOut, options, trace, System.out, System.err, Main.debug(spec));
+        return run(config, requestsOut, sessionsOut, scalingOut, overwrite, options, trace, System.out, System.err,
+                Main.debug(spec));
     }
 
     static int run(Path config, Path requestsOut, Path sessionsOut, Path scalingOut, ConfigOptions options, PrintStream out,
                    PrintStream err, boolean debug) {
-        return run(config, requestsOut, sessionsOut, scalingOut, options, new TraceFlags(), out, err, debug);
+        return run(config, requestsOut, sessionsOut, scalingOut, false, options, new TraceFlags(), out, err, debug);
     }
 
-    static int run(Path config, Path requestsOut, Path sessionsOut, Path scalingOut, ConfigOptions options, TraceFlags trace,
-                   PrintStream out, PrintStream err, boolean debug) {
+    /** The temporary file standing in for the rows file {@code target} (null: none asked for). */
+    private static Path stageRows(StagedOutputs staged, String flag, Path target, boolean overwrite) {
+        if (target == null) {
+            return null;
+        }
+        RowFiles.checkName(target, flag);
+        return staged.stage(flag, target, overwrite);
+    }
+
+    static int run(Path config, Path requestsOut, Path sessionsOut, Path scalingOut, boolean overwrite, ConfigOptions options,
+                   TraceFlags trace, PrintStream out, PrintStream err, boolean debug) {
+        try (StagedOutputs staged = StagedOutputs.start("run", err)) {
+            return run(config, requestsOut, sessionsOut, scalingOut, overwrite, options, trace, out, err, debug, staged);
+        }
+    }
+
+    private static int run(Path config, Path requestsOut, Path sessionsOut, Path scalingOut, boolean overwrite,
+                           ConfigOptions options, TraceFlags trace, PrintStream out, PrintStream err, boolean debug,
+                           StagedOutputs staged) {
         ErrorReport errors = new ErrorReport("run", err, debug);
         RunPlan plan;
         TraceOptions traceOptions;
+        Path requestsFile;
+        Path sessionsFile;
+        Path scalingFile;
+        Path traceFile;
         try {
             traceOptions = trace.options();
-            if (requestsOut != null) {
-                OutputPath.checkFile("--requests-out", requestsOut);
-            }
-            if (sessionsOut != null) {
-                OutputPath.checkFile("--sessions-out", sessionsOut);
-            }
-            if (scalingOut != null) {
-                OutputPath.checkFile("--scaling-out", scalingOut);
-            }
             Map<String, Path> outputs = new LinkedHashMap<>();
             outputs.put("--requests-out", requestsOut);
             outputs.put("--sessions-out", sessionsOut);
             outputs.put("--scaling-out", scalingOut);
             outputs.put("--trace-out", trace.out);
             OutputPath.checkDistinct(outputs);
+            requestsFile = stageRows(staged, "--requests-out", requestsOut, overwrite);
+            sessionsFile = stageRows(staged, "--sessions-out", sessionsOut, overwrite);
+            scalingFile = stageRows(staged, "--scaling-out", scalingOut, overwrite);
+            if (trace.out != null) {
+                DecisionFile.checkName(trace.out, "--trace-out");
+            }
+            traceFile = trace.out == null ? null : staged.stage("--trace-out", trace.out, overwrite);
+        } catch (RuntimeException e) {
+            return errors.report(e);
+        }
+        try {
             plan = RunPlan.prepare(options.load(config, note -> err.println("servesim run: " + note)));
             plan.warnings().forEach(w -> err.println("servesim run: warning: " + w));
         } catch (RuntimeException e) {
@@ -98,10 +130,10 @@ public final class RunCommand implements Callable<Integer> {
         RunSummary summary;
         DropTally drops;
         TraceSummary traceSummary;
-        try (RecordFile.Requests requests = requestsOut == null ? null : RecordFile.requests(requestsOut);
-             RecordFile.Sessions sessions = sessionsOut == null ? null : RecordFile.sessions(sessionsOut);
-             RecordFile<ReplicaCounts> scaling = scalingOut == null ? null : RecordFile.scaling(scalingOut);
-             TraceFlags.Session traced = traceOptions.on() ? trace.open(plan.config().seed()) : null) {
+        try (RecordFile.Requests requests = requestsFile == null ? null : RecordFile.requests(requestsFile);
+             RecordFile.Sessions sessions = sessionsFile == null ? null : RecordFile.sessions(sessionsFile);
+             RecordFile<ReplicaCounts> scaling = scalingFile == null ? null : RecordFile.scaling(scalingFile);
+             TraceFlags.Session traced = traceOptions.on() ? trace.open(plan.config().seed(), traceFile) : null) {
             drops = new DropTally(requests == null ? RecordSink.NONE : requests);
             summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions,
                     traced == null ? null : traced.sink(), traceOptions);
@@ -111,6 +143,11 @@ public final class RunCommand implements Callable<Integer> {
             }
         } catch (Exception e) {
             return errors.report(e);
+        }
+        try {
+            staged.commit();
+        } catch (IOException e) {
+            return errors.report("cannot move the outputs into place", e);
         }
         double wallS = (System.nanoTime() - startNs) / 1e9;
         Map<String, Object> json = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package io.servesim.cli;
 import io.servesim.config.ConfigException;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.report.ReportFile;
 import io.servesim.report.SweepReport;
 import io.servesim.sweep.Dataset;
 import io.servesim.sweep.RunnerChoice;
@@ -85,7 +86,8 @@ public final class SweepCommand implements Callable<Integer> {
                           PrintStream out, PrintStream err, ErrorReport errors) {
         SweepResult r;
         try {
-            r = SweepJob.run(file, output, runner, flags, err);
+            r = SweepJob.run(file, output, runner, flags, err, report
+                    ? dir -> ReportFile.check("--report", dir.resolve(SweepReport.DEFAULT_FILE)) : dir -> { });
         } catch (ConfigException e) {
             return errors.report("invalid sweep " + file, e);
         } catch (SweepPlan.InvalidCellsException e) {

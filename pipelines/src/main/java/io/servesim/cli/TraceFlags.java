@@ -79,9 +79,12 @@ final class TraceFlags {
         return new TraceOptions(l, counterfactualK);
     }
 
-    /** Opens the trace's destinations (call only when {@link #options()} is on); {@code seed} seeds the sample. */
-    Session open(long seed) {
-        return new Session(out == null ? null : DecisionFile.open(out, "--trace-out"),
+    /**
+     * Opens the trace's destinations (call only when {@link #options()} is on): the decisions go to {@code file} (the
+     * staged stand-in for {@code --trace-out}, or null without it); {@code seed} seeds the sample.
+     */
+    Session open(long seed, Path file) {
+        return new Session(file == null ? null : DecisionFile.open(file, "--trace-out"),
                 summarize ? new TraceSummarizer(WORST_DECISIONS) : null,
                 counterfactualSample > 0 ? new DecisionSample(counterfactualSample, seed) : null);
     }

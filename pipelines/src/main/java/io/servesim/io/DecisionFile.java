@@ -20,14 +20,19 @@ import org.apache.avro.generic.GenericData;
 public abstract sealed class DecisionFile implements DecisionSink, AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** Checks that {@code file}, named by {@code option}, ends in {@code .parquet} or {@code .jsonl}. */
+    public static void checkName(Path file, String option) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (!name.endsWith(".parquet") && !name.endsWith(".jsonl")) {
+            throw new ConfigException(option, "'" + file + "' must end in .parquet or .jsonl");
+        }
+    }
+
     /** Opens {@code file} by its extension; {@code option} names the flag for errors. */
     public static DecisionFile open(Path file, String option) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".parquet")) {
+        checkName(file, option);
+        if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".parquet")) {
             return new Parquet(RowFiles.open(file, Schemas.load("decision.avsc"), option));
-        }
-        if (!name.endsWith(".jsonl")) {
-            throw new ConfigException(option, "'" + file + "' must end in .parquet or .jsonl");
         }
         try {
             Path parent = file.toAbsolutePath().getParent();

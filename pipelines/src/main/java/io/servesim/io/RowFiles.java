@@ -16,6 +16,14 @@ public final class RowFiles {
     private RowFiles() {
     }
 
+    /** Checks that {@code file}, named by {@code option}, ends in {@code .parquet} or {@code .csv}. */
+    public static void checkName(Path file, String option) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (!name.endsWith(".parquet") && !name.endsWith(".csv")) {
+            throw new ConfigException(option, "'" + file + "' must end in .parquet or .csv");
+        }
+    }
+
     /**
      * Opens {@code file} for rows of {@code schema}.
      *
@@ -23,11 +31,8 @@ public final class RowFiles {
      * @throws ConfigException (path {@code option}) for an unknown extension or a path that cannot be written
      */
     public static RowFile open(Path file, Schema schema, String option) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        boolean parquet = name.endsWith(".parquet");
-        if (!parquet && !name.endsWith(".csv")) {
-            throw new ConfigException(option, "'" + file + "' must end in .parquet or .csv");
-        }
+        checkName(file, option);
+        boolean parquet = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".parquet");
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.fidelity.ComparisonReport;
 import io.servesim.fidelity.ReplayRow;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,8 +80,7 @@ public final class ReplayReport {
         ObjectNode output = Charts.section("output", "Command output", "What replay-real printed.");
         output.putArray("files").addObject().put("name", "stdout").put("text", printed);
         sections.add(output);
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, HtmlPage.render("servesim replay report: " + title, data), StandardCharsets.UTF_8);
+        ReportFile.write(file, HtmlPage.render("servesim replay report: " + title, data));
     }
 
     private static double[] values(List<ReplayRow> rows, ToDoubleFunction<ReplayRow> f) {

@@ -3,11 +3,8 @@ package io.servesim.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.UsageException;
-import io.servesim.io.OutputPath;
 import io.servesim.sweep.Dataset;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 
@@ -40,7 +37,7 @@ public final class SweepReport {
     /** Writes the report of {@code outDir} to {@code file} (null: {@code outDir/report.html}); returns its path. */
     public static Path write(Path outDir, Options options, Path file) throws IOException, SQLException {
         Path target = (file != null ? file : outDir.resolve(DEFAULT_FILE)).toAbsolutePath().normalize();
-        OutputPath.checkFile("--out", target);
+        ReportFile.check(file != null ? "--out" : "the report", target);
         SweepOutput sweep = SweepOutput.open(outDir);
         for (Dataset d : Dataset.values()) {
             if (target.startsWith(sweep.path(d))) {
@@ -59,8 +56,7 @@ public final class SweepReport {
                 p.section(ctx).ifPresent(sections::add);
             }
         }
-        Files.createDirectories(target.getParent());
-        Files.writeString(target, HtmlPage.render("servesim sweep report: " + sweep.name(), data), StandardCharsets.UTF_8);
+        ReportFile.write(target, HtmlPage.render("servesim sweep report: " + sweep.name(), data));
         return target;
     }
 }

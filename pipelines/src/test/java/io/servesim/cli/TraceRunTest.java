@@ -32,7 +32,7 @@ class TraceRunTest {
                 "policies.routing.name=weighted-scoring"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = RunCommand.run(EXAMPLE, null, null, null, o, trace, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = RunCommand.run(EXAMPLE, null, null, null, false, o, trace, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), false);
         return new Out(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -1,0 +1,111 @@
+package io.servesim.io;
+
+import io.servesim.exit.UsageException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * The files one command writes where its flags say (e.g. {@code run --requests-out r.csv}), written so that nothing is
+ * lost and nothing looks complete that is not: each is written under a hidden temporary name in its target's folder
+ * and renamed onto the target only when the command has succeeded ({@link #commit}, an atomic rename per file). An
+ * existing target is refused before any work unless the user asked to {@code --overwrite} it, as servesim cannot tell
+ * a file it wrote from one of the user's. If the command fails, or is interrupted (Ctrl-C, SIGTERM: a shutdown hook),
+ * the temporary files are deleted, the targets are left as they were, and an interruption says so.
+ */
+public final class StagedOutputs implements AutoCloseable {
+    private final String command;
+    private final PrintStream err;
+    private final List<Output> outputs = new ArrayList<>();
+    private final Thread hook;
+    private volatile boolean finished;
+
+    /** One target and the temporary file written in its place until the commit. */
+    public record Output(String flag, Path target, Path temp) {
+    }
+
+    private StagedOutputs(String command, PrintStream err) {
+        this.command = command;
+        this.err = err;
+        this.hook = new Thread(this::interrupted, "servesim-" + command + "-interrupted");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts the outputs of {@code command} ("run"), reporting an interruption on {@code err}. */
+    public static StagedOutputs start(String command, PrintStream err) {
+        return new StagedOutputs(command, err);
+    }
+
+    /**
+     * Stages {@code target}, named by {@code flag}: checks it can be written ({@link OutputPath#checkFile}) and, unless
+     * {@code overwrite}, that it does not exist; returns the temporary path to write instead, in the same folder and
+     * with the same extension (so a writer that picks its format by extension picks the same one).
+     */
+    public synchronized Path stage(String flag, Path target, boolean overwrite) {
+        OutputPath.checkFile(flag, target);
+        if (!overwrite && Files.exists(target)) {
+            throw new UsageException(flag + " " + target + ": exists; servesim does not replace a file it cannot tell it"
+                    + " wrote: choose another path, or add --overwrite to replace it");
+        }
+        Path abs = target.toAbsolutePath().normalize();
+        String name = abs.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String ext = dot > 0 ? name.substring(dot).toLowerCase(Locale.ROOT) : "";
+        Path temp = abs.resolveSibling("." + name + "." + UUID.randomUUID() + ".partial" + ext);
+        outputs.add(new Output(flag, target, temp));
+        return temp;
+    }
+
+    /** Renames every staged file onto its target: the command succeeded. */
+    public synchronized void commit() throws IOException {
+        for (Output o : outputs) {
+            if (Files.exists(o.temp())) {
+                Files.move(o.temp(), o.target().toAbsolutePath(), StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        finished = true;
+    }
+
+    /** Deletes what was not committed (the command failed) and removes the interruption hook. */
+    @Override
+    public synchronized void close() {
+        if (!finished) {
+            discard();
+        }
+        finished = true;
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is exiting: the hook runs, and finds the outputs finished
+        }
+    }
+
+    private synchronized void interrupted() {
+        if (finished) {
+            return;
+        }
+        discard();
+        finished = true;
+        List<String> left = outputs.stream().map(o -> o.target().toString()).toList();
+        err.println("servesim " + command + ": interrupted; nothing was written"
+                + (left.isEmpty() ? "" : " (" + String.join(", ", left) + " left as they were)"));
+        err.flush();
+    }
+
+    private void discard() {
+        for (Output o : outputs) {
+            try {
+                Files.deleteIfExists(o.temp());
+            } catch (IOException e) {
+                err.println("servesim " + command + ": could not delete the temporary file " + o.temp() + ": " + e.getMessage());
+            }
+        }
+    }
+}

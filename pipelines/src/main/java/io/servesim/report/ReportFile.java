@@ -1,0 +1,57 @@
+package io.servesim.report;
+
+import io.servesim.exit.UsageException;
+import io.servesim.io.OutputPath;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.UUID;
+
+/**
+ * Where a report page goes, under the rule every servesim output follows: never replace a file servesim did not write.
+ * A page servesim wrote says so in its head ({@code <meta name="generator" content="servesim report">}, as
+ * {@code page.html} has), so an earlier report is replaced and anything else at that path (the user's own
+ * {@code report.html}) is refused, before any work. The page is written to a hidden temporary file in the same folder
+ * and renamed into place, so a reader never sees half a page and an interruption leaves the old one.
+ */
+public final class ReportFile {
+    private static final String GENERATOR = "<meta name=\"generator\" content=\"servesim report\">";
+    private static final int HEAD_BYTES = 4096;
+
+    private ReportFile() {
+    }
+
+    /** Checks, before any work, that {@code target} (named by {@code flag}) may be written. */
+    public static void check(String flag, Path target) {
+        OutputPath.checkFile(flag, target);
+        if (Files.exists(target) && !writtenByServesim(target)) {
+            throw new UsageException(flag + " " + target + ": exists and is not a servesim report; servesim never replaces"
+                    + " a file it did not write: move it away or write the report elsewhere"
+                    + (flag.equals("--out") ? "" : " (servesim report OUT_DIR --out FILE)"));
+        }
+    }
+
+    /** Writes {@code html} to {@code target} through a temporary file renamed into place. */
+    static void write(Path target, String html) throws IOException {
+        Path abs = target.toAbsolutePath().normalize();
+        Files.createDirectories(abs.getParent());
+        Path temp = abs.resolveSibling("." + abs.getFileName() + "." + UUID.randomUUID() + ".partial");
+        try {
+            Files.writeString(temp, html, StandardCharsets.UTF_8);
+            Files.move(temp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    private static boolean writtenByServesim(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return new String(in.readNBytes(HEAD_BYTES), StandardCharsets.UTF_8).contains(GENERATOR);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
