@@ -7,6 +7,7 @@ import io.servesim.cluster.AutoscalingBinder;
 import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterBinder;
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.config.Aliases;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
@@ -58,7 +59,7 @@ public final class SimConfigLoader {
         long seed = root.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
         ConfigNode deployment = root.child("deployment");
-        int instances = deployment.intValue("instances", 1, 1, 100_000, "num_instances");
+        int instances = deployment.intValue("instances", 1, 1, 100_000, Aliases.of("instances"));
         LatencySpec latency = bindDeployment(deployment, baseDir);
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         PdSpec pd = PdBinder.bind(deployment, tree.get("engine"), latency);
@@ -148,7 +149,7 @@ public final class SimConfigLoader {
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.stringValue("model", null);
         String hardware = d.stringValue("hardware", null);
-        int tp = d.intValue("tp", 1, 1, 64, "tensor_parallelism");
+        int tp = d.intValue("tp", 1, 1, 64, Aliases.of("tp"));
         String kind = d.choice("latency_model", LatencyKind.AUTO.configName(), LatencyKind.names());
         BlackboxCoefficients coefficients = null;
         CalibratedCoefficients calibrated = null;
