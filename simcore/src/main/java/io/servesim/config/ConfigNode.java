@@ -52,6 +52,11 @@ public final class ConfigNode {
         problems.add(new ConfigException.Problem(atPath, message));
     }
 
+    /** Records the problems of {@code e} (thrown by a helper that checks one value) beside this node's own. */
+    public void problems(ConfigException e) {
+        problems.addAll(e.problems());
+    }
+
     public boolean hasProblems() {
         return !problems.isEmpty();
     }

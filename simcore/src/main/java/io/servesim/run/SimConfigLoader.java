@@ -184,6 +184,8 @@ public final class SimConfigLoader {
         }
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
+        // checked here, not only when the latency model resolves, so it is reported with the other problems
+        GpuCatalog.checkName(gpus, hardware, d);
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
         }
