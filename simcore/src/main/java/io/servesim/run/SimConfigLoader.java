@@ -69,7 +69,9 @@ public final class SimConfigLoader {
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
         AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
-        PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo);
+        // the routing policy routes to the prefill pool of a P/D deployment, the decode routing to the decode pool
+        PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo,
+                (pd == null ? engine : pd.prefill().engine()).kvTiers().enabled());
         ConfigNode policies = root.child("policies");
         List<PolicyBinder.Bound<?>> bound = new ArrayList<>();
         Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();
@@ -83,7 +85,7 @@ public final class SimConfigLoader {
         PolicySpec decodeRouting = null;
         if (pd != null) {
             refuseWithPd(root, autoscaling, cluster);
-            decodeRouting = DecodeRouting.bind(deployment.child("pd"), ctx);
+            decodeRouting = DecodeRouting.bind(deployment.child("pd"), ctx.withCpuKvTier(pd.decode().engine().kvTiers().enabled()));
         }
         PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
