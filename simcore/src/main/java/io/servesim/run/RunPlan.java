@@ -15,6 +15,8 @@ import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
+import io.servesim.workload.TraceSpec;
+import io.servesim.workload.trace.TraceHead;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -134,10 +136,18 @@ public final class RunPlan {
         return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source);
     }
 
-    /** The workload is required, and a trace's block size must be a multiple of the engines' block size. */
+    /**
+     * The workload is required, a trace must hold a request (an empty one would run nothing and exit 0 with an
+     * all-null summary), and a trace's block size must be a multiple of the engines' block size.
+     */
     private static void checkWorkload(SimConfig cfg, int blockSizeTokens, List<ConfigException.Problem> problems) {
         if (cfg.workload() == null) {
             problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
+        }
+        if (cfg.workload() instanceof TraceSpec trace && TraceHead.holdsNoRequests(trace)) {
+            problems.add(new ConfigException.Problem("workload.trace.path", trace.path() + " holds no requests ("
+                    + (trace.skipBadLines() ? "no line it could read; skip_bad_lines skipped every one" : "no line after its header")
+                    + "): nothing to replay"));
         }
         int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();
         if (divide > 0 && divide % blockSizeTokens != 0) {
