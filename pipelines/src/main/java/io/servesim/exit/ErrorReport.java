@@ -76,6 +76,12 @@ public final class ErrorReport {
         return exitCode(error);
     }
 
+    /** A note that is not an error ({@code servesim <command>: note: <text>}), on the same stream. */
+    public void note(String text) {
+        err.println("servesim " + command + ": note: " + text);
+        err.flush();
+    }
+
     /** {@link Main#CONFIG_ERROR} when the user must fix an input, else {@link Main#RUNTIME_ERROR}. */
     public static int exitCode(Throwable error) {
         return find(error, ConfigException.class) != null || find(error, UsageException.class) != null

@@ -231,6 +231,11 @@ public final class RunPlan {
         return new RealizedRegretProbe(setup, () -> config.workload().open(config.seed(), config.horizonUs())).probe(sampled);
     }
 
+    /** The routing policy's template name ({@code policies.routing.name}). */
+    public String routingPolicyName() {
+        return setup.policies().spec(PolicyKind.ROUTING).name();
+    }
+
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();
