@@ -39,8 +39,9 @@ public final class SweepReport {
 
     /** Writes the report of {@code outDir} to {@code file} (null: {@code outDir/report.html}); returns its path. */
     public static Path write(Path outDir, Options options, Path file) throws IOException, SQLException {
+        SweepOutput.checkFolder(outDir); // before --out, whose default lies inside it
         Path target = (file != null ? file : outDir.resolve(DEFAULT_FILE)).toAbsolutePath().normalize();
-        OutputPath.checkFile("--out", target);
+        OutputPath.probeFile("--out", target);
         SweepOutput sweep = SweepOutput.open(outDir);
         for (Dataset d : Dataset.values()) {
             if (target.startsWith(sweep.path(d))) {
