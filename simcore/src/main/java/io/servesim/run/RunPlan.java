@@ -251,6 +251,9 @@ public final class RunPlan {
      */
     public java.util.List<String> warnings() {
         List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
+        if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
+            w.add("deployment.coefficients: " + latency.model().calibrationNote());
+        }
         var a = setup.autoscaling();
         if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {
             w.add("autoscaling.gpu_price_per_hour: no sourced price for " + config.latency().hardware()
