@@ -33,7 +33,7 @@ def test_openevolve():
     s1 = openevolve_evaluator.evaluate_stage1(write("good.yaml", GOOD))
     check("combined_score" in s1, "stage 1: %r" % s1)
     bad = openevolve_evaluator.evaluate(write("bad.yaml", BAD))
-    check(bad["combined_score"] == 0.0 and "policies.routing" in bad["error"], "openevolve invalid candidate: %r" % bad)
+    check(bad["combined_score"] == 0.0 and "routing.params.load" in bad["error"], "openevolve invalid candidate: %r" % bad)
 
 
 def test_gepa():
@@ -53,7 +53,7 @@ def test_gepa():
     bad = adapter.evaluate([{"seed": 1}], {"policy_config": BAD}, capture_traces=True)
     check(bad.scores == [0.0], "gepa invalid candidate scores 0")
     feedback = adapter.make_reflective_dataset({"policy_config": BAD}, bad, ["policy_config"])["policy_config"][0]["Feedback"]
-    check("policies.routing" in feedback, "gepa invalid candidate feedback: %r" % feedback)
+    check("routing.params.load" in feedback, "gepa invalid candidate feedback: %r" % feedback)
 
 
 if __name__ == "__main__":

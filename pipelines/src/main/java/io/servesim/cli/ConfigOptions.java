@@ -3,6 +3,7 @@ package io.servesim.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigException;
 import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
 import io.servesim.run.PolicyBundleFile;
@@ -229,9 +230,7 @@ public final class ConfigOptions {
     SimConfig load(Path file, Consumer<String> notes) {
         WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
-        if (policyConfig != null) {
-            PolicyBundleFile.apply(policyConfig, tree);
-        }
+        Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
         if (autoscalerThreshold != null) {
             policyAsMapping(tree, PolicyKind.AUTOSCALE);
         }
@@ -248,7 +247,13 @@ public final class ConfigOptions {
             Overrides.apply(tree, o);
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
-        return workloadFlags.applyToFile(SimConfigLoader.bind(tree, baseDir), finalWorkload);
+        SimConfig bound;
+        try {
+            bound = SimConfigLoader.bind(tree, baseDir);
+        } catch (ConfigException e) {
+            throw fromBundle.isEmpty() ? e : PolicyBundleFile.blame(e, policyConfig, fromBundle, tree);
+        }
+        return workloadFlags.applyToFile(bound, finalWorkload);
     }
 
     /**

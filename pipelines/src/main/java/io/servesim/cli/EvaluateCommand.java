@@ -6,6 +6,8 @@ import io.servesim.evaluate.EvaluationFormat;
 import io.servesim.evaluate.Evaluator;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.run.PolicyBundleFile;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfig;
 import java.io.PrintStream;
@@ -97,6 +99,22 @@ public final class EvaluateCommand implements Callable<Integer> {
         } finally {
             c.options.policyConfig = candidate;
         }
+        java.util.Set<String> kinds;
+        try {
+            kinds = PolicyBundleFile.read(candidate).keySet();
+            if (kinds.isEmpty()) {
+                // scoring the base config as if it were the candidate would hand a search loop a fitness for nothing
+                throw new ConfigException(candidate.toString(), "sets no policy: a candidate sets at least one of "
+                        + String.join(", ", PolicyKind.ALL.stream().map(PolicyKind::name).toList()));
+            }
+        } catch (ConfigException e) {
+            out.println(Json.render(EvaluationFormat.error(candidate.toString(), e)));
+            return ExitCode.CONFIG_ERROR;
+        }
+        ConfigException conflict = flagOverridingTheCandidate(c.options, kinds);
+        if (conflict != null) {
+            return errors.report(conflict);
+        }
         List<Evaluator.Case> cases = new ArrayList<>();
         try {
             for (Path w : c.workloads.isEmpty() ? java.util.Collections.<Path>singletonList(null) : c.workloads) {
@@ -113,12 +131,32 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         Evaluation evaluation;
         try {
-            evaluation = Evaluator.evaluate(candidate.toString(), cases, c.counterfactualSample);
+            evaluation = Evaluator.evaluate(candidate.toString(), cases, c.counterfactualSample, errors::note);
         } catch (RuntimeException e) {
             return errors.report(e);
         }
         out.println(Json.render(fmt.render(evaluation)));
         return 0;
+    }
+
+    /**
+     * The conflict of a policy flag with a kind the candidate sets (the flag would replace the candidate's policy
+     * without a word), or null.
+     */
+    private static ConfigException flagOverridingTheCandidate(ConfigOptions options, java.util.Set<String> kinds) {
+        for (var flag : options.policyNames.entrySet()) {
+            PolicyKind<?> kind = flag.getKey();
+            if (flag.getValue() != null && kinds.contains(kind.name())) {
+                return new ConfigException(kind.flag(), "conflicts with the candidate's " + kind.name() + " policy ("
+                        + options.policyConfig + "): the flag would replace the policy being evaluated; remove the flag"
+                        + " or the candidate's " + kind.name());
+            }
+        }
+        if (options.autoscalerThreshold != null && kinds.contains(PolicyKind.AUTOSCALE.name())) {
+            return new ConfigException("--autoscaler-threshold", "conflicts with the candidate's autoscale policy ("
+                    + options.policyConfig + "): the flag would replace its scale_up; remove the flag or set it in the candidate");
+        }
+        return null;
     }
 
     /** The base (or defaults), the workload file and seed as overrides, then the candidate and flags. */

@@ -112,13 +112,19 @@ public final class ReplayRealCommand implements Callable<Integer> {
                 ReportFile.check("--report", report);
             }
             RealRun run = RealRun.read(runDir);
-            ReplayOptions resolved = coefficientsFile == null ? options : new ReplayOptions(options.latencyKind(),
-                    options.hardwareOrNull(), options.modelOrNull(), CalibratedCoefficients.read(coefficientsFile, "--coefficients").coefficients(),
-                    options.profileDirOrNull());
+            CalibratedCoefficients calibrated = coefficientsFile == null ? null
+                    : CalibratedCoefficients.read(coefficientsFile, "--coefficients");
+            ReplayOptions resolved = calibrated == null ? options : new ReplayOptions(options.latencyKind(),
+                    options.hardwareOrNull(), options.modelOrNull(), calibrated.coefficients(), options.profileDirOrNull());
             if (coefficientsFile != null && !LatencyKind.BLACKBOX.configName().equalsIgnoreCase(options.latencyKind())) {
                 throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");
             }
             ReplaySetup setup = ReplaySetup.resolve(run, resolved);
+            String mismatch = calibrated == null ? null
+                    : calibrated.mismatch(setup.modelId(), setup.gpu(), io.servesim.latency.GpuCatalog.builtIn(), false);
+            if (mismatch != null) {
+                stderr.println("servesim replay-real: warning: --coefficients: " + mismatch);
+            }
             rowsFile = staged.stage("--out", out != null ? out : defaultOut(setup), overwrite);
             replay = Replay.run(run, setup);
             header(new PrintStream(printed, true, StandardCharsets.UTF_8), run, replay);

@@ -138,6 +138,10 @@ public final class RunCommand implements Callable<Integer> {
             summary = plan.run(drops, sessions == null ? SessionSink.NONE : sessions,
                     traced == null ? null : traced.sink(), traceOptions);
             traceSummary = traced == null ? null : traced.summary(plan);
+            String nothingToReplay = traced == null ? null : traced.nothingToReplay(plan);
+            if (nothingToReplay != null) {
+                err.println("servesim run: note: " + nothingToReplay);
+            }
             if (scaling != null) {
                 summary.autoscaling().timeline().forEach(scaling::write);
             }

@@ -124,6 +124,12 @@ final class TraceFlags {
             return sample == null ? s : s.withRealized(plan.realizedRegret(sample.sampled()));
         }
 
+        /** {@link DecisionSample#nothingToReplay} of the sample, or null when not sampling. */
+        String nothingToReplay(RunPlan plan) {
+            return sample == null ? null : sample.nothingToReplay("--counterfactual-sample",
+                    plan.routingPolicyName());
+        }
+
         @Override
         public void close() throws IOException {
             if (file != null) {

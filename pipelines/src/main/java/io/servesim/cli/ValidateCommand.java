@@ -1,8 +1,14 @@
 package io.servesim.cli;
 
+import io.servesim.config.StrictJson;
 import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
+import io.servesim.exit.UsageException;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
+import io.servesim.sweep.SweepFile;
+import io.servesim.sweep.SweepPlan;
+import io.servesim.sweep.SweepSpec;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.trace.TraceHead;
 import java.io.PrintStream;
@@ -13,18 +19,20 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim validate CONFIG}: binds and resolves a config without running it; a trace workload's
- * header and first {@value TraceHead#DEFAULT_LINES} lines are read too ({@link TraceHead}).
+ * header and first {@value TraceHead#DEFAULT_LINES} lines are read too ({@link TraceHead}). A sweep file
+ * ({@link SweepFile#isSweep}) has every cell validated as {@code servesim sweep} validates them.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class,
-        description = "Check a run config (and a trace's header and first " + TraceHead.DEFAULT_LINES + " lines): every"
-                + " problem is printed with its config path or file:line; exit 2 if any.")
+        description = "Check a run config (and a trace's header and first " + TraceHead.DEFAULT_LINES + " lines), or every"
+                + " cell of a sweep file as sweep does: every problem is printed with its config path or file:line; exit 2 if any.")
 public final class ValidateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "CONFIG", description = "run config YAML")
+    @Parameters(index = "0", paramLabel = "CONFIG", description = "run config YAML, or a sweep file")
     Path config;
 
     @Mixin
@@ -35,7 +43,46 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (isSweepFile(config)) {
+            return validateSweep(config, spec, System.out, Main.errors(spec));
+        }
         return run(config, options, System.out, System.err, Main.debug(spec));
+    }
+
+    /** Whether {@code file} reads as a sweep file ({@link SweepFile#isSweep}); a file that does not read is left to the config path. */
+    private static boolean isSweepFile(Path file) {
+        try {
+            return SweepFile.isSweep(StrictJson.readMapping(file));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A sweep file: every cell is bound and checked as {@code servesim sweep} does before it runs anything ({@link
+     * SweepPlan#prepare}): the same listing of every invalid cell and exit 2 on any, else "N cells valid". The config
+     * flags do not apply (the sweep's base and axes set the values) and are refused rather than ignored.
+     */
+    static int validateSweep(Path file, CommandSpec spec, PrintStream out, ErrorReport errors) {
+        List<String> flags = spec.commandLine().getParseResult().matchedOptions().stream()
+                .filter(o -> !o.usageHelp() && !o.versionHelp()).map(OptionSpec::longestName).toList();
+        if (!flags.isEmpty()) {
+            return errors.report(new UsageException(flags.get(0) + ": does not apply to a sweep file (" + file
+                    + ": its base config and axes set every value); validate the base config with the flag, or put it in the sweep"));
+        }
+        SweepSpec sweep;
+        try {
+            sweep = SweepFile.load(file);
+        } catch (RuntimeException e) {
+            return errors.report("invalid sweep " + file, e);
+        }
+        try {
+            SweepPlan plan = SweepPlan.prepare(sweep);
+            out.printf("OK %s: %d cells valid%n", file, plan.cells().size());
+            return ExitCode.OK;
+        } catch (RuntimeException e) {
+            return errors.report(file.toString(), e);
+        }
     }
 
     static int run(Path config, ConfigOptions options, PrintStream out, PrintStream err, boolean debug) {

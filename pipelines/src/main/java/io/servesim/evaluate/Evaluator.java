@@ -47,6 +47,15 @@ public final class Evaluator {
      * up to {@code counterfactualSample x (K - 1) + 1} extra runs per case.
      */
     public static Evaluation evaluate(String candidate, List<Case> cases, int counterfactualSample) {
+        return evaluate(candidate, cases, counterfactualSample, note -> { });
+    }
+
+    /**
+     * {@link #evaluate(String, List, int)}, saying on {@code notes} when a case's sample found no routing decision
+     * with alternatives to replay ({@link DecisionSample#nothingToReplay}).
+     */
+    public static Evaluation evaluate(String candidate, List<Case> cases, int counterfactualSample,
+                                      java.util.function.Consumer<String> notes) {
         if (counterfactualSample < 0) {
             throw new IllegalArgumentException("counterfactual sample must be >= 0, got " + counterfactualSample);
         }
@@ -67,6 +76,11 @@ public final class Evaluator {
             RawMetrics raw = new RawMetrics(summary);
             var trace = sample == null ? summarizer.summary()
                     : summarizer.summary().withRealized(c.plan().realizedRegret(sample.sampled()));
+            String nothing = sample == null ? null : sample.nothingToReplay("--counterfactual-sample",
+                    c.plan().routingPolicyName());
+            if (nothing != null) {
+                notes.accept(c.label() + ": " + nothing);
+            }
             runs.add(new RunEvaluation(c.label(), summary.cluster().fitness(), raw, Features.of(raw, trace), trace));
         }
         return new Evaluation(candidate, runs);

@@ -76,6 +76,12 @@ public final class ErrorReport {
         return exitCode(error);
     }
 
+    /** A note that is not an error ({@code servesim <command>: note: <text>}), on the same stream. */
+    public void note(String text) {
+        err.println("servesim " + command + ": note: " + text);
+        err.flush();
+    }
+
     /** {@link Main#CONFIG_ERROR} when the user must fix an input, else {@link Main#RUNTIME_ERROR}. */
     public static int exitCode(Throwable error) {
         return find(error, ConfigException.class) != null || find(error, UsageException.class) != null
@@ -101,16 +107,27 @@ public final class ErrorReport {
 
     private static String message(Throwable t) {
         if (t instanceof FileSystemException f) {
-            String what = f instanceof NoSuchFileException ? "no such file or directory"
+            return (f.getFile() == null ? "" : f.getFile() + ": ") + cause(f)
+                    + (f.getOtherFile() == null ? "" : " (" + f.getOtherFile() + ")");
+        }
+        return t.getMessage();
+    }
+
+    /**
+     * Why a file operation failed, without the path ({@code permission denied}, {@code read-only file system},
+     * {@code no such file or directory}, ...), for a message that names the path and the flag itself.
+     */
+    public static String cause(java.io.IOException e) {
+        if (e instanceof FileSystemException f) {
+            return f instanceof NoSuchFileException ? "no such file or directory"
                     : f instanceof AccessDeniedException ? "permission denied"
                     : f instanceof FileAlreadyExistsException ? "already exists"
                     : f instanceof NotDirectoryException ? "not a directory"
                     : f instanceof DirectoryNotEmptyException ? "directory not empty"
-                    : f.getReason() != null ? f.getReason() : "file system error";
-            return (f.getFile() == null ? "" : f.getFile() + ": ") + what
-                    + (f.getOtherFile() == null ? "" : " (" + f.getOtherFile() + ")");
+                    : f.getReason() != null ? f.getReason().toLowerCase(java.util.Locale.ROOT) : "file system error";
         }
-        return t.getMessage();
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? "input/output error" : withoutClassNames(m).strip();
     }
 
     private static String withoutClassNames(String s) {

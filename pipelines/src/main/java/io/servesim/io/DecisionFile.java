@@ -2,6 +2,7 @@ package io.servesim.io;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
 import io.servesim.decisions.DecisionRecord;
 import io.servesim.decisions.DecisionSink;
 import java.io.BufferedWriter;
@@ -41,7 +42,7 @@ public abstract sealed class DecisionFile implements DecisionSink, AutoCloseable
             }
             return new Jsonl(Files.newBufferedWriter(file));
         } catch (IOException e) {
-            throw new ConfigException(option, "cannot write '" + file + "': " + e);
+            throw new ConfigException(option, "cannot write '" + file + "': " + ErrorReport.cause(e));
         }
     }
 

@@ -34,8 +34,8 @@ public final class DecisionRows {
         row.put("outcome", d.outcome());
         row.put("reason", d.reason());
         row.put("instance", d.instance());
-        row.put("value", d.value());
-        row.put("score_regret", d.scoreRegret());
+        row.put("value", finite(d.value()));
+        row.put("score_regret", finite(d.scoreRegret()));
         Schema candidate = row.getSchema().getField("candidates").schema().getElementType();
         row.put("candidates", d.candidates().stream().map(c -> {
             GenericData.Record r = new GenericData.Record(candidate);

@@ -1,6 +1,8 @@
 package io.servesim.io;
 
+import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -31,6 +33,49 @@ public final class OutputPath {
             throw new UsageException(flag + " " + dir + ": is not a directory");
         }
         checkWritable(flag, dir);
+    }
+
+    /**
+     * {@link #checkFile}, then proves that {@code file}'s directory takes a new file by creating and removing one
+     * there: a read-only or virtual file system, or permissions {@link Files#isWritable} does not see (root),
+     * fail now rather than after the work. Directories it had to create are removed again.
+     */
+    public static void probeFile(String flag, Path file) {
+        checkFile(flag, file);
+        Path parent = file.toAbsolutePath().normalize().getParent();
+        if (parent != null) {
+            probe(flag, file, parent);
+        }
+    }
+
+    /** {@link #checkDirectory}, then proves {@code dir} takes a new file as {@link #probeFile} does. */
+    public static void probeDirectory(String flag, Path dir) {
+        checkDirectory(flag, dir);
+        probe(flag, dir, dir.toAbsolutePath().normalize());
+    }
+
+    private static void probe(String flag, Path named, Path dir) {
+        Path firstCreated = dir;
+        while (firstCreated.getParent() != null && !Files.exists(firstCreated.getParent())) {
+            firstCreated = firstCreated.getParent();
+        }
+        boolean creates = !Files.exists(dir);
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, ".servesim-write-check", ".tmp"));
+        } catch (IOException e) {
+            throw new UsageException(flag + " " + named + ": cannot write there: " + ErrorReport.cause(e));
+        } finally {
+            if (creates) {
+                for (Path d = dir; d != null && d.startsWith(firstCreated); d = d.getParent()) {
+                    try {
+                        Files.deleteIfExists(d);
+                    } catch (IOException e) {
+                        break; // left as an empty directory the command would have created anyway
+                    }
+                }
+            }
+        }
     }
 
     /**

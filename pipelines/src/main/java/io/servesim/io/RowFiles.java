@@ -1,6 +1,7 @@
 package io.servesim.io;
 
 import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ public final class RowFiles {
             }
             return parquet ? ParquetRowFile.open(file, schema) : CsvRowFile.open(file, schema);
         } catch (IOException e) {
-            throw new ConfigException(option, "cannot write '" + file + "': " + e);
+            throw new ConfigException(option, "cannot write '" + file + "': " + ErrorReport.cause(e));
         }
     }
 }

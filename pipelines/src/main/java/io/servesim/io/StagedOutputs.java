@@ -43,12 +43,12 @@ public final class StagedOutputs implements AutoCloseable {
     }
 
     /**
-     * Stages {@code target}, named by {@code flag}: checks it can be written ({@link OutputPath#checkFile}) and, unless
+     * Stages {@code target}, named by {@code flag}: checks it can be written ({@link OutputPath#probeFile}) and, unless
      * {@code overwrite}, that it does not exist; returns the temporary path to write instead, in the same folder and
      * with the same extension (so a writer that picks its format by extension picks the same one).
      */
     public synchronized Path stage(String flag, Path target, boolean overwrite) {
-        OutputPath.checkFile(flag, target);
+        OutputPath.probeFile(flag, target);
         if (!overwrite && Files.exists(target)) {
             throw new UsageException(flag + " " + target + ": exists; servesim does not replace a file it cannot tell it"
                     + " wrote: choose another path, or add --overwrite to replace it");

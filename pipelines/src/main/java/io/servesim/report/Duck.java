@@ -1,5 +1,6 @@
 package io.servesim.report;
 
+import io.servesim.exit.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -20,6 +23,9 @@ import java.util.stream.Stream;
  * rows) whatever the sweep's size. Read-only: the report never writes into the sweep's folders.
  */
 final class Duck implements AutoCloseable {
+    /** A quoted Parquet file path in a DuckDB message. */
+    private static final Pattern QUOTED_FILE = Pattern.compile("'([^']+\\.parquet)'");
+
     private final Connection connection;
 
     Duck() throws SQLException {
@@ -69,8 +75,26 @@ final class Duck implements AutoCloseable {
                 }
                 rows.add(row);
             }
+        } catch (SQLException e) {
+            throw unreadableFile(e);
         }
         return rows;
+    }
+
+    /**
+     * A failure DuckDB reports for one file of a dataset (a truncated or foreign file: {@code No magic bytes found at
+     * end of file '...'}) as a {@link UsageException} naming the file and DuckDB's reason on one line, without its
+     * query and caret lines; any other failure as it came.
+     */
+    private static SQLException unreadableFile(SQLException e) {
+        String first = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+        Matcher file = QUOTED_FILE.matcher(first);
+        if (!file.find()) {
+            return e;
+        }
+        String reason = first.replace(" '" + file.group(1) + "'", "").replaceFirst("^[A-Za-z ]+ Error: ", "").strip();
+        throw new UsageException(file.group(1) + ": unreadable Parquet file: " + reason
+                + " (truncated, or not written by a finished sweep?)");
     }
 
     /** The single value of a one-row, one-column query. */

@@ -26,7 +26,7 @@ public final class ReportFile {
 
     /** Checks, before any work, that {@code target} (named by {@code flag}) may be written. */
     public static void check(String flag, Path target) {
-        OutputPath.checkFile(flag, target);
+        OutputPath.probeFile(flag, target);
         if (Files.exists(target) && !writtenByServesim(target)) {
             throw new UsageException(flag + " " + target + ": exists and is not a servesim report; servesim never replaces"
                     + " a file it did not write: move it away or write the report elsewhere"

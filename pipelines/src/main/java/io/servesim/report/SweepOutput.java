@@ -30,12 +30,22 @@ import java.util.Set;
 record SweepOutput(Path dir, String name, List<SweepAxis> axes, int cells, String sweepYaml, String summaryJson) {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    /** Reads {@code dir}, named by the command's {@code OUT_DIR} parameter. */
-    static SweepOutput open(Path dir) {
+    /** Checks that {@code dir}, the command's {@code OUT_DIR}, is a folder (not a file, not missing). */
+    static void checkFolder(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
+        if (Files.exists(abs) && !Files.isDirectory(abs)) {
+            throw new UsageException("OUT_DIR " + dir + ": is a file; OUT_DIR must be a sweep output folder (the folder"
+                    + " a sweep wrote, holding _SUCCESS, _SWEEP.yaml and cells/)");
+        }
         if (!Files.isDirectory(abs)) {
             throw new UsageException("OUT_DIR " + dir + ": no such directory");
         }
+    }
+
+    /** Reads {@code dir}, named by the command's {@code OUT_DIR} parameter. */
+    static SweepOutput open(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        checkFolder(dir);
         for (String required : List.of("_SUCCESS", "_SWEEP.yaml")) {
             if (!Files.isRegularFile(abs.resolve(required))) {
                 throw new UsageException("OUT_DIR " + dir + ": not a complete servesim sweep output (no " + required

@@ -36,6 +36,7 @@ public final class SweepReport {
 
     /** Writes the report of {@code outDir} to {@code file} (null: {@code outDir/report.html}); returns its path. */
     public static Path write(Path outDir, Options options, Path file) throws IOException, SQLException {
+        SweepOutput.checkFolder(outDir); // before --out, whose default lies inside it
         Path target = (file != null ? file : outDir.resolve(DEFAULT_FILE)).toAbsolutePath().normalize();
         ReportFile.check(file != null ? "--out" : "the report", target);
         SweepOutput sweep = SweepOutput.open(outDir);

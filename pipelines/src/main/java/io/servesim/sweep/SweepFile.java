@@ -38,6 +38,14 @@ public final class SweepFile {
     private SweepFile() {
     }
 
+    /** The top-level keys only a sweep file has (a run config has none of them). */
+    private static final List<String> SWEEP_KEYS = List.of("axes", "base", "name");
+
+    /** Whether {@code tree} is a sweep file rather than a run config: it has a top-level {@code axes}, {@code base} or {@code name}. */
+    public static boolean isSweep(JsonNode tree) {
+        return tree != null && SWEEP_KEYS.stream().anyMatch(tree::has);
+    }
+
     /** Reads and binds {@code file}; throws {@link ConfigException} listing every problem. */
     public static SweepSpec load(Path file) {
         Path abs = file.toAbsolutePath().normalize();

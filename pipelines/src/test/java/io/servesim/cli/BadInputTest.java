@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>{@code rundir: true} (optional): a valid two-line vLLM run written to {@code {dir}/run}
  *       ({@code files} may then replace its files);</li>
  *   <li>{@code files} (optional): file name (relative to {@code {dir}}) -> content;</li>
+ *   <li>{@code bytes} (optional): file name -> content in base64, for a file that is not UTF-8 text;</li>
  *   <li>{@code args}: the command line; {@code {dir}} is the row's own temporary directory,
  *       {@code {cfg}} its config, {@code {cells}} a small sweep {@code cells/} Parquet directory
  *       with columns {@code rate} (labels 1, 2, 3), {@code seed} and {@code ttft_p99_ms}, and {@code {sweep}} its
@@ -153,6 +155,9 @@ class BadInputTest {
         }
         for (Map.Entry<String, JsonNode> f : (Iterable<Map.Entry<String, JsonNode>>) spec.path("files")::fields) {
             write(dir.resolve(f.getKey()), fill(f.getValue().asText(), dir));
+        }
+        for (Map.Entry<String, JsonNode> f : (Iterable<Map.Entry<String, JsonNode>>) spec.path("bytes")::fields) {
+            Files.write(dir.resolve(f.getKey()), Base64.getDecoder().decode(f.getValue().asText()));
         }
     }
 

@@ -123,7 +123,8 @@ class EvaluateCommandTest {
         assertEquals(2, unknownParam.code());
         assertEquals("invalid_candidate", unknownParam.json().get("error").asText());
         assertFalse(unknownParam.json().has("combined_score"));
-        assertTrue(unknownParam.json().get("problems").get(0).get("path").asText().contains("policies.routing"),
+        // named where the candidate writes it, not as the base config's policies.routing.params.lod
+        assertTrue(unknownParam.json().get("problems").get(0).get("path").asText().endsWith(".yaml: routing.params.lod"),
                 unknownParam.json().toString());
         Out negative = evaluate(candidate(tmp, "routing: {name: weighted-scoring, params: {load: -1}}\n"), "native", List.of());
         assertEquals(2, negative.code());
@@ -132,6 +133,28 @@ class EvaluateCommandTest {
         assertEquals(2, unknownKind.code());
         assertTrue(unknownKind.json().get("problems").get(0).get("path").asText().endsWith(": autoscaler"),
                 unknownKind.json().toString());
+    }
+
+    /**
+     * A candidate without any policy kind would score the base config as if it were a candidate; one that is not
+     * UTF-8 text cannot be read: both are invalid candidates, named by path.
+     */
+    @Test
+    void aCandidateSettingNoPolicyOrUnreadableIsInvalid(@TempDir Path tmp) throws Exception {
+        for (String empty : List.of("", "# nothing\n", "{}\n")) {
+            Out o = evaluate(candidate(tmp, empty), "native", List.of());
+            assertEquals(2, o.code(), o.err());
+            assertEquals("invalid_candidate", o.json().get("error").asText(), o.json().toString());
+            assertTrue(o.json().get("problems").get(0).get("message").asText().startsWith("sets no policy"), o.json().toString());
+            assertFalse(o.json().has("fitness"));
+        }
+        Path binary = tmp.resolve("binary.yaml");
+        Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        Out o = evaluate(binary, "native", List.of());
+        assertEquals(2, o.code());
+        assertEquals(binary.toString(), o.json().get("problems").get(0).get("path").asText());
+        assertTrue(o.json().get("problems").get(0).get("message").asText().startsWith("not a UTF-8 text YAML file"),
+                o.json().toString());
     }
 
     @Test

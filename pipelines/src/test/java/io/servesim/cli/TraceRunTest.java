@@ -68,6 +68,16 @@ class TraceRunTest {
             assertEquals(450, rs.getLong(1));
             assertEquals(150, rs.getLong(2));
         }
+        // a regret or value that was not computed is null, not NaN, so avg() skips it: 150 routing decisions with
+        // 2 scored candidates each have a regret (<= 0, so the mean is finite), the 300 admission and priority rows none
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+             ResultSet rs = c.createStatement().executeQuery("SELECT count(score_regret), avg(score_regret),"
+                     + " count(*) FILTER (WHERE isnan(score_regret) OR isnan(value)) FROM '" + parquet + "'")) {
+            rs.next();
+            assertEquals(150, rs.getLong(1));
+            assertTrue(Double.isFinite(rs.getDouble(2)) && rs.getDouble(2) <= 0, "avg(score_regret) " + rs.getDouble(2));
+            assertEquals(0, rs.getLong(3));
+        }
     }
 
     @Test

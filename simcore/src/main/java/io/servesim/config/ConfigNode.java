@@ -52,6 +52,11 @@ public final class ConfigNode {
         problems.add(new ConfigException.Problem(atPath, message));
     }
 
+    /** Records the problems of {@code e} (thrown by a helper that checks one value) beside this node's own. */
+    public void problems(ConfigException e) {
+        problems.addAll(e.problems());
+    }
+
     public boolean hasProblems() {
         return !problems.isEmpty();
     }
@@ -76,17 +81,37 @@ public final class ConfigNode {
         return v != null && !v.isNull();
     }
 
-    /** Reads the first present key of {@code names} (aliases); marks all as read. */
-    private JsonNode value(String... names) {
-        JsonNode found = null;
+    /** A value found under {@code key}, one of the names a setting may be written under. */
+    private record Found(String key, JsonNode value) {
+    }
+
+    /**
+     * Reads the present key of {@code names} (a setting and its aliases, such as vLLM's
+     * {@code max_num_running_reqs} for {@code max_num_seqs}); marks all as read. Two present names
+     * are one setting written twice: refused naming both, since keeping either would drop the other
+     * without a word.
+     */
+    private Found found(String... names) {
+        Found found = null;
         for (String n : names) {
             read.add(n);
             JsonNode v = node.get(n);
-            if (v != null && !v.isNull() && found == null) {
-                found = v;
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            if (found == null) {
+                found = new Found(n, v);
+            } else {
+                problem(pathOf(n), "is an alias of " + pathOf(found.key()) + ", which is also set (" + render(found.value())
+                        + " and " + render(v) + "); set only one of them");
             }
         }
         return found;
+    }
+
+    private JsonNode value(String key) {
+        Found f = found(key);
+        return f == null ? null : f.value();
     }
 
     /** The raw value under {@code key} (marked as read), or null when absent. */
@@ -138,11 +163,19 @@ public final class ConfigNode {
         return out;
     }
 
+    /**
+     * An integer under {@code key} or one of its {@code aliases} (both set is a problem); a problem
+     * names the key the config wrote.
+     */
     public long longValue(String key, long dflt, long min, long max, String... aliases) {
-        JsonNode v = value(concat(key, aliases));
-        if (v == null) {
+        Found f = found(concat(key, aliases));
+        if (f == null) {
             return dflt;
         }
+        return longValue(f.key(), f.value(), dflt, min, max);
+    }
+
+    private long longValue(String key, JsonNode v, long dflt, long min, long max) {
         if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
             problem(pathOf(key), "must be an integer, got " + render(v));
             return dflt;

@@ -46,7 +46,10 @@ public final class Overrides {
         set(root, path, value == null || value.isMissingNode() ? YAML.nullNode() : value);
     }
 
-    /** Sets {@code value} at dotted {@code path} (with optional {@code [i]} list indexes). */
+    /**
+     * Sets {@code value} at dotted {@code path} (with optional {@code [i]} list indexes), replacing the
+     * key's aliases ({@link Aliases}) where the mapping writes the setting under another name.
+     */
     public static void set(ObjectNode root, String path, JsonNode value) {
         String[] parts = path.split("\\.");
         JsonNode cur = root;
@@ -69,6 +72,8 @@ public final class Overrides {
             boolean last = p == parts.length - 1;
             if (indexes.isEmpty()) {
                 if (last) {
+                    // the override replaces the setting, whichever of its names the config wrote it under
+                    Aliases.names(key).forEach(obj::remove);
                     obj.set(key, value);
                     return;
                 }

@@ -73,6 +73,9 @@ public final class ReadFailure {
         if (e instanceof AccessDeniedException) {
             return "not readable";
         }
+        if (e instanceof java.nio.charset.CharacterCodingException) {
+            return "not UTF-8 text (a binary or otherwise encoded file?)";
+        }
         String m = e.getMessage() == null ? "" : e.getMessage();
         if (m.contains("Is a directory")) {
             return "is a directory";

@@ -90,6 +90,9 @@ public final class StrictJson {
                 throw new ConfigException(List.of(duplicateKey(e, file.toString(), "")));
             }
             throw new ConfigException(List.of(ReadFailure.problem(e, file)));
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new ConfigException(file.toString(), "not a UTF-8 text YAML file (it holds bytes that are not UTF-8"
+                    + " text: a binary or otherwise encoded file?)");
         } catch (IOException e) {
             throw new ConfigException(List.of(ReadFailure.problem(e, file)));
         }

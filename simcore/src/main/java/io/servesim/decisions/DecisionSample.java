@@ -37,6 +37,17 @@ public final class DecisionSample implements DecisionSink {
         }
     }
 
+    /**
+     * The note for a run whose routing policy {@code router} left nothing to sample (no decision had two or more
+     * candidates: a router that scores none, such as round-robin, or a single instance), or null when the sample
+     * holds a decision; {@code flag} is the option that asked for the sample.
+     */
+    public String nothingToReplay(String flag, String router) {
+        return seen > 0 ? null : flag + " " + size + ": no routing decision of '" + router + "' had alternatives to replay"
+                + " (none scored two or more candidates: a router that scores none, or a single instance), so there is no"
+                + " realized regret";
+    }
+
     /** The sample, in decision order. */
     public List<DecisionRecord> sampled() {
         List<DecisionRecord> s = new ArrayList<>(reservoir);

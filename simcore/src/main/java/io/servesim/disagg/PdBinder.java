@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigNode;
 import io.servesim.engine.EngineConfig;
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencySpec;
 
@@ -101,6 +102,9 @@ public final class PdBinder {
         // a problem of an inherited key is the top-level engine section's (reported there): then only the pool's own keys are bound
         EngineConfig engine = EngineConfig.bind(valid(engineRaw) ? e.over(merged) : e);
         p.finish();
+        if (p.has("hardware")) {
+            GpuCatalog.checkName(d.gpus(), hardware, p);
+        }
         LatencySpec spec = ownGpu ? new LatencySpec(kind, d.modelId(), hardware, tp, null, null, null, d.gpus()) : d;
         return new PoolSpec(name, replicas, spec, engine);
     }

@@ -1,5 +1,6 @@
 package io.servesim.engine;
 
+import io.servesim.config.Aliases;
 import io.servesim.config.ConfigNode;
 import java.util.List;
 
@@ -59,8 +60,8 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
 
     /** Binds the {@code engine:} section (defaults as vLLM's); problems go to {@code e}. */
     public static EngineConfig bind(ConfigNode e) {
-        int maxNumSeqs = e.intValue("max_num_seqs", 256, 1, 1 << 20, "max_num_running_reqs");
-        int maxBatched = e.intValue("max_num_batched_tokens", 2048, 1, 1 << 24, "max_num_scheduled_tokens");
+        int maxNumSeqs = e.intValue("max_num_seqs", 256, 1, 1 << 20, Aliases.of("max_num_seqs"));
+        int maxBatched = e.intValue("max_num_batched_tokens", 2048, 1, 1 << 24, Aliases.of("max_num_batched_tokens"));
         int threshold = e.intValue("long_prefill_token_threshold", 0, 0, Integer.MAX_VALUE);
         int maxModelLen = e.intValue("max_model_len", MAX_MODEL_LEN_FROM_MODEL, 1, Integer.MAX_VALUE);
         int blockSize = e.intValue("block_size", 16, 1, 128);

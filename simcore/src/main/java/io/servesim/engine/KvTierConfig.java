@@ -1,5 +1,6 @@
 package io.servesim.engine;
 
+import io.servesim.config.Aliases;
 import io.servesim.config.ConfigNode;
 import java.util.List;
 import java.util.Locale;
@@ -91,7 +92,7 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
                 && e.rawValue("kv_transfer_bandwidth").asDouble() == 0) {
             e.problem(e.pathOf("kv_transfer_bandwidth"), "must be > 0 (GB/s), got 0");
         }
-        long baseUs = e.longValue("kv_transfer_base_latency_us", 0, 0, 60_000_000L, "kv_transfer_base_latency");
+        long baseUs = e.longValue("kv_transfer_base_latency_us", 0, 0, 60_000_000L, Aliases.of("kv_transfer_base_latency_us"));
         List<String> modes = List.of(Reload.BLOCKING.configName(), Reload.STEP.configName());
         String mode = e.choice("kv_reload", Reload.BLOCKING.configName(), modes);
         boolean onFailure = e.boolValue("kv_reload_on_allocation_failure", false);

@@ -21,14 +21,20 @@ import java.util.OptionalInt;
 public final class BlackboxModel implements LatencyModel {
     private final BlackboxCoefficients c;
     private final String label;
+    private final String calibrationNote;
 
     /**
      * @param coefficients trained or explicit coefficients (us)
      * @param label        where they come from, for {@link #describe()} (e.g. the model/GPU/TP triple)
      */
     public BlackboxModel(BlackboxCoefficients coefficients, String label) {
+        this(coefficients, label, "");
+    }
+
+    private BlackboxModel(BlackboxCoefficients coefficients, String label, String calibrationNote) {
         this.c = coefficients;
         this.label = label;
+        this.calibrationNote = calibrationNote;
     }
 
     /**
@@ -42,7 +48,10 @@ public final class BlackboxModel implements LatencyModel {
             checkCoefficients(spec.coefficients(), c.path() + ".coefficients");
             CalibratedCoefficients file = spec.calibrated();
             if (file != null) {
-                return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "calibrated coefficients (" + file.file() + ")"),
+                String mismatch = file.mismatch(c.modelKey(), c.gpu(), spec.gpus(), true);
+                String label = "calibrated coefficients (" + file.file() + (file.fittedOn() == null ? "" : ", fitted on "
+                        + file.fittedOn()) + ")";
+                return new ResolvedLatency(new BlackboxModel(spec.coefficients(), label, mismatch == null ? "" : mismatch),
                         file.totalKvBlocks() > 0 ? OptionalInt.of(file.totalKvBlocks()) : OptionalInt.empty(), c.arch(), c.gpu());
             }
             return new ResolvedLatency(new BlackboxModel(spec.coefficients(), "explicit coefficients"),
@@ -95,6 +104,12 @@ public final class BlackboxModel implements LatencyModel {
     @Override
     public String name() {
         return "blackbox";
+    }
+
+    /** For calibrated coefficients used on another model or GPU than they were fitted on, which pair they describe. */
+    @Override
+    public String calibrationNote() {
+        return calibrationNote;
     }
 
     @Override

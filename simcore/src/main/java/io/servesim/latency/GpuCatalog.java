@@ -2,6 +2,7 @@ package io.servesim.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
 import io.servesim.config.ReadFailure;
 import io.servesim.config.StrictJson;
 import java.io.IOException;
@@ -102,6 +103,20 @@ public final class GpuCatalog {
                 "unknown GPU '" + nameOrAlias + "'; known: " + String.join(", ", names())
                         + " (aliases such as H100-SXM, A100-80, 4090, RTX-PRO-6000 are accepted; add a GPU with"
                         + " deployment.gpus: FILE, rows in gpus.yaml's format)"));
+    }
+
+    /**
+     * Records on {@code node} (at its {@code hardware} key) the problem of a GPU name {@code catalog} does not know,
+     * so that a binder reports it with the config's other problems; a null name is not checked.
+     */
+    public static void checkName(GpuCatalog catalog, String nameOrAlias, ConfigNode node) {
+        if (nameOrAlias != null && catalog.find(nameOrAlias).isEmpty()) {
+            try {
+                catalog.lookup(nameOrAlias, node.pathOf("hardware"));
+            } catch (ConfigException e) {
+                node.problems(e);
+            }
+        }
     }
 
     /** Canonical names in catalog order. */

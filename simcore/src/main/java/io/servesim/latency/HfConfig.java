@@ -95,6 +95,12 @@ final class HfConfig {
     /** The derived maximum length ({@link ContextLength}, after vLLM {@code _get_and_verify_max_len}). */
     private ContextLength contextLength() {
         int positions = optional("max_position_embeddings", 0);
+        JsonNode given = field("max_position_embeddings");
+        if (!given.isMissingNode() && !given.isNull() && positions <= 0) {
+            // absent means no known limit; a value that is not a positive length is a mistake, not "unlimited"
+            throw problem("max_position_embeddings must be a positive integer (the model's context length, in tokens), got "
+                    + given);
+        }
         JsonNode rope = field("rope_scaling");
         if (positions <= 0 || !rope.isObject() || field("model_type").asText("").contains("gemma3")) {
             return ContextLength.unscaled(positions);

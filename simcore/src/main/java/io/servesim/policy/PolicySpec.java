@@ -1,6 +1,7 @@
 package io.servesim.policy;
 
 import io.servesim.config.ConfigException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,13 +25,17 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         return new PolicySpec(name, Map.of(), path);
     }
 
-    /** Fails unless every parameter key is in {@code allowed}. */
+    /** Fails unless every parameter key is in {@code allowed}, naming every key that is not. */
     public void requireOnly(Set<String> allowed) {
+        List<ConfigException.Problem> unknown = new ArrayList<>();
         for (String k : new TreeSet<>(params.keySet())) {
             if (!allowed.contains(k)) {
-                throw new ConfigException(path + ".params." + k, "unknown parameter for '" + name + "'; valid: "
-                        + (allowed.isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(allowed))));
+                unknown.add(new ConfigException.Problem(path + ".params." + k, "unknown parameter for '" + name + "'; valid: "
+                        + (allowed.isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(allowed)))));
             }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ConfigException(unknown);
         }
     }
 

@@ -46,19 +46,50 @@ public final class PolicyBundleFile {
      * Replaces {@code config}'s {@code policies.*} with the file's entries; an {@code autoscale} entry
      * replaces the config's autoscale policy where it is written ({@code autoscaling.policy} or
      * {@code policies.autoscale}, {@link PolicyKind#configPathIn}).
+     *
+     * @return where each entry went: config path ({@code policies.routing}) -> the entry's node there, for {@link #blame}
      */
-    public static void apply(Path file, ObjectNode config) {
+    public static Map<String, JsonNode> apply(Path file, ObjectNode config) {
         Map<String, JsonNode> entries = read(file);
         ObjectNode policies = config.has("policies") && config.get("policies").isObject()
                 ? (ObjectNode) config.get("policies") : config.putObject("policies");
         PolicyKind<?> autoscale = PolicyKind.AUTOSCALE;
         boolean autoscaleElsewhere = !autoscale.configPathIn(config).equals(autoscale.configPath());
+        Map<String, JsonNode> placed = new LinkedHashMap<>();
         entries.forEach((kind, node) -> {
             if (kind.equals(autoscale.name()) && autoscaleElsewhere) {
                 ((ObjectNode) config.get("autoscaling")).set("policy", node);
+                placed.put("autoscaling.policy", node);
             } else {
                 policies.set(kind, node);
+                placed.put("policies." + kind, node);
             }
         });
+        return placed;
+    }
+
+    /**
+     * {@code e} with each problem about an entry of {@code file} that is still in {@code config} (no flag replaced it)
+     * named where the user wrote it: {@code FILE: routing.params.x} rather than the run config's
+     * {@code policies.routing.params.x}, which the config file never held.
+     *
+     * @param placed what {@link #apply} returned
+     */
+    public static ConfigException blame(ConfigException e, Path file, Map<String, JsonNode> placed, JsonNode config) {
+        List<ConfigException.Problem> out = new ArrayList<>();
+        for (ConfigException.Problem p : e.problems()) {
+            String path = p.path() == null ? "" : p.path();
+            String renamed = null;
+            for (Map.Entry<String, JsonNode> entry : placed.entrySet()) {
+                String at = entry.getKey();
+                boolean under = path.equals(at) || path.startsWith(at + ".");
+                if (under && config.at("/" + at.replace('.', '/')) == entry.getValue()) {
+                    String kind = at.equals("autoscaling.policy") ? PolicyKind.AUTOSCALE.name() : at.substring("policies.".length());
+                    renamed = file + ": " + kind + path.substring(at.length());
+                }
+            }
+            out.add(renamed == null ? p : new ConfigException.Problem(renamed, p.message()));
+        }
+        return new ConfigException(out);
     }
 }

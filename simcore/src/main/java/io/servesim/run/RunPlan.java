@@ -15,6 +15,8 @@ import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
+import io.servesim.workload.TraceSpec;
+import io.servesim.workload.trace.TraceHead;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -134,10 +136,18 @@ public final class RunPlan {
         return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source);
     }
 
-    /** The workload is required, and a trace's block size must be a multiple of the engines' block size. */
+    /**
+     * The workload is required, a trace must hold a request (an empty one would run nothing and exit 0 with an
+     * all-null summary), and a trace's block size must be a multiple of the engines' block size.
+     */
     private static void checkWorkload(SimConfig cfg, int blockSizeTokens, List<ConfigException.Problem> problems) {
         if (cfg.workload() == null) {
             problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
+        }
+        if (cfg.workload() instanceof TraceSpec trace && TraceHead.holdsNoRequests(trace)) {
+            problems.add(new ConfigException.Problem("workload.trace.path", trace.path() + " holds no requests ("
+                    + (trace.skipBadLines() ? "no line it could read; skip_bad_lines skipped every one" : "no line after its header")
+                    + "): nothing to replay"));
         }
         int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();
         if (divide > 0 && divide % blockSizeTokens != 0) {
@@ -221,6 +231,11 @@ public final class RunPlan {
         return new RealizedRegretProbe(setup, () -> config.workload().open(config.seed(), config.horizonUs())).probe(sampled);
     }
 
+    /** The routing policy's template name ({@code policies.routing.name}). */
+    public String routingPolicyName() {
+        return setup.policies().spec(PolicyKind.ROUTING).name();
+    }
+
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();
@@ -236,6 +251,9 @@ public final class RunPlan {
      */
     public java.util.List<String> warnings() {
         List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
+        if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
+            w.add("deployment.coefficients: " + latency.model().calibrationNote());
+        }
         var a = setup.autoscaling();
         if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {
             w.add("autoscaling.gpu_price_per_hour: no sourced price for " + config.latency().hardware()

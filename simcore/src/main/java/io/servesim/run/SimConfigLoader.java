@@ -7,6 +7,7 @@ import io.servesim.cluster.AutoscalingBinder;
 import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterBinder;
 import io.servesim.cluster.ClusterConfig;
+import io.servesim.config.Aliases;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
@@ -58,7 +59,7 @@ public final class SimConfigLoader {
         long seed = root.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
         ConfigNode deployment = root.child("deployment");
-        int instances = deployment.intValue("instances", 1, 1, 100_000, "num_instances");
+        int instances = deployment.intValue("instances", 1, 1, 100_000, Aliases.of("instances"));
         LatencySpec latency = bindDeployment(deployment, baseDir);
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         PdSpec pd = PdBinder.bind(deployment, tree.get("engine"), latency);
@@ -68,7 +69,9 @@ public final class SimConfigLoader {
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
         AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
-        PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo);
+        // the routing policy routes to the prefill pool of a P/D deployment, the decode routing to the decode pool
+        PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo,
+                (pd == null ? engine : pd.prefill().engine()).kvTiers().enabled());
         ConfigNode policies = root.child("policies");
         List<PolicyBinder.Bound<?>> bound = new ArrayList<>();
         Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();
@@ -82,7 +85,7 @@ public final class SimConfigLoader {
         PolicySpec decodeRouting = null;
         if (pd != null) {
             refuseWithPd(root, autoscaling, cluster);
-            decodeRouting = DecodeRouting.bind(deployment.child("pd"), ctx);
+            decodeRouting = DecodeRouting.bind(deployment.child("pd"), ctx.withCpuKvTier(pd.decode().engine().kvTiers().enabled()));
         }
         PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
@@ -148,7 +151,7 @@ public final class SimConfigLoader {
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.stringValue("model", null);
         String hardware = d.stringValue("hardware", null);
-        int tp = d.intValue("tp", 1, 1, 64, "tensor_parallelism");
+        int tp = d.intValue("tp", 1, 1, 64, Aliases.of("tp"));
         String kind = d.choice("latency_model", LatencyKind.AUTO.configName(), LatencyKind.names());
         BlackboxCoefficients coefficients = null;
         CalibratedCoefficients calibrated = null;
@@ -183,6 +186,8 @@ public final class SimConfigLoader {
         }
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
+        // checked here, not only when the latency model resolves, so it is reported with the other problems
+        GpuCatalog.checkName(gpus, hardware, d);
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
         }

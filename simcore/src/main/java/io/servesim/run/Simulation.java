@@ -90,9 +90,10 @@ public final class Simulation {
         source.reportSessionsTo(sessionStats);
         int n = setup.cluster().instances();
         AutoscalingConfig scaling = setup.autoscaling();
-        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo());
-        this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         PdSetup pdSetup = setup.pd();
+        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo(),
+                (pdSetup == null ? setup.engine() : pdSetup.prefill().engine()).kvTiers().enabled());
+        this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         EngineEvents observer = new EngineEvents(metrics);
         PolicyBundle policies = setup.policies();
         for (int i = 0; i < n; i++) {
@@ -104,7 +105,7 @@ public final class Simulation {
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
         RoutingPolicy decodeRouting = pdSetup == null ? null : routingWrap.apply(Routers.REGISTRY.create(
-                setup.decodeRouting(), ctx));
+                setup.decodeRouting(), ctx.withCpuKvTier(pdSetup.decode().engine().kvTiers().enabled())));
         ClusterView view = new ClusterView(engines, fleet, setup.cluster().observability(),
                 pdSetup == null ? routing.signalsRead() : pdSignals(pdSetup, routing, decodeRouting));
         // A rejected request leaves the system at the decision: the source learns of it as of any other.

@@ -35,7 +35,7 @@ public final class CompareJob {
             }
         }
         Path outputDir = output != null ? output : defaultOutput(sim);
-        OutputPath.checkDirectory("--output", outputDir);
+        OutputPath.probeDirectory("--output", outputDir);
         KeyedMetrics simRows = SimCells.read(sim, onColumns, metricColumns);
         KeyedMetrics realRows = RealCsv.read(real, onColumns, metricColumns);
         Comparison join = new Comparison(simRows, realRows);

@@ -35,8 +35,11 @@ final class QueueDepth implements AutoScalePolicy {
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of("queue_threshold", "kv_threshold", "queue_spare_trigger", "kv_spare_trigger", "cooldown"));
-        return new QueueDepth(spec.positive("queue_threshold", 5), spec.positive("kv_threshold", 0.8),
-                spec.nonNegative("queue_spare_trigger", 3), spec.nonNegative("kv_spare_trigger", 0.1),
+        String kv = "the mean KV utilization, ";
+        return new QueueDepth(spec.positive("queue_threshold", 5),
+                ScaleMetric.share(spec, "kv_threshold", spec.positive("kv_threshold", 0.8), "it is compared with " + kv),
+                spec.nonNegative("queue_spare_trigger", 3),
+                ScaleMetric.share(spec, "kv_spare_trigger", spec.nonNegative("kv_spare_trigger", 0.1), "it is a spare of " + kv),
                 spec.durationUs("cooldown", 30_000_000));
     }
 

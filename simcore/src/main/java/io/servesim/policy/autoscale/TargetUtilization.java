@@ -42,8 +42,9 @@ final class TargetUtilization implements AutoScalePolicy {
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of("signal", "target", "tolerance", "scale_up_window", "scale_down_window"));
-        return new TargetUtilization(ScaleMetric.of(spec.choice("signal", "kv_utilization", ScaleMetric.names())),
-                spec.positive("target", 0.6), spec.nonNegative("tolerance", 0.1),
+        ScaleMetric metric = ScaleMetric.of(spec.choice("signal", "kv_utilization", ScaleMetric.names()));
+        return new TargetUtilization(metric, metric.threshold(spec, "target", spec.positive("target", 0.6)),
+                spec.nonNegative("tolerance", 0.1),
                 spec.durationUs("scale_up_window", 0), spec.durationUs("scale_down_window", 300_000_000));
     }
 

@@ -35,8 +35,8 @@ final class Threshold implements AutoScalePolicy {
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of("signal", "scale_up", "scale_down", "cooldown", "step"));
         ScaleMetric metric = ScaleMetric.of(spec.choice("signal", "kv_utilization", ScaleMetric.names()));
-        double up = spec.positive("scale_up", 0.8);
-        double down = spec.nonNegative("scale_down", 0.3);
+        double up = metric.threshold(spec, "scale_up", spec.positive("scale_up", 0.8));
+        double down = metric.threshold(spec, "scale_down", spec.nonNegative("scale_down", 0.3));
         if (!(down < up)) {
             throw new ConfigException(spec.path() + ".params.scale_down", "must be < scale_up (" + up + ": the band between"
                     + " them is the hysteresis), got " + down);

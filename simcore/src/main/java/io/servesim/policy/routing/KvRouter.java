@@ -3,6 +3,7 @@ package io.servesim.policy.routing;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.cluster.Signal;
+import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
@@ -50,7 +51,13 @@ final class KvRouter implements RoutingPolicy {
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
         spec.requireOnly(Set.of("overlap_weight", "cpu_hit_weight"));
-        return new KvRouter(spec.nonNegative("overlap_weight", 1), spec.fraction("cpu_hit_weight", 0), ctx.instances());
+        double cpuHitWeight = spec.fraction("cpu_hit_weight", 0);
+        if (spec.params().containsKey("cpu_hit_weight") && !ctx.cpuKvTier()) {
+            // credited to no block, it would be accepted and change nothing
+            throw new ConfigException(spec.path() + ".params.cpu_hit_weight", "only applies with engine.kv_cpu_blocks > 0"
+                    + " (it weighs prefix blocks held in the CPU tier, and there is none); set engine.kv_cpu_blocks or remove it");
+        }
+        return new KvRouter(spec.nonNegative("overlap_weight", 1), cpuHitWeight, ctx.instances());
     }
 
     @Override

@@ -17,6 +17,21 @@ public final class TraceHead {
     }
 
     /**
+     * Whether {@code spec}'s file holds no request at all (a CSV or Azure header without rows, an empty Mooncake or
+     * vLLM file, or only lines {@code skip_bad_lines} skips): a replay of it would run nothing and report an empty
+     * summary. A file that cannot be read or whose first line is malformed is not judged here (the run or
+     * {@link #check} reports it).
+     */
+    public static boolean holdsNoRequests(TraceSpec spec) {
+        TraceReader.Options options = new TraceReader.Options(spec.skipBadLines(), spec.mode() == ReplayMode.TRACE);
+        try (TraceReader reader = spec.format().open(spec.path(), options)) {
+            return reader.next() == null;
+        } catch (TraceFormatException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    /**
      * Reads the header and up to {@code lines} request lines of {@code spec}'s file.
      *
      * @throws TraceFormatException for a wrong header or a malformed line, naming the file and line
