@@ -151,6 +151,7 @@ final class BatchFormer {
             if (r.reloadedTokens > 0) {
                 kv.uncountRepeatedLookup(r, cachedTokens);
             }
+            r.countAdmissionHits();
             running.add(r, newTokens);
             budget -= newTokens;
             addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);

@@ -50,6 +50,7 @@ public final class KvCache {
     /** With {@code kv_reload_on_allocation_failure}: the CPU tier is consulted on allocation failure only. */
     private final FailureReload failureReload;
     private long cpuHitTokens;
+    private long preemptedCpuHitTokens;
     private long lastReloadEndUs;
     /** Anonymous blocks held by requests (for the conservation check). */
     private long anonymousHeld;
@@ -126,6 +127,11 @@ public final class KvCache {
     public long preemptedQueriedTokens() { return preemptedQueriedTokens; }
     /** Of {@link #hitTokens()}, those found in the CPU tier (and reloaded). */
     public long cpuHitTokens() { return cpuHitTokens; }
+    /**
+     * Of {@link #preemptedHitTokens()}, those found in the CPU tier (and reloaded): a preempted request's readmission
+     * served from the CPU tier, kept apart as {@link #hitTokens()} keeps first admissions apart.
+     */
+    public long preemptedCpuHitTokens() { return preemptedCpuHitTokens; }
     /** The CPU tier, or null when there is none. */
     public KvOffload offload() { return offload; }
 
@@ -244,6 +250,8 @@ public final class KvCache {
             lastReloadEndUs = offload.reload(r, gpuHits, cpuHits, blockSize);
             if (r.preemptions == 0) {
                 cpuHitTokens += (long) cpuHits * blockSize;
+            } else {
+                preemptedCpuHitTokens += (long) cpuHits * blockSize;
             }
         }
         r.cpuHitTokens = cpuHits * blockSize;

@@ -10,6 +10,9 @@ public final class KvTierTotals {
     private long hitTokens;
     private long cpuHitTokens;
     private long queriedTokens;
+    private long preemptedHitTokens;
+    private long preemptedCpuHitTokens;
+    private long preemptedQueriedTokens;
     private int cpuBlocks;
     private long offloadedBlocks;
     private long reloadedBlocks;
@@ -18,11 +21,14 @@ public final class KvTierTotals {
     private long transferUs;
     private long thrashedBlocks;
 
-    /** Adds {@code kv}'s counters (first admissions' hits and lookups; its CPU tier's, if any). */
+    /** Adds {@code kv}'s counters (first admissions' and readmissions' hits and lookups; its CPU tier's, if any). */
     public void add(KvCache kv) {
         hitTokens += kv.hitTokens();
         cpuHitTokens += kv.cpuHitTokens();
         queriedTokens += kv.queriedTokens();
+        preemptedHitTokens += kv.preemptedHitTokens();
+        preemptedCpuHitTokens += kv.preemptedCpuHitTokens();
+        preemptedQueriedTokens += kv.preemptedQueriedTokens();
         KvOffload o = kv.offload();
         if (o != null) {
             cpuBlocks = o.cpuBlocks();
@@ -40,6 +46,9 @@ public final class KvTierTotals {
         hitTokens += other.hitTokens;
         cpuHitTokens += other.cpuHitTokens;
         queriedTokens += other.queriedTokens;
+        preemptedHitTokens += other.preemptedHitTokens;
+        preemptedCpuHitTokens += other.preemptedCpuHitTokens;
+        preemptedQueriedTokens += other.preemptedQueriedTokens;
         cpuBlocks = Math.max(cpuBlocks, other.cpuBlocks);
         offloadedBlocks += other.offloadedBlocks;
         reloadedBlocks += other.reloadedBlocks;
@@ -55,6 +64,12 @@ public final class KvTierTotals {
     public long cpuHitTokens() { return cpuHitTokens; }
     /** Prompt tokens looked up at first admissions. */
     public long queriedTokens() { return queriedTokens; }
+    /** Tokens found in either tier at preempted requests' readmissions. */
+    public long preemptedHitTokens() { return preemptedHitTokens; }
+    /** Of {@link #preemptedHitTokens()}, those found in a CPU tier. */
+    public long preemptedCpuHitTokens() { return preemptedCpuHitTokens; }
+    /** Tokens looked up at preempted requests' readmissions. */
+    public long preemptedQueriedTokens() { return preemptedQueriedTokens; }
     /** CPU-tier blocks per instance (0: no CPU tier). */
     public int cpuBlocks() { return cpuBlocks; }
     public long offloadedBlocks() { return offloadedBlocks; }

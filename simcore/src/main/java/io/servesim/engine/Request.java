@@ -47,6 +47,10 @@ public final class Request {
     int prefixHitTokens;
     /** Of {@code prefixHitTokens}, those reloaded from the CPU tier. */
     int cpuHitTokens;
+    /** {@code prefixHitTokens} summed over every admission (a preempted request is admitted again). */
+    int prefixHitTokensAllAdmissions;
+    /** {@code cpuHitTokens} summed over every admission. */
+    int cpuHitTokensAllAdmissions;
     /** Tokens a completed blocking reload brought back, until the request's next admission (else 0). */
     int reloadedTokens;
     int preemptions;
@@ -204,6 +208,8 @@ public final class Request {
         lastStepEndUs = b.lastStepEndUs;
         prefixHitTokens = b.prefixHitTokens;
         cpuHitTokens = b.cpuHitTokens;
+        prefixHitTokensAllAdmissions = b.prefixHitTokensAllAdmissions;
+        cpuHitTokensAllAdmissions = b.cpuHitTokensAllAdmissions;
         generatedTokens = b.generatedTokens;
         preemptions = b.preemptions;
         computedTokens = inputLength;
@@ -230,6 +236,20 @@ public final class Request {
     public int cpuHitTokens() { return cpuHitTokens; }
     /** Of {@link #prefixHitTokens()}, those found on the GPU. */
     public int gpuHitTokens() { return prefixHitTokens - cpuHitTokens; }
+    /**
+     * Prompt tokens served from the prefix cache (either tier) summed over every admission: a preempted request's
+     * readmissions count too, so a reload from the CPU tier that served one is not lost (vLLM counts each
+     * admission's lookup, readmissions under {@code PrefixCacheStats.preempted_hits}).
+     */
+    public int prefixHitTokensAllAdmissions() { return prefixHitTokensAllAdmissions; }
+    /** Of {@link #prefixHitTokensAllAdmissions()}, those found in the CPU tier and reloaded. */
+    public int cpuHitTokensAllAdmissions() { return cpuHitTokensAllAdmissions; }
+
+    /** The admission that just completed adds its hits to the sums over admissions. */
+    void countAdmissionHits() {
+        prefixHitTokensAllAdmissions += prefixHitTokens;
+        cpuHitTokensAllAdmissions += cpuHitTokens;
+    }
     public int preemptions() { return preemptions; }
     public boolean lengthCapped() { return lengthCapped; }
     /** Why admission rejected the request, or null. */

@@ -189,6 +189,14 @@ public final class CellMetrics {
             new CellMetric("cpu_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/kv_tiers/cpu_hit_rate",
                     s -> s.kvTiers().cpuHitRate(),
                     "Prompt tokens found in the CPU KV tier (and reloaded) / prompt tokens looked up at first admissions, fraction in [0, 1]; 0 without a CPU tier."),
+            new CellMetric("preempted_gpu_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/kv_tiers/preempted_gpu_hit_rate",
+                    s -> s.kvTiers().preemptedGpuHitRate(),
+                    "Tokens found in the GPU KV cache / tokens looked up at readmissions of preempted requests, fraction in"
+                    + " [0, 1] (vLLM's preempted_hits / preempted_queries, GPU part); 0 without preemptions."),
+            new CellMetric("preempted_cpu_hit_rate", Kind.DOUBLE, "", Aggregation.MEAN, "/kv_tiers/preempted_cpu_hit_rate",
+                    s -> s.kvTiers().preemptedCpuHitRate(),
+                    "Tokens found in the CPU KV tier (and reloaded) / tokens looked up at readmissions of preempted requests,"
+                    + " fraction in [0, 1]; preempted_gpu_hit_rate + this is preempted_prefix_hit_rate; 0 without a CPU tier or preemptions."),
             new CellMetric("kv_offloaded_blocks", Kind.COUNT, "", Aggregation.MEAN, "/kv_tiers/offloaded_blocks",
                     s -> s.kvTiers().offloadedBlocks(),
                     "KV blocks copied from the GPU to the CPU tier on eviction (count, all instances)."),

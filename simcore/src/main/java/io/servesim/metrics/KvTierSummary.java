@@ -13,7 +13,12 @@ import java.util.Map;
  * @ ce85515e, {@code docs/concepts/core-engine.md}). Hit rates are tokens found in the tier at
  * first admissions / prompt tokens looked up there (preempted requests' readmissions are left out,
  * see {@link KvCache#hitTokens()}), so {@code gpuHitRate + cpuHitRate} is the run's prefix hit
- * rate. All zero without a CPU tier.
+ * rate. Readmissions have their own per-tier rates, whose sum is the run's preempted prefix hit rate:
+ * vLLM v1 records a request with {@code num_preemptions > 0} apart ({@code vllm/v1/core/kv_cache_manager.py}
+ * {@code prefix_cache_stats}; {@code PrefixCacheStats.preempted_queries} / {@code preempted_hits} in
+ * {@code vllm/v1/metrics/stats.py}), and so does its connector's {@code connector_prefix_cache_stats} for the
+ * external (CPU) tier; a reload that serves a readmission would otherwise show in no tier's rate.
+ * All zero without a CPU tier, except the GPU rates.
  *
  * @param cpuKvBlocks       CPU-tier blocks per instance (0: no CPU tier)
  * @param gpuHitRate        prompt tokens found on the GPU / looked-up tokens
@@ -25,10 +30,13 @@ import java.util.Map;
  * @param transferMs        time the links spent transferring, milliseconds
  * @param thrashingCount    blocks reloaded within 1 ms of being offloaded
  * @param thrashingRate     thrashingCount / reloadedBlocks (0 when nothing was reloaded)
+ * @param preemptedGpuHitRate tokens found on the GPU at preempted requests' readmissions / tokens looked up there
+ * @param preemptedCpuHitRate tokens found in the CPU tier (and reloaded) at readmissions / tokens looked up there
  */
 public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRate, long offloadedBlocks,
                             long reloadedBlocks, long cpuEvictions, long transferBytes, double transferMs,
-                            long thrashingCount, double thrashingRate) {
+                            long thrashingCount, double thrashingRate, double preemptedGpuHitRate,
+                            double preemptedCpuHitRate) {
 
     /** The tiers of {@code t}: every engine of the run, those autoscaling retired included. */
     public static KvTierSummary of(KvTierTotals t) {
@@ -37,7 +45,9 @@ public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRa
         long queried = t.queriedTokens();
         return new KvTierSummary(t.cpuBlocks(), ratio(hits - cpuHits, queried), ratio(cpuHits, queried),
                 t.offloadedBlocks(), t.reloadedBlocks(), t.cpuEvictions(), t.transferBytes(), t.transferUs() / 1000.0,
-                t.thrashedBlocks(), ratio(t.thrashedBlocks(), t.reloadedBlocks()));
+                t.thrashedBlocks(), ratio(t.thrashedBlocks(), t.reloadedBlocks()),
+                ratio(t.preemptedHitTokens() - t.preemptedCpuHitTokens(), t.preemptedQueriedTokens()),
+                ratio(t.preemptedCpuHitTokens(), t.preemptedQueriedTokens()));
     }
 
     private static double ratio(long n, long d) {
@@ -57,6 +67,8 @@ public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRa
         m.put("transfer_ms", transferMs);
         m.put("thrashing_count", thrashingCount);
         m.put("thrashing_rate", thrashingRate);
+        m.put("preempted_gpu_hit_rate", preemptedGpuHitRate);
+        m.put("preempted_cpu_hit_rate", preemptedCpuHitRate);
         return m;
     }
 }

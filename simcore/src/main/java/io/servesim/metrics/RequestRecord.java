@@ -16,7 +16,8 @@ package io.servesim.metrics;
  * @param inputTokens        prompt tokens
  * @param outputTokens       output tokens generated
  * @param requestedOutputTokens output tokens the workload asked for
- * @param prefixHitTokens    prompt tokens served from the prefix cache at (last) admission
+ * @param prefixHitTokens    prompt tokens served from the prefix cache, summed over the request's admissions (a
+ *                           preempted request is admitted again; each admission's lookup counts)
  * @param preemptions        times it was preempted
  * @param arrivalUs          arrival at the instance
  * @param enqueueUs          entry into the wait queue (arrival + queueing delay)
@@ -34,7 +35,7 @@ package io.servesim.metrics;
  * @param stepId             agentic workflow step, or null when the request is not an agentic step
  * @param loopIteration      loop iteration (0-based) of an agentic step inside loop.over; -1 otherwise
  * @param fanOutIndex        instance of an agentic step (0 when not fanned out); -1 when not agentic
- * @param cpuHitTokens       of {@code prefixHitTokens}, those reloaded from the CPU KV tier
+ * @param cpuHitTokens       of {@code prefixHitTokens}, those reloaded from the CPU KV tier (summed over admissions)
  * @param sendUs             when the client sent it: arrivalUs less the network's request leg
  * @param clientTtftUs       time to first token as the client sees it: receipt of the first token
  *                           (its own chunk when streaming, the whole response otherwise) - sendUs; -1 if none

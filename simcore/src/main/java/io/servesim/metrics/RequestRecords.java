@@ -26,9 +26,9 @@ final class RequestRecords {
         var t = r.tags();
         return new RequestRecord(r.id(), r.instanceId(), t.clientId(), t.tenantId(), t.sloClass(), t.sessionId(),
                 t.turnIndex(), r.priority(), r.streaming(), r.inputTokens(), out, r.outputTokens(),
-                r.prefixHitTokens(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
+                r.prefixHitTokensAllAdmissions(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
                 r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped(),
-                t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokens(), r.sendUs(),
+                t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokensAllAdmissions(), r.sendUs(),
                 since(r.clientFirstTokenUs(), r.sendUs()), since(r.clientCompletionUs(), r.sendUs()), handoff);
     }
 
