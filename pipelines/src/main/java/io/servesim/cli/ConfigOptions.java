@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
 import io.servesim.config.StrictJson;
 import io.servesim.run.PolicyBundleFile;
@@ -12,9 +13,11 @@ import io.servesim.run.SimConfig;
 import io.servesim.run.SimConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
@@ -222,20 +225,47 @@ public final class ConfigOptions {
         return o;
     }
 
+    /** A config tree with everything the command line says applied, ready to bind. */
+    private record Prepared(ObjectNode tree, Path baseDir, Set<String> fromFlags, Map<String, JsonNode> fromBundle,
+                            WorkloadFlags workloadFlags, JsonNode finalWorkload) {
+    }
+
     /**
      * Config file, then the policy bundle, then the default workload if there is none (said on {@code notes}),
      * then flags, then {@code --set}; bound strictly. The workload flags apply per the workload's final form
      * ({@link WorkloadFlags}).
      */
     SimConfig load(Path file, Consumer<String> notes) {
+        Prepared p = prepare(file, notes);
+        SimConfig bound;
+        try {
+            bound = SimConfigLoader.bind(p.tree(), p.baseDir(), p.fromFlags());
+        } catch (ConfigException e) {
+            throw p.fromBundle().isEmpty() ? e : PolicyBundleFile.blame(e, policyConfig, p.fromBundle(), p.tree());
+        }
+        return p.workloadFlags().applyToFile(bound, p.finalWorkload());
+    }
+
+    /** As {@link #load}, each setting's resolved value and where it came from ({@code servesim config --effective}). */
+    List<ConfigNode.Resolved> effective(Path file, Consumer<String> notes) {
+        Prepared p = prepare(file, notes);
+        try {
+            return SimConfigLoader.effective(p.tree(), p.baseDir(), p.fromFlags());
+        } catch (ConfigException e) {
+            throw p.fromBundle().isEmpty() ? e : PolicyBundleFile.blame(e, policyConfig, p.fromBundle(), p.tree());
+        }
+    }
+
+    private Prepared prepare(Path file, Consumer<String> notes) {
         WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
         if (autoscalerThreshold != null) {
             policyAsMapping(tree, PolicyKind.AUTOSCALE);
         }
-        if (WorkloadFlags.addDefaultIfAbsent(tree)) {
-            notes.accept("no workload in the config: " + WorkloadFlags.DEFAULT_WORKLOAD_TEXT);
+        if (SimConfigLoader.addDefaultWorkload(tree)) {
+            notes.accept("no workload in the config: " + SimConfigLoader.DEFAULT_WORKLOAD_TEXT
+                    + " (--rate and --num-requests set those)");
         }
         ObjectNode withSets = tree.deepCopy();
         sets.forEach(s -> Overrides.apply(withSets, s));
@@ -243,17 +273,13 @@ public final class ConfigOptions {
         List<String> all = overrides(tree);
         all.addAll(workloadFlags.overrides(finalWorkload));
         all.addAll(sets);
+        Set<String> fromFlags = new HashSet<>();
         for (String o : all) {
             Overrides.apply(tree, o);
+            fromFlags.add(o.substring(0, Math.max(0, o.indexOf('='))).trim());
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
-        SimConfig bound;
-        try {
-            bound = SimConfigLoader.bind(tree, baseDir);
-        } catch (ConfigException e) {
-            throw fromBundle.isEmpty() ? e : PolicyBundleFile.blame(e, policyConfig, fromBundle, tree);
-        }
-        return workloadFlags.applyToFile(bound, finalWorkload);
+        return new Prepared(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
     }
 
     /**

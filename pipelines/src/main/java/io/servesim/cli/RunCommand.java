@@ -14,6 +14,7 @@ import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RunSummary;
 import io.servesim.metrics.SessionSink;
 import io.servesim.run.RunPlan;
+import io.servesim.run.SimConfigLoader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "run", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class, description = {
     "Run one simulation and print its summary as JSON.",
     "Defaults apply to everything the config (or its absence) leaves out; with no workload, the "
-            + WorkloadFlags.DEFAULT_WORKLOAD_TEXT + "."})
+            + SimConfigLoader.DEFAULT_WORKLOAD_TEXT + " (--rate and --num-requests set those)."})
 public final class RunCommand implements Callable<Integer> {
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "run config YAML (defaults apply when omitted)")
     Path config;

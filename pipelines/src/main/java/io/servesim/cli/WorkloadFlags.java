@@ -1,8 +1,6 @@
 package io.servesim.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.servesim.config.Overrides;
 import io.servesim.exit.UsageException;
 import io.servesim.run.SimConfig;
 import io.servesim.workload.GeneratorSpec;
@@ -24,21 +22,9 @@ import java.util.List;
  *   <li>the path of a workload file: the same per the file's content, applied to the bound workload (the file's
  *       relative paths keep resolving against its own directory).</li>
  * </ul>
- * With no {@code workload} in the config the {@link #DEFAULT_WORKLOAD default workload} applies.
+ * With no {@code workload} in the config the default workload ({@code SimConfigLoader.DEFAULT_WORKLOAD}) applies.
  */
 final class WorkloadFlags {
-    /**
-     * The workload when the config has none: the built-in {@code chat} scenario's request lengths (fitted to the
-     * Azure LLM inference trace 2023, conversation service: prompts gamma, mean 1,155 tokens; outputs lognormal,
-     * mean ~211 tokens) with Poisson arrivals at {@code --rate} (default the trace's 5.53 requests/s) for
-     * {@code --num-requests} (default 1,000) requests.
-     */
-    static final String DEFAULT_WORKLOAD = "{scenario: chat, arrival: {process: poisson}, num_requests: 1000}";
-    /** One line for notes and help. */
-    static final String DEFAULT_WORKLOAD_TEXT = "default workload: chat-scenario lengths (Azure LLM conversation trace 2023 fit:"
-            + " prompts mean 1155 tokens, outputs mean ~211), Poisson arrivals at --rate (default 5.53 req/s),"
-            + " --num-requests requests (default 1000)";
-
     private final Double rate;
     private final Long numRequests;
     private final boolean skipBadLines;
@@ -53,16 +39,6 @@ final class WorkloadFlags {
         this.rate = rate;
         this.numRequests = numRequests;
         this.skipBadLines = Boolean.TRUE.equals(skipBadLines);
-    }
-
-    /** Puts the default workload into {@code tree} when it has none; true if it did. */
-    static boolean addDefaultIfAbsent(ObjectNode tree) {
-        JsonNode w = tree.get("workload");
-        if (w != null && !w.isNull()) {
-            return false;
-        }
-        Overrides.apply(tree, "workload=" + DEFAULT_WORKLOAD);
-        return true;
     }
 
     /**

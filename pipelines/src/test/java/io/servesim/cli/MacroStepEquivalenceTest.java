@@ -3,7 +3,6 @@ package io.servesim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.servesim.engine.Engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Macro-steps ({@code engine.DecodeStretch}) change nothing: every reference case (every example
  * workload, routing, admission, priority and scheduling policy, latency model, preemption; see
- * {@code reference/cases.yaml}) runs once with them and once with {@code -Dservesim.macro_steps=false}
+ * {@code reference/cases.yaml}) runs once with them and once with {@code --set engine.macro_steps=false}
  * (one engine step per STEP event), and every request row (all columns) and the whole summary JSON
  * must be identical. The cases use steady decode stretches heavily (the single-instance default
  * config spends most of its steps in them), so a per-token difference in timing, ITLs or KV
@@ -31,18 +30,7 @@ class MacroStepEquivalenceTest {
     @MethodSource("cases")
     void singleStepsGiveTheSameRows(ReferenceOutputsTest.Case c, @TempDir Path tmp) throws Exception {
         Run macro = run(c, tmp.resolve("macro.csv"));
-        String saved = System.getProperty(Engine.MACRO_STEPS_PROPERTY);
-        Run single;
-        System.setProperty(Engine.MACRO_STEPS_PROPERTY, "false");
-        try {
-            single = run(c, tmp.resolve("single.csv"));
-        } finally {
-            if (saved == null) {
-                System.clearProperty(Engine.MACRO_STEPS_PROPERTY);
-            } else {
-                System.setProperty(Engine.MACRO_STEPS_PROPERTY, saved);
-            }
-        }
+        Run single = run(c, tmp.resolve("single.csv"), "--set", "engine.macro_steps=false");
         assertTrue(macro.rows().size() > 1, c.name() + ": no request rows");
         assertEquals(single.summary(), macro.summary(), c.name() + ": summary");
         assertEquals(single.rows().size(), macro.rows().size(), c.name() + ": request rows");
@@ -54,9 +42,10 @@ class MacroStepEquivalenceTest {
     private record Run(String summary, List<String> rows) {
     }
 
-    private static Run run(ReferenceOutputsTest.Case c, Path rows) throws Exception {
+    private static Run run(ReferenceOutputsTest.Case c, Path rows, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(c.args());
+        args.addAll(List.of(more));
         args.addAll(List.of("--requests-out", rows.toString()));
         CliRun.Result r = CliRun.exec(args.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());

@@ -75,7 +75,7 @@ class MainTest {
         o.hardware = "H9000";
         Out r = run(EXAMPLE, null, o);
         assertEquals(ExitCode.CONFIG_ERROR, r.code());
-        assertTrue(r.err().contains("engine.max_num_seqs: must be in [1, 1048576], got 0"), r.err());
+        assertTrue(r.err().contains("engine.max_num_seqs: must be in [1, 1048576] requests, got 0"), r.err());
         assertEquals("", r.out());
 
         Out unknownGpu = run(EXAMPLE, null, opts("deployment.hardware=H9000"));

@@ -21,22 +21,98 @@ import java.util.TreeSet;
 public final class ConfigNode {
     private final JsonNode node;
     private final String path;
+    private final Bound bound;
     private final List<ConfigException.Problem> problems;
     private final Set<String> read = new LinkedHashSet<>();
 
-    private ConfigNode(JsonNode node, String path, List<ConfigException.Problem> problems) {
+    /** Where a setting's value came from, for {@code servesim config --effective}. */
+    public enum Source {
+        /** The setting's default. */
+        DEFAULT,
+        /** Absent, so derived by the binder (from the model, the GPU, ...): the setting's default text says how. */
+        DERIVED,
+        /** The config file (or a policy bundle, or a sweep's base and axis). */
+        FILE,
+        /** A command-line flag or {@code --set}. */
+        FLAG
+    }
+
+    /**
+     * One setting as bound: its concrete path, its declaration, its value as a config writes it (or, for a derived
+     * setting left out, how it is derived), and where the value came from.
+     */
+    public record Resolved(String path, Setting<?> setting, String value, Source source) {
+    }
+
+    /** What every node of one document shares: the problems found, the settings bound and the paths flags set. */
+    private record Bound(List<ConfigException.Problem> problems, List<Resolved> resolved, Set<String> fromFlags) {
+    }
+
+    private ConfigNode(JsonNode node, String path, Bound bound) {
         this.node = node == null ? MissingNode.getInstance() : node;
         this.path = path;
-        this.problems = problems;
+        this.bound = bound;
+        this.problems = bound.problems();
     }
 
     /** The root of a document; problems accumulate in a fresh list. */
     public static ConfigNode root(JsonNode node) {
-        ConfigNode root = new ConfigNode(node, "", new ArrayList<>());
+        return root(node, Set.of());
+    }
+
+    /**
+     * The root of a document whose values at {@code fromFlags} (concrete paths, e.g. {@code engine.max_num_seqs}) were
+     * set on the command line rather than written in the file.
+     */
+    public static ConfigNode root(JsonNode node, Set<String> fromFlags) {
+        ConfigNode root = new ConfigNode(node, "", new Bound(new ArrayList<>(), new ArrayList<>(), Set.copyOf(fromFlags)));
         if (!root.node.isMissingNode() && !root.node.isNull() && !root.node.isObject()) {
             root.problem("", "must be a mapping");
         }
         return root;
+    }
+
+    /** Every setting bound so far in this document, in binding order. */
+    public List<Resolved> resolved() {
+        return List.copyOf(bound.resolved());
+    }
+
+    /**
+     * The value of {@code setting} here: the key or one of its aliases (both set is a problem), parsed and
+     * range-checked by the setting's type (a problem names the key the config wrote, the range and the reason), or
+     * the default when absent (null for a derived setting, which the binder derives). Recorded with its source.
+     */
+    public <T> T get(Setting<T> setting) {
+        String[] names = new String[setting.aliases().size() + 1];
+        names[0] = setting.key();
+        for (int i = 0; i < setting.aliases().size(); i++) {
+            names[i + 1] = setting.aliases().get(i);
+        }
+        Found f = found(names);
+        String at = pathOf(setting.key());
+        if (f == null) {
+            boolean derived = setting.defaultValue() == null;
+            bound.resolved().add(new Resolved(at, setting, setting.defaultText(), derived ? Source.DERIVED : Source.DEFAULT));
+            return setting.defaultValue();
+        }
+        String written = pathOf(f.key());
+        try {
+            T v = setting.type().parse(f.value(), written);
+            bound.resolved().add(new Resolved(at, setting, setting.type().render(v),
+                    bound.fromFlags().contains(written) || bound.fromFlags().contains(at) ? Source.FLAG : Source.FILE));
+            return v;
+        } catch (ConfigException e) {
+            problems(e);
+            return setting.defaultValue();
+        }
+    }
+
+    /** {@link #get} of an integer setting with a default and an {@code int} range, as an {@code int}. */
+    public int getInt(Setting<Long> setting) {
+        if (setting.defaultValue() == null) {
+            throw new IllegalArgumentException(setting + " has no default: read it with get() and derive it when null");
+        }
+        return Math.toIntExact(get(setting));
     }
 
     public String path() { return path; }
@@ -125,17 +201,17 @@ public final class ConfigNode {
      * {@link #finish()}.
      */
     public ConfigNode over(JsonNode tree) {
-        return new ConfigNode(tree, path, problems);
+        return new ConfigNode(tree, path, bound);
     }
 
     /** A child mapping (possibly absent: then every read returns defaults). */
     public ConfigNode child(String key) {
         read.add(key);
         JsonNode v = node.get(key);
-        ConfigNode c = new ConfigNode(v, pathOf(key), problems);
+        ConfigNode c = new ConfigNode(v, pathOf(key), bound);
         if (v != null && !v.isNull() && !v.isObject()) {
             problem(pathOf(key), "must be a mapping");
-            return new ConfigNode(null, pathOf(key), problems);
+            return new ConfigNode(null, pathOf(key), bound);
         }
         return c;
     }
@@ -158,7 +234,7 @@ public final class ConfigNode {
                 problem(p, "must be a mapping");
                 continue;
             }
-            out.add(new ConfigNode(v.get(i), p, problems));
+            out.add(new ConfigNode(v.get(i), p, bound));
         }
         return out;
     }

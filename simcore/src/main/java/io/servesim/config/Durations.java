@@ -47,6 +47,23 @@ public final class Durations {
         return Math.round(us);
     }
 
+    /** {@code us} in the largest unit that writes it exactly ({@code 30s}, {@code 1500ms}, {@code 250us}, {@code 2h}). */
+    public static String render(long us) {
+        if (us != 0 && us % 3_600_000_000L == 0) {
+            return us / 3_600_000_000L + "h";
+        }
+        if (us != 0 && us % 60_000_000L == 0) {
+            return us / 60_000_000L + "m";
+        }
+        if (us != 0 && us % 1_000_000L == 0) {
+            return us / 1_000_000L + "s";
+        }
+        if (us != 0 && us % 1_000L == 0) {
+            return us / 1_000L + "ms";
+        }
+        return us + "us";
+    }
+
     /** A duration under {@code key} of {@code node} ({@code dflt} when absent); a problem is recorded when malformed. */
     public static long value(ConfigNode node, String key, long dflt) {
         if (!node.has(key)) {

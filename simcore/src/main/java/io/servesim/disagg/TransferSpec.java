@@ -27,7 +27,7 @@ public record TransferSpec(long latencyUs, double bandwidthGbPerS, Topology topo
     /** Binds {@code deployment.pd.transfer}: {@code latency} (a duration), {@code bandwidth}, {@code topology}. */
     static TransferSpec bind(ConfigNode t) {
         long latency = Durations.value(t, "latency", DEFAULT.latencyUs());
-        double bandwidth = Bandwidth.value(t, "bandwidth", DEFAULT.bandwidthGbPerS());
+        double bandwidth = io.servesim.config.Bandwidths.value(t, "bandwidth", DEFAULT.bandwidthGbPerS());
         String topology = t.choice("topology", DEFAULT.topology().configName(), Topology.names());
         t.finish();
         return new TransferSpec(latency, bandwidth, Topology.of(topology));

@@ -53,7 +53,7 @@ public final class Engine {
     /** P/D: blocks reserved for incoming KV transfers and held by requests waiting here with their KV. */
     private long receivingBlocks;
     private final boolean tiered;
-    /** Macro-steps over steady decode stretches, or null when off ({@value #MACRO_STEPS_PROPERTY}=false). */
+    /** Macro-steps over steady decode stretches, or null when off ({@code engine.macro_steps: false}). */
     private final DecodeStretch stretch;
     private final StepExecution execution;
 
@@ -110,16 +110,8 @@ public final class Engine {
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
         this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs);
-        this.stretch = Boolean.parseBoolean(System.getProperty(MACRO_STEPS_PROPERTY, "true"))
-                ? new DecodeStretch(running, kv, config) : null;
+        this.stretch = config.macroSteps() ? new DecodeStretch(running, kv, config) : null;
     }
-
-    /**
-     * System property that turns macro-steps ({@link DecodeStretch}) off when {@code false}, read as
-     * an engine is built: a debug switch to check that they change nothing
-     * ({@code SERVESIM_JAVA_OPTS=-Dservesim.macro_steps=false}); they are on by default.
-     */
-    public static final String MACRO_STEPS_PROPERTY = "servesim.macro_steps";
 
     public int id() { return id; }
     public EngineConfig config() { return config; }

@@ -1,6 +1,5 @@
 package io.servesim.engine;
 
-import io.servesim.config.Aliases;
 import io.servesim.config.ConfigNode;
 import java.util.List;
 
@@ -23,10 +22,12 @@ import java.util.List;
  * @param gpuMemoryUtilization       share of GPU memory vLLM may use, when KV capacity is derived ({@code gpu_memory_utilization})
  * @param prefixCaching              automatic prefix caching on ({@code enable_prefix_caching})
  * @param kvTiers                    the CPU tier under the GPU cache and its link ({@link KvTierConfig#OFF}: none)
+ * @param macroSteps                 steady decode stretches run as macro-steps ({@link DecodeStretch}; the same results,
+ *                                   faster); false runs every step on its own, a debug switch ({@code engine.macro_steps})
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
-                           boolean prefixCaching, KvTierConfig kvTiers) {
+                           boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps) {
     /** {@code max_model_len} not given: the model's context length. */
     public static final int MAX_MODEL_LEN_FROM_MODEL = -1;
     /** {@code total_kv_blocks} not given: from the trained coefficients or GPU memory. */
@@ -44,6 +45,14 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
     }
 
+    /** A config with macro-steps on. */
+    public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
+                        int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
+                        KvTierConfig kvTiers) {
+        this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
+                gpuMemoryUtilization, prefixCaching, kvTiers, true);
+    }
+
     /** A config without a CPU tier. */
     public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
                         int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching) {
@@ -58,19 +67,22 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
                 DEFAULT_GPU_MEMORY_UTILIZATION, prefixCaching);
     }
 
-    /** Binds the {@code engine:} section (defaults as vLLM's); problems go to {@code e}. */
+    /** Binds the {@code engine:} section ({@link EngineSettings}: vLLM's names and defaults); problems go to {@code e}. */
     public static EngineConfig bind(ConfigNode e) {
-        int maxNumSeqs = e.intValue("max_num_seqs", 256, 1, 1 << 20, Aliases.of("max_num_seqs"));
-        int maxBatched = e.intValue("max_num_batched_tokens", 2048, 1, 1 << 24, Aliases.of("max_num_batched_tokens"));
-        int threshold = e.intValue("long_prefill_token_threshold", 0, 0, Integer.MAX_VALUE);
-        int maxModelLen = e.intValue("max_model_len", MAX_MODEL_LEN_FROM_MODEL, 1, Integer.MAX_VALUE);
-        int blockSize = e.intValue("block_size", 16, 1, 128);
+        int maxNumSeqs = e.getInt(EngineSettings.MAX_NUM_SEQS);
+        int maxBatched = e.getInt(EngineSettings.MAX_NUM_BATCHED_TOKENS);
+        int threshold = e.getInt(EngineSettings.LONG_PREFILL_TOKEN_THRESHOLD);
+        Long modelLen = e.get(EngineSettings.MAX_MODEL_LEN);
+        int maxModelLen = modelLen == null ? MAX_MODEL_LEN_FROM_MODEL : Math.toIntExact(modelLen);
+        int blockSize = e.getInt(EngineSettings.BLOCK_SIZE);
         if (!BLOCK_SIZES.contains(blockSize)) {
             e.problem(e.pathOf("block_size"), "must be one of vLLM's block sizes " + BLOCK_SIZES + ", got " + blockSize);
         }
-        int totalKvBlocks = e.intValue("total_kv_blocks", KV_BLOCKS_FROM_DEPLOYMENT, 1, Integer.MAX_VALUE);
-        double util = e.doubleValue("gpu_memory_utilization", DEFAULT_GPU_MEMORY_UTILIZATION, 0.01, 1.0);
-        boolean prefix = e.boolValue("enable_prefix_caching", true);
+        Long kvBlocks = e.get(EngineSettings.TOTAL_KV_BLOCKS);
+        int totalKvBlocks = kvBlocks == null ? KV_BLOCKS_FROM_DEPLOYMENT : Math.toIntExact(kvBlocks);
+        double util = e.get(EngineSettings.GPU_MEMORY_UTILIZATION);
+        boolean prefix = e.get(EngineSettings.ENABLE_PREFIX_CACHING);
+        boolean macroSteps = e.get(EngineSettings.MACRO_STEPS);
         KvTierConfig tiers = KvTierConfig.bind(e);
         if (tiers.enabled() && !prefix) {
             e.problem(e.pathOf("kv_cpu_blocks"), "needs enable_prefix_caching: true (the CPU tier holds prefix-cached blocks), got "
@@ -78,7 +90,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
         e.finish();
         return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix,
-                tiers);
+                tiers, macroSteps);
     }
 
     /** Whether the deployment-dependent values are known (an {@link Engine} needs that). */
@@ -89,7 +101,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers);
+                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps);
     }
 
     /**
@@ -113,6 +125,6 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps);
     }
 }

@@ -1,6 +1,6 @@
 package io.servesim.engine;
 
-import io.servesim.config.Aliases;
+import io.servesim.config.Setting;
 import io.servesim.config.ConfigNode;
 import java.util.List;
 import java.util.Locale;
@@ -79,32 +79,30 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         }
     }
 
-    /** Keys that configure the CPU tier itself (kv_reload_on_allocation_failure has its own message). */
-    private static final List<String> TIER_ONLY_KEYS = List.of("kv_offload_threshold", "kv_transfer_bandwidth",
-            "kv_transfer_base_latency_us", "kv_transfer_base_latency", "kv_reload");
+    /** Settings of the CPU tier itself (kv_reload_on_allocation_failure has its own message). */
+    private static final List<Setting<?>> TIER_ONLY = List.of(EngineSettings.KV_OFFLOAD_THRESHOLD,
+            EngineSettings.KV_TRANSFER_BANDWIDTH, EngineSettings.KV_TRANSFER_BASE_LATENCY, EngineSettings.KV_RELOAD);
 
     /** Binds the tier keys of the {@code engine:} section {@code e} (the caller finishes {@code e}). */
     public static KvTierConfig bind(ConfigNode e) {
-        int cpuBlocks = e.intValue("kv_cpu_blocks", 0, 0, KvCache.MAX_BLOCKS);
-        double threshold = e.doubleValue("kv_offload_threshold", DEFAULT_OFFLOAD_THRESHOLD, 0, 1);
-        double bandwidth = e.doubleValue("kv_transfer_bandwidth", BANDWIDTH_FROM_GPU, 0, 1e6);
-        if (e.has("kv_transfer_bandwidth") && bandwidth == 0 && e.rawValue("kv_transfer_bandwidth").isNumber()
-                && e.rawValue("kv_transfer_bandwidth").asDouble() == 0) {
-            e.problem(e.pathOf("kv_transfer_bandwidth"), "must be > 0 (GB/s), got 0");
-        }
-        long baseUs = e.longValue("kv_transfer_base_latency_us", 0, 0, 60_000_000L, Aliases.of("kv_transfer_base_latency_us"));
-        List<String> modes = List.of(Reload.BLOCKING.configName(), Reload.STEP.configName());
-        String mode = e.choice("kv_reload", Reload.BLOCKING.configName(), modes);
-        boolean onFailure = e.boolValue("kv_reload_on_allocation_failure", false);
+        int cpuBlocks = e.getInt(EngineSettings.KV_CPU_BLOCKS);
+        double threshold = e.get(EngineSettings.KV_OFFLOAD_THRESHOLD);
+        Double gbPerS = e.get(EngineSettings.KV_TRANSFER_BANDWIDTH);
+        double bandwidth = gbPerS == null ? BANDWIDTH_FROM_GPU : gbPerS;
+        long baseUs = e.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
+        String mode = e.get(EngineSettings.KV_RELOAD);
+        boolean onFailure = e.get(EngineSettings.KV_RELOAD_ON_ALLOCATION_FAILURE);
         if (onFailure && cpuBlocks == 0) {
             e.problem(e.pathOf("kv_reload_on_allocation_failure"), "needs kv_cpu_blocks > 0 (it reloads from the CPU tier)");
         }
         if (cpuBlocks == 0) {
             // settings of a tier that does not exist would be accepted and change nothing
-            for (String key : TIER_ONLY_KEYS) {
-                if (e.has(key)) {
-                    e.problem(e.pathOf(key), "only applies with kv_cpu_blocks > 0 (there is no CPU tier to offload to"
-                            + " or reload from); set kv_cpu_blocks or remove it");
+            for (Setting<?> s : TIER_ONLY) {
+                for (String key : names(s)) {
+                    if (e.has(key)) {
+                        e.problem(e.pathOf(key), "only applies with kv_cpu_blocks > 0 (there is no CPU tier to offload to"
+                                + " or reload from); set kv_cpu_blocks or remove it");
+                    }
                 }
             }
         }
@@ -114,6 +112,12 @@ public record KvTierConfig(int cpuBlocks, double offloadThreshold, double transf
         }
         return new KvTierConfig(cpuBlocks, threshold, bandwidth, baseUs, Reload.valueOf(mode.toUpperCase(Locale.ROOT)),
                 BYTES_FROM_MODEL, onFailure);
+    }
+
+    private static List<String> names(Setting<?> s) {
+        List<String> all = new java.util.ArrayList<>(s.aliases());
+        all.add(0, s.key());
+        return all;
     }
 
     public boolean enabled() {

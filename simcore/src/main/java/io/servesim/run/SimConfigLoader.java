@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads a run config (YAML), applies {@code --set} overrides and binds it into a {@link SimConfig},
@@ -38,9 +39,39 @@ import java.util.Map;
  * config file's directory.
  */
 public final class SimConfigLoader {
+    /**
+     * The workload when a config has none (for {@code run}, {@code sweep}, {@code evaluate} alike): the built-in
+     * {@code chat} scenario's request lengths (fitted to the Azure LLM inference trace 2023, conversation service:
+     * prompts gamma, mean 1,155 tokens; outputs lognormal, mean ~211 tokens) with Poisson arrivals at the trace's 5.53
+     * requests/s for 1,000 requests ({@code workload.aggregate_rate}, {@code workload.num_requests} override them).
+     */
+    public static final String DEFAULT_WORKLOAD = "{scenario: chat, arrival: {process: poisson}, num_requests: 1000}";
+    /** One line for notes and help. */
+    public static final String DEFAULT_WORKLOAD_TEXT = "default workload: chat-scenario lengths (Azure LLM conversation trace"
+            + " 2023 fit: prompts mean 1155 tokens, outputs mean ~211), Poisson arrivals at 5.53 req/s, 1000 requests";
     private static final ObjectMapper YAML = StrictJson.yaml();
 
     private SimConfigLoader() {
+    }
+
+    /** Sets {@link #DEFAULT_WORKLOAD} in {@code tree} when it has no workload; true when it did. */
+    public static boolean addDefaultWorkload(ObjectNode tree) {
+        JsonNode w = tree.get("workload");
+        if (w != null && !w.isNull()) {
+            return false;
+        }
+        Overrides.apply(tree, "workload=" + DEFAULT_WORKLOAD);
+        return true;
+    }
+
+    /** {@code tree}, or a copy of it with {@link #DEFAULT_WORKLOAD} when it is a mapping without a workload. */
+    private static JsonNode withDefaultWorkload(JsonNode tree) {
+        if (!tree.isObject() || (tree.get("workload") != null && !tree.get("workload").isNull())) {
+            return tree;
+        }
+        ObjectNode copy = ((ObjectNode) tree).deepCopy();
+        addDefaultWorkload(copy);
+        return copy;
     }
 
     /** Loads {@code file} (or an empty config when null), applies overrides, binds. */
@@ -55,7 +86,27 @@ public final class SimConfigLoader {
 
     /** Binds a config tree. */
     public static SimConfig bind(JsonNode tree, Path baseDir) {
-        ConfigNode root = ConfigNode.root(tree);
+        return bind(tree, baseDir, Set.of());
+    }
+
+    /** Binds a config tree whose values at {@code fromFlags} came from the command line. */
+    public static SimConfig bind(JsonNode tree, Path baseDir, Set<String> fromFlags) {
+        return bind(ConfigNode.root(tree, fromFlags), tree, baseDir);
+    }
+
+    /**
+     * Every setting of a config tree as bound, with its value and where it came from (default, file, flag, or derived);
+     * the tree must be valid (its problems are thrown).
+     */
+    public static List<ConfigNode.Resolved> effective(JsonNode tree, Path baseDir, Set<String> fromFlags) {
+        ConfigNode root = ConfigNode.root(tree, fromFlags);
+        bind(root, tree, baseDir);
+        return root.resolved();
+    }
+
+    private static SimConfig bind(ConfigNode given, JsonNode written, Path baseDir) {
+        JsonNode tree = withDefaultWorkload(written);
+        ConfigNode root = tree == written ? given : given.over(tree);
         long seed = root.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
         ConfigNode deployment = root.child("deployment");

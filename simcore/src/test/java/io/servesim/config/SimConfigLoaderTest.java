@@ -55,7 +55,7 @@ class SimConfigLoaderTest {
                 extra: true
                 """);
         assertTrue(p.contains("deployment.tp: must be in [1, 64], got 0"), p.toString());
-        assertTrue(p.contains("engine.max_num_seqs: must be in [1, 1048576], got -1"), p.toString());
+        assertTrue(p.contains("engine.max_num_seqs: must be in [1, 1048576] requests, got -1"), p.toString());
         assertTrue(p.contains("engine.block_size: must be one of vLLM's block sizes [1, 8, 16, 32, 64, 128], got 12"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("engine.bogus: unknown key; valid keys here: ")), p.toString());
         assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority"), p.toString());

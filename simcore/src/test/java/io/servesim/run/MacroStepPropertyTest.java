@@ -14,7 +14,6 @@ import io.servesim.policy.scheduling.Schedulers;
 import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -159,22 +158,18 @@ class MacroStepPropertyTest {
     /** The run with macro-steps and the run with one engine step per STEP event give the same records and summary. */
     private static void assertSameBothWays(SimSetup setup, WorkloadSpec spec, long seed, long horizonUs) {
         Runs.Result macro = Runs.run(setup, spec.open(seed, horizonUs));
-        Runs.Result single = withoutMacroSteps(() -> Runs.run(setup, spec.open(seed, horizonUs)));
+        Runs.Result single = Runs.run(singleSteps(setup), spec.open(seed, horizonUs));
         assertEquals(single.records(), macro.records());
         assertEquals(single.summary(), macro.summary());
     }
 
-    static <T> T withoutMacroSteps(Supplier<T> run) {
-        String saved = System.getProperty(Engine.MACRO_STEPS_PROPERTY);
-        System.setProperty(Engine.MACRO_STEPS_PROPERTY, "false");
-        try {
-            return run.get();
-        } finally {
-            if (saved == null) {
-                System.clearProperty(Engine.MACRO_STEPS_PROPERTY);
-            } else {
-                System.setProperty(Engine.MACRO_STEPS_PROPERTY, saved);
-            }
-        }
+    /** {@code setup} with {@code engine.macro_steps: false}: every step on its own. */
+    private static SimSetup singleSteps(SimSetup s) {
+        EngineConfig e = s.engine();
+        EngineConfig single = new EngineConfig(e.maxNumSeqs(), e.maxNumBatchedTokens(), e.longPrefillTokenThreshold(),
+                e.maxModelLen(), e.blockSizeTokens(), e.totalKvBlocks(), e.gpuMemoryUtilization(), e.prefixCaching(),
+                e.kvTiers(), false);
+        return new SimSetup(single, s.latency(), s.cluster(), s.policies(), s.slo(), s.fitness(), s.horizonUs(),
+                s.autoscaling(), s.gpusPerReplica(), s.pd(), s.decodeRouting());
     }
 }

@@ -88,8 +88,9 @@ class StartupChecksTest {
 
     @Test
     void kvBlocksBeyondWhatOneCacheCanIndexAreRefused() {
-        assertEquals(List.of("engine.total_kv_blocks: 2147483647 blocks are more than one simulated KV cache can index ("
-                        + KvCache.MAX_BLOCKS + ")"),
+        // an explicit value is refused by the setting's range; a derived one (GPU memory) by StartupChecks.fitsSimulator
+        assertEquals(List.of("engine.total_kv_blocks: must be in [1, " + KvCache.MAX_BLOCKS + "] blocks, got 2147483647 (at most"
+                        + " the largest cache the simulator indexes per instance)"),
                 problems(LLAMA_8B_H100 + "engine: {total_kv_blocks: 2147483647}"));
     }
 

@@ -205,7 +205,11 @@ class WorkloadBinderTest {
                 () -> io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment
                         + "workload: {scenario: chat, arrival: {process: weibull, cv: 0}}"), Path.of(".")));
         assertEquals("workload.arrival.cv: must be > 0", e.getMessage());
-        assertNull(io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload());
+        // no workload: the default one, the chat scenario (SimConfigLoader.DEFAULT_WORKLOAD), for run, sweep and evaluate
+        GeneratorSpec dflt = (GeneratorSpec) io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload();
+        assertEquals(List.of("chat"), dflt.clients().stream().map(ClientSpec::id).toList());
+        assertEquals(1000, dflt.numRequests());
+        assertEquals(5.53, dflt.aggregateRateRps());
     }
 
     @Test

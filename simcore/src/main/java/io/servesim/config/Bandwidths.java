@@ -1,8 +1,5 @@
-package io.servesim.disagg;
+package io.servesim.config;
 
-import io.servesim.config.ConfigException;
-import io.servesim.config.ConfigNode;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,12 +10,12 @@ import java.util.regex.Pattern;
  * {@code MB/s}, {@code GiB/s} or {@code Gb/s} (bits; NIC speeds are quoted so: 400 Gb/s = 50 GB/s),
  * converted to GB/s (10^9 bytes per second).
  */
-public final class Bandwidth {
+public final class Bandwidths {
     private static final Pattern FORM = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(GB/s|MB/s|GiB/s|Gb/s)");
     /** The valid forms, as errors list them. */
     public static final String UNITS = "GB/s, MB/s, GiB/s or Gb/s (e.g. 50GB/s, 400Gb/s)";
 
-    private Bandwidth() {
+    private Bandwidths() {
     }
 
     /** GB/s of {@code text}; throws {@link ConfigException} at {@code path} when malformed or not > 0. */
@@ -41,7 +38,7 @@ public final class Bandwidth {
     }
 
     /** A bandwidth under {@code key} of {@code node} ({@code dflt} GB/s when absent); problems are recorded there. */
-    static double value(ConfigNode node, String key, double dflt) {
+    public static double value(ConfigNode node, String key, double dflt) {
         if (!node.has(key)) {
             node.rawValue(key);
             return dflt;
@@ -53,10 +50,5 @@ public final class Bandwidth {
             e.problems().forEach(p -> node.problem(p.path(), p.message()));
             return dflt;
         }
-    }
-
-    /** As written back in summaries: {@code 50GB/s}. */
-    static String render(double gbPerS) {
-        return String.format(Locale.ROOT, "%sGB/s", java.math.BigDecimal.valueOf(gbPerS).stripTrailingZeros().toPlainString());
     }
 }

@@ -1,0 +1,56 @@
+package io.servesim.cli;
+
+import io.servesim.exit.ErrorReport;
+import io.servesim.exit.UsageException;
+import io.servesim.run.ConfigReference;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code servesim config}: every setting of a run config from the settings catalog (path, default, kind and range,
+ * flag, description); with {@code --effective}, a config's resolved settings, each with where its value came from
+ * (default, derived, file, flag), as {@code run} would bind them with the same flags.
+ */
+@Command(name = "config", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class, description = {
+    "List every setting (default, range, flag, description), or with --effective a config's resolved settings and where",
+    "each value came from (default, derived, file, flag)."})
+public final class ConfigCommand implements Callable<Integer> {
+    @Option(names = "--effective", description = "print the resolved settings of --config (or of the defaults) and the flags")
+    boolean effective;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "run config YAML, for --effective")
+    Path config;
+
+    @Mixin
+    ConfigOptions options = new ConfigOptions();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        return run(System.out, Main.errors(spec));
+    }
+
+    int run(PrintStream out, ErrorReport errors) {
+        if (!effective) {
+            if (config != null) {
+                return errors.report(new UsageException("--config: only applies with --effective"));
+            }
+            out.print(ConfigReference.listing());
+            return 0;
+        }
+        try {
+            out.print(ConfigReference.effective(options.effective(config, errors::note)));
+            return 0;
+        } catch (RuntimeException e) {
+            return errors.report("invalid config" + (config == null ? "" : " " + config), e);
+        }
+    }
+}

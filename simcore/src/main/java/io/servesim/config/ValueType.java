@@ -1,0 +1,434 @@
+package io.servesim.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a {@link Setting} holds: the kind of value, its unit, its valid range and why the range is what it is. One
+ * parser per kind, so every key of a kind accepts the same forms: a duration is written with a unit anywhere
+ * ({@code 500us}, {@code 2.5ms}, {@code 30s}; {@link Durations}), and a key whose name carries its unit
+ * ({@code admission_latency_us}) also takes a bare number in it; a bandwidth is written with a unit ({@code 64GB/s},
+ * {@code 400Gb/s}; the link parser of {@code disagg.Bandwidth}'s forms) or as a bare number of GB/s. A value outside its
+ * range is refused naming the range and the reason ({@code must be in [0.01, 10000] GB/s, got 1.0E-6: ...}).
+ *
+ * @param <T> the bound value's Java type
+ */
+public abstract sealed class ValueType<T> {
+    private final String unit;
+    private final String reason;
+
+    private ValueType(String unit, String reason) {
+        this.unit = unit;
+        this.reason = reason;
+    }
+
+    /** An integer in [min, max]. */
+    public static Int integer(long min, long max) {
+        return new Int(min, max, "", null);
+    }
+
+    /** A number in [min, max] (a lower bound above -infinity may be exclusive: {@link Real#above}). */
+    public static Real real(double min, double max) {
+        return new Real(min, max, false, "", null);
+    }
+
+    /** true or false. */
+    public static ValueType<Boolean> bool() {
+        return new Bool();
+    }
+
+    /** Any string. */
+    public static ValueType<String> text() {
+        return new Text();
+    }
+
+    /** One of {@code values}, matched case-insensitively and bound as written here. */
+    public static ValueType<String> choice(List<String> values) {
+        return new Choice(values);
+    }
+
+    /** A duration in [minUs, maxUs] microseconds, written with a unit. */
+    public static Duration duration(long minUs, long maxUs) {
+        return new Duration(minUs, maxUs, false, null);
+    }
+
+    /** A bandwidth in [minGbPerS, maxGbPerS] GB/s. */
+    public static Bandwidth bandwidth(double minGbPerS, double maxGbPerS) {
+        return new Bandwidth(minGbPerS, maxGbPerS, null);
+    }
+
+    /** The unit values are in ("tokens", "GB/s", "us"), or empty. */
+    public String unit() {
+        return unit;
+    }
+
+    /** Why the range is what it is, or null. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The value of {@code v}, or a {@link ConfigException} at {@code path} saying what is wrong. */
+    abstract T parse(JsonNode v, String path);
+
+    /** Throws a {@link ConfigException} at {@code path} when {@code value} is outside the range. */
+    abstract void check(T value, String path);
+
+    /** {@code value} as a config would write it. */
+    public abstract String render(T value);
+
+    /** The kind and range in words, for the reference ("integer in [1, 1048576]"). */
+    public abstract String describe();
+
+    String outOfRange(String bounds, String got) {
+        return "must be " + bounds + (unit.isEmpty() ? "" : " " + unit) + ", got " + got
+                + (reason == null ? "" : " (" + reason + ")");
+    }
+
+    static String plain(double d) {
+        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+    }
+
+    static String render(JsonNode v) {
+        return v.isTextual() ? "'" + v.asText() + "'" : v.toString().toLowerCase(Locale.ROOT);
+    }
+
+    /** An integer (a {@code long}); {@code 2.0} counts as 2. */
+    public static final class Int extends ValueType<Long> {
+        private final long min;
+        private final long max;
+
+        private Int(long min, long max, String unit, String reason) {
+            super(unit, reason);
+            this.min = min;
+            this.max = max;
+        }
+
+        /** The same range in {@code unit}, refused with {@code reason}. */
+        public Int in(String unit, String reason) {
+            return new Int(min, max, unit, reason);
+        }
+
+        public long min() {
+            return min;
+        }
+
+        public long max() {
+            return max;
+        }
+
+        @Override
+        Long parse(JsonNode v, String path) {
+            if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
+                throw new ConfigException(path, "must be an integer, got " + render(v));
+            }
+            boolean fits = v.isIntegralNumber() ? v.canConvertToLong() : v.asDouble() >= -0x1p63 && v.asDouble() < 0x1p63;
+            if (!fits) {
+                throw new ConfigException(path, "must be an integer " + bounds() + (unit().isEmpty() ? "" : " " + unit())
+                        + ", got " + v.asText());
+            }
+            long x = v.asLong();
+            check(x, path);
+            return x;
+        }
+
+        @Override
+        void check(Long x, String path) {
+            if (x < min || x > max) {
+                throw new ConfigException(path, outOfRange(x < min && unbounded(max) ? ">= " + min : bounds(), Long.toString(x)));
+            }
+        }
+
+        private String bounds() {
+            return "in [" + min + ", " + max + "]";
+        }
+
+        private static boolean unbounded(long max) {
+            return max == Long.MAX_VALUE || max == Integer.MAX_VALUE || max == Durations.MAX_US;
+        }
+
+        @Override
+        public String render(Long value) {
+            return Long.toString(value);
+        }
+
+        @Override
+        public String describe() {
+            String range = unbounded(max) ? (min == Long.MIN_VALUE ? "any" : ">= " + min) : "in [" + min + ", " + max + "]";
+            return "integer " + range + (unit().isEmpty() ? "" : " " + unit());
+        }
+    }
+
+    /** A number. */
+    public static final class Real extends ValueType<Double> {
+        private final double min;
+        private final double max;
+        private final boolean minExclusive;
+
+        private Real(double min, double max, boolean minExclusive, String unit, String reason) {
+            super(unit, reason);
+            this.min = min;
+            this.max = max;
+            this.minExclusive = minExclusive;
+        }
+
+        /** The same range in {@code unit}, refused with {@code reason}. */
+        public Real in(String unit, String reason) {
+            return new Real(min, max, minExclusive, unit, reason);
+        }
+
+        /** The lower bound excluded ({@code > 0}). */
+        public Real above() {
+            return new Real(min, max, true, unit(), reason());
+        }
+
+        @Override
+        Double parse(JsonNode v, String path) {
+            if (!v.isNumber()) {
+                throw new ConfigException(path, "must be a number, got " + render(v));
+            }
+            double x = v.asDouble();
+            check(x, path);
+            return x;
+        }
+
+        @Override
+        void check(Double x, String path) {
+            boolean low = minExclusive ? !(x > min) : !(x >= min);
+            if (low || !(x <= max)) {
+                throw new ConfigException(path, outOfRange(bounds(), plain(x)));
+            }
+        }
+
+        private String bounds() {
+            String lo = minExclusive ? "> " : ">= ";
+            if (max == Double.MAX_VALUE) {
+                return lo + plain(min);
+            }
+            if (min == -Double.MAX_VALUE) {
+                return "<= " + plain(max);
+            }
+            return minExclusive ? "in (" + plain(min) + ", " + plain(max) + "]" : "in [" + plain(min) + ", " + plain(max) + "]";
+        }
+
+        @Override
+        public String render(Double value) {
+            return plain(value);
+        }
+
+        @Override
+        public String describe() {
+            return "number " + (min == -Double.MAX_VALUE && max == Double.MAX_VALUE ? "" : bounds())
+                    + (unit().isEmpty() ? "" : " " + unit());
+        }
+    }
+
+    /** true or false. */
+    static final class Bool extends ValueType<Boolean> {
+        private Bool() {
+            super("", null);
+        }
+
+        @Override
+        Boolean parse(JsonNode v, String path) {
+            if (!v.isBoolean()) {
+                throw new ConfigException(path, "must be true or false, got " + render(v));
+            }
+            return v.asBoolean();
+        }
+
+        @Override
+        void check(Boolean value, String path) {
+        }
+
+        @Override
+        public String render(Boolean value) {
+            return value.toString();
+        }
+
+        @Override
+        public String describe() {
+            return "true or false";
+        }
+    }
+
+    /** A string. */
+    static final class Text extends ValueType<String> {
+        private Text() {
+            super("", null);
+        }
+
+        @Override
+        String parse(JsonNode v, String path) {
+            if (!v.isValueNode()) {
+                throw new ConfigException(path, "must be a string, got " + render(v));
+            }
+            return v.asText();
+        }
+
+        @Override
+        void check(String value, String path) {
+        }
+
+        @Override
+        public String render(String value) {
+            return value;
+        }
+
+        @Override
+        public String describe() {
+            return "text";
+        }
+    }
+
+    /** One of a closed set. */
+    static final class Choice extends ValueType<String> {
+        private final List<String> values;
+
+        private Choice(List<String> values) {
+            super("", null);
+            this.values = List.copyOf(values);
+        }
+
+        @Override
+        String parse(JsonNode v, String path) {
+            if (!v.isValueNode()) {
+                throw new ConfigException(path, "must be a string, got " + render(v));
+            }
+            for (String c : values) {
+                if (c.equalsIgnoreCase(v.asText())) {
+                    return c;
+                }
+            }
+            throw new ConfigException(path, "unknown value '" + v.asText() + "'; valid: " + String.join(", ", values));
+        }
+
+        @Override
+        void check(String value, String path) {
+            parse(com.fasterxml.jackson.databind.node.TextNode.valueOf(value), path);
+        }
+
+        @Override
+        public String render(String value) {
+            return value;
+        }
+
+        @Override
+        public String describe() {
+            return "one of " + String.join(", ", values);
+        }
+    }
+
+    /** A duration, bound to whole microseconds. */
+    public static final class Duration extends ValueType<Long> {
+        private final long minUs;
+        private final long maxUs;
+        private final boolean bareMicros;
+
+        private Duration(long minUs, long maxUs, boolean bareMicros, String reason) {
+            super("", reason);
+            this.minUs = minUs;
+            this.maxUs = maxUs;
+            this.bareMicros = bareMicros;
+        }
+
+        /** The same range, refused with {@code reason}. */
+        public Duration because(String reason) {
+            return new Duration(minUs, maxUs, bareMicros, reason);
+        }
+
+        /** A bare number is also accepted, as microseconds (a key whose name ends in {@code _us}). */
+        public Duration bareMicros() {
+            return new Duration(minUs, maxUs, true, reason());
+        }
+
+        @Override
+        Long parse(JsonNode v, String path) {
+            long us;
+            if (v.isNumber()) {
+                if (!bareMicros) {
+                    throw new ConfigException(path, "must be a duration with a unit (e.g. 30s, 500ms, 250us, 2m, 1h), got "
+                            + render(v));
+                }
+                us = new Int(Long.MIN_VALUE, Long.MAX_VALUE, "", null).parse(v, path);
+            } else if (v.isTextual()) {
+                us = Durations.parseUs(v.asText(), path);
+            } else {
+                throw new ConfigException(path, "must be a duration (e.g. 30s, 500ms, 250us), got " + render(v));
+            }
+            check(us, path);
+            return us;
+        }
+
+        @Override
+        void check(Long us, String path) {
+            if (us < minUs || us > maxUs) {
+                throw new ConfigException(path, outOfRange("in [" + Durations.render(minUs) + ", " + Durations.render(maxUs) + "]",
+                        Durations.render(us)));
+            }
+        }
+
+        @Override
+        public String render(Long us) {
+            return Durations.render(us);
+        }
+
+        @Override
+        public String describe() {
+            return "duration in [" + Durations.render(minUs) + ", " + Durations.render(maxUs) + "]"
+                    + (bareMicros ? " (a bare number is microseconds)" : "");
+        }
+    }
+
+    /** A bandwidth, bound to GB/s (10^9 bytes per second). */
+    public static final class Bandwidth extends ValueType<Double> {
+        private final double minGbPerS;
+        private final double maxGbPerS;
+
+        private Bandwidth(double minGbPerS, double maxGbPerS, String reason) {
+            super("GB/s", reason);
+            this.minGbPerS = minGbPerS;
+            this.maxGbPerS = maxGbPerS;
+        }
+
+        /** The same range, refused with {@code reason}. */
+        public Bandwidth because(String reason) {
+            return new Bandwidth(minGbPerS, maxGbPerS, reason);
+        }
+
+        @Override
+        Double parse(JsonNode v, String path) {
+            double gb;
+            if (v.isNumber()) {
+                gb = v.asDouble();
+            } else if (v.isTextual()) {
+                gb = Bandwidths.parseGbPerS(v.asText(), path);
+            } else {
+                throw new ConfigException(path, "must be a bandwidth (e.g. 64GB/s, 400Gb/s, or a number of GB/s), got "
+                        + render(v));
+            }
+            check(gb, path);
+            return gb;
+        }
+
+        @Override
+        void check(Double gb, String path) {
+            if (!(gb >= minGbPerS && gb <= maxGbPerS)) {
+                throw new ConfigException(path, outOfRange("in [" + plain(minGbPerS) + ", " + plain(maxGbPerS) + "]",
+                        plain(gb)));
+            }
+        }
+
+        @Override
+        public String render(Double gb) {
+            return plain(gb) + "GB/s";
+        }
+
+        @Override
+        public String describe() {
+            return "bandwidth in [" + plain(minGbPerS) + ", " + plain(maxGbPerS) + "] GB/s (e.g. 64GB/s, 400Gb/s; a bare number"
+                    + " is GB/s)";
+        }
+    }
+}

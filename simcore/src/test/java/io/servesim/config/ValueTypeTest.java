@@ -1,0 +1,58 @@
+package io.servesim.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.servesim.engine.EngineSettings;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** One parser per kind of value: every key of a kind takes the same forms and refuses with its range and reason. */
+class ValueTypeTest {
+    private static ConfigNode engine(String yaml) {
+        return ConfigNode.root(io.servesim.workload.Yaml.tree(yaml)).child("engine");
+    }
+
+    private static List<String> problems(ConfigNode n) {
+        try {
+            n.throwIfProblems();
+            return List.of();
+        } catch (ConfigException e) {
+            return e.problems().stream().map(p -> p.path() + ": " + p.message()).toList();
+        }
+    }
+
+    @Test
+    void aDurationTakesAnyUnitAndAKeyInMicrosecondsAlsoABareNumber() {
+        // 0.5ms = 500 us; 2 = 2 us under a key that names its unit; the unit-less alias takes units too
+        assertEquals(500L, engine("engine: {kv_transfer_base_latency_us: 0.5ms}").get(EngineSettings.KV_TRANSFER_BASE_LATENCY));
+        assertEquals(2L, engine("engine: {kv_transfer_base_latency_us: 2}").get(EngineSettings.KV_TRANSFER_BASE_LATENCY));
+        assertEquals(30_000_000L, engine("engine: {kv_transfer_base_latency: 30s}").get(EngineSettings.KV_TRANSFER_BASE_LATENCY));
+        ConfigNode tooLong = engine("engine: {kv_transfer_base_latency_us: 2m}");
+        tooLong.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
+        assertEquals(List.of("engine.kv_transfer_base_latency_us: must be in [0us, 1m], got 2m (a fixed cost per transfer"
+                + " beyond a minute is no link)"), problems(tooLong));
+    }
+
+    @Test
+    void aBandwidthTakesAUnitOrGbPerSecondAndAnImplausibleOneIsRefusedWithTheReason() {
+        // 400 Gb/s = 50 GB/s; 64 = 64 GB/s
+        assertEquals(50.0, engine("engine: {kv_transfer_bandwidth: 400Gb/s}").get(EngineSettings.KV_TRANSFER_BANDWIDTH));
+        assertEquals(64.0, engine("engine: {kv_transfer_bandwidth: 64}").get(EngineSettings.KV_TRANSFER_BANDWIDTH));
+        assertNull(engine("engine: {}").get(EngineSettings.KV_TRANSFER_BANDWIDTH), "derived from the GPU when absent");
+        // 10^-7 GB/s ran for ever (10^9 events): a 2 MiB block would take 5.8 hours
+        ConfigNode slow = engine("engine: {kv_transfer_bandwidth: 0.0000001}");
+        slow.get(EngineSettings.KV_TRANSFER_BANDWIDTH);
+        assertEquals("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0.0000001 (a GPU-CPU link below"
+                + " 10 MB/s moves a 2 MiB KV block in over 0.2 s, slower than recomputing it; above 10 TB/s is beyond any PCIe,"
+                + " NVLink-C2C or HBM)", problems(slow).get(0));
+    }
+
+    @Test
+    void anAliasIsReadAndBothNamesSetAreRefused() {
+        assertEquals(64L, engine("engine: {max_num_running_reqs: 64}").get(EngineSettings.MAX_NUM_SEQS));
+        ConfigNode both = engine("engine: {max_num_seqs: 64, max_num_running_reqs: 32}");
+        both.get(EngineSettings.MAX_NUM_SEQS);
+        assertEquals(1, problems(both).size());
+    }
+}
