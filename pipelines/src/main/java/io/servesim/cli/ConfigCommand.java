@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  * flag, description); with {@code --effective}, a config's resolved settings, each with where its value came from
  * (default, derived, file, flag), as {@code run} would bind them with the same flags.
  */
-@Command(name = "config", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class, description = {
+@Command(name = "config", mixinStandardHelpOptions = true, modelTransformer = CatalogFlags.class, description = {
     "List every setting (default, range, flag, description), or with --effective a config's resolved settings and where",
     "each value came from (default, derived, file, flag)."})
 public final class ConfigCommand implements Callable<Integer> {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
+import io.servesim.config.Setting;
 import io.servesim.config.StrictJson;
 import io.servesim.run.PolicyBundleFile;
 import io.servesim.run.PolicyKind;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Option;
  * common knobs as flags. Each flag is just an override of one config path (shown in its help), so
  * a flag can never be accepted and ignored; the workload flags follow the workload's form ({@link WorkloadFlags}:
  * applied, or refused with the reason). Precedence: file, then flags, then {@code --set}. A command
- * that mixes these in declares {@code modelTransformer = PolicyFlags.class} for the policy flags.
+ * that mixes these in declares {@code modelTransformer = CatalogFlags.class} for the flags generated from the
+ * settings catalog and the policy registries.
  */
 public final class ConfigOptions {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
@@ -49,48 +51,18 @@ public final class ConfigOptions {
             description = "deployment.latency_model: one of ${COMPLETION-CANDIDATES}")
     String latencyModel;
 
-    @Option(names = "--seed", description = "seed")
-    Long seed;
 
-    @Option(names = "--horizon-us", description = "horizon_us: simulated time limit (0 = run until drained)")
-    Long horizonUs;
 
-    @Option(names = "--max-num-seqs", description = "engine.max_num_seqs")
-    Integer maxNumSeqs;
 
-    @Option(names = "--max-num-batched-tokens", description = "engine.max_num_batched_tokens")
-    Integer maxNumBatchedTokens;
 
-    @Option(names = "--long-prefill-token-threshold", description = "engine.long_prefill_token_threshold")
-    Integer longPrefillTokenThreshold;
 
-    @Option(names = "--max-model-len", description = "engine.max_model_len")
-    Integer maxModelLen;
 
-    @Option(names = "--block-size", description = "engine.block_size")
-    Integer blockSize;
 
-    @Option(names = "--total-kv-blocks", description = "engine.total_kv_blocks")
-    Integer totalKvBlocks;
 
-    @Option(names = "--kv-cpu-blocks", description = "engine.kv_cpu_blocks: CPU KV tier blocks per instance (0 = none)")
-    Integer kvCpuBlocks;
 
-    @Option(names = "--kv-offload-threshold", description = "engine.kv_offload_threshold: offload evicted GPU blocks"
-            + " while GPU KV utilization exceeds this, in [0, 1] (default 0.9)")
-    Double kvOffloadThreshold;
 
-    @Option(names = "--kv-transfer-bandwidth", paramLabel = "GB/s", description = "engine.kv_transfer_bandwidth: GPU-CPU"
-            + " KV link, GB/s (default: the GPU's PCIe x16 host link)")
-    Double kvTransferBandwidth;
 
-    @Option(names = "--kv-reload", description = "engine.kv_reload: blocking (the request waits for its CPU-tier"
-            + " blocks, vLLM's OffloadingConnector) or step (the step waits, as in BLIS's tiered cache)")
-    String kvReload;
 
-    @Option(names = "--kv-reload-on-allocation-failure", description = "engine.kv_reload_on_allocation_failure:"
-            + " consult the CPU tier only when a new request's GPU allocation fails (BLIS's trigger)")
-    Boolean kvReloadOnAllocationFailure;
 
     @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
     Integer numInstances;
@@ -147,8 +119,11 @@ public final class ConfigOptions {
     @Option(names = "--drain-policy", description = "autoscaling.drain_policy: wait, immediate or redirect")
     String drainPolicy;
 
-    /** The policy flags given, by kind (the flags themselves are added by {@link PolicyFlags}). */
+    /** The policy flags given, by kind (the flags themselves are added by {@link CatalogFlags}). */
     final Map<PolicyKind<?>, String> policyNames = new LinkedHashMap<>();
+
+    /** The catalog settings' flags given, by setting (the flags themselves are added by {@link CatalogFlags}). */
+    final Map<Setting<?>, String> settings = new LinkedHashMap<>();
 
     @Option(names = "--admission-latency-us", description = "cluster.admission_latency_us")
     Long admissionLatencyUs;
@@ -156,8 +131,6 @@ public final class ConfigOptions {
     @Option(names = "--routing-latency-us", description = "cluster.routing_latency_us")
     Long routingLatencyUs;
 
-    @Option(names = "--fitness-weights", paramLabel = "KEY:W,...", description = "fitness_weights, e.g. throughput:0.5,p99_ttft:0.3,slo_attainment:0.2")
-    String fitnessWeights;
 
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: any policy kind of the policies: section"
             + " (each a name or {name, params}); flags override it")
@@ -182,24 +155,12 @@ public final class ConfigOptions {
      */
     private List<String> overrides(JsonNode tree) {
         List<String> o = new ArrayList<>();
+        settings.forEach((setting, value) -> o.add(setting.path() + "=" + flagValue(value)));
         add(o, "deployment.model", model);
         add(o, "deployment.hardware", hardware);
         add(o, "deployment.gpus", gpus == null ? null : gpus.toAbsolutePath().toString());
         add(o, "deployment.tp", tp);
         add(o, "deployment.latency_model", latencyModel);
-        add(o, "seed", seed);
-        add(o, "horizon_us", horizonUs);
-        add(o, "engine.max_num_seqs", maxNumSeqs);
-        add(o, "engine.max_num_batched_tokens", maxNumBatchedTokens);
-        add(o, "engine.long_prefill_token_threshold", longPrefillTokenThreshold);
-        add(o, "engine.max_model_len", maxModelLen);
-        add(o, "engine.block_size", blockSize);
-        add(o, "engine.total_kv_blocks", totalKvBlocks);
-        add(o, "engine.kv_cpu_blocks", kvCpuBlocks);
-        add(o, "engine.kv_offload_threshold", kvOffloadThreshold);
-        add(o, "engine.kv_transfer_bandwidth", kvTransferBandwidth);
-        add(o, "engine.kv_reload", kvReload);
-        add(o, "engine.kv_reload_on_allocation_failure", kvReloadOnAllocationFailure);
         add(o, "deployment.instances", numInstances);
         add(o, "deployment.architecture", architecture);
         add(o, "deployment.pd.prefill.replicas", prefillReplicas);
@@ -221,7 +182,6 @@ public final class ConfigOptions {
         add(o, "autoscaling.drain_policy", drainPolicy);
         add(o, "cluster.admission_latency_us", admissionLatencyUs);
         add(o, "cluster.routing_latency_us", routingLatencyUs);
-        add(o, "fitness_weights", fitnessWeights);
         return o;
     }
 
@@ -302,6 +262,22 @@ public final class ConfigOptions {
         if (value != null) {
             String v = value instanceof String s ? quote(s) : value.toString();
             out.add(path + "=" + v);
+        }
+    }
+
+    /**
+     * A catalog flag's value as YAML: a boolean or a number as such (in plain notation, so YAML reads {@code 1e-7} as a
+     * number), anything else quoted; the setting's type then parses and checks it as it would the same value in a file.
+     */
+    private static String flagValue(String raw) {
+        String v = raw.strip();
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+            return v.toLowerCase(java.util.Locale.ROOT);
+        }
+        try {
+            return new java.math.BigDecimal(v).toPlainString();
+        } catch (NumberFormatException notANumber) {
+            return quote(v);
         }
     }
 

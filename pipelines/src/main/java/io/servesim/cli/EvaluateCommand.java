@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * a bad base is an ordinary error (exit 2, stderr) while a bad candidate is a fitness-free JSON error
  * on stdout naming every bad path (exit 2), which a search loop records and moves past.
  */
-@Command(name = "evaluate", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class, description = {
+@Command(name = "evaluate", mixinStandardHelpOptions = true, modelTransformer = CatalogFlags.class, description = {
     "Evaluate a policy candidate: fitness, raw metrics, behaviour descriptors and a decision-trace summary as one JSON.",
     "Each --workload x seed is one run; fitness is the mean over runs."})
 public final class EvaluateCommand implements Callable<Integer> {

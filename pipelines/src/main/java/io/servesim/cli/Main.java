@@ -44,7 +44,7 @@ public final class Main {
         CommandLine cl = new CommandLine(new Main());
         // picocli builds a subcommand's model by reflection when it is added; a call names one, so
         // only that one is built (all of them for help, errors and unknown names). Each is built as its
-        // own CommandLine so its model transformer (PolicyFlags) runs.
+        // own CommandLine so its model transformer (CatalogFlags) runs.
         String named = args.length > 0 ? args[0] : "";
         boolean one = SUBCOMMANDS.stream().anyMatch(c -> c.getAnnotation(Command.class).name().equals(named));
         for (Class<?> c : SUBCOMMANDS) {

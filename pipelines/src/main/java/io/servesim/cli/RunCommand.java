@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
  * bad config, flag, output path or trace line, 1 when the run fails or no request completed because every
  * one was dropped or rejected (the summary and stderr give the reasons).
  */
-@Command(name = "run", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class, description = {
+@Command(name = "run", mixinStandardHelpOptions = true, modelTransformer = CatalogFlags.class, description = {
     "Run one simulation and print its summary as JSON.",
     "Defaults apply to everything the config (or its absence) leaves out; with no workload, the "
             + SimConfigLoader.DEFAULT_WORKLOAD_TEXT + " (--rate and --num-requests set those)."})

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  * header and first {@value TraceHead#DEFAULT_LINES} lines are read too ({@link TraceHead}). A sweep file
  * ({@link SweepFile#isSweep}) has every cell validated as {@code servesim sweep} validates them.
  */
-@Command(name = "validate", mixinStandardHelpOptions = true, modelTransformer = PolicyFlags.class,
+@Command(name = "validate", mixinStandardHelpOptions = true, modelTransformer = CatalogFlags.class,
         description = "Check a run config (and a trace's header and first " + TraceHead.DEFAULT_LINES + " lines), or every"
                 + " cell of a sweep file as sweep does: every problem is printed with its config path or file:line; exit 2 if any.")
 public final class ValidateCommand implements Callable<Integer> {

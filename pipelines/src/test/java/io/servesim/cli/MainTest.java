@@ -59,7 +59,7 @@ class MainTest {
         ConfigOptions o = opts();
         o.numRequests = 50L;
         o.latencyModel = "roofline";
-        o.maxNumSeqs = 4;
+        o.settings.put(io.servesim.engine.EngineSettings.MAX_NUM_SEQS, "4");
         Out r = run(EXAMPLE, null, o);
         assertEquals(0, r.code(), r.err());
         JsonNode json = new ObjectMapper().readTree(r.out());
@@ -160,7 +160,7 @@ class MainTest {
         ConfigOptions o = opts("workload.num_requests=100");
         o.policyConfig = bundle;
         o.numInstances = 3;
-        o.fitnessWeights = "throughput:1";
+        o.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput:1");
         Out r = run(EXAMPLE, null, o);
         assertEquals(0, r.code(), r.err());
         JsonNode json = new ObjectMapper().readTree(r.out());

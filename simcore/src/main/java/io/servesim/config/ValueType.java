@@ -125,8 +125,7 @@ public abstract sealed class ValueType<T> {
             }
             boolean fits = v.isIntegralNumber() ? v.canConvertToLong() : v.asDouble() >= -0x1p63 && v.asDouble() < 0x1p63;
             if (!fits) {
-                throw new ConfigException(path, "must be an integer " + bounds() + (unit().isEmpty() ? "" : " " + unit())
-                        + ", got " + v.asText());
+                throw new ConfigException(path, "must be an integer " + outOfRange(bounds(), v.asText()).substring("must be ".length()));
             }
             long x = v.asLong();
             check(x, path);
@@ -351,7 +350,7 @@ public abstract sealed class ValueType<T> {
                     throw new ConfigException(path, "must be a duration with a unit (e.g. 30s, 500ms, 250us, 2m, 1h), got "
                             + render(v));
                 }
-                us = new Int(Long.MIN_VALUE, Long.MAX_VALUE, "", null).parse(v, path);
+                us = new Int(minUs, maxUs, "us", reason()).parse(v, path);
             } else if (v.isTextual()) {
                 us = Durations.parseUs(v.asText(), path);
             } else {

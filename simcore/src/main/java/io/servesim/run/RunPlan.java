@@ -60,7 +60,7 @@ public final class RunPlan {
             throw new ConfigException(problems);
         }
         SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp());
+                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents());
         return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
     }
 
@@ -82,7 +82,8 @@ public final class RunPlan {
         }
         var decode = pd.setup().decode();
         SimSetup setup = new SimSetup(decode.engine(), decode.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting());
+                cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting())
+                .withMaxEvents(cfg.maxEvents());
         return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
     }
 

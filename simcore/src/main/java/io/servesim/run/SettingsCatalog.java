@@ -22,6 +22,7 @@ public final class SettingsCatalog {
 
     /** The sections, in documentation order. */
     public static final List<Section> SECTIONS = List.of(
+            new Section("run", "The seed, the limits of a run and the fitness it is scored by.", RunSettings.ALL),
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
                     + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL));
 

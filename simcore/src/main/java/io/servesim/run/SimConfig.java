@@ -26,8 +26,9 @@ import io.servesim.workload.WorkloadSpec;
  * @param pd         {@code deployment.pd} with {@code deployment.architecture: pd}; null for aggregated
  * @param decodeRouting {@code deployment.pd.decode_routing}, the decode pool's router ({@link DecodeRouting}); null
  *                      for aggregated
+ * @param maxEvents  {@code max_events}: events a run may process before it stops with a {@link RunLimitException}
  */
 public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
                         PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload,
-                        AutoscalingConfig autoscaling, PdSpec pd, PolicySpec decodeRouting) {
+                        AutoscalingConfig autoscaling, PdSpec pd, PolicySpec decodeRouting, long maxEvents) {
 }

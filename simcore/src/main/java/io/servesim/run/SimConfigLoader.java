@@ -107,8 +107,9 @@ public final class SimConfigLoader {
     private static SimConfig bind(ConfigNode given, JsonNode written, Path baseDir) {
         JsonNode tree = withDefaultWorkload(written);
         ConfigNode root = tree == written ? given : given.over(tree);
-        long seed = root.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
-        long horizonUs = root.longValue("horizon_us", 0, 0, Long.MAX_VALUE);
+        long seed = root.get(RunSettings.SEED);
+        long horizonUs = root.get(RunSettings.HORIZON);
+        long maxEvents = root.get(RunSettings.MAX_EVENTS);
         ConfigNode deployment = root.child("deployment");
         int instances = deployment.intValue("instances", 1, 1, 100_000, Aliases.of("instances"));
         LatencySpec latency = bindDeployment(deployment, baseDir);
@@ -140,7 +141,7 @@ public final class SimConfigLoader {
         }
         PolicyBundle bundle = new PolicyBundle(specs);
         FitnessWeights fitness = FitnessWeights.NONE;
-        String weights = root.stringValue("fitness_weights", null);
+        String weights = root.get(RunSettings.FITNESS_WEIGHTS);
         if (weights != null) {
             try {
                 fitness = FitnessWeights.parse(weights, "fitness_weights");
@@ -155,7 +156,7 @@ public final class SimConfigLoader {
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd,
-                decodeRouting);
+                decodeRouting, maxEvents);
     }
 
     /**

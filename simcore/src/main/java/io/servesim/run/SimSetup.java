@@ -24,15 +24,16 @@ import io.servesim.slo.SloTargets;
  * @param gpusPerReplica GPUs per replica (the TP degree), for cost
  * @param pd         the P/D deployment (its pools replace the fleet of {@code engine} replicas); null for aggregated
  * @param decodeRouting the P/D decode pool's router; null for aggregated
+ * @param maxEvents  events a run may process before it stops with a {@link RunLimitException} ({@code max_events})
  */
 public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                        SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting) {
+                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents) {
     /** An aggregated deployment. */
     public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                     SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
                     int gpusPerReplica) {
-        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, null, null);
+        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, null, null, Long.MAX_VALUE);
     }
 
     /** A fixed fleet of one-GPU replicas. */
@@ -48,19 +49,23 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     }
 
     public SimSetup withPolicies(PolicyBundle p) {
-        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting);
+        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents);
     }
 
     public SimSetup withCluster(ClusterConfig c) {
-        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting);
+        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents);
     }
 
     public SimSetup withHorizonUs(long h) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd, decodeRouting);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents);
     }
 
     public SimSetup withFitness(FitnessWeights f) {
-        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting);
+        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents);
     }
 
     /**
@@ -69,7 +74,7 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
      */
     public SimSetup withPd(PdSetup p, PolicySpec decode) {
         return new SimSetup(engine, latency, cluster.withInstances(p.instances()), policies, slo, fitness, horizonUs,
-                autoscaling, gpusPerReplica, p, decode);
+                autoscaling, gpusPerReplica, p, decode, maxEvents);
     }
 
     /** GPUs of the deployment: both pools', or instances x TP. */
@@ -77,7 +82,14 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
         return pd != null ? pd.gpus() : cluster.instances() * gpusPerReplica;
     }
 
+    /** This setup stopping after {@code n} events ({@code max_events}). */
+    public SimSetup withMaxEvents(long n) {
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, n);
+    }
+
     public SimSetup withAutoscaling(AutoscalingConfig a) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd, decodeRouting);
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd,
+                decodeRouting, maxEvents);
     }
 }

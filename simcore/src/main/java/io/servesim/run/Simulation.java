@@ -214,11 +214,16 @@ public final class Simulation {
     /** Runs events in order; true when it stopped at the horizon with events still pending. */
     private boolean loop() {
         long horizon = setup.horizonUs();
+        long maxEvents = setup.maxEvents();
         // under autoscaling the run ends with the last request's work: the next check and pending
         // lifecycle steps change nothing a request sees (no request can be waiting without an event)
         while (events.size() > (autoscaler == null ? 0 : autoscaler.backgroundEvents())) {
             if (horizon > 0 && events.peekTimeUs() > horizon) {
                 return true;
+            }
+            if (events.processed() >= maxEvents) {
+                throw new RunLimitException(maxEvents, events.nowUs(), injected - metrics.completed() - metrics.dropped()
+                        - metrics.rejected());
             }
             events.pop();
             long now = events.poppedTimeUs();

@@ -170,6 +170,6 @@ class MacroStepPropertyTest {
                 e.maxModelLen(), e.blockSizeTokens(), e.totalKvBlocks(), e.gpuMemoryUtilization(), e.prefixCaching(),
                 e.kvTiers(), false);
         return new SimSetup(single, s.latency(), s.cluster(), s.policies(), s.slo(), s.fitness(), s.horizonUs(),
-                s.autoscaling(), s.gpusPerReplica(), s.pd(), s.decodeRouting());
+                s.autoscaling(), s.gpusPerReplica(), s.pd(), s.decodeRouting(), s.maxEvents());
     }
 }
