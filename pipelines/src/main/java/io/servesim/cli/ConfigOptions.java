@@ -34,22 +34,12 @@ public final class ConfigOptions {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--model", description = "deployment.model: Hugging Face id, e.g. meta-llama/llama-3.1-8b-instruct")
-    String model;
 
-    @Option(names = "--hardware", description = "deployment.hardware: GPU, e.g. H100, A100-80GB, L40S")
-    String hardware;
 
     @Option(names = "--gpus", paramLabel = "FILE", description = "deployment.gpus: GPU rows in gpus.yaml's format (datasheet"
             + " numbers) that --hardware may name; latency on them is uncalibrated")
     Path gpus;
 
-    @Option(names = "--tp", description = "deployment.tp: tensor-parallel degree")
-    Integer tp;
-
-    @Option(names = "--latency-model", completionCandidates = LatencyKindCandidates.All.class,
-            description = "deployment.latency_model: one of ${COMPLETION-CANDIDATES}")
-    String latencyModel;
 
 
 
@@ -64,8 +54,7 @@ public final class ConfigOptions {
 
 
 
-    @Option(names = "--num-instances", description = "deployment.instances: engine replicas in the cluster")
-    Integer numInstances;
+
 
     @Option(names = "--architecture", description = "deployment.architecture: aggregated (one pool) or pd (prefill/decode"
             + " disaggregation: deployment.pd)")
@@ -156,12 +145,7 @@ public final class ConfigOptions {
     private List<String> overrides(JsonNode tree) {
         List<String> o = new ArrayList<>();
         settings.forEach((setting, value) -> o.add(setting.path() + "=" + flagValue(value)));
-        add(o, "deployment.model", model);
-        add(o, "deployment.hardware", hardware);
         add(o, "deployment.gpus", gpus == null ? null : gpus.toAbsolutePath().toString());
-        add(o, "deployment.tp", tp);
-        add(o, "deployment.latency_model", latencyModel);
-        add(o, "deployment.instances", numInstances);
         add(o, "deployment.architecture", architecture);
         add(o, "deployment.pd.prefill.replicas", prefillReplicas);
         add(o, "deployment.pd.decode.replicas", decodeReplicas);

@@ -58,7 +58,7 @@ class MainTest {
     void flagsAreOverridesOfConfigPaths() throws Exception {
         ConfigOptions o = opts();
         o.numRequests = 50L;
-        o.latencyModel = "roofline";
+        o.settings.put(io.servesim.run.DeploymentSettings.LATENCY_MODEL, "roofline");
         o.settings.put(io.servesim.engine.EngineSettings.MAX_NUM_SEQS, "4");
         Out r = run(EXAMPLE, null, o);
         assertEquals(0, r.code(), r.err());
@@ -72,7 +72,7 @@ class MainTest {
     @Test
     void configErrorsExitTwoWithPaths() {
         ConfigOptions o = opts("engine.max_num_seqs=0");
-        o.hardware = "H9000";
+        o.settings.put(io.servesim.run.DeploymentSettings.HARDWARE, "H9000");
         Out r = run(EXAMPLE, null, o);
         assertEquals(ExitCode.CONFIG_ERROR, r.code());
         assertTrue(r.err().contains("engine.max_num_seqs: must be in [1, 1048576] requests, got 0"), r.err());
@@ -159,7 +159,7 @@ class MainTest {
         Files.writeString(bundle, "routing: least-loaded\nadmission: {name: token-bucket, params: {capacity: 5, refill_per_s: 1}}\n");
         ConfigOptions o = opts("workload.num_requests=100");
         o.policyConfig = bundle;
-        o.numInstances = 3;
+        o.settings.put(io.servesim.run.DeploymentSettings.INSTANCES, "3");
         o.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput:1");
         Out r = run(EXAMPLE, null, o);
         assertEquals(0, r.code(), r.err());

@@ -7,7 +7,8 @@ import java.util.Map;
  * The other names a config key may be written under, one list per key: vLLM's engine-argument names
  * ({@code max_num_running_reqs}, {@code max_num_scheduled_tokens}: vLLM's {@code SchedulerConfig}), the
  * spellings of BLIS's flags ({@code num_instances}, {@code tensor_parallelism}) and a unit-less
- * {@code kv_transfer_base_latency}. The binders read a key with its aliases ({@link ConfigNode#longValue}),
+ * {@code kv_transfer_base_latency}. The settings catalog declares the same aliases beside each setting
+ * ({@code io.servesim.run.SettingsCatalog}; AliasesTest checks the two agree), and the binders read a key with them,
  * which refuses a setting written under two names; an override of a key ({@link Overrides#set}) replaces
  * the setting whatever name the config wrote it under.
  */
@@ -20,6 +21,11 @@ public final class Aliases {
             "tp", List.of("tensor_parallelism"));
 
     private Aliases() {
+    }
+
+    /** The keys that have aliases. */
+    public static java.util.Set<String> keys() {
+        return OF.keySet();
     }
 
     /** The aliases of {@code key} (empty for a key without any). */

@@ -23,6 +23,8 @@ public final class SettingsCatalog {
     /** The sections, in documentation order. */
     public static final List<Section> SECTIONS = List.of(
             new Section("run", "The seed, the limits of a run and the fitness it is scored by.", RunSettings.ALL),
+            new Section("deployment", "What is served, on which GPU and how many, priced by which latency model.",
+                    DeploymentSettings.ALL),
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
                     + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL));
 

@@ -7,7 +7,6 @@ import io.servesim.cluster.AutoscalingBinder;
 import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterBinder;
 import io.servesim.cluster.ClusterConfig;
-import io.servesim.config.Aliases;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
@@ -111,7 +110,7 @@ public final class SimConfigLoader {
         long horizonUs = root.get(RunSettings.HORIZON);
         long maxEvents = root.get(RunSettings.MAX_EVENTS);
         ConfigNode deployment = root.child("deployment");
-        int instances = deployment.intValue("instances", 1, 1, 100_000, Aliases.of("instances"));
+        int instances = deployment.getInt(DeploymentSettings.INSTANCES);
         LatencySpec latency = bindDeployment(deployment, baseDir);
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         PdSpec pd = PdBinder.bind(deployment, tree.get("engine"), latency);
@@ -201,15 +200,15 @@ public final class SimConfigLoader {
      * may then name ({@link GpuCatalog#withFile}). Paths resolve against {@code baseDir}.
      */
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
-        String model = d.stringValue("model", null);
-        String hardware = d.stringValue("hardware", null);
-        int tp = d.intValue("tp", 1, 1, 64, Aliases.of("tp"));
-        String kind = d.choice("latency_model", LatencyKind.AUTO.configName(), LatencyKind.names());
+        String model = d.get(DeploymentSettings.MODEL);
+        String hardware = d.get(DeploymentSettings.HARDWARE);
+        int tp = d.getInt(DeploymentSettings.TP);
+        String kind = d.get(DeploymentSettings.LATENCY_MODEL);
         BlackboxCoefficients coefficients = null;
         CalibratedCoefficients calibrated = null;
         if (d.raw().path("coefficients").isTextual()) {
             try {
-                calibrated = CalibratedCoefficients.read(baseDir.resolve(d.stringValue("coefficients", null)),
+                calibrated = CalibratedCoefficients.read(baseDir.resolve(d.get(DeploymentSettings.COEFFICIENTS)),
                         d.pathOf("coefficients"));
                 coefficients = calibrated.coefficients();
             } catch (ConfigException e) {
@@ -226,9 +225,9 @@ public final class SimConfigLoader {
                 c.finish();
             }
         }
-        String profile = d.stringValue("profile", null);
+        String profile = d.get(DeploymentSettings.PROFILE);
         GpuCatalog gpus = GpuCatalog.builtIn();
-        String gpusFile = d.stringValue("gpus", null);
+        String gpusFile = d.get(DeploymentSettings.GPUS);
         if (gpusFile != null) {
             try {
                 gpus = gpus.withFile(baseDir.resolve(gpusFile), d.pathOf("gpus"));

@@ -1,0 +1,60 @@
+package io.servesim.run;
+
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
+import io.servesim.latency.LatencyKind;
+import java.util.List;
+
+/**
+ * The {@code deployment:} settings of an aggregated fleet: what is served (the model, by Hugging Face id or a
+ * {@code config.json}), on what (a GPU of the bundled table or of {@code gpus}, at a tensor-parallel degree), priced
+ * by which latency model, and how many replicas ({@code deployment.pd} and {@code architecture} are P/D's, in their
+ * own section).
+ */
+public final class DeploymentSettings {
+    public static final Setting<String> MODEL = Setting.derived("deployment.model", ValueType.text(),
+            "required, unless deployment.coefficients gives a blackbox model",
+            "The served model: a Hugging Face id (case-insensitive; the bundled configs in sweeps/data/models) or the path"
+                    + " of a config.json (relative to the config).")
+            .flag("--model");
+    public static final Setting<String> HARDWARE = Setting.derived("deployment.hardware", ValueType.text(),
+            "required, unless deployment.coefficients gives a blackbox model",
+            "The GPU: a bundled name (H100, H200, B200, A100-80GB, L40S, RTX4090, RTXPRO6000, or an alias) or a row of"
+                    + " deployment.gpus.")
+            .flag("--hardware");
+    public static final Setting<Long> TP = Setting.of("deployment.tp",
+            ValueType.integer(1, 64).in("GPUs", "at least one GPU; a tensor-parallel group of more than 64 GPUs is beyond"
+                    + " any deployment"), 1L,
+            "Tensor-parallel degree: GPUs per replica (vLLM tensor_parallel_size).")
+            .flag("--tp").alias("tensor_parallelism");
+    public static final Setting<String> LATENCY_MODEL = Setting.of("deployment.latency_model",
+            ValueType.choice(LatencyKind.names()), LatencyKind.AUTO.configName(),
+            "How a step is priced: blackbox (trained coefficients), roofline (operators of the model on the GPU's"
+                    + " datasheet), profiled (measured per-layer tables); auto takes the trained coefficients when they exist"
+                    + " for the model, GPU and TP, else the roofline.")
+            .flag("--latency-model");
+    public static final Setting<String> COEFFICIENTS = Setting.derived("deployment.coefficients", ValueType.text(),
+            "the trained coefficients of the model, GPU and TP (BLIS's defaults.yaml), when latency_model is blackbox or auto",
+            "Blackbox coefficients: the path of a file servesim calibrate wrote, or inline {alpha: [a0, a1, a2], beta: [b0,"
+                    + " b1, b2]} in microseconds.");
+    public static final Setting<String> PROFILE = Setting.derived("deployment.profile", ValueType.text(),
+            "the bundled profile of the model and GPU",
+            "A measured-profile directory in LLMServingSim's layout, for latency_model: profiled (relative to the config).");
+    public static final Setting<String> GPUS = Setting.derived("deployment.gpus", ValueType.text(), "only the bundled GPUs",
+            "A file of GPU rows in the bundled gpus.yaml's format (datasheet numbers) that hardware may then name (relative"
+                    + " to the config; the flag's path is relative to the working directory).")
+            .flag("--gpus");
+    public static final Setting<Long> INSTANCES = Setting.of("deployment.instances",
+            ValueType.integer(1, 100_000).in("replicas", "at least one; a fleet of more than 100,000 replicas is beyond"
+                    + " any deployment"), 1L,
+            "Engine replicas behind the control plane (BLIS num-instances); under autoscaling, the replicas ready at the"
+                    + " start.")
+            .flag("--num-instances").alias("num_instances");
+
+    /** Every deployment setting, in documentation order. */
+    public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, LATENCY_MODEL, COEFFICIENTS, PROFILE, GPUS,
+            INSTANCES);
+
+    private DeploymentSettings() {
+    }
+}
