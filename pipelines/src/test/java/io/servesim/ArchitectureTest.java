@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  *   run      -> all of the above                       (config loading, RunPlan, the run loop)
  *   fidelity -> run                                    (replay of real runs, calibration)
  *   ---- pipelines ----
- *   exit (exit codes, error reporter) <- io, sweep, evaluate, fidelity.compare, fidelity.replay <- report <- cli
+ *   exit (exit codes, error reporter) <- io (Parquet/CSV rows, output files) <- sweep <- evaluate, compare <- report <- cli
  * </pre>
  * The kernel never sees Beam, Avro, Parquet, Hadoop or picocli; only {@code cli} sees picocli.
  */
@@ -68,8 +68,8 @@ class ArchitectureTest {
                 .layer("run").definedBy("io.servesim.run")
                 .layer("fidelity").definedBy("io.servesim.fidelity")
                 .layer("pipelines").definedBy("io.servesim.cli..", "io.servesim.sweep..", "io.servesim.io..",
-                        "io.servesim.exit..", "io.servesim.evaluate..", "io.servesim.fidelity.compare..",
-                        "io.servesim.fidelity.replay..", "io.servesim.report..")
+                        "io.servesim.exit..", "io.servesim.evaluate..", "io.servesim.compare..",
+                        "io.servesim.io..", "io.servesim.report..")
                 .whereLayer("pipelines").mayNotBeAccessedByAnyLayer()
                 .whereLayer("fidelity").mayOnlyBeAccessedByLayers("pipelines")
                 .whereLayer("run").mayOnlyBeAccessedByLayers("fidelity", "pipelines")
@@ -115,7 +115,7 @@ class ArchitectureTest {
         // the error reporter knows simcore's error types, nothing else of the application
         noClasses().that().resideInAPackage("io.servesim.exit")
                 .should().dependOnClassesThat().resideInAnyPackage("io.servesim.sweep..", "io.servesim.io..",
-                        "io.servesim.evaluate..", "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..",
+                        "io.servesim.evaluate..", "io.servesim.compare..", "io.servesim.io..",
                         "io.servesim.report..")
                 .check(classes);
     }
@@ -124,6 +124,79 @@ class ArchitectureTest {
     void onlyTheCommandLineSeesPicocli() {
         noClasses().that().resideOutsideOfPackage("io.servesim.cli")
                 .should().dependOnClassesThat().resideInAPackage("picocli..")
+                .check(classes);
+    }
+
+    /**
+     * The application's own layers, as the Javadoc above draws them: the error reporter at the bottom, then the row and
+     * file writers, the sweeps, what runs on sweeps (candidate evaluation, ranking against measurements), the report
+     * pages, and the command line on top.
+     */
+    @Test
+    void pipelinesLayers() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("exit").definedBy("io.servesim.exit")
+                .layer("io").definedBy("io.servesim.io")
+                .layer("sweep").definedBy("io.servesim.sweep")
+                .layer("evaluate").definedBy("io.servesim.evaluate")
+                .layer("compare").definedBy("io.servesim.compare")
+                .layer("report").definedBy("io.servesim.report")
+                .layer("cli").definedBy("io.servesim.cli")
+                .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+                .whereLayer("report").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("compare").mayOnlyBeAccessedByLayers("report", "cli")
+                .whereLayer("evaluate").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("sweep").mayOnlyBeAccessedByLayers("evaluate", "compare", "report", "cli")
+                .whereLayer("io").mayOnlyBeAccessedByLayers("sweep", "evaluate", "compare", "report", "cli")
+                .whereLayer("exit").mayOnlyBeAccessedByLayers("io", "sweep", "evaluate", "compare", "report", "cli")
+                .check(classes);
+    }
+
+    /** Each package name lives in one module, so a slice of the layering is one concept of one module. */
+    @Test
+    void aPackageLivesInOneModule() {
+        java.util.Map<String, java.util.Set<String>> modules = new java.util.HashMap<>();
+        for (var c : classes) {
+            String location = c.getSource().map(s -> s.getUri().toString()).orElse("");
+            String module = location.contains("/simcore/target/") || location.contains("servesim-simcore") ? "simcore" : "pipelines";
+            modules.computeIfAbsent(c.getPackageName(), k -> new java.util.TreeSet<>()).add(module);
+        }
+        modules.forEach((pkg, in) -> org.junit.jupiter.api.Assertions.assertEquals(1, in.size(), pkg + " is in " + in));
+    }
+
+    /**
+     * The kernel's promises, which determinism rests on: simcore reads no clock, no system property or environment
+     * variable, starts no thread and keeps no static non-final field, and the packages a run executes do no file I/O (a
+     * run's results depend only on its config and seed; the loaders in config, latency, workload, fidelity and run read
+     * files before a run starts, and the bundled catalogs memoize what they parse from the application's resources).
+     */
+    @Test
+    void theRunLoopReadsNoClockStartsNoThreadAndDoesNoIo() {
+        String[] loop = {"io.servesim.kernel..", "io.servesim.engine..", "io.servesim.cluster..", "io.servesim.disagg..",
+            "io.servesim.policy..", "io.servesim.metrics..", "io.servesim.slo..", "io.servesim.decisions..", "io.servesim.rng.."};
+        String[] simcore = {"io.servesim.config..", "io.servesim.rng..", "io.servesim.slo..", "io.servesim.decisions..",
+            "io.servesim.kernel..", "io.servesim.latency..", "io.servesim.engine..", "io.servesim.cluster..",
+            "io.servesim.disagg..", "io.servesim.policy..", "io.servesim.metrics..", "io.servesim.workload..",
+            "io.servesim.run..", "io.servesim.fidelity.."};
+        noClasses().that().resideInAnyPackage(simcore)
+                .should().callMethod(System.class, "currentTimeMillis").orShould().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(java.time.Instant.class, "now").orShould().callMethod(System.class, "getProperty",
+                        String.class)
+                .orShould().callMethod(System.class, "getenv", String.class)
+                .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+                .orShould().dependOnClassesThat().areAssignableTo(java.util.concurrent.Executor.class)
+                .orShould().dependOnClassesThat().areAssignableTo(java.util.concurrent.CompletableFuture.class)
+                .orShould().callMethod(java.util.stream.BaseStream.class, "parallel")
+                .orShould().callMethod(java.util.Collection.class, "parallelStream")
+                .check(classes);
+        noClasses().that().resideInAnyPackage(loop)
+                .should().dependOnClassesThat().belongToAnyOf(java.nio.file.Files.class, java.io.File.class,
+                        java.io.FileInputStream.class, java.io.FileOutputStream.class, java.io.FileReader.class,
+                        java.io.FileWriter.class, java.io.RandomAccessFile.class)
+                .check(classes);
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields().that().areDeclaredInClassesThat()
+                .resideInAnyPackage(simcore).and().areStatic()
+                .should().beFinal().because("static mutable state would carry from one run to the next")
                 .check(classes);
     }
 }

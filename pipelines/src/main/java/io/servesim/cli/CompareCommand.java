@@ -1,7 +1,7 @@
 package io.servesim.cli;
 
 import io.servesim.exit.ErrorReport;
-import io.servesim.fidelity.compare.CompareJob;
+import io.servesim.compare.CompareJob;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import io.servesim.fidelity.RealRun;
 import io.servesim.fidelity.Replay;
 import io.servesim.fidelity.ReplayOptions;
 import io.servesim.fidelity.ReplaySetup;
-import io.servesim.fidelity.replay.ReplayParquet;
+import io.servesim.io.ReplayParquet;
 import io.servesim.io.OutputPath;
 import io.servesim.io.RowFiles;
 import io.servesim.io.StagedOutputs;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.exit.ExitCode;
 import io.servesim.fidelity.ReplayOptions;
-import io.servesim.fidelity.replay.ReplayParquet;
+import io.servesim.io.ReplayParquet;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -191,11 +191,10 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     /** Aggregates of the run; see {@link RunSummary} and {@link ClusterSummary}. */
     public RunSummary summary(RunTotals totals) {
         double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, totals.endUs() - firstArrivalUs) / 1e6;
-        // The seven latency samples' statistics are independent of each other (and each is computed the
-        // same way on any thread), so they are computed on all cores.
+        // one thread, as the whole kernel: a run shares no core with anything it starts (a sweep runs cells side by side)
         Distribution[] d = java.util.stream.Stream.of(ttftUs, e2eUs, withTpot(tpotUs), clientTtftUs, clientE2eUs,
                         schedulingUs, queueingUs)
-                .parallel().map(us -> Distribution.ofMicros(Percentiles.of(us))).toArray(Distribution[]::new);
+                .map(us -> Distribution.ofMicros(Percentiles.of(us))).toArray(Distribution[]::new);
         Distribution ttft = d[0];
         Distribution e2e = d[1];
         Distribution tpot = d[2];

@@ -27,7 +27,7 @@
  *
  * <h2>The statistics</h2>
  * Computed per metric over the n joined keys, {@code sim_i} and {@code real_i} being the two values of
- * key i ({@link io.servesim.fidelity.compare.RankAgreement}). Each is null in the output (n/a in the table) where
+ * key i ({@link io.servesim.compare.RankAgreement}). Each is null in the output (n/a in the table) where
  * it is undefined: every one when n &lt; 2 (MAPE excepted), the correlations when one side has a single
  * value, MAPE when a measured value is 0.
  * <ul>
@@ -60,4 +60,4 @@
  * FROM 'out/my-sweep/compare/compare.parquet';
  * </pre>
  */
-package io.servesim.fidelity.compare;
+package io.servesim.compare;

@@ -1,4 +1,4 @@
-package io.servesim.fidelity.compare;
+package io.servesim.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.servesim.fidelity.compare;
+package io.servesim.compare;
 
 import java.math.BigDecimal;
 

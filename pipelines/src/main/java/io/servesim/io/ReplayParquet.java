@@ -1,8 +1,6 @@
-package io.servesim.fidelity.replay;
+package io.servesim.io;
 
 import io.servesim.fidelity.ReplayRow;
-import io.servesim.io.RowFile;
-import io.servesim.io.RowFiles;
 import io.servesim.io.Schemas;
 import java.io.IOException;
 import java.nio.file.Path;

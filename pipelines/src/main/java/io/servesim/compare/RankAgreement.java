@@ -1,4 +1,4 @@
-package io.servesim.fidelity.compare;
+package io.servesim.compare;
 
 import org.apache.commons.math3.stat.correlation.KendallsCorrelation;
 import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
