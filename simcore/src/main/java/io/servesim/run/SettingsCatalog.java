@@ -2,6 +2,7 @@ package io.servesim.run;
 
 import io.servesim.config.Setting;
 import io.servesim.engine.EngineSettings;
+import io.servesim.workload.dist.DistributionSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,7 +24,12 @@ public final class SettingsCatalog {
     /** The sections, in documentation order. */
     public static final List<Section> SECTIONS = List.of(
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
-                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL));
+                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("distributions", "A distribution block, wherever one stands (<distribution>): a client's"
+                    + " input_distribution, output_distribution, priority_distribution, a conversation's turns and"
+                    + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations."
+                    + " Parameters are in the unit of what is measured; each type reads only its own.",
+                    DistributionSettings.ALL));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();
