@@ -5,6 +5,7 @@ import io.servesim.engine.EngineSettings;
 import io.servesim.workload.ClientSettings;
 import io.servesim.workload.TraceSettings;
 import io.servesim.workload.WorkloadSettings;
+import io.servesim.workload.agentic.AgenticSettings;
 import io.servesim.workload.arrival.ArrivalSettings;
 import io.servesim.workload.dist.DistributionSettings;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ public final class SettingsCatalog {
                     + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations."
                     + " Parameters are in the unit of what is measured; each type reads only its own.",
                     DistributionSettings.ALL),
-            new Section("trace", "A trace replay (workload.trace).", TraceSettings.ALL));
+            new Section("trace", "A trace replay (workload.trace).", TraceSettings.ALL),
+            new Section("agentic", "An agentic client's workflow (workload.clients[].agentic).", AgenticSettings.ALL));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();
