@@ -36,7 +36,7 @@ public final class SettingsCatalog {
                     + " form (its keys directly under workload).", ClientSettings.ALL),
             new Section("arrival", "A client's arrival process (workload.clients[].arrival); each process reads only its"
                     + " own parameters.", ArrivalSettings.ALL),
-            new Section("distributions", "A distribution block, wherever one stands (<distribution>): a client's"
+            new Section("distributions", "A distribution block, wherever one stands: a client's"
                     + " input_distribution, output_distribution, priority_distribution, a conversation's turns and"
                     + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations."
                     + " Parameters are in the unit of what is measured; each type reads only its own.",
