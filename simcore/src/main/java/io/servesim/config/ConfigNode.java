@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,6 +25,7 @@ public final class ConfigNode {
     private final Bound bound;
     private final List<ConfigException.Problem> problems;
     private final Set<String> read = new LinkedHashSet<>();
+    private final Set<String> refused = new HashSet<>();
 
     /** Where a setting's value came from, for {@code servesim config --effective}. */
     public enum Source {
@@ -103,7 +105,30 @@ public final class ConfigNode {
             return v;
         } catch (ConfigException e) {
             problems(e);
+            refused.add(setting.key());
             return setting.defaultValue();
+        }
+    }
+
+    /**
+     * Whether the config gave {@code setting} a value here that {@link #get} refused (the problem is recorded and
+     * {@code get} returned the default): a check across settings ({@code stop_us > start_us}) skips a refused one
+     * rather than judge the default the config did not give.
+     */
+    public boolean refused(Setting<?> setting) {
+        return refused.contains(setting.key());
+    }
+
+    /**
+     * Records the settings bound on {@code detached} (a tree bound on its own, such as a workload that a scenario
+     * expands or a standalone file holds) as bound here under {@code prefix}: {@link #resolved()} then lists them
+     * with the document's, a value a flag set at its prefixed path counted as the flag's.
+     */
+    public void adopt(ConfigNode detached, String prefix) {
+        for (Resolved r : detached.resolved()) {
+            String at = prefix.isEmpty() ? r.path() : prefix + "." + r.path();
+            boolean flag = r.source() == Source.FILE && bound.fromFlags().contains(at);
+            bound.resolved().add(new Resolved(at, r.setting(), r.value(), flag ? Source.FLAG : r.source()));
         }
     }
 

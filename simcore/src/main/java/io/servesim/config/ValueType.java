@@ -218,7 +218,7 @@ public abstract sealed class ValueType<T> {
 
         @Override
         public String describe() {
-            return "number " + (min == -Double.MAX_VALUE && max == Double.MAX_VALUE ? "" : bounds())
+            return "number" + (min == -Double.MAX_VALUE && max == Double.MAX_VALUE ? "" : " " + bounds())
                     + (unit().isEmpty() ? "" : " " + unit());
         }
     }

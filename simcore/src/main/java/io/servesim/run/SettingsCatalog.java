@@ -2,6 +2,12 @@ package io.servesim.run;
 
 import io.servesim.config.Setting;
 import io.servesim.engine.EngineSettings;
+import io.servesim.workload.ClientSettings;
+import io.servesim.workload.TraceSettings;
+import io.servesim.workload.WorkloadSettings;
+import io.servesim.workload.agentic.AgenticSettings;
+import io.servesim.workload.arrival.ArrivalSettings;
+import io.servesim.workload.dist.DistributionSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -26,7 +32,20 @@ public final class SettingsCatalog {
             new Section("deployment", "What is served, on which GPU and how many, priced by which latency model.",
                     DeploymentSettings.ALL),
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
-                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL));
+                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("workload", "The workload (workload spec v2): synthetic clients, a built-in scenario, a trace"
+                    + " replay (workload.trace), or the path of a file holding one of them.", WorkloadSettings.ALL),
+            new Section("workload clients", "One client of workload.clients, or the workload itself in the single-client"
+                    + " form (its keys directly under workload).", ClientSettings.ALL),
+            new Section("arrival", "A client's arrival process (workload.clients[].arrival); each process reads only its"
+                    + " own parameters.", ArrivalSettings.ALL),
+            new Section("distributions", "A distribution block, wherever one stands: a client's"
+                    + " input_distribution, output_distribution, priority_distribution, a conversation's turns and"
+                    + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations."
+                    + " Parameters are in the unit of what is measured; each type reads only its own.",
+                    DistributionSettings.ALL),
+            new Section("trace", "A trace replay (workload.trace).", TraceSettings.ALL),
+            new Section("agentic", "An agentic client's workflow (workload.clients[].agentic).", AgenticSettings.ALL));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();

@@ -44,11 +44,20 @@ class ConfigReferenceTest {
         var tree = io.servesim.config.StrictJson.yaml().createObjectNode();
         tree.putObject("deployment").put("model", "meta-llama/llama-3.1-8b-instruct").put("hardware", "H100");
         tree.putObject("engine").put("max_num_seqs", 64).put("block_size", 32);
-        List<ConfigNode.Resolved> r = SimConfigLoader.effective(tree.deepCopy(), Path.of(""), Set.of("engine.block_size"));
+        tree.putObject("workload").put("scenario", "chat").put("num_requests", 50);
+        List<ConfigNode.Resolved> r = SimConfigLoader.effective(tree.deepCopy(), Path.of(""),
+                Set.of("engine.block_size", "workload.num_requests"));
         assertEquals("64 FILE", find(r, "engine.max_num_seqs"));
         assertEquals("32 FLAG", find(r, "engine.block_size"));
         assertEquals("2048 DEFAULT", find(r, "engine.max_num_batched_tokens"));
         assertEquals("the model's max_position_embeddings DERIVED", find(r, "engine.max_model_len"));
+        // the workload's settings, bound on their own tree (here the chat scenario's), are the document's
+        assertEquals("chat FILE", find(r, "workload.scenario"));
+        assertEquals("5.53 FILE", find(r, "workload.aggregate_rate"));
+        assertEquals("50 FLAG", find(r, "workload.num_requests"));
+        assertEquals("1.072 FILE", find(r, "workload.arrival.cv"));
+        assertEquals("1 DEFAULT", find(r, "workload.streaming_probability"));
+        assertEquals("the run's seed DERIVED", find(r, "workload.seed"));
     }
 
     private static String find(List<ConfigNode.Resolved> resolved, String path) {
