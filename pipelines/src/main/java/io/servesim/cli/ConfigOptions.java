@@ -34,27 +34,9 @@ public final class ConfigOptions {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
     List<String> sets = new ArrayList<>();
 
-
-
     @Option(names = "--gpus", paramLabel = "FILE", description = "deployment.gpus: GPU rows in gpus.yaml's format (datasheet"
             + " numbers) that --hardware may name; latency on them is uncalibrated")
     Path gpus;
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
     @Option(names = "--architecture", description = "deployment.architecture: aggregated (one pool) or pd (prefill/decode"
             + " disaggregation: deployment.pd)")
@@ -119,7 +101,6 @@ public final class ConfigOptions {
 
     @Option(names = "--routing-latency-us", description = "cluster.routing_latency_us")
     Long routingLatencyUs;
-
 
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: any policy kind of the policies: section"
             + " (each a name or {name, params}); flags override it")

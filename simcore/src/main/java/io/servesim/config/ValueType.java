@@ -350,7 +350,16 @@ public abstract sealed class ValueType<T> {
                     throw new ConfigException(path, "must be a duration with a unit (e.g. 30s, 500ms, 250us, 2m, 1h), got "
                             + render(v));
                 }
-                us = new Int(minUs, maxUs, "us", reason()).parse(v, path);
+                if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
+                    throw new ConfigException(path, "must be a whole number of microseconds or a duration with a unit, got "
+                            + render(v));
+                }
+                boolean fits = v.isIntegralNumber() ? v.canConvertToLong() : Math.abs(v.asDouble()) < 0x1p63;
+                if (!fits) { // beyond a long: refused with the range, in durations like any other value out of it
+                    throw new ConfigException(path, outOfRange("in [" + Durations.render(minUs) + ", "
+                            + Durations.render(maxUs) + "]", v.asText() + "us"));
+                }
+                us = v.asLong();
             } else if (v.isTextual()) {
                 us = Durations.parseUs(v.asText(), path);
             } else {

@@ -32,6 +32,15 @@ class ValueTypeTest {
         tooLong.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
         assertEquals(List.of("engine.kv_transfer_base_latency_us: must be in [0us, 1m], got 2m (a fixed cost per transfer"
                 + " beyond a minute is no link)"), problems(tooLong));
+        // a bare number is refused in the same words as a duration, its range rendered with units
+        ConfigNode negative = engine("engine: {kv_transfer_base_latency_us: -5}");
+        negative.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
+        assertEquals(List.of("engine.kv_transfer_base_latency_us: must be in [0us, 1m], got -5us (a fixed cost per transfer"
+                + " beyond a minute is no link)"), problems(negative));
+        ConfigNode fraction = engine("engine: {kv_transfer_base_latency_us: 2.5}");
+        fraction.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
+        assertEquals(List.of("engine.kv_transfer_base_latency_us: must be a whole number of microseconds or a duration with"
+                + " a unit, got 2.5"), problems(fraction));
     }
 
     @Test
