@@ -106,18 +106,6 @@ public final class ConfigOptions {
             + " (each a name or {name, params}); flags override it")
     Path policyConfig;
 
-    @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second, > 0;"
-            + " refused for a trace replay (its timestamps set the arrivals)")
-    Double rate;
-
-    @Option(names = "--skip-bad-lines", description = "workload.trace.skip_bad_lines: skip malformed trace lines (counted"
-            + " in the summary) instead of stopping; only for a trace replay")
-    Boolean skipBadLines;
-
-    @Option(names = "--num-requests", description = "workload.num_requests (>= 1); for a trace replay"
-            + " workload.trace.max_requests: replay only its first N requests")
-    Long numRequests;
-
     /**
      * The overrides the flags other than the workload ones ({@link WorkloadFlags}) stand for; a policy flag sets its
      * kind's policy where {@code tree} writes it ({@link PolicyKind#configPathIn}: {@code autoscaling.policy} or
@@ -125,7 +113,11 @@ public final class ConfigOptions {
      */
     private List<String> overrides(JsonNode tree) {
         List<String> o = new ArrayList<>();
-        settings.forEach((setting, value) -> o.add(setting.path() + "=" + flagValue(value)));
+        settings.forEach((setting, value) -> {
+            if (!WorkloadFlags.SETTINGS.contains(setting)) {
+                o.add(setting.path() + "=" + flagValue(value));
+            }
+        });
         add(o, "deployment.gpus", gpus == null ? null : gpus.toAbsolutePath().toString());
         add(o, "deployment.architecture", architecture);
         add(o, "deployment.pd.prefill.replicas", prefillReplicas);
@@ -182,7 +174,7 @@ public final class ConfigOptions {
     }
 
     private Prepared prepare(Path file, Consumer<String> notes) {
-        WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
+        WorkloadFlags workloadFlags = new WorkloadFlags(settings);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
         if (autoscalerThreshold != null) {
@@ -234,7 +226,7 @@ public final class ConfigOptions {
      * A catalog flag's value as YAML: a boolean or a number as such (in plain notation, so YAML reads {@code 1e-7} as a
      * number), anything else quoted; the setting's type then parses and checks it as it would the same value in a file.
      */
-    private static String flagValue(String raw) {
+    static String flagValue(String raw) {
         String v = raw.strip();
         if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
             return v.toLowerCase(java.util.Locale.ROOT);

@@ -57,7 +57,7 @@ class MainTest {
     @Test
     void flagsAreOverridesOfConfigPaths() throws Exception {
         ConfigOptions o = opts();
-        o.numRequests = 50L;
+        o.settings.put(io.servesim.workload.WorkloadSettings.NUM_REQUESTS, "50");
         o.settings.put(io.servesim.run.DeploymentSettings.LATENCY_MODEL, "roofline");
         o.settings.put(io.servesim.engine.EngineSettings.MAX_NUM_SEQS, "4");
         Out r = run(EXAMPLE, null, o);
@@ -145,7 +145,7 @@ class MainTest {
         assertEquals(ExitCode.CONFIG_ERROR, bad.code(), bad.err());
         assertTrue(bad.err().contains("t.csv:3"), bad.err());
         ConfigOptions skip = opts();
-        skip.skipBadLines = true;
+        skip.settings.put(io.servesim.workload.TraceSettings.SKIP_BAD_LINES, "true");
         Out ok = run(cfg, null, skip);
         assertEquals(0, ok.code(), ok.err());
         JsonNode json = new ObjectMapper().readTree(ok.out());

@@ -74,6 +74,21 @@ public final class ConfigNode {
         return root;
     }
 
+    /**
+     * The root of a tree bound on its own that stands at {@code prefix} in this document (a workload mapping, bound
+     * detached so a scenario can expand it): values the command line set under {@code prefix} count as flags there too.
+     */
+    public ConfigNode detached(JsonNode tree, String prefix) {
+        String under = prefix + ".";
+        Set<String> flags = new HashSet<>();
+        for (String f : bound.fromFlags()) {
+            if (f.startsWith(under)) {
+                flags.add(f.substring(under.length()));
+            }
+        }
+        return root(tree, flags);
+    }
+
     /** Every setting bound so far in this document, in binding order. */
     public List<Resolved> resolved() {
         return List.copyOf(bound.resolved());
@@ -98,13 +113,15 @@ public final class ConfigNode {
             return setting.defaultValue();
         }
         String written = pathOf(f.key());
+        boolean fromFlag = bound.fromFlags().contains(written) || bound.fromFlags().contains(at);
         try {
             T v = setting.type().parse(f.value(), written);
-            bound.resolved().add(new Resolved(at, setting, setting.type().render(v),
-                    bound.fromFlags().contains(written) || bound.fromFlags().contains(at) ? Source.FLAG : Source.FILE));
+            bound.resolved().add(new Resolved(at, setting, setting.type().render(v), fromFlag ? Source.FLAG : Source.FILE));
             return v;
         } catch (ConfigException e) {
-            problems(e);
+            for (ConfigException.Problem p : e.problems()) { // a value the file does not hold is blamed on the command line
+                problem(p.path(), fromFlag ? p.message() + " (given on the command line)" : p.message());
+            }
             refused.add(setting.key());
             return setting.defaultValue();
         }

@@ -84,7 +84,7 @@ public final class WorkloadBinder {
      */
     private static WorkloadSpec bindTree(JsonNode tree, String prefix, String note, ConfigNode sink, Path baseDir,
                                          long horizonUs, SloTargets slo) {
-        ConfigNode root = ConfigNode.root(tree);
+        ConfigNode root = sink.detached(tree, prefix);
         ConfigNode w = withScenario(root); // over root's tree or the expanded one, sharing root's problems and settings
         WorkloadSpec spec = null;
         if (w != null && w.raw().isObject()) {
