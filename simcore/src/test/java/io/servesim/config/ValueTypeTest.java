@@ -2,9 +2,11 @@ package io.servesim.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.servesim.engine.EngineSettings;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** One parser per kind of value: every key of a kind takes the same forms and refuses with its range and reason. */
@@ -46,6 +48,37 @@ class ValueTypeTest {
         assertEquals("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0.0000001 (a GPU-CPU link below"
                 + " 10 MB/s moves a 2 MiB KV block in over 0.2 s, slower than recomputing it; above 10 TB/s is beyond any PCIe,"
                 + " NVLink-C2C or HBM)", problems(slow).get(0));
+    }
+
+    @Test
+    void aKeyInMicrosecondsRefusesAFractionOfOneSayingSo() {
+        ConfigNode e = engine("engine: {kv_transfer_base_latency_us: 2.5}");
+        e.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
+        assertEquals(List.of("engine.kv_transfer_base_latency_us: must be a whole number of microseconds or a duration with"
+                + " a unit (e.g. 1.5ms), got 2.5"), problems(e));
+    }
+
+    @Test
+    void aMappingParsesEachValueAtItsOwnPathAndRendersSorted() {
+        ValueType<Map<String, Long>> limits = ValueType.mapping(ValueType.integer(0, 10).in("requests", "why"));
+        Setting<Map<String, Long>> s = Setting.of("p.limits", limits, Map.of(), "doc");
+        assertEquals(Map.of("a", 2L, "b", 3L), s.parse(io.servesim.workload.Yaml.tree("{b: 3, a: 2}"), "p.limits"));
+        assertEquals("{a: 2, b: 3}", limits.render(Map.of("b", 3L, "a", 2L)));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> s.parse(io.servesim.workload.Yaml.tree("{a: 11}"), "p.limits"));
+        assertEquals("p.limits.a: must be in [0, 10] requests, got 11 (why)", e.getMessage());
+    }
+
+    @Test
+    void aChoiceNamesWhatItChoosesAndAnInfiniteNumberIsRefusedByItsRange() {
+        Setting<String> router = Setting.of("r.name", ValueType.choice(List.of("a", "b"), "routing policy"), "a", "doc");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> router.parse(com.fasterxml.jackson.databind.node.TextNode.valueOf("c"), "r.name"));
+        assertEquals("r.name: unknown routing policy 'c'; valid: a, b", e.getMessage());
+        Setting<Double> w = Setting.of("w", ValueType.real(0, 1), 0.0, "doc");
+        e = assertThrows(ConfigException.class,
+                () -> w.parse(com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.POSITIVE_INFINITY), "w"));
+        assertEquals("w: must be in [0, 1], got Infinity", e.getMessage());
     }
 
     @Test
