@@ -1,5 +1,6 @@
 package io.servesim.run;
 
+import io.servesim.cluster.ClusterSettings;
 import io.servesim.config.Setting;
 import io.servesim.engine.EngineSettings;
 import java.util.ArrayList;
@@ -23,7 +24,9 @@ public final class SettingsCatalog {
     /** The sections, in documentation order. */
     public static final List<Section> SECTIONS = List.of(
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
-                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL));
+                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("cluster", "The control plane around the instances: its decision latencies and how fresh each"
+                    + " instance signal is when a policy reads it.", ClusterSettings.ALL));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();
