@@ -1,5 +1,6 @@
 package io.servesim.run;
 
+import io.servesim.cluster.AutoscalingSettings;
 import io.servesim.cluster.ClusterSettings;
 import io.servesim.config.Setting;
 import io.servesim.engine.EngineSettings;
@@ -26,7 +27,9 @@ public final class SettingsCatalog {
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
                     + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
             new Section("cluster", "The control plane around the instances: its decision latencies and how fresh each"
-                    + " instance signal is when a policy reads it.", ClusterSettings.ALL));
+                    + " instance signal is when a policy reads it.", ClusterSettings.ALL),
+            new Section("autoscaling", "Replicas coming and going: the fleet's bounds, the scale check, how a new replica"
+                    + " starts and an old one drains, and the price of a GPU-hour.", AutoscalingSettings.ALL));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();
