@@ -3,6 +3,7 @@ package io.servesim.run;
 import io.servesim.cluster.AutoscalingSettings;
 import io.servesim.cluster.ClusterSettings;
 import io.servesim.config.Setting;
+import io.servesim.disagg.PdSettings;
 import io.servesim.engine.EngineSettings;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Every setting of a run config, one list per section, each declared beside the binder that reads it (as the
@@ -29,7 +31,9 @@ public final class SettingsCatalog {
             new Section("cluster", "The control plane around the instances: its decision latencies and how fresh each"
                     + " instance signal is when a policy reads it.", ClusterSettings.ALL),
             new Section("autoscaling", "Replicas coming and going: the fleet's bounds, the scale check, how a new replica"
-                    + " starts and an old one drains, and the price of a GPU-hour.", AutoscalingSettings.ALL));
+                    + " starts and an old one drains, and the price of a GPU-hour.", AutoscalingSettings.ALL),
+            new Section("deployment.pd", "Prefill/decode disaggregation: two pools and the KV transfer links between"
+                    + " them.", plus(PdSettings.ALL, DecodeRouting.NAME)));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();
@@ -42,6 +46,10 @@ public final class SettingsCatalog {
     /** The setting a command-line flag sets ({@code --max-num-seqs}), if any. */
     public static Optional<Setting<?>> byFlag(String flag) {
         return Optional.ofNullable(BY_FLAG.get(flag));
+    }
+
+    private static List<Setting<?>> plus(List<Setting<?>> settings, Setting<?> more) {
+        return Stream.concat(settings.stream(), Stream.of(more)).toList();
     }
 
     private static List<Setting<?>> all() {

@@ -3,6 +3,7 @@ package io.servesim.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineSettings;
 import java.util.List;
@@ -48,6 +49,15 @@ class ValueTypeTest {
         assertEquals("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0.0000001 (a GPU-CPU link below"
                 + " 10 MB/s moves a 2 MiB KV block in over 0.2 s, slower than recomputing it; above 10 TB/s is beyond any PCIe,"
                 + " NVLink-C2C or HBM)", problems(slow).get(0));
+    }
+
+    @Test
+    void aBandwidthWrittenAsTextWithoutAUnitIsGbPerSecondAsAFlagPassesIt() {
+        assertEquals(64.0, engine("engine: {kv_transfer_bandwidth: '64'}").get(EngineSettings.KV_TRANSFER_BANDWIDTH));
+        ConfigNode zero = engine("engine: {kv_transfer_bandwidth: 0GB/s}");
+        zero.get(EngineSettings.KV_TRANSFER_BANDWIDTH);
+        assertTrue(problems(zero).get(0).startsWith("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0 ("),
+                "the range refuses it, with its reason");
     }
 
     @Test
