@@ -5,6 +5,7 @@ import io.servesim.cluster.ClusterSettings;
 import io.servesim.config.Setting;
 import io.servesim.disagg.PdSettings;
 import io.servesim.engine.EngineSettings;
+import io.servesim.slo.SloSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -33,7 +34,8 @@ public final class SettingsCatalog {
             new Section("autoscaling", "Replicas coming and going: the fleet's bounds, the scale check, how a new replica"
                     + " starts and an old one drains, and the price of a GPU-hour.", AutoscalingSettings.ALL),
             new Section("deployment.pd", "Prefill/decode disaggregation: two pools and the KV transfer links between"
-                    + " them.", plus(PdSettings.ALL, DecodeRouting.NAME)));
+                    + " them.", plus(PdSettings.ALL, DecodeRouting.NAME)),
+            new Section("slo", "Latency targets per SLO class (<class>: a workload's slo_class).", SloSettings.ALL));
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();
