@@ -79,6 +79,9 @@ public final class PolicyBinder {
         if (v.isNumber()) {
             return v.asDouble();
         }
+        if (v.isBoolean()) {
+            return v.asBoolean();
+        }
         if (v.isObject()) {
             Map<String, Object> m = new LinkedHashMap<>();
             v.fields().forEachRemaining(e -> m.put(e.getKey(), toJava(e.getValue())));
