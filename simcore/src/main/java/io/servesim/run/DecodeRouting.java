@@ -41,8 +41,7 @@ final class DecodeRouting {
     /** The decode router's spec from {@code pd} (the {@code deployment.pd} node); problems are recorded there. */
     static PolicySpec bind(ConfigNode pd, PolicyContext ctx) {
         String key = PdBinder.DECODE_ROUTING_KEY;
-        PolicyBinder.Bound<RoutingPolicy> bound = PolicyBinder.bind(pd, key, Routers.REGISTRY, NAME.defaultValue(),
-                ctx);
+        PolicyBinder.Bound<RoutingPolicy> bound = PolicyBinder.bind(pd, key, Routers.REGISTRY, NAME, ctx);
         bound.policy().ifPresent(p -> {
             List<String> read = prefixSignals(p);
             if (!read.isEmpty()) {

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * Every setting of a run config, one list per section, each declared beside the binder that reads it (as the
  * Caffeine simulator's {@code Registry} lists its policies explicitly): the one place {@code servesim config}, the
  * generated command-line flags and {@code docs/config-reference.md} ({@link ConfigReference}) read. A path or a flag
- * is declared once: {@link #ALL} refuses duplicates as it is built.
+ * is declared once: {@link #ALL} refuses duplicates as it is built. Each policy kind has a section, built from its
+ * registry: the policy's name, then every policy's parameters ({@link PolicyKind#settings}).
  */
 public final class SettingsCatalog {
     /** A titled group of settings: one config section. */
@@ -26,7 +27,7 @@ public final class SettingsCatalog {
     }
 
     /** The sections, in documentation order. */
-    public static final List<Section> SECTIONS = List.of(
+    public static final List<Section> SECTIONS = Stream.concat(Stream.of(
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
                     + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
             new Section("cluster", "The control plane around the instances: its decision latencies and how fresh each"
@@ -35,7 +36,8 @@ public final class SettingsCatalog {
                     + " starts and an old one drains, and the price of a GPU-hour.", AutoscalingSettings.ALL),
             new Section("deployment.pd", "Prefill/decode disaggregation: two pools and the KV transfer links between"
                     + " them.", plus(PdSettings.ALL, DecodeRouting.NAME)),
-            new Section("slo", "Latency targets per SLO class (<class>: a workload's slo_class).", SloSettings.ALL));
+            new Section("slo", "Latency targets per SLO class (<class>: a workload's slo_class).", SloSettings.ALL)),
+            PolicyKind.ALL.stream().map(k -> new Section(k.configPath(), k.doc(), k.settings()))).toList();
 
     /** Every setting, in section order. */
     public static final List<Setting<?>> ALL = all();

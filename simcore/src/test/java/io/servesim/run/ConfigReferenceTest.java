@@ -39,16 +39,49 @@ class ConfigReferenceTest {
         }
     }
 
-    @Test
-    void anEffectiveConfigSaysWhereEachValueCameFrom() {
+    /** A config of the bundled 8B model on an H100, to add sections to. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode deployed() {
         var tree = io.servesim.config.StrictJson.yaml().createObjectNode();
         tree.putObject("deployment").put("model", "meta-llama/llama-3.1-8b-instruct").put("hardware", "H100");
+        return tree;
+    }
+
+    @Test
+    void anEffectiveConfigSaysWhereEachValueCameFrom() {
+        var tree = deployed();
         tree.putObject("engine").put("max_num_seqs", 64).put("block_size", 32);
         List<ConfigNode.Resolved> r = SimConfigLoader.effective(tree.deepCopy(), Path.of(""), Set.of("engine.block_size"));
         assertEquals("64 FILE", find(r, "engine.max_num_seqs"));
         assertEquals("32 FLAG", find(r, "engine.block_size"));
         assertEquals("2048 DEFAULT", find(r, "engine.max_num_batched_tokens"));
         assertEquals("the model's max_position_embeddings DERIVED", find(r, "engine.max_model_len"));
+    }
+
+    @Test
+    void aPolicyNameSetByAFlagAndTheOtherSectionsAreResolved() {
+        var tree = deployed();
+        tree.putObject("cluster").put("routing_latency_us", "2ms");
+        tree.putObject("policies").put("routing", "least-loaded").putObject("scheduler").put("name", "sjf");
+        // --routing-policy sets policies.routing (the short form), which holds the name
+        List<ConfigNode.Resolved> r = SimConfigLoader.effective(tree.deepCopy(), Path.of(""), Set.of("policies.routing"));
+        assertEquals("least-loaded FLAG", find(r, "policies.routing.name"));
+        assertEquals("sjf FILE", find(r, "policies.scheduler.name"));
+        assertEquals("always-admit DEFAULT", find(r, "policies.admission.name"));
+        assertEquals("2ms FILE", find(r, "cluster.routing_latency_us"));
+        assertEquals("immediate DEFAULT", find(r, "cluster.observability.default.mode"));
+        assertEquals("false DEFAULT", find(r, "autoscaling.enabled"));
+        assertEquals("aggregated DEFAULT", find(r, "deployment.architecture"));
+    }
+
+    @Test
+    void everyPolicyKindHasASectionListingItsNameAndEveryPolicysParameters() {
+        for (PolicyKind<?> kind : PolicyKind.ALL) {
+            SettingsCatalog.Section s = SettingsCatalog.SECTIONS.stream().filter(x -> x.title().equals(kind.configPath()))
+                    .findFirst().orElseThrow(() -> new AssertionError(kind.configPath() + " has no section"));
+            assertEquals(kind.configPath() + ".name", s.settings().get(0).path());
+            assertEquals(kind.flag(), s.settings().get(0).flagName());
+            assertEquals(kind.registry().settings(), s.settings().subList(1, s.settings().size()));
+        }
     }
 
     private static String find(List<ConfigNode.Resolved> resolved, String path) {
