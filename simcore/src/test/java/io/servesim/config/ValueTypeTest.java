@@ -25,16 +25,22 @@ class ValueTypeTest {
         }
     }
 
+    /** The problems of reading {@code setting} from the engine section of {@code yaml}. */
+    private static List<String> problems(String yaml, Setting<?> setting) {
+        ConfigNode n = engine(yaml);
+        n.get(setting);
+        return problems(n);
+    }
+
     @Test
     void aDurationTakesAnyUnitAndAKeyInMicrosecondsAlsoABareNumber() {
         // 0.5ms = 500 us; 2 = 2 us under a key that names its unit; the unit-less alias takes units too
         assertEquals(500L, engine("engine: {kv_transfer_base_latency_us: 0.5ms}").get(EngineSettings.KV_TRANSFER_BASE_LATENCY));
         assertEquals(2L, engine("engine: {kv_transfer_base_latency_us: 2}").get(EngineSettings.KV_TRANSFER_BASE_LATENCY));
         assertEquals(30_000_000L, engine("engine: {kv_transfer_base_latency: 30s}").get(EngineSettings.KV_TRANSFER_BASE_LATENCY));
-        ConfigNode tooLong = engine("engine: {kv_transfer_base_latency_us: 2m}");
-        tooLong.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
         assertEquals(List.of("engine.kv_transfer_base_latency_us: must be in [0us, 1m], got 2m (a fixed cost per transfer"
-                + " beyond a minute is no link)"), problems(tooLong));
+                + " beyond a minute is no link)"), problems("engine: {kv_transfer_base_latency_us: 2m}",
+                EngineSettings.KV_TRANSFER_BASE_LATENCY));
     }
 
     @Test
@@ -44,28 +50,25 @@ class ValueTypeTest {
         assertEquals(64.0, engine("engine: {kv_transfer_bandwidth: 64}").get(EngineSettings.KV_TRANSFER_BANDWIDTH));
         assertNull(engine("engine: {}").get(EngineSettings.KV_TRANSFER_BANDWIDTH), "derived from the GPU when absent");
         // 10^-7 GB/s ran for ever (10^9 events): a 2 MiB block would take 5.8 hours
-        ConfigNode slow = engine("engine: {kv_transfer_bandwidth: 0.0000001}");
-        slow.get(EngineSettings.KV_TRANSFER_BANDWIDTH);
         assertEquals("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0.0000001 (a GPU-CPU link below"
                 + " 10 MB/s moves a 2 MiB KV block in over 0.2 s, slower than recomputing it; above 10 TB/s is beyond any PCIe,"
-                + " NVLink-C2C or HBM)", problems(slow).get(0));
+                + " NVLink-C2C or HBM)", problems("engine: {kv_transfer_bandwidth: 0.0000001}",
+                EngineSettings.KV_TRANSFER_BANDWIDTH).get(0));
     }
 
     @Test
     void aBandwidthWrittenAsTextWithoutAUnitIsGbPerSecondAsAFlagPassesIt() {
         assertEquals(64.0, engine("engine: {kv_transfer_bandwidth: '64'}").get(EngineSettings.KV_TRANSFER_BANDWIDTH));
-        ConfigNode zero = engine("engine: {kv_transfer_bandwidth: 0GB/s}");
-        zero.get(EngineSettings.KV_TRANSFER_BANDWIDTH);
-        assertTrue(problems(zero).get(0).startsWith("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0 ("),
+        assertTrue(problems("engine: {kv_transfer_bandwidth: 0GB/s}", EngineSettings.KV_TRANSFER_BANDWIDTH).get(0)
+                .startsWith("engine.kv_transfer_bandwidth: must be in [0.01, 10000] GB/s, got 0 ("),
                 "the range refuses it, with its reason");
     }
 
     @Test
     void aKeyInMicrosecondsRefusesAFractionOfOneSayingSo() {
-        ConfigNode e = engine("engine: {kv_transfer_base_latency_us: 2.5}");
-        e.get(EngineSettings.KV_TRANSFER_BASE_LATENCY);
         assertEquals(List.of("engine.kv_transfer_base_latency_us: must be a whole number of microseconds or a duration with"
-                + " a unit (e.g. 1.5ms), got 2.5"), problems(e));
+                + " a unit (e.g. 1.5ms), got 2.5"), problems("engine: {kv_transfer_base_latency_us: 2.5}",
+                EngineSettings.KV_TRANSFER_BASE_LATENCY));
     }
 
     @Test

@@ -64,13 +64,11 @@ class ConfigReferenceTest {
         tree.putObject("policies").put("routing", "least-loaded").putObject("scheduler").put("name", "sjf");
         // --routing-policy sets policies.routing (the short form), which holds the name
         List<ConfigNode.Resolved> r = SimConfigLoader.effective(tree.deepCopy(), Path.of(""), Set.of("policies.routing"));
-        assertEquals("least-loaded FLAG", find(r, "policies.routing.name"));
-        assertEquals("sjf FILE", find(r, "policies.scheduler.name"));
-        assertEquals("always-admit DEFAULT", find(r, "policies.admission.name"));
-        assertEquals("2ms FILE", find(r, "cluster.routing_latency_us"));
-        assertEquals("immediate DEFAULT", find(r, "cluster.observability.default.mode"));
-        assertEquals("false DEFAULT", find(r, "autoscaling.enabled"));
-        assertEquals("aggregated DEFAULT", find(r, "deployment.architecture"));
+        List<String> paths = List.of("policies.routing.name", "policies.scheduler.name", "policies.admission.name",
+                "cluster.routing_latency_us", "cluster.observability.default.mode", "autoscaling.enabled",
+                "deployment.architecture");
+        assertEquals(List.of("least-loaded FLAG", "sjf FILE", "always-admit DEFAULT", "2ms FILE", "immediate DEFAULT",
+                "false DEFAULT", "aggregated DEFAULT"), paths.stream().map(p -> find(r, p)).toList());
     }
 
     @Test
