@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,108 +39,53 @@ public final class ConfigOptions {
             + " numbers) that --hardware may name; latency on them is uncalibrated")
     Path gpus;
 
-    @Option(names = "--architecture", description = "deployment.architecture: aggregated (one pool) or pd (prefill/decode"
-            + " disaggregation: deployment.pd)")
-    String architecture;
-
-    @Option(names = "--prefill-replicas", description = "deployment.pd.prefill.replicas: prefill pool replicas (with --architecture pd)")
-    Integer prefillReplicas;
-
-    @Option(names = "--decode-replicas", description = "deployment.pd.decode.replicas: decode pool replicas (with --architecture pd)")
-    Integer decodeReplicas;
-
-    @Option(names = "--pd-decider", description = "deployment.pd.decider: always, never or prefix-threshold")
-    String pdDecider;
-
-    @Option(names = "--pd-decode-routing", paramLabel = "ROUTER", description = "deployment.pd.decode_routing: the decode"
-            + " pool's router, one that reads no prefix cache (default least-loaded; e.g. round-robin)")
-    String pdDecodeRouting;
-
-    @Option(names = "--pd-prefix-threshold", paramLabel = "TOKENS", description = "deployment.pd.prefix_threshold_tokens:"
-            + " the prefix-threshold decider disaggregates prompts with more uncached tokens than this (default 1000)")
-    Integer pdPrefixThreshold;
-
-    @Option(names = "--pd-transfer-latency", paramLabel = "DURATION", description = "deployment.pd.transfer.latency: fixed"
-            + " cost per KV transfer, e.g. 1ms, 250us (default 0)")
-    String pdTransferLatency;
-
-    @Option(names = "--pd-transfer-bandwidth", paramLabel = "BANDWIDTH", description = "deployment.pd.transfer.bandwidth:"
-            + " one KV link's bandwidth, e.g. 50GB/s, 400Gb/s (default 50GB/s)")
-    String pdTransferBandwidth;
-
-    @Option(names = "--autoscaler-enabled", description = "autoscaling.enabled: replicas come and go (autoscaling.policy or"
-            + " policies.autoscale decides)")
-    Boolean autoscalerEnabled;
-
-    @Option(names = "--autoscaler-min", description = "autoscaling.min: fewest ready + starting replicas")
-    Integer autoscalerMin;
-
-    @Option(names = "--autoscaler-max", description = "autoscaling.max: most ready + starting replicas")
-    Integer autoscalerMax;
-
-    @Option(names = "--autoscaler-threshold", description = "policies.autoscale.params.scale_up (or autoscaling.policy.params.scale_up"
-            + " when the config writes the policy there): the threshold policy's scale-up threshold")
-    Double autoscalerThreshold;
-
-    @Option(names = "--provisioning-delay", paramLabel = "DURATION", description = "autoscaling.provisioning_delay, e.g. 30s, 500ms, 250us")
-    String provisioningDelay;
-
-    @Option(names = "--warmup-duration", paramLabel = "DURATION", description = "autoscaling.warmup_duration, e.g. 60s")
-    String warmupDuration;
-
-    @Option(names = "--drain-policy", description = "autoscaling.drain_policy: wait, immediate or redirect")
-    String drainPolicy;
-
-    /** The policy flags given, by kind (the flags themselves are added by {@link CatalogFlags}). */
-    final Map<PolicyKind<?>, String> policyNames = new LinkedHashMap<>();
-
     /** The catalog settings' flags given, by setting (the flags themselves are added by {@link CatalogFlags}). */
     final Map<Setting<?>, String> settings = new LinkedHashMap<>();
-
-    @Option(names = "--admission-latency-us", description = "cluster.admission_latency_us")
-    Long admissionLatencyUs;
-
-    @Option(names = "--routing-latency-us", description = "cluster.routing_latency_us")
-    Long routingLatencyUs;
 
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: any policy kind of the policies: section"
             + " (each a name or {name, params}); flags override it")
     Path policyConfig;
 
     /**
-     * The overrides the flags other than the workload ones ({@link WorkloadFlags}) stand for; a policy flag sets its
-     * kind's policy where {@code tree} writes it ({@link PolicyKind#configPathIn}: {@code autoscaling.policy} or
-     * {@code policies.autoscale}).
+     * The overrides the catalog flags other than the workload ones ({@link WorkloadFlags}) stand for, each at its
+     * setting's path except a policy's: a kind's name flag ({@code --routing-policy}) sets the kind's policy where
+     * {@code tree} writes it ({@link PolicyKind#configPathIn}: {@code autoscaling.policy} or {@code policies.autoscale}),
+     * replacing it whole (another policy's params would not apply), or only its name when a flag also sets one of its
+     * params ({@code --autoscaler-threshold}: {@code params.scale_up} of the policy there); a name that may also be
+     * written {@code {name, params}} ({@code deployment.pd.decode_routing}) is replaced whole too.
      */
     private List<String> overrides(JsonNode tree) {
+        Set<PolicyKind<?>> withParams = kindsWithParamFlags();
         List<String> o = new ArrayList<>();
         settings.forEach((setting, value) -> {
-            if (!WorkloadFlags.SETTINGS.contains(setting)) {
-                o.add(setting.path() + "=" + flagValue(value));
+            if (WorkloadFlags.SETTINGS.contains(setting)) {
+                return;
             }
+            PolicyKind<?> kind = PolicyKind.of(setting);
+            String path = setting.path();
+            if (kind != null) {
+                String at = kind.configPathIn(tree);
+                path = setting != kind.nameSetting() ? at + ".params." + setting.key()
+                        : withParams.contains(kind) ? at + ".name" : at;
+            } else if (path.endsWith(".name")) {
+                path = path.substring(0, path.length() - ".name".length());
+            }
+            o.add(path + "=" + flagValue(value));
         });
         add(o, "deployment.gpus", gpus == null ? null : gpus.toAbsolutePath().toString());
-        add(o, "deployment.architecture", architecture);
-        add(o, "deployment.pd.prefill.replicas", prefillReplicas);
-        add(o, "deployment.pd.decode.replicas", decodeReplicas);
-        add(o, "deployment.pd.decider", pdDecider);
-        add(o, "deployment.pd.decode_routing", pdDecodeRouting);
-        add(o, "deployment.pd.prefix_threshold_tokens", pdPrefixThreshold);
-        add(o, "deployment.pd.transfer.latency", pdTransferLatency);
-        add(o, "deployment.pd.transfer.bandwidth", pdTransferBandwidth);
-        // with --autoscaler-threshold the autoscale policy is a mapping, so its name is set inside it
-        policyNames.forEach((kind, name) -> add(o, kind == PolicyKind.AUTOSCALE && autoscalerThreshold != null
-                ? kind.configPathIn(tree) + ".name" : kind.configPathIn(tree), name));
-        add(o, "autoscaling.enabled", autoscalerEnabled);
-        add(o, "autoscaling.min", autoscalerMin);
-        add(o, "autoscaling.max", autoscalerMax);
-        add(o, PolicyKind.AUTOSCALE.configPathIn(tree) + ".params.scale_up", autoscalerThreshold);
-        add(o, "autoscaling.provisioning_delay", provisioningDelay);
-        add(o, "autoscaling.warmup_duration", warmupDuration);
-        add(o, "autoscaling.drain_policy", drainPolicy);
-        add(o, "cluster.admission_latency_us", admissionLatencyUs);
-        add(o, "cluster.routing_latency_us", routingLatencyUs);
         return o;
+    }
+
+    /** The policy kinds one of whose parameters a flag sets. */
+    Set<PolicyKind<?>> kindsWithParamFlags() {
+        Set<PolicyKind<?>> kinds = new LinkedHashSet<>();
+        for (Setting<?> s : settings.keySet()) {
+            PolicyKind<?> kind = PolicyKind.of(s);
+            if (kind != null && s != kind.nameSetting()) {
+                kinds.add(kind);
+            }
+        }
+        return kinds;
     }
 
     /** A config tree with everything the command line says applied, ready to bind. */
@@ -177,9 +123,7 @@ public final class ConfigOptions {
         WorkloadFlags workloadFlags = new WorkloadFlags(settings);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
-        if (autoscalerThreshold != null) {
-            policyAsMapping(tree, PolicyKind.AUTOSCALE);
-        }
+        kindsWithParamFlags().forEach(kind -> policyAsMapping(tree, kind));
         if (SimConfigLoader.addDefaultWorkload(tree)) {
             notes.accept("no workload in the config: " + SimConfigLoader.DEFAULT_WORKLOAD_TEXT
                     + " (--rate and --num-requests set those)");

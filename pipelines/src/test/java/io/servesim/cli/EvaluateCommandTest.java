@@ -128,7 +128,8 @@ class EvaluateCommandTest {
                 unknownParam.json().toString());
         Out negative = evaluate(candidate(tmp, "routing: {name: weighted-scoring, params: {load: -1}}\n"), "native", List.of());
         assertEquals(2, negative.code());
-        assertTrue(negative.json().get("problems").get(0).get("message").asText().contains(">= 0"), negative.json().toString());
+        assertTrue(negative.json().get("problems").get(0).get("message").asText().startsWith("must be in [0, 1000], got -1"),
+                negative.json().toString());
         Out unknownKind = evaluate(candidate(tmp, "autoscaler: {name: hpa}\n"), "gepa", List.of());
         assertEquals(2, unknownKind.code());
         assertTrue(unknownKind.json().get("problems").get(0).get("path").asText().endsWith(": autoscaler"),

@@ -167,7 +167,7 @@ class MainTest {
         assertEquals(3, json.get("cluster").get("instances").asInt());
         assertTrue(json.get("rejected").asInt() > 0, "token bucket of 5 at 1/s must reject some of 100 requests at 8/s");
         assertEquals(json.get("completed").asDouble() / 100.0, json.get("cluster").get("fitness").asDouble(), 1e-9);
-        o.policyNames.put(PolicyKind.ROUTING, "round-robin");
+        o.settings.put(PolicyKind.ROUTING.nameSetting(), "round-robin");
         Files.writeString(bundle, "routing: least-loaded\npreemption: none\n");
         Out badBundle = run(EXAMPLE, null, o);
         assertEquals(ExitCode.CONFIG_ERROR, badBundle.code());

@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -105,17 +106,39 @@ public final class ConfigNode {
         for (int i = 0; i < setting.aliases().size(); i++) {
             names[i + 1] = setting.aliases().get(i);
         }
+        return read(setting, names, pathOf(setting.key()));
+    }
+
+    /**
+     * The value of {@code setting} written under {@code key} here instead of under its own key: the short form of a
+     * mapping ({@code queue_depth: on-demand} for {@code queue_depth: {mode: on-demand}}), recorded at {@code key}'s
+     * path, where a problem is named too.
+     */
+    public <T> T get(String key, Setting<T> setting) {
+        return read(setting, new String[] {key}, pathOf(key));
+    }
+
+    /**
+     * {@link #get}, or empty when the value written is refused (the problem is recorded): for a binder that must not
+     * go on with the default in the refused value's place (a policy's params under another policy's name).
+     */
+    public <T> Optional<T> valid(Setting<T> setting) {
+        int before = problems.size();
+        T v = get(setting);
+        return problems.size() == before ? Optional.ofNullable(v) : Optional.empty();
+    }
+
+    private <T> T read(Setting<T> setting, String[] names, String at) {
         Found f = found(names);
-        String at = pathOf(setting.key());
         if (f == null) {
             boolean derived = setting.defaultValue() == null;
             bound.resolved().add(new Resolved(at, setting, setting.defaultText(), derived ? Source.DERIVED : Source.DEFAULT));
             return setting.defaultValue();
         }
         String written = pathOf(f.key());
-        boolean fromFlag = bound.fromFlags().contains(written) || bound.fromFlags().contains(at);
+        boolean fromFlag = fromFlag(written) || fromFlag(at);
         try {
-            T v = setting.type().parse(f.value(), written);
+            T v = setting.parse(f.value(), written);
             bound.resolved().add(new Resolved(at, setting, setting.type().render(v), fromFlag ? Source.FLAG : Source.FILE));
             return v;
         } catch (ConfigException e) {
@@ -144,9 +167,19 @@ public final class ConfigNode {
     public void adopt(ConfigNode detached, String prefix) {
         for (Resolved r : detached.resolved()) {
             String at = prefix.isEmpty() ? r.path() : prefix + "." + r.path();
-            boolean flag = r.source() == Source.FILE && bound.fromFlags().contains(at);
+            boolean flag = r.source() == Source.FILE && fromFlag(at);
             bound.resolved().add(new Resolved(at, r.setting(), r.value(), flag ? Source.FLAG : r.source()));
         }
+    }
+
+    /** Whether a flag set {@code path} or a mapping holding it ({@code --routing-policy} sets policies.routing, its name). */
+    private boolean fromFlag(String path) {
+        for (String p = path; !p.isEmpty(); p = p.substring(0, Math.max(0, Math.max(p.lastIndexOf('.'), p.lastIndexOf('['))))) {
+            if (bound.fromFlags().contains(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@link #get} of an integer setting with a default and an {@code int} range, as an {@code int}. */

@@ -125,7 +125,7 @@ class SimConfigLoaderTest {
         assertTrue(p.contains("cluster.observability.queue_depth.mode: unknown value 'sometimes'; valid: immediate, periodic, on-demand"), p.toString());
         assertTrue(p.contains("policies.routing.name: unknown routing policy 'nearest'; valid: round-robin, least-loaded, "
                 + "weighted-scoring, prefix-affinity, kv-router, always-busiest"), p.toString());
-        assertTrue(p.contains("policies.admission.params.refill_per_s: required, >= 0 (tokens per second)"), p.toString());
+        assertTrue(p.contains("policies.admission.params.refill_per_s: required: number in [0, 1000000000] per second"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: throughput")), p.toString());
     }
 
