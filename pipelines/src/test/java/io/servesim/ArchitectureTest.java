@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  *   run      -> all of the above                       (config loading, RunPlan, the run loop)
  *   fidelity -> run                                    (replay of real runs, calibration)
  *   ---- pipelines ----
- *   exit (exit codes, error reporter) <- io, sweep, evaluate, fidelity.compare, fidelity.replay <- report <- cli
+ *   exit (exit codes, error reporter) <- io, sweep, evaluate, fidelity.compare, fidelity.replay <- report <- plan <- cli
  * </pre>
  * The kernel never sees Beam, Avro, Parquet, Hadoop or picocli; only {@code cli} sees picocli.
  */
@@ -69,7 +69,7 @@ class ArchitectureTest {
                 .layer("fidelity").definedBy("io.servesim.fidelity")
                 .layer("pipelines").definedBy("io.servesim.cli..", "io.servesim.sweep..", "io.servesim.io..",
                         "io.servesim.exit..", "io.servesim.evaluate..", "io.servesim.fidelity.compare..",
-                        "io.servesim.fidelity.replay..", "io.servesim.report..")
+                        "io.servesim.fidelity.replay..", "io.servesim.report..", "io.servesim.plan..")
                 .whereLayer("pipelines").mayNotBeAccessedByAnyLayer()
                 .whereLayer("fidelity").mayOnlyBeAccessedByLayers("pipelines")
                 .whereLayer("run").mayOnlyBeAccessedByLayers("fidelity", "pipelines")
@@ -116,7 +116,15 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.servesim.exit")
                 .should().dependOnClassesThat().resideInAnyPackage("io.servesim.sweep..", "io.servesim.io..",
                         "io.servesim.evaluate..", "io.servesim.fidelity.compare..", "io.servesim.fidelity.replay..",
-                        "io.servesim.report..")
+                        "io.servesim.report..", "io.servesim.plan..")
+                .check(classes);
+    }
+
+    @Test
+    void reportsAndSweepsKnowNothingOfPlans() {
+        // a plan is rounds of sweeps drawn on the report's page: it uses both, neither uses it
+        noClasses().that().resideInAnyPackage("io.servesim.sweep..", "io.servesim.report..")
+                .should().dependOnClassesThat().resideInAPackage("io.servesim.plan..")
                 .check(classes);
     }
 

@@ -227,6 +227,25 @@ public final class ConfigOptions {
      * ({@link WorkloadFlags}).
      */
     SimConfig load(Path file, Consumer<String> notes) {
+        Tree t = tree(file, notes);
+        return t.workloadFlags().applyToFile(SimConfigLoader.bind(t.tree(), t.baseDir()), t.finalWorkload());
+    }
+
+    /**
+     * The config tree as {@link #load} binds it: with every flag and {@code --set} applied (the workload flags only
+     * where the workload is inline: for a workload file they apply after binding), and the folder its relative paths
+     * resolve against.
+     *
+     * @param tree          the config
+     * @param baseDir       the config file's folder (the working directory without one)
+     * @param finalWorkload the {@code workload} node once every override is applied
+     * @param workloadFlags the workload flags
+     */
+    record Tree(ObjectNode tree, Path baseDir, JsonNode finalWorkload, WorkloadFlags workloadFlags) {
+    }
+
+    /** The config tree ({@link Tree}) of {@code file} (null: none) and the flags; notes as {@link #load}'s. */
+    Tree tree(Path file, Consumer<String> notes) {
         WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         if (policyConfig != null) {
@@ -248,7 +267,7 @@ public final class ConfigOptions {
             Overrides.apply(tree, o);
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
-        return workloadFlags.applyToFile(SimConfigLoader.bind(tree, baseDir), finalWorkload);
+        return new Tree(tree, baseDir, finalWorkload, workloadFlags);
     }
 
     /**

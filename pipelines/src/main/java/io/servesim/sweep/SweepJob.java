@@ -122,17 +122,19 @@ public final class SweepJob {
         } finally {
             lock.close();
             if (!existed) {
-                removeIfEmpty(dir); // a sweep refused before it wrote anything leaves no folder behind
+                OutputLock.removeUnusedFolder(dir); // a sweep refused before it wrote anything leaves no folder behind
             }
         }
     }
 
     private static OutputLock lock(Path dir, String command, PrintStream progress) {
-        try {
-            return OutputLock.acquire(dir, launcher() + " " + command, progress);
-        } catch (IOException e) {
-            throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
-        }
+        return OutputLock.take(dir, launcher() + " " + command, progress, "sweep");
+    }
+
+    /** Whether {@code dir} holds the committed results of {@code plan}'s cells ({@code _SUCCESS}, the same cell ids). */
+    public static boolean holdsResults(Path dir, SweepPlan plan) {
+        return OutputManifest.read(dir, OutputManifest.Marker.SUCCESS).isPresent()
+                && SweepLayout.sweepIds(dir).map(new SweepLayout(plan).idsNow()::equals).orElse(false);
     }
 
     private static SweepResult run(SweepPlan plan, SweepLayout layout, Path dir, OutputLock lock, RunnerChoice runner,
@@ -196,18 +198,6 @@ public final class SweepJob {
             guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "sweep"));
             return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
                     staged.replay().size(), (ranNs - validatedNs) / 1e9);
-        }
-    }
-
-    /** Removes {@code dir} if it holds nothing but its (released) lock file: a folder this sweep made and never used. */
-    private static void removeIfEmpty(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            if (s.allMatch(p -> p.getFileName().toString().equals(OutputLock.FILE))) {
-                Files.deleteIfExists(dir.resolve(OutputLock.FILE));
-                Files.delete(dir);
-            }
-        } catch (IOException e) {
-            // it stays: an unused folder loses nothing
         }
     }
 
