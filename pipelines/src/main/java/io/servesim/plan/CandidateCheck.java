@@ -1,6 +1,7 @@
 package io.servesim.plan;
 
 import io.servesim.config.ConfigException;
+import io.servesim.run.RunPlan;
 import io.servesim.sweep.Cell;
 import io.servesim.sweep.CellRunner;
 import io.servesim.sweep.Grid;
@@ -43,6 +44,7 @@ final class CandidateCheck {
                     throw new ConfigException("workload", "a plan needs generated traffic whose rate it sets");
                 }
             } catch (ConfigException e) {
+                refuseHeapLimit(c, e.problems());
                 problems.put(c.index(), e.problems());
                 continue;
             }
@@ -61,6 +63,21 @@ final class CandidateCheck {
         Map<Integer, String> out = new LinkedHashMap<>();
         problems.forEach((i, p) -> out.put(i, String.join("; ", p.stream().map(ConfigException.Problem::toString).toList())));
         return out;
+    }
+
+    /**
+     * Refuses the plan when {@code c} cannot run for want of this JVM's heap ({@link RunPlan#needsLargerHeap}): in a
+     * larger one it runs, and a plan's answer may not depend on the machine it runs on.
+     */
+    private static void refuseHeapLimit(Candidate c, List<ConfigException.Problem> problems) {
+        for (ConfigException.Problem p : problems) {
+            if (RunPlan.needsLargerHeap(p)) {
+                throw new ConfigException("space", "candidate " + c.id() + " does not fit this JVM's heap, though it is a"
+                        + " deployment that can run (" + p.message() + "); run servesim with a larger heap"
+                        + " (SERVESIM_JAVA_OPTS=-Xmx4g) or leave it out of the space: a plan's answer may not depend on the"
+                        + " machine it runs on");
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.servesim.plan;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -37,13 +38,18 @@ final class CheapestCheck {
     /** Whether {@code c} goes before {@code best} (both met every SLO): cheaper, or alike in price and with more slack. */
     private static boolean preferred(Candidate c, Candidate best, Results results, double rateRps, int requests,
                                      List<Slo> slos) {
-        int byPrice = Candidate.PRICE.compare(c, best);
-        if (byPrice != 0) {
-            return byPrice < 0;
-        }
-        int bySlack = Double.compare(results.get(c.index(), rateRps, requests).slack(slos),
-                results.get(best.index(), rateRps, requests).slack(slos));
-        return bySlack != 0 ? bySlack > 0 : c.index() < best.index();
+        return preference(results, rateRps, requests, slos).compare(c, best) < 0;
+    }
+
+    /**
+     * The plan's preference between candidates run on the full trace at {@code rateRps}: {@link Candidate#PRICE}, then
+     * the most slack there (a candidate without that run last), then the first in the space.
+     */
+    static Comparator<Candidate> preference(Results results, double rateRps, int requests, List<Slo> slos) {
+        return Candidate.PRICE.thenComparing(c -> {
+            Outcome o = results.get(c.index(), rateRps, requests);
+            return o == null ? Double.POSITIVE_INFINITY : -o.slack(slos);
+        }).thenComparingInt(Candidate::index);
     }
 
     /**

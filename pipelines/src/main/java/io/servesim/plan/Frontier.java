@@ -14,11 +14,14 @@ final class Frontier {
     private Frontier() {
     }
 
-    /** The frontier of {@code capacityRps} (candidate to a positive capacity), cheapest first. */
-    static List<Candidate> of(Map<Candidate, Double> capacityRps) {
+    /**
+     * The frontier of {@code capacityRps} (candidate to a positive capacity), cheapest first; of candidates equal in cost
+     * and capacity, the one {@code preference} puts first stands for them (the recommended one, if it is among them).
+     */
+    static List<Candidate> of(Map<Candidate, Double> capacityRps, Comparator<Candidate> preference) {
         List<Candidate> sorted = new ArrayList<>(capacityRps.keySet());
         sorted.sort(Comparator.comparingDouble(Candidate::costUsdPerHour)
-                .thenComparing(c -> -capacityRps.get(c)).thenComparing(Candidate.CHEAPEST));
+                .thenComparing(c -> -capacityRps.get(c)).thenComparing(preference));
         List<Candidate> out = new ArrayList<>();
         double most = 0;
         for (Candidate c : sorted) {

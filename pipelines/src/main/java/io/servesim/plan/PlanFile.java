@@ -6,11 +6,10 @@ import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.StrictJson;
 import io.servesim.latency.GpuCatalog;
-import java.nio.file.Files;
+import io.servesim.sweep.SweepFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Binds a plan file ({@code sweeps/plan/*.yaml}) into a {@link PlanSpec}, strictly, as a sweep file is bound: unknown
@@ -37,8 +36,6 @@ import java.util.regex.Pattern;
  * </pre>
  */
 public final class PlanFile {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
-
     private PlanFile() {
     }
 
@@ -51,12 +48,7 @@ public final class PlanFile {
     /** Binds a plan tree whose relative paths resolve against {@code dir}. */
     public static PlanSpec bind(ObjectNode tree, Path dir) {
         ConfigNode root = ConfigNode.root(tree);
-        String name = root.stringValue("name", null);
-        if (name == null) {
-            root.problem("name", "required: the plan's name (names the output directory out/<name>/)");
-        } else if (!NAME.matcher(name).matches()) {
-            root.problem("name", "must be letters, digits, '_', '.' or '-' (it names a directory), got '" + name + "'");
-        }
+        String name = SweepFile.name(root, "the plan's name");
         Base base = base(root, dir);
         double target = root.doubleValue("target_rate_rps", Double.NaN, 1e-6, 1e9);
         if (!root.has("target_rate_rps")) {
@@ -77,41 +69,20 @@ public final class PlanFile {
     }
 
     private static Base base(ConfigNode root, Path dir) {
-        JsonNode b = root.rawValue("base");
-        ObjectNode tree = null;
-        Path baseDir = dir;
-        if (b == null) {
-            root.problem("base", "required: a run config file (relative to the plan) or an inline run config");
-        } else if (b.isTextual()) {
-            Path f = dir.resolve(b.asText()).normalize();
-            if (!Files.isReadable(f)) {
-                root.problem("base", "cannot read run config " + f);
-            } else {
-                try {
-                    tree = StrictJson.readMapping(f);
-                    baseDir = f.getParent();
-                } catch (ConfigException e) {
-                    root.problem("base", e.getMessage());
-                }
-            }
-        } else if (b instanceof ObjectNode inline) {
-            tree = inline.deepCopy();
-        } else {
-            root.problem("base", "must be a run config file path or a mapping");
-        }
+        SweepFile.Base b = SweepFile.base(root, dir, "plan");
         GpuCatalog gpus = GpuCatalog.builtIn();
-        if (tree != null) {
-            checkBase(root, tree);
-            JsonNode file = tree.path("deployment").path("gpus");
+        if (b.tree() != null) {
+            checkBase(root, b.tree());
+            JsonNode file = b.tree().path("deployment").path("gpus");
             if (file.isTextual()) {
                 try {
-                    gpus = gpus.withFile(baseDir.resolve(file.asText()), "base.deployment.gpus");
+                    gpus = gpus.withFile(b.dir().resolve(file.asText()), "base.deployment.gpus");
                 } catch (ConfigException e) {
                     e.problems().forEach(p -> root.problem(p.path(), p.message()));
                 }
             }
         }
-        return new Base(tree, baseDir, gpus);
+        return new Base(b.tree(), b.dir(), gpus);
     }
 
     /** What a plan varies must be settable in the base: an inline generated workload, no autoscaling, no pool GPUs. */

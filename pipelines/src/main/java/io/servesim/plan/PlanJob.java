@@ -113,9 +113,10 @@ public final class PlanJob {
                         probes));
                 cells += probes.size();
                 if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed plan reads the rounds it had finished
-                    progress.printf("%s %s: round %d: %s%n", noun(command), spec.name(), round, describe(probes));
-                    SweepResult r = SweepJob.run(plan, roundDir, runner, new SweepJob.OutputFlags(false,
-                            Files.isDirectory(roundDir.resolve(OutputDir.STAGING))), progress,
+                    boolean interrupted = Files.isDirectory(roundDir.resolve(OutputDir.STAGING));
+                    progress.printf("%s %s: round %d: %s%s%n", noun(command), spec.name(), round, describe(probes),
+                            interrupted ? "; resuming it: its finished cells are kept" : "");
+                    SweepResult r = SweepJob.run(plan, roundDir, runner, new SweepJob.OutputFlags(false, interrupted), progress,
                             new SweepJob.Invocation(command + " (round " + round + ")", resume, true));
                     cellsRun += (int) (r.completed() - r.resumed() + r.failed());
                 }

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What a search concluded: every candidate's verdict, the recommended one (the cheapest meeting every SLO on the full
- * trace at the target rate; null when none does), the cost/capacity frontier and, when nothing meets the SLOs, why.
+ * trace at the target rate, of several alike in price the one sustaining the most; null when none does), the
+ * cost/capacity frontier and, when nothing meets the SLOs, why.
  *
  * @param candidates  one verdict per candidate, in the space's order
  * @param recommended the recommended candidate, or null

@@ -138,6 +138,24 @@ public final class PlanSearch {
                 spec.search().probesPerRound(), spec.capacityOnly() ? spec.startRps() : Double.NaN, targetMeets);
     }
 
+    /**
+     * The cheapest candidate meeting every SLO on the full trace ({@link CheapestCheck#best}); of those alike in price
+     * ({@link Candidate#PRICE}), the one sustaining the highest rate (every one has its capacity measured: each met the
+     * SLOs on the full trace), then the one with the most slack at the target, then the first in the space.
+     */
+    private Candidate recommended(Results results, int full, Map<Candidate, Double> capacities) {
+        Candidate cheapest = CheapestCheck.best(valid, results, spec.targetRps(), full, spec.slos());
+        if (cheapest == null) {
+            return null;
+        }
+        Comparator<Candidate> preference = CheapestCheck.preference(results, spec.targetRps(), full, spec.slos());
+        return valid.stream().filter(c -> Candidate.PRICE.compare(c, cheapest) == 0)
+                .filter(c -> results.get(c.index(), spec.targetRps(), full) != null
+                        && results.get(c.index(), spec.targetRps(), full).feasible(spec.slos()))
+                .min(Comparator.<Candidate>comparingDouble(c -> -capacities.getOrDefault(c, 0.0)).thenComparing(preference))
+                .orElse(cheapest);
+    }
+
     /** {@code probes} without repeats (the first asker's stage kept), by candidate, rate and trace. */
     private static List<Probe> ordered(List<Probe> probes) {
         Map<Probe.Key, Probe> unique = new TreeMap<>(Comparator.comparingInt(Probe.Key::candidate)
@@ -165,13 +183,15 @@ public final class PlanSearch {
         for (Candidate c : spec.candidates()) {
             verdicts.add(Verdicts.of(c, spec, invalid, p.screens(), results, p.capacities().get(c), capacity(c, null)));
         }
-        Candidate best = spec.capacityOnly() ? null : CheapestCheck.best(valid, results, spec.targetRps(), full, spec.slos());
+        Candidate best = spec.capacityOnly() ? null : recommended(results, full, capacities);
         List<String> unmet = new ArrayList<>();
         Candidate closest = null;
         if (best == null && !spec.capacityOnly()) {
             closest = Verdicts.closest(valid, results, spec.targetRps(), full, spec.slos());
             unmet = Verdicts.unmetByAll(valid, results, spec.targetRps(), full, spec.slos());
         }
-        return new PlanResult(verdicts, best, Frontier.of(capacities), unmet, closest);
+        Comparator<Candidate> preference = spec.capacityOnly() ? Candidate.CHEAPEST
+                : CheapestCheck.preference(results, spec.targetRps(), full, spec.slos());
+        return new PlanResult(verdicts, best, Frontier.of(capacities, preference), unmet, closest);
     }
 }

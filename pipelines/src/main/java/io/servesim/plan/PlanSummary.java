@@ -72,6 +72,7 @@ final class PlanSummary {
         if (invalid > 0) {
             out.append(invalid).append(" candidates cannot run (their reason is in candidates/)\n");
         }
+        failures(results, out);
         return out.toString();
     }
 
@@ -91,7 +92,16 @@ final class PlanSummary {
                     String.join(", ", miss.missed(spec.slos())), values(spec, miss)));
         }
         out.append(String.format(Locale.ROOT, "searched in %d rounds of %d runs; written: %s/%n", rounds, cells, dir));
+        failures(results, out);
         return out.toString();
+    }
+
+    /** A line when runs failed: each counted as missing its SLOs, its error kept. */
+    private static void failures(Results results, StringBuilder out) {
+        if (results.failures() > 0) {
+            out.append(results.failures()).append(" runs failed and count as missing their SLOs; their errors are in")
+                    .append(" rounds/*/errors/\n");
+        }
     }
 
     /** {@code 27.36 req/s (27.84 misses; grid step 0.48)}. */

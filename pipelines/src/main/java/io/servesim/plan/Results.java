@@ -22,6 +22,11 @@ public final class Results {
         return outcomes.containsKey(key);
     }
 
+    /** Probes whose run failed (an {@code errors/} row). */
+    public long failures() {
+        return outcomes.values().stream().filter(o -> o.failure() != null).count();
+    }
+
     /** Probes run. */
     public int size() {
         return outcomes.size();

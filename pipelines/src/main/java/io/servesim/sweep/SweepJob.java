@@ -50,8 +50,8 @@ public final class SweepJob {
     /**
      * How the sweep was asked for, for the lines it writes: {@code command} (after the launcher's name) is recorded in
      * the output folder's lock, {@code resumeCommand} is the whole command that finishes it if it is interrupted, and
-     * a sweep that is a round of a larger job (a capacity plan, whose own guard reports) is {@code silent} when
-     * interrupted.
+     * a sweep that is a round of a larger job (a capacity plan, which says what each round runs and whose own guard
+     * reports an interruption) is {@code silent}: no line of its own before it runs, nothing when interrupted.
      */
     public record Invocation(String command, String resumeCommand, boolean silent) {
     }
@@ -153,9 +153,11 @@ public final class SweepJob {
             throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
         }
         long validatedNs = System.nanoTime();
-        progress.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
-                (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
-                        + staged.toRun().size() + " to run; ", runner);
+        if (!invocation.silent()) { // a round of a plan: the plan says what it runs
+            progress.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
+                    (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
+                            + staged.toRun().size() + " to run; ", runner);
+        }
         Path staging = verdict.staging();
         // at least: cells still running on their (daemon) threads may finish and be kept after the count
         try (InterruptGuard guard = InterruptGuard.install(progress, "sweep", dir, () -> "at least " + Checkpoint.count(staging)

@@ -22,18 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * parallelism gives the same rows; and the output folder follows a sweep's rules.
  */
 class PlanCommandTest {
-    static final String PLAN = """
-            name: small
-            base:
-              deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline}
-              engine: {max_num_seqs: 128, max_num_batched_tokens: 2048, block_size: 16}
-              policies: {routing: least-loaded}
-              workload: {scenario: chat, arrival: {process: poisson}}
-            target_rate_rps: 12
-            slo: [{ttft_p99_ms: 500}, {tpot_p90_ms: 50}]
-            space: {gpus: [H100, A100-80GB], tp: [1, 2], replicas: {min: 1, max: 4}}
-            search: {screen_requests: 100, confirm_requests: 300, keep: 2}
-            """;
+    static final String PLAN = io.servesim.plan.TestPlans.small("small", 4, 500,
+            "{screen_requests: 100, confirm_requests: 300, keep: 2}");
 
     @TempDir
     static Path tmp;
@@ -133,8 +123,8 @@ class PlanCommandTest {
 
     @Test
     void whenNothingMeetsTheSlosItSaysWhichAndTheClosest() throws Exception {
-        Path impossible = Files.writeString(tmp.resolve("impossible.yaml"), PLAN.replace("name: small", "name: impossible")
-                .replace("ttft_p99_ms: 500", "ttft_p99_ms: 1").replace("max: 4", "max: 2"));
+        Path impossible = Files.writeString(tmp.resolve("impossible.yaml"), io.servesim.plan.TestPlans.small("impossible", 2, 1,
+                "{screen_requests: 100, confirm_requests: 300, keep: 2}"));
         CliRun.Result r = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("no candidate meets every objective at 12 req/s on 300 requests: no candidate met"

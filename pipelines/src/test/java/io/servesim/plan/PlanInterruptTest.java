@@ -26,17 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PlanInterruptTest {
     @Test
     void sigintKeepsFinishedRoundsAndResumeWritesTheUninterruptedRows(@TempDir Path tmp) throws Exception {
-        Path plan = Files.writeString(tmp.resolve("p.yaml"), """
-                name: interrupted
-                base:
-                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline}
-                  engine: {max_num_seqs: 128, max_num_batched_tokens: 2048, block_size: 16}
-                  workload: {scenario: chat, arrival: {process: poisson}}
-                target_rate_rps: 12
-                slo: [{ttft_p99_ms: 500}, {tpot_p90_ms: 50}]
-                space: {gpus: [H100, A100-80GB], tp: [1, 2], replicas: {min: 1, max: 3}}
-                search: {screen_requests: 200, confirm_requests: 400, keep: 2, capacity: {tolerance_rps: 1.5, max_rps: 48}}
-                """);
+        Path plan = Files.writeString(tmp.resolve("p.yaml"), TestPlans.small("interrupted", 3, 500,
+                "{screen_requests: 200, confirm_requests: 400, keep: 2, capacity: {tolerance_rps: 1.5, max_rps: 48}}"));
         Path out = tmp.resolve("out");
         Path staging = out.resolve(OutputDir.STAGING);
         int code;

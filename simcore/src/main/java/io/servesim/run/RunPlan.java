@@ -245,6 +245,15 @@ public final class RunPlan {
         return w;
     }
 
+    /**
+     * Whether {@code p} is a limit of this JVM rather than of the config: the KV-cache bookkeeping of the fleet would not
+     * fit 3/4 of the maximum heap. The same config passes in a larger heap, so a search over configs (a capacity plan)
+     * refuses to run rather than count it as a deployment that cannot run.
+     */
+    public static boolean needsLargerHeap(ConfigException.Problem p) {
+        return p.message().endsWith(StartupChecks.LARGER_HEAP);
+    }
+
     /** Where the KV capacity came from (shown by {@code servesim validate}). */
     public String kvCapacitySource() { return kvCapacitySource; }
 }
