@@ -104,8 +104,8 @@ public final class PlanJob {
         int cells = 0;
         int cellsRun = 0;
         try (InterruptGuard guard = InterruptGuard.install(progress, noun(command), dir, () -> layout.finished(staging)
-                        + " finished rounds are kept in " + staging.resolve(PlanLayout.ROUNDS), verdict.previousComplete(),
-                resume, lock, false)) {
+                        + " finished rounds, and the finished cells of the round that was running, are kept in "
+                        + staging.resolve(PlanLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
             for (List<Probe> probes = search.next(results); !probes.isEmpty(); probes = search.next(results)) {
                 round++;
                 Path roundDir = staging.resolve(PlanLayout.ROUNDS).resolve(String.format("%02d", round));

@@ -39,8 +39,8 @@ class PlanInterruptTest {
             err = child.stderr();
         }
         assertEquals(130, code, err);
-        assertTrue(err.contains("servesim plan: interrupted; ") && err.contains(" finished rounds are kept in "
-                + staging.resolve("rounds")) && err.contains("--resume"), err);
+        assertTrue(err.contains("servesim plan: interrupted; ") && err.contains(" finished rounds, and the finished cells of"
+                + " the round that was running, are kept in " + staging.resolve("rounds")) && err.contains("--resume"), err);
         assertTrue(Files.exists(out.resolve("_INCOMPLETE")));
         assertFalse(Files.exists(out.resolve("candidates")) || Files.exists(out.resolve("_SUCCESS")));
 
