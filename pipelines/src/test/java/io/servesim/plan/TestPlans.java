@@ -1,8 +1,24 @@
 package io.servesim.plan;
 
-/** The small plans the tests run: Llama-3.1-8B chat at 12 req/s on H100 and A100-80GB, TP 1 and 2, a few replicas. */
+/**
+ * The small plans the tests run (Llama-3.1-8B chat at 12 req/s on H100 and A100-80GB, TP 1 and 2, a few replicas), and
+ * how they compare two plans' rows.
+ */
 public final class TestPlans {
     private TestPlans() {
+    }
+
+    /** Rows of the Parquet files {@code a} (a glob) holds that {@code b} does not, and the other way round (EXCEPT ALL). */
+    public static long rowsDiffer(java.nio.file.Path a, java.nio.file.Path b) throws java.sql.SQLException {
+        String x = "SELECT * FROM read_parquet('" + a + "')";
+        String y = "SELECT * FROM read_parquet('" + b + "')";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+             java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet r = s.executeQuery("SELECT (SELECT count(*) FROM (" + x + " EXCEPT ALL " + y + "))"
+                     + " + (SELECT count(*) FROM (" + y + " EXCEPT ALL " + x + "))")) {
+            r.next();
+            return r.getLong(1);
+        }
     }
 
     /**
