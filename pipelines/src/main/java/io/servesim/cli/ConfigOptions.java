@@ -88,9 +88,20 @@ public final class ConfigOptions {
         return kinds;
     }
 
-    /** A config tree with everything the command line says applied, ready to bind. */
-    private record Prepared(ObjectNode tree, Path baseDir, Set<String> fromFlags, Map<String, JsonNode> fromBundle,
-                            WorkloadFlags workloadFlags, JsonNode finalWorkload) {
+    /**
+     * The config tree as {@link #load} binds it: with every flag and {@code --set} applied (the workload flags only
+     * where the workload is inline: for a workload file they apply after binding), and the folder its relative paths
+     * resolve against.
+     *
+     * @param tree          the config
+     * @param baseDir       the config file's folder (the working directory without one)
+     * @param fromFlags     the paths the command line set
+     * @param fromBundle    the policies the policy bundle set, by path
+     * @param workloadFlags the workload flags
+     * @param finalWorkload the {@code workload} node once every override is applied
+     */
+    record Tree(ObjectNode tree, Path baseDir, Set<String> fromFlags, Map<String, JsonNode> fromBundle,
+                WorkloadFlags workloadFlags, JsonNode finalWorkload) {
     }
 
     /**
@@ -99,7 +110,7 @@ public final class ConfigOptions {
      * ({@link WorkloadFlags}).
      */
     SimConfig load(Path file, Consumer<String> notes) {
-        Prepared p = prepare(file, notes);
+        Tree p = tree(file, notes);
         SimConfig bound;
         try {
             bound = SimConfigLoader.bind(p.tree(), p.baseDir(), p.fromFlags());
@@ -111,7 +122,7 @@ public final class ConfigOptions {
 
     /** As {@link #load}, each setting's resolved value and where it came from ({@code servesim config --effective}). */
     List<ConfigNode.Resolved> effective(Path file, Consumer<String> notes) {
-        Prepared p = prepare(file, notes);
+        Tree p = tree(file, notes);
         try {
             return SimConfigLoader.effective(p.tree(), p.baseDir(), p.fromFlags());
         } catch (ConfigException e) {
@@ -119,7 +130,8 @@ public final class ConfigOptions {
         }
     }
 
-    private Prepared prepare(Path file, Consumer<String> notes) {
+    /** The config tree ({@link Tree}) of {@code file} (null: none) and the flags; notes as {@link #load}'s. */
+    Tree tree(Path file, Consumer<String> notes) {
         WorkloadFlags workloadFlags = new WorkloadFlags(settings);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
@@ -140,7 +152,7 @@ public final class ConfigOptions {
             fromFlags.add(o.substring(0, Math.max(0, o.indexOf('='))).trim());
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
-        return new Prepared(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
+        return new Tree(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
     }
 
     /**

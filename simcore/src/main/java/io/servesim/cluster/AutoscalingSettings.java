@@ -66,7 +66,8 @@ public final class AutoscalingSettings {
                     + " stabilization window).");
     public static final Setting<Double> GPU_PRICE_PER_HOUR = Setting.derived("autoscaling.gpu_price_per_hour",
             ValueType.real(0, 1000).in("USD per GPU-hour", "beyond any GPU's list price"),
-            "the GPU's on-demand price (" + GpuPrices.known() + "), else none and no cost",
+            "the GPU's row's usd_per_gpu_hour in the GPU table (gpus.yaml or deployment.gpus, with its"
+                    + " price_source), else none and no cost",
             "Price of one GPU-hour for the cost metric (replica-seconds / 3600 x price x TP); also with a fixed fleet.");
 
     /** Every autoscaling setting, in documentation order. */

@@ -286,7 +286,7 @@ public final class CellMetrics {
                     "Replica-seconds draining (finishing or handing off work after a scale-down)."),
             new CellMetric("cost_usd", Kind.OPTIONAL_DOUBLE, "USD", Aggregation.MEAN, "/autoscaling/cost_usd",
                     s -> s.autoscaling().costUsd(),
-                    "replica_seconds / 3600 x USD per GPU-hour x TP; null when the GPU has no price (set autoscaling.gpu_price_per_hour)."),
+                    "replica_seconds / 3600 x USD per GPU-hour x TP; null when the GPU has no price (usd_per_gpu_hour in the GPU table; autoscaling.gpu_price_per_hour sets one)."),
             new CellMetric("time_to_ready_mean_s", Kind.OPTIONAL_DOUBLE, "s", Aggregation.MEAN, "/autoscaling/time_to_ready_mean_s",
                     s -> s.autoscaling().timeToReadyMeanS(),
                     "Mean time from a scale-up decision to the replica being ready, seconds; null when none became ready."),

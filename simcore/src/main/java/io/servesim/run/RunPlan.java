@@ -1,7 +1,6 @@
 package io.servesim.run;
 
 import io.servesim.cluster.AutoscalingConfig;
-import io.servesim.cluster.GpuPrices;
 import io.servesim.config.ConfigException;
 import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceOptions;
@@ -184,13 +183,14 @@ public final class RunPlan {
 
     /**
      * The autoscaling config with its weight-load time (the model's weight bytes, from its
-     * {@code config.json}, over the load bandwidth) and GPU price ({@link GpuPrices}, unless
+     * {@code config.json}, over the load bandwidth) and GPU price (the GPU table's, {@code usd_per_gpu_hour} of
+     * {@code gpus.yaml} or of a {@code deployment.gpus} row, unless
      * {@code autoscaling.gpu_price_per_hour}) settled; the fleet's slots must fit in memory.
      */
     private static AutoscalingConfig settle(SimConfig cfg, ResolvedLatency resolved, List<ConfigException.Problem> problems) {
         AutoscalingConfig a = cfg.autoscaling();
         if (Double.isNaN(a.usdPerGpuHour())) {
-            a = a.withPrice(GpuPrices.of(cfg.latency().hardware()).orElse(Double.NaN));
+            a = a.withPrice(cfg.latency().gpus().price(cfg.latency().hardware()).usdPerGpuHour());
         }
         if (!a.enabled()) {
             return a;
@@ -258,10 +258,19 @@ public final class RunPlan {
         var a = setup.autoscaling();
         if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {
             w.add("autoscaling.gpu_price_per_hour: no sourced price for " + config.latency().hardware()
-                    + " (the bundled price table has " + GpuPrices.known() + "), so cost_usd is null;"
+                    + " (the GPU table prices " + String.join(", ", config.latency().gpus().pricedNames()) + "), so cost_usd is null;"
                     + " give the price per GPU-hour there");
         }
         return w;
+    }
+
+    /**
+     * Whether {@code p} is a limit of this JVM rather than of the config: the KV-cache bookkeeping of the fleet would not
+     * fit 3/4 of the maximum heap. The same config passes in a larger heap, so a search over configs (a capacity plan)
+     * refuses to run rather than count it as a deployment that cannot run.
+     */
+    public static boolean needsLargerHeap(ConfigException.Problem p) {
+        return p.message().endsWith(StartupChecks.LARGER_HEAP);
     }
 
     /** Where the KV capacity came from (shown by {@code servesim validate}). */
