@@ -82,7 +82,7 @@ public enum EvaluationFormat {
         m.put("ttft_p99_ms", e.mean(r -> r.raw().summary().ttftMs().p99()));
         m.put("tpot_p99_ms", e.mean(r -> r.raw().summary().tpotMs().p99()));
         m.put("e2e_p99_ms", e.mean(r -> r.raw().summary().e2eMs().p99()));
-        m.put("requests_per_sec", e.mean(r -> r.raw().summary().requestsPerSec()));
+        m.put("requests_per_sec", e.mean(r -> r.raw().summary().throughputRps()));
         m.put("slo_attainment", e.mean(r -> r.raw().summary().cluster().sloAttainment()));
         m.put("jain_fairness_index", e.mean(r -> r.raw().summary().cluster().jainFairness()));
         m.put("mean_score_regret", e.mean(r -> r.trace().meanRegret()));

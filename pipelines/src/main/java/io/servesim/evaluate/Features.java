@@ -25,7 +25,7 @@ final class Features {
         f.put("routing_concentration", concentration(trace.targets(), raw.summary().cluster().instances()));
         f.put("rejection_rate", raw.rejectionRate());
         f.put("preemption_pressure", Math.min(1, raw.preemptionRate()));
-        double hit = raw.summary().cacheHitRate();
+        double hit = raw.summary().prefixHitRate();
         f.put("cache_hit_rate", Double.isNaN(hit) ? 0 : hit);
         return f;
     }

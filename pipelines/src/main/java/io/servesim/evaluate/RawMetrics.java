@@ -38,11 +38,11 @@ public record RawMetrics(RunSummary summary) {
         m.put("ttft_ms", ttft);
         m.put("tpot_ms", tpot);
         m.put("e2e_ms", e2e);
-        m.put("requests_per_sec", s.requestsPerSec());
-        m.put("tokens_per_sec", s.outputTokensPerSec());
+        m.put("requests_per_sec", s.throughputRps());
+        m.put("tokens_per_sec", s.outputTokensPerS());
         m.put("slo_attainment", slo);
         m.put("jain_fairness_index", c.jainFairness());
-        m.put("cache_hit_rate", s.cacheHitRate());
+        m.put("cache_hit_rate", s.prefixHitRate());
         m.put("preemption_rate", preemptionRate());
         m.put("rejection_rate", rejectionRate());
         m.put("priority_inversions", c.priorityInversions());

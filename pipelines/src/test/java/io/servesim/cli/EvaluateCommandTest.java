@@ -37,7 +37,7 @@ class EvaluateCommandTest {
         c.format = format;
         c.seeds = new ArrayList<>(seeds);
         c.options.policyConfig = candidate;
-        c.options.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput:0.5,p99_ttft:0.3,slo_attainment:0.2");
+        c.options.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput_rps:0.5,ttft_p99_ms:0.3,slo_attainment:0.2");
         c.options.sets = new ArrayList<>(List.of("workload.num_requests=120", "deployment.instances=2"));
         c.options.sets.addAll(List.of(sets));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
