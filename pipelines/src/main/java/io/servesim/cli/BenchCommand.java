@@ -147,13 +147,13 @@ public final class BenchCommand implements Callable<Integer> {
             return ExitCode.CONFIG_ERROR;
         }
         try {
-            double saturationRps = plan(5_000L * instances, 1e9, seed, instances, routing).run(RecordSink.NONE).requestsPerSec();
+            double saturationRps = plan(5_000L * instances, 1e9, seed, instances, routing).run(RecordSink.NONE).throughputRps();
             double rate = load * saturationRps;
             out.printf("bench: llama-3.1-8b-instruct / H100 / TP1 blackbox x %d instances (%s), in/out 512+-256,"
                     + " saturation %.1f req/s, offered %.1f req/s%n", instances, routing, saturationRps, rate);
             plan(10_000, rate, seed + 1, instances, routing).run(RecordSink.NONE); // warm-up (JIT)
-            out.printf("%10s %10s %10s %12s %14s %14s %12s %10s%n", "requests", "wall_s", "cpu_s", "events",
-                    "events_per_s", "peak_heap_mb", "sim_time_s", "ttft_p99_ms");
+            out.printf("%10s %10s %10s %16s %14s %14s %12s %10s%n", "requests", "wall_s", "cpu_s", "events_processed",
+                    "events_per_s", "peak_heap_mb", "duration_s", "ttft_p99_ms");
             var threads = ManagementFactory.getThreadMXBean();
             for (long n : sizes) {
                 RunPlan p = plan(n, rate, seed, instances, routing);
@@ -164,7 +164,7 @@ public final class BenchCommand implements Callable<Integer> {
                 RunSummary s = p.run(RecordSink.NONE);
                 double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
                 double wall = (System.nanoTime() - t0) / 1e9;
-                out.printf("%10d %10.3f %10.3f %12d %14.0f %14.1f %12.1f %10.1f%n", n, wall, cpu, s.eventsProcessed(),
+                out.printf("%10d %10.3f %10.3f %16d %14.0f %14.1f %12.1f %10.1f%n", n, wall, cpu, s.eventsProcessed(),
                         s.eventsProcessed() / wall, peakHeapBytes() / 1048576.0, s.durationS(), s.ttftMs().p99());
             }
             return 0;

@@ -46,7 +46,7 @@ class LauncherIT {
         assertEquals(300, json.get("injected").asInt());
         assertEquals(300, json.get("completed").asInt() + json.get("dropped").asInt());
         assertTrue(json.get("ttft_ms").get("p99").asDouble() >= json.get("ttft_ms").get("p50").asDouble());
-        assertTrue(json.get("cache_hit_rate").asDouble() > 0, "shared 256-token system prompt must hit the prefix cache");
+        assertTrue(json.get("prefix_hit_rate").asDouble() > 0, "shared 256-token system prompt must hit the prefix cache");
         assertTrue(Files.size(parquet) > 0);
         List<String> keys = new java.util.ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
