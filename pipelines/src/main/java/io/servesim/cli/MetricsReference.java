@@ -66,8 +66,9 @@ final class MetricsReference {
         }
         md.append("\n`servesim run` adds `kv_capacity_source` (where the KV capacity came from), `drop_reasons` (dropped and"
                 + " rejected requests by reason, when any) and, with `--trace-level`, `trace_summary`.\n");
-        md.append("\n## Renamed\n\nNames earlier releases used. `fitness_weights` and `compare --metrics` refuse a former"
-                + " name, naming the new one; a run summary JSON path is written from the top level.\n\n| was | now | in |\n"
+        md.append("\n## Renamed\n\nNames earlier releases used. A former fitness key still works in `fitness_weights`, with a note"
+                + " naming the new one; `compare --metrics` refuses a former column name, naming the new one (the columns it"
+                + " reads have the new names); a run summary JSON path is written from the top level.\n\n| was | now | in |\n"
                 + "|---|---|---|\n");
         for (Renamed r : Renamed.ALL) {
             md.append("| `").append(r.old()).append("` | `").append(r.now()).append("` | ").append(r.where().text()).append(" |\n");

@@ -1,9 +1,11 @@
 package io.servesim.metrics;
 
 import io.servesim.config.ConfigException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A scalar fitness over named run metrics for policy search ({@code --fitness-weights
@@ -12,22 +14,28 @@ import java.util.Map;
  * weight x normalised metric, every normalised metric in [0, 1] with 1 best. A key is a column of the metric catalog
  * that declares how it is normalised ({@link Metric#fitness()}, {@link Normalisation}): latencies
  * {@code 1 / (1 + ms / reference)}, cost and replica-seconds likewise, throughput and goodput over the offered rate,
- * fractions as they are. A key an earlier release used ({@code p99_ttft}) is refused naming the catalog's name for it.
+ * fractions as they are. A key an earlier release used ({@code p99_ttft}) still works as the catalog's name for it
+ * ({@link Renamed}), with a note ({@link #notes}) saying so.
+ *
+ * @param weights the weight of each key
+ * @param notes   one line per former key written, naming the catalog's name for it
  */
-public record FitnessWeights(Map<String, Double> weights) {
+public record FitnessWeights(Map<String, Double> weights, List<String> notes) {
     /** Every fitness key: the catalog's columns with a fitness rule, in catalog order. */
     public static final List<String> KEYS = MetricCatalog.COLUMNS.stream().filter(c -> c.fitness() != null).map(Column::name)
             .toList();
 
-    public static final FitnessWeights NONE = new FitnessWeights(Map.of());
+    public static final FitnessWeights NONE = new FitnessWeights(Map.of(), List.of());
 
     public FitnessWeights {
         weights = Map.copyOf(weights);
+        notes = List.copyOf(notes);
     }
 
     /** Parses {@code key:weight,key:weight}; {@code path} names the option or config key for errors. */
     public static FitnessWeights parse(String spec, String path) {
         Map<String, Double> w = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
         if (spec == null || spec.isBlank()) {
             return NONE;
         }
@@ -37,10 +45,17 @@ public record FitnessWeights(Map<String, Double> weights) {
                 throw new ConfigException(path, "expected key:weight pairs separated by commas, got '" + part.trim() + "'");
             }
             String key = kv[0].trim();
+            Optional<Renamed> renamed = Renamed.of(key, Renamed.Where.FITNESS);
+            if (renamed.isPresent()) {
+                notes.add(path + ": '" + key + "' is now named '" + renamed.get().now() + "' (the old name still works;"
+                        + " write the new one)");
+                key = renamed.get().now();
+            }
             if (!KEYS.contains(key)) {
-                String renamed = Renamed.of(key, Renamed.Where.FITNESS).map(r -> " (now named '" + r.now() + "')").orElse("");
-                throw new ConfigException(path, "unknown fitness metric '" + key + "'" + renamed + "; valid: "
-                        + String.join(", ", KEYS));
+                throw new ConfigException(path, "unknown fitness metric '" + key + "'; valid: " + String.join(", ", KEYS));
+            }
+            if (w.containsKey(key)) {
+                throw new ConfigException(path, "'" + key + "' is weighted twice");
             }
             double weight;
             try {
@@ -53,7 +68,7 @@ public record FitnessWeights(Map<String, Double> weights) {
             }
             w.put(key, weight);
         }
-        return new FitnessWeights(w);
+        return new FitnessWeights(w, notes);
     }
 
     public boolean isEmpty() {

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A name an output used before the metric catalog gave each quantity one name, and the catalog's name for it. An input
- * that names metrics ({@code fitness_weights}, {@code compare --metrics}) refuses a former name with a message naming
- * the new one, rather than accepting two names for one quantity; {@code docs/metrics-reference.md} lists them all.
+ * A name an output used before the metric catalog gave each quantity one name, and the catalog's name for it.
+ * {@code fitness_weights} still takes a former key as the new one, with a note naming it; {@code compare --metrics},
+ * which reads columns by their new names, refuses a former one naming the new one; {@code docs/metrics-reference.md}
+ * lists them all.
  *
  * @param old   the former name (a run summary JSON path for {@link Where#RUN_JSON})
  * @param now   the catalog's name (a JSON path for {@link Where#RUN_JSON})

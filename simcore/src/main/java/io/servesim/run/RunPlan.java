@@ -271,6 +271,7 @@ public final class RunPlan {
      */
     public java.util.List<String> warnings() {
         List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
+        w.addAll(config.fitness().notes());
         if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
             w.add("deployment.coefficients: " + latency.model().calibrationNote());
         }

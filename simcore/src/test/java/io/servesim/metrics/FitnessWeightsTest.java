@@ -62,13 +62,19 @@ class FitnessWeightsTest {
     }
 
     @Test
-    void aFormerNameIsRefusedNamingTheNewOne() {
+    void aFormerNameWorksAsTheNewOneWithANoteAndAKeyWeightedTwiceIsRefused() {
+        RunSummary s = summary();
         for (Renamed r : Renamed.ALL.stream().filter(r -> r.where() == Renamed.Where.FITNESS).toList()) {
-            ConfigException e = assertThrows(ConfigException.class,
-                    () -> FitnessWeights.parse(r.old() + ":1", "fitness_weights"));
-            assertTrue(e.getMessage().contains("unknown fitness metric '" + r.old() + "' (now named '" + r.now() + "')"),
-                    e.getMessage());
+            FitnessWeights old = FitnessWeights.parse(r.old() + ":1", "fitness_weights");
+            assertEquals(FitnessWeights.parse(r.now() + ":1", "fitness_weights").weights(), old.weights(), r.old());
+            assertEquals(List.of("fitness_weights: '" + r.old() + "' is now named '" + r.now() + "' (the old name still"
+                    + " works; write the new one)"), old.notes());
         }
+        // cost_usd at 2 USD scores 1/3 whichever way it is reached
+        assertEquals(1.0 / 3, FitnessWeights.parse("cost_usd:1", "x").score(s), 1e-12);
+        ConfigException twice = assertThrows(ConfigException.class,
+                () -> FitnessWeights.parse("p99_ttft:1,ttft_p99_ms:2", "fitness_weights"));
+        assertTrue(twice.getMessage().contains("'ttft_p99_ms' is weighted twice"), twice.getMessage());
         ConfigException unknown = assertThrows(ConfigException.class, () -> FitnessWeights.parse("speed:1", "fitness_weights"));
         assertTrue(unknown.getMessage().contains("unknown fitness metric 'speed'; valid: rejection_rate, ttft_mean_ms"),
                 unknown.getMessage());
