@@ -59,6 +59,10 @@ public final class PlanJob {
      */
     public record Run(PlanSpec spec, Path dir, boolean alreadyComplete, PlanResult result, Results results, int rounds,
                       int cells, int cellsRun, double wallSeconds, String summary) {
+        /** Whether the plan recommends a candidate (on a completed plan found again: whether it wrote one). */
+        public boolean recommends() {
+            return alreadyComplete ? Files.exists(dir.resolve(PlanOutputs.RECOMMENDED)) : result.recommended() != null;
+        }
     }
 
     /**

@@ -126,11 +126,16 @@ class PlanCommandTest {
         Path impossible = Files.writeString(tmp.resolve("impossible.yaml"), io.servesim.plan.TestPlans.small("impossible", 2, 1,
                 "{screen_requests: 100, confirm_requests: 300, keep: 2}"));
         CliRun.Result r = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString());
-        assertEquals(0, r.code(), r.err());
+        assertEquals(3, r.code(), "no answer is its own exit code: " + r.err());
+        assertTrue(r.err().contains("servesim plan: no candidate meets every objective (exit 3)"), r.err());
         assertTrue(r.out().contains("no candidate meets every objective at 12 req/s on 300 requests: no candidate met"
                 + " ttft_p99_ms <= 1"), r.out());
         assertTrue(r.out().contains("closest: ") && r.out().contains("misses ttft_p99_ms <= 1"), r.out());
         assertFalse(Files.exists(tmp.resolve("impossible").resolve("recommended.yaml")));
+        CliRun.Result again = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString(),
+                "--resume");
+        assertEquals(3, again.code(), "a complete plan found again gives the same answer: " + again.err());
+        assertEquals(r.out(), again.out());
     }
 
     @Test
