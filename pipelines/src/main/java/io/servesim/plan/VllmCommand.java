@@ -1,6 +1,7 @@
 package io.servesim.plan;
 
 import io.servesim.engine.EngineConfig;
+import io.servesim.latency.ModelCatalog;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ final class VllmCommand {
     static String text(PlanSpec plan, Candidate c, double rateRps, int requests) {
         var tree = RecommendedConfig.tree(plan, c, rateRps, requests, plan.baseDir());
         RunPlan run = RunPlan.prepare(SimConfigLoader.bind(tree, plan.baseDir()));
-        String model = tree.path("deployment").path("model").asText();
+        String model = served(tree.path("deployment").path("model").asText());
         var engineTree = tree.path("engine");
         String routing = tree.path("policies").path("routing").isTextual() ? tree.path("policies").path("routing").asText()
                 : tree.path("policies").path("routing").path("name").asText("round-robin");
@@ -52,6 +53,21 @@ final class VllmCommand {
         }
         lines.forEach(l -> out.append(l).append('\n'));
         return out.toString();
+    }
+
+    /**
+     * The model argument of {@code vllm serve} for the config's {@code deployment.model}: a bundled model's Hub id as
+     * the Hub spells it (the config may write it in any case, or as the file stem), an alias or an unknown id as
+     * written, and for a config.json path the folder holding it (vLLM loads a local model from its folder).
+     */
+    static String served(String model) {
+        if (model.endsWith(".json")) {
+            java.nio.file.Path parent = java.nio.file.Path.of(model).getParent();
+            return parent == null ? "." : parent.toString();
+        }
+        return ModelCatalog.builtIn().find(model)
+                .filter(e -> e.id().equalsIgnoreCase(model) || e.file().equalsIgnoreCase(model + ".config.json"))
+                .flatMap(ModelCatalog.Entry::hubId).orElse(model);
     }
 
     private static List<String> instances(String model, int tp, EngineConfig e, com.fasterxml.jackson.databind.JsonNode given,
