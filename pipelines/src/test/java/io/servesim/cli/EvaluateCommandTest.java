@@ -96,13 +96,25 @@ class EvaluateCommandTest {
     }
 
     @Test
-    void openEvolveIsAFlatDictOfNumbersWithACombinedScore(@TempDir Path tmp) throws Exception {
-        Out o = evaluate(candidate(tmp, GOOD), "openevolve", List.of(1L));
+    void openEvolveIsAnEvaluationResultOfNumbersAndTheTraceAsAnArtifact(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(candidate(tmp, GOOD), "openevolve", List.of(1L, 2L));
         assertEquals(0, o.code(), o.err());
-        JsonNode j = o.json();
+        assertEquals(List.of("metrics", "artifacts"), fieldNames(o.json()));
+        JsonNode j = o.json().get("metrics");
         assertEquals(j.get("fitness").asDouble(), j.get("combined_score").asDouble());
         j.fields().forEachRemaining(e -> assertTrue(e.getValue().isNumber(), e.getKey() + " is " + e.getValue()));
         assertTrue(j.has("routing_concentration"));
+        String trace = o.json().get("artifacts").get("decision_trace").asText();
+        // one trace summary per run, each under its label
+        assertTrue(trace.startsWith("== llama8b-h100.yaml@seed=1 ==\ndecisions: "), trace);
+        assertTrue(trace.contains("\n== llama8b-h100.yaml@seed=2 ==\ndecisions: "), trace);
+        assertEquals(2, trace.split("score regret", -1).length - 1, trace);
+    }
+
+    private static List<String> fieldNames(JsonNode j) {
+        List<String> names = new java.util.ArrayList<>();
+        j.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test
