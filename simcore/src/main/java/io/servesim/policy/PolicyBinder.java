@@ -3,6 +3,7 @@ package io.servesim.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
+import io.servesim.policy.code.CodePolicies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.Optional;
 /**
  * Binds {@code policies.<kind>} given either as a bare name ({@code scheduler: sjf}) or as
  * {@code {name: slo-based, params: {...}}}; the name must be registered, and the template's
- * factory is run once so unknown or bad params fail at load time.
+ * factory is run once so unknown or bad params fail at load time. A code policy's relative {@code source} is
+ * resolved against the config's directory here ({@link PolicyContext#baseDir}), so the bound spec holds it absolute.
  */
 public final class PolicyBinder {
     /**
@@ -61,7 +63,7 @@ public final class PolicyBinder {
                 p.fields().forEachRemaining(e -> params.put(e.getKey(), toJava(e.getValue())));
             }
             n.finish();
-            spec = new PolicySpec(name, params, path);
+            spec = CodePolicies.withSourceResolved(new PolicySpec(name, params, path), ctx.baseDir());
         } else {
             policies.problem(path, "must be a policy name or {name, params}; valid names: "
                     + String.join(", ", registry.names()));

@@ -2,6 +2,7 @@ package io.servesim.policy.priority;
 
 import io.servesim.cluster.PriorityPolicy;
 import io.servesim.policy.Registry;
+import io.servesim.policy.code.CodePolicies;
 
 /**
  * Priority templates (BLIS {@code sim/priority.go} plus tenant and deadline variants), one class
@@ -15,7 +16,8 @@ public final class Priorities {
             .register("slo-based", SloBased::create)
             .register("tenant-priority", TenantPriority::create)
             .register("deadline-aware", DeadlineAware::create)
-            .register("inverted-slo", InvertedSlo::create);
+            .register("inverted-slo", InvertedSlo::create)
+            .register(CodePolicies.NAME, CodePolicies::priority);
 
     private Priorities() {
     }
