@@ -4,8 +4,9 @@ import io.servesim.policy.api.RoutingPolicy;
 
 /**
  * Routing as code: the instance with the most of this request's prompt cached, each cached block worth as much as
- * one request of load less (the ratio kv-router's cost weighs them by); ties go to the lowest position. It reads the
- * signals prefix_cache, queue_depth and running, because its source calls cachedPrefixBlocks and load.
+ * one request of load less; ties go to the lowest position. It reads the signals prefix_cache, queue_depth and
+ * running, because its source calls cachedPrefixBlocks and load. Also the initial program of an OpenEvolve run that
+ * evolves routing code (scripts/openevolve_evaluator.py).
  */
 public final class PrefixAwareLeastLoad implements RoutingPolicy {
     private static final double BLOCK_WORTH = 1.0;

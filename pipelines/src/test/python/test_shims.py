@@ -118,20 +118,11 @@ def test_openevolve():
         openevolve_replay.uninstall_openevolve_types()
 
 
-# A Java program as OpenEvolve evolves it (the initial program's suffix is .java): a router taking the instances in
-# turn. OpenEvolve writes each candidate to a temporary tmpXXXX.java, so the file and class names differ.
-JAVA = """import io.servesim.policy.api.*;
-
-public final class Turns implements RoutingPolicy {
-    private int next;
-
-    public int route(RequestView request, Instances instances, long nowUs) {
-        int i = next % instances.count();
-        next = (i + 1) % instances.count();
-        return i;
-    }
-}
-"""
+# The routing example as OpenEvolve's initial program (a .java file): OpenEvolve writes each candidate to a temporary
+# tmpXXXX.java, so the file and class names differ.
+EXAMPLES = os.path.join(os.environ["SHIMS_DIR"], "..", "sweeps", "policies")
+with open(os.path.join(EXAMPLES, "code", "PrefixAwareLeastLoad.java")) as f:
+    JAVA = f.read()
 
 
 def test_openevolve_evolves_code():
@@ -140,22 +131,21 @@ def test_openevolve_evolves_code():
         metrics, artifacts = openevolve_replay.evaluate_program(EVALUATOR, JAVA, ".java")
         check("error" not in metrics and 0 < metrics["combined_score"] <= 1, "a Java candidate scores: %r" % (metrics,))
         check("routing/code" in artifacts["decision_trace"], "its decisions are the code policy's: %r" % (artifacts,))
-        # the same candidate as a policy config naming it scores the same: the program is evaluated as written
-        turns = write("Turns.java", JAVA)
-        named = openevolve_evaluator.evaluate(write("turns.yaml", "routing: {name: code, params: {source: %s}}\n" % turns))
+        # the same program named by its bundle (sweeps/policies/code-routing.yaml) scores the same
+        named = openevolve_evaluator.evaluate(os.path.join(EXAMPLES, "code-routing.yaml"))
         check(named.metrics["combined_score"] == metrics["combined_score"], "as a bundle: %r" % (named.metrics,))
-        broken, why = openevolve_replay.evaluate_program(EVALUATOR, JAVA.replace("next = (i + 1)", "next = (i + 1"),
+        broken, why = openevolve_replay.evaluate_program(EVALUATOR, JAVA.replace("bestScore = score;", "bestScore = score"),
                                                          ".java")
-        check(broken == {"combined_score": 0.0} and ".java:8: ')' expected" in why["invalid_candidate"],
+        check(broken == {"combined_score": 0.0} and ".java:22: ';' expected" in why["invalid_candidate"],
               "a compiler error is the candidate's feedback, with its line: %r" % (why,))
-        spy = JAVA.replace("int i = next", "long t = System.currentTimeMillis(); int i = next")
+        spy = JAVA.replace("int best = 0;", "long t = System.nanoTime(); int best = 0;")
         refused, why = openevolve_replay.evaluate_program(EVALUATOR, spy, ".java")
-        check(refused == {"combined_score": 0.0} and ".java:7: java.lang.System: not allowed in a policy (the clock"
+        check(refused == {"combined_score": 0.0} and ".java:16: java.lang.System: not allowed in a policy (the clock"
               in why["invalid_candidate"], "a refused reference is the candidate's feedback: %r" % (why,))
-        throws = JAVA.replace("return i;", "return i / (instances.count() - instances.count());")
+        throws = JAVA.replace("return best;", "return best / (instances.count() - instances.count());")
         failed, why = openevolve_replay.evaluate_program(EVALUATOR, throws, ".java")
-        check(failed == {"combined_score": 0.0} and "route threw ArithmeticException: / by zero at tmp" in why["run_failed"],
-              "a run the code fails is a failure score with its line: %r" % (why,))
+        check(failed == {"combined_score": 0.0} and "route threw ArithmeticException: / by zero at tmp" in why["run_failed"]
+              and ".java:25" in why["run_failed"], "a run the code fails is a failure score with its line: %r" % (why,))
         none, why = openevolve_replay.evaluate_program(EVALUATOR, "public class Nothing { }\n", ".java")
         check(none == {"combined_score": 0.0} and "implements none of the policy interfaces" in why["invalid_candidate"],
               "a program that is no policy: %r" % (why,))
