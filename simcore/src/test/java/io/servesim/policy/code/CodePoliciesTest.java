@@ -4,30 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.servesim.cluster.AutoscalingConfig;
-import io.servesim.cluster.ClusterConfig;
-import io.servesim.cluster.DrainPolicy;
-import io.servesim.cluster.Observability;
 import io.servesim.cluster.Signal;
 import io.servesim.config.ConfigException;
-import io.servesim.engine.EngineConfig;
-import io.servesim.engine.Request;
-import io.servesim.engine.RequestTags;
-import io.servesim.engine.TokenSequence;
+import io.servesim.policy.ContractRuns;
 import io.servesim.policy.PolicySpec;
 import io.servesim.policy.api.Instances;
-import io.servesim.run.LinearLatency;
-import io.servesim.run.PolicyBundle;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.Runs;
 import io.servesim.run.SimConfig;
 import io.servesim.run.SimConfigLoader;
-import io.servesim.run.SimSetup;
 import io.servesim.usercode.UserCodeException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -40,26 +29,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Code policies in runs: a code twin of each kind's template (the same rule written against the policy API) gives
- * the template's records exactly, so the adapters add nothing and lose nothing; the signals a code router reads
- * follow from its source; a call that breaks its contract or overruns its budget fails the run naming the file; a
- * relative source resolves against the config's directory.
+ * Code policies in runs ({@link ContractRuns}: the policy contract's cluster and load): a code twin of each kind's
+ * template (the same rule written against the policy API) gives the template's records exactly, so the adapters add
+ * nothing and lose nothing; the signals a code router reads follow from its source; a call that breaks its contract
+ * or overruns its budget fails the run naming the file; a relative source resolves against the config's directory.
  */
 class CodePoliciesTest {
     @TempDir
     Path dir;
-
-    /** The contract test's load: 300 requests every 8 ms, three SLO classes, two tenants, shared prefixes. */
-    private static List<Request> workload() {
-        List<Request> out = new ArrayList<>();
-        String[] classes = {"realtime", "interactive", "batch"};
-        for (int i = 0; i < 300; i++) {
-            out.add(new Request(i, new RequestTags("c", "t" + (i % 2), classes[i % 3], -1, 0),
-                    TokenSequence.prefixed(i % 4, 256, 10_000 + i, 50 + (i * 37) % 900), 20 + (i * 13) % 100, 0,
-                    i * 8_000L, i % 5, true));
-        }
-        return out;
-    }
 
     private static final String HEADER = "import io.servesim.policy.api.*;\nimport java.util.*;\n";
 
@@ -127,19 +104,6 @@ class CodePoliciesTest {
                         """));
     }
 
-    private SimSetup setup(PolicyKind<?> kind, PolicySpec spec) {
-        PolicyBundle companions = PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "least-loaded")
-                .with(PolicyKind.SCHEDULER, "priority-fcfs").with(PolicyKind.PRIORITY, "slo-based");
-        SimSetup setup = SimSetup.single(new EngineConfig(16, 1024, 0, 0, 16, 600, true), LinearLatency.steps(2000, 20, 300))
-                .withCluster(new ClusterConfig(3, 0, 0, Observability.ALL_IMMEDIATE))
-                .withPolicies(companions.with(kind, spec));
-        if (kind == PolicyKind.AUTOSCALE) {
-            setup = setup.withAutoscaling(new AutoscalingConfig(true, 1, 4, 200_000, 100_000, 100_000, Double.NaN, 100_000,
-                    DrainPolicy.WAIT, 1_000_000, 2_000_000, Double.NaN));
-        }
-        return setup;
-    }
-
     private PolicySpec code(PolicyKind<?> kind, String className, String body) throws Exception {
         Path source = dir.resolve(className + ".java");
         Files.writeString(source, HEADER + body);
@@ -150,8 +114,8 @@ class CodePoliciesTest {
     @MethodSource("twins")
     void aCodeTwinOfATemplateGivesItsRecordsExactly(PolicyKind<?> kind, PolicySpec template, String className, String body)
             throws Exception {
-        Runs.Result expected = Runs.run(setup(kind, template), Runs.listOf(workload()));
-        Runs.Result actual = Runs.run(setup(kind, code(kind, className, body)), Runs.listOf(workload()));
+        Runs.Result expected = Runs.run(ContractRuns.setup(kind, template), Runs.listOf(ContractRuns.workload()));
+        Runs.Result actual = Runs.run(ContractRuns.setup(kind, code(kind, className, body)), Runs.listOf(ContractRuns.workload()));
         assertEquals(expected.records(), actual.records());
         assertEquals(300, actual.records().size());
     }
@@ -183,7 +147,7 @@ class CodePoliciesTest {
         if (budget != null) {
             params.put("call_budget", budget);
         }
-        return Runs.run(setup(PolicyKind.ROUTING, new PolicySpec(spec.name(), params, spec.path())), Runs.listOf(workload()));
+        return Runs.run(ContractRuns.setup(PolicyKind.ROUTING, new PolicySpec(spec.name(), params, spec.path())), Runs.listOf(ContractRuns.workload()));
     }
 
     @Test
@@ -217,7 +181,7 @@ class CodePoliciesTest {
                 }
                 """);
         UserCodeException e = assertThrows(UserCodeException.class,
-                () -> Runs.run(setup(PolicyKind.PRIORITY, spec), Runs.listOf(workload())));
+                () -> Runs.run(ContractRuns.setup(PolicyKind.PRIORITY, spec), Runs.listOf(ContractRuns.workload())));
         assertEquals("policies.priority (NotANumber.java): rankKey returned NaN, not a finite number", e.getMessage());
     }
 
