@@ -6,8 +6,8 @@ evaluate_stage1, then evaluate_stage2 when stage 1's combined_score reaches casc
 Each returns an EvaluationResult(metrics, artifacts): openevolve's own class (openevolve/evaluation_result.py) when
 openevolve is importable, as it is when OpenEvolve runs this file, else a namedtuple with the same fields. metrics are
 `servesim evaluate --format openevolve`'s numbers: combined_score (= fitness), the behaviour descriptors
-(routing_concentration, rejection_rate, preemption_pressure, cache_hit_rate; name them in feature_dimensions) and
-headline latencies; artifacts carry the decision-trace summary of each run (decision_trace), which OpenEvolve shows
+(routing_concentration, rejection_rate, preemption_pressure, prefix_hit_rate; name them in feature_dimensions) and
+every numeric metric of servesim's metric catalog by its name (docs/metrics-reference.md); artifacts carry the decision-trace summary of each run (decision_trace), which OpenEvolve shows
 in the next prompt (prompt.include_artifacts). A candidate that does not bind, or whose run fails, scores
 combined_score 0.0 with the reason as an artifact (invalid_candidate or run_failed), so evolution moves on.
 

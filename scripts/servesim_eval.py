@@ -3,7 +3,7 @@
 Configuration, read at call time (never at import):
   SERVESIM_BIN        the launcher (default: scripts/servesim beside this file)
   SERVESIM_EVAL_ARGS  base arguments, shell-quoted, e.g.
-                      "-c sweeps/configs/llama8b-h100.yaml --fitness-weights throughput:0.5,p99_ttft:0.5 --seeds 1,2"
+                      "-c sweeps/configs/llama8b-h100.yaml --fitness-weights throughput_rps:0.5,ttft_p99_ms:0.5 --seeds 1,2"
 
 What comes back, by the evaluator's exit code:
   0                           the evaluation (the format asked for)

@@ -1,7 +1,6 @@
 package io.servesim.disagg;
 
 import io.servesim.config.ConfigNode;
-import io.servesim.config.Durations;
 
 /**
  * The KV transfer links ({@code deployment.pd.transfer}): a transfer takes {@code latency + bytes / bandwidth}
@@ -10,14 +9,10 @@ import io.servesim.config.Durations;
  * and concurrent transfers on one link ({@link Topology}) share its bandwidth equally.
  *
  * @param latencyUs       fixed cost per transfer (handshake and completion notification), microseconds
- * @param bandwidthGbPerS one link's bandwidth per GPU stream, GB/s; default 50 (one 400 Gb/s NIC per GPU,
- *                        the ConnectX-7 of a DGX H100, as Dynamo's NIXL moves KV GPU to GPU over RDMA)
+ * @param bandwidthGbPerS one link's bandwidth per GPU stream, GB/s ({@link PdSettings#TRANSFER_BANDWIDTH})
  * @param topology        which transfers share a link
  */
 public record TransferSpec(long latencyUs, double bandwidthGbPerS, Topology topology) {
-    public static final double DEFAULT_BANDWIDTH_GB_PER_S = 50;
-    public static final TransferSpec DEFAULT = new TransferSpec(0, DEFAULT_BANDWIDTH_GB_PER_S, Topology.PER_PAIR);
-
     public TransferSpec {
         if (latencyUs < 0 || !(bandwidthGbPerS > 0) || topology == null) {
             throw new IllegalArgumentException("invalid transfer spec");
@@ -26,11 +21,11 @@ public record TransferSpec(long latencyUs, double bandwidthGbPerS, Topology topo
 
     /** Binds {@code deployment.pd.transfer}: {@code latency} (a duration), {@code bandwidth}, {@code topology}. */
     static TransferSpec bind(ConfigNode t) {
-        long latency = Durations.value(t, "latency", DEFAULT.latencyUs());
-        double bandwidth = io.servesim.config.Bandwidths.value(t, "bandwidth", DEFAULT.bandwidthGbPerS());
-        String topology = t.choice("topology", DEFAULT.topology().configName(), Topology.names());
+        long latency = t.get(PdSettings.TRANSFER_LATENCY);
+        double bandwidth = t.get(PdSettings.TRANSFER_BANDWIDTH);
+        Topology topology = Topology.of(t.get(PdSettings.TRANSFER_TOPOLOGY));
         t.finish();
-        return new TransferSpec(latency, bandwidth, Topology.of(topology));
+        return new TransferSpec(latency, bandwidth, topology);
     }
 
     /** Bytes per microsecond of one link. */

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Binds a table of GPU rows in the format of the bundled {@code gpus.yaml} ({@code gpus: [{name, aliases,
  * bf16_tflops, ...}]}) into {@link GpuSpec}s, strictly: every datasheet field is required (except
- * {@code aliases} and {@code fp8_tflops}, 0 for a GPU without FP8 tensor cores), in its unit and range,
+ * {@code aliases} and {@code fp8_tflops}, 0 for a GPU without FP8 tensor cores), in its unit and range; a price
+ * ({@code usd_per_gpu_hour}) is optional and, when given, needs its {@code price_source},
  * and unknown keys are refused listing the valid ones (a BLIS {@code hardware_config.json} row's
  * {@code mfu_prefill} is not a datasheet number). Problems name the row and key
  * ({@code gpus[0].bf16_tflops}) under the prefix the caller gives.
@@ -17,7 +18,7 @@ import java.util.List;
 final class GpuTable {
     /** The keys of a row, in the order {@code gpus.yaml} documents them. */
     static final List<String> KEYS = List.of("name", "aliases", "bf16_tflops", "fp8_tflops", "memory_bandwidth_tbps",
-            "memory_gib", "sm_count", "all_reduce_gbps", "host_link_gbps", "source");
+            "memory_gib", "sm_count", "all_reduce_gbps", "host_link_gbps", "source", "usd_per_gpu_hour", "price_source");
 
     private GpuTable() {
     }
@@ -81,12 +82,28 @@ final class GpuTable {
                 "effective all-reduce bandwidth per GPU, GB/s (bundled rows use 0.67 x the link's per-direction bandwidth)");
         double hostLink = positive(row, "host_link_gbps", 100_000, "host link bandwidth per direction, GB/s (PCIe Gen5 x16 = 64)");
         String source = text(row, "source", "where the numbers come from (datasheet, whitepaper)");
+        GpuSpec.Price price = price(row);
         row.finish();
         if (name == null || source == null || bf16 <= 0 || bandwidth <= 0 || memory <= 0 || sms < 1 || allReduce <= 0
-                || hostLink <= 0) {
+                || hostLink <= 0 || price == null) {
             return null;
         }
-        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, allReduce, hostLink, source);
+        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, allReduce, hostLink, source, price);
+    }
+
+    /** The row's optional price and its source ({@link GpuSpec.Price#NONE} without one); null (a problem recorded) when bad. */
+    private static GpuSpec.Price price(ConfigNode row) {
+        if (!row.has("usd_per_gpu_hour")) {
+            if (row.has("price_source")) {
+                row.rawValue("price_source");
+                row.problem(row.pathOf("price_source"), "only with usd_per_gpu_hour (the price it is the source of)");
+                return null;
+            }
+            return GpuSpec.Price.NONE;
+        }
+        double usd = positive(row, "usd_per_gpu_hour", 10_000, "on-demand price of one GPU per hour, US dollars");
+        String source = text(row, "price_source", "where usd_per_gpu_hour comes from (a price list or survey, with its date)");
+        return usd > 0 && source != null ? new GpuSpec.Price(usd, source) : null;
     }
 
     private static String text(ConfigNode row, String key, String what) {

@@ -11,11 +11,11 @@ import io.servesim.policy.code.CodePolicies;
 public final class Admissions {
     public static final Registry<AdmissionPolicy> REGISTRY = new Registry<AdmissionPolicy>("admission")
             .register("always-admit", AlwaysAdmit::create)
-            .register("token-bucket", TokenBucket::create)
-            .register("rate-limit", RateLimit::create)
-            .register("tenant-quota", TenantQuota::create)
+            .register("token-bucket", TokenBucket::create, TokenBucket.PARAMS)
+            .register("rate-limit", RateLimit::create, RateLimit.PARAMS)
+            .register("tenant-quota", TenantQuota::create, TenantQuota.PARAMS)
             .register("reject-all", RejectAll::create)
-            .register(CodePolicies.NAME, CodePolicies::admission);
+            .register(CodePolicies.NAME, CodePolicies::admission, CodePolicies.ADMISSION.all());
 
     private Admissions() {
     }

@@ -25,27 +25,43 @@ public final class CodePolicies {
     /** The name every kind's registry gives the code policy. */
     public static final String NAME = "code";
 
+    /** The routing code policy's params (the routing registry's line). */
+    public static final CodeParams<io.servesim.policy.api.RoutingPolicy> ROUTING =
+            CodeParams.of("routing", io.servesim.policy.api.RoutingPolicy.class);
+    /** The admission code policy's params. */
+    public static final CodeParams<io.servesim.policy.api.AdmissionPolicy> ADMISSION =
+            CodeParams.of("admission", io.servesim.policy.api.AdmissionPolicy.class);
+    /** The priority code policy's params. */
+    public static final CodeParams<io.servesim.policy.api.PriorityPolicy> PRIORITY =
+            CodeParams.of("priority", io.servesim.policy.api.PriorityPolicy.class);
+    /** The scheduling code policy's params. */
+    public static final CodeParams<io.servesim.policy.api.SchedulingPolicy> SCHEDULING =
+            CodeParams.of("scheduler", io.servesim.policy.api.SchedulingPolicy.class);
+    /** The autoscale code policy's params. */
+    public static final CodeParams<io.servesim.policy.api.AutoscalePolicy> AUTOSCALE =
+            CodeParams.of("autoscale", io.servesim.policy.api.AutoscalePolicy.class);
+
     private CodePolicies() {
     }
 
     public static RoutingPolicy routing(PolicySpec spec, PolicyContext ctx) {
-        return new CodeRouting(Loaded.of(spec, ctx, io.servesim.policy.api.RoutingPolicy.class));
+        return new CodeRouting(Loaded.of(spec, ctx, ROUTING));
     }
 
     public static AdmissionPolicy admission(PolicySpec spec, PolicyContext ctx) {
-        return new CodeAdmission(Loaded.of(spec, ctx, io.servesim.policy.api.AdmissionPolicy.class));
+        return new CodeAdmission(Loaded.of(spec, ctx, ADMISSION));
     }
 
     public static PriorityPolicy priority(PolicySpec spec, PolicyContext ctx) {
-        return new CodePriority(Loaded.of(spec, ctx, io.servesim.policy.api.PriorityPolicy.class));
+        return new CodePriority(Loaded.of(spec, ctx, PRIORITY));
     }
 
     public static SchedulingPolicy scheduling(PolicySpec spec, PolicyContext ctx) {
-        return new CodeScheduling(Loaded.of(spec, ctx, io.servesim.policy.api.SchedulingPolicy.class));
+        return new CodeScheduling(Loaded.of(spec, ctx, SCHEDULING));
     }
 
     public static AutoScalePolicy autoscale(PolicySpec spec, PolicyContext ctx) {
-        return new CodeAutoscale(Loaded.of(spec, ctx, io.servesim.policy.api.AutoscalePolicy.class));
+        return new CodeAutoscale(Loaded.of(spec, ctx, AUTOSCALE));
     }
 
     /**

@@ -35,12 +35,11 @@ record Loaded<T>(T policy, CallBudget budget, String owner, String file, UserCod
             RoutingPolicy.class, AdmissionPolicy.class, PriorityPolicy.class, SchedulingPolicy.class,
             AutoscalePolicy.class);
 
-    /** Reads the spec's params, compiles (or finds compiled) its source and builds one instance. */
-    static <T> Loaded<T> of(PolicySpec spec, PolicyContext ctx, Class<T> iface) {
-        spec.requireOnly(CodeParams.ALL);
-        Path source = CodeParams.source(spec, ctx.baseDir(), iface);
-        long budgetNanos = CodeParams.callBudgetNanos(spec);
-        UserCode<T> code = UserCode.load(source, iface, API, spec.path() + ".params." + CodeParams.SOURCE);
+    /** Reads the spec's {@code params}, compiles (or finds compiled) its source and builds one instance. */
+    static <T> Loaded<T> of(PolicySpec spec, PolicyContext ctx, CodeParams<T> params) {
+        Path source = params.sourceFile(spec, ctx.baseDir());
+        long budgetNanos = params.callBudgetNanos(spec);
+        UserCode<T> code = UserCode.load(source, params.iface(), API, spec.path() + ".params." + CodeParams.SOURCE);
         String owner = spec.path() + " (" + code.fileName() + ")";
         CallBudget budget = new CallBudget(budgetNanos, owner);
         return new Loaded<>(code.newInstance(budget), budget, owner, code.fileName(), code);

@@ -17,7 +17,7 @@ public final class Schedulers {
             .register("priority-fcfs", PriorityFcfs::create)
             .register("sjf", Sjf::create)
             .register("reverse-priority", ReversePriority::create)
-            .register(CodePolicies.NAME, CodePolicies::scheduling);
+            .register(CodePolicies.NAME, CodePolicies::scheduling, CodePolicies.SCHEDULING.all());
 
     private Schedulers() {
     }
