@@ -1,6 +1,7 @@
 package io.servesim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,11 +22,27 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Policies as code from the command line: every example bundle of {@code sweeps/policies/} runs; a code router that
  * takes the instances in turn gives round-robin's request rows exactly (read back with DuckDB); a call over its budget
  * fails the run naming the file; a sweep over candidate bundles that name code runs, its cells bound with the source
- * relative to the base (so a cell's id does not depend on the checkout's location).
+ * relative to the base (so a cell's id does not depend on the checkout's location), a candidate that throws becoming
+ * error rows while the others finish, one that does not compile refused before any cell runs.
  */
 class CodePolicyRunTest {
     private static final Path POLICIES = Path.of("..", "sweeps", "policies");
     private static final Path BASE = Path.of("..", "sweeps", "configs", "llama8b-h100-4x.yaml");
+    /** round-robin as code. */
+    private static final String TURNS = """
+            import io.servesim.policy.api.*;
+
+            /** round-robin as code: the instances in turn. */
+            public final class Turns implements RoutingPolicy {
+                private int next;
+
+                public int route(RequestView r, Instances in, long now) {
+                    int i = next % in.count();
+                    next = (i + 1) % in.count();
+                    return i;
+                }
+            }
+            """;
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
@@ -46,21 +63,7 @@ class CodePolicyRunTest {
 
     @Test
     void aCodeRouterTakingTurnsGivesRoundRobinsRows(@TempDir Path tmp) throws Exception {
-        Path source = tmp.resolve("Turns.java");
-        Files.writeString(source, """
-                import io.servesim.policy.api.*;
-
-                /** round-robin as code: the instances in turn. */
-                public final class Turns implements RoutingPolicy {
-                    private int next;
-
-                    public int route(RequestView r, Instances in, long now) {
-                        int i = next % in.count();
-                        next = (i + 1) % in.count();
-                        return i;
-                    }
-                }
-                """);
+        Files.writeString(tmp.resolve("Turns.java"), TURNS);
         Files.writeString(tmp.resolve("turns.yaml"), "routing: {name: code, params: {source: Turns.java}}\n");
         Path code = tmp.resolve("code.parquet");
         Path template = tmp.resolve("template.parquet");
@@ -103,32 +106,106 @@ class CodePolicyRunTest {
                 + " Spin.java:3\n", r.err());
     }
 
+    /**
+     * A sweep over candidate bundles, two seeds each: a code router's source is named relative to the base config in
+     * the cells (so a cell's id does not depend on where the checkout is); round-robin as code gives round-robin's
+     * cells exactly, seed by seed, though the cells run in parallel; a code router that throws mid-run becomes one
+     * {@code errors/} row per cell, naming its file and line, and the other cells finish (exit 1).
+     */
     @Test
-    void aSweepOverCodeCandidatesRunsWithSourcesRelativeToTheBase(@TempDir Path tmp) throws Exception {
+    void aSweepOverCodeCandidatesRunsEachAndKeepsWhatFinishedWhenOneThrows(@TempDir Path tmp) throws Exception {
         Path cands = Files.createDirectories(tmp.resolve("cands"));
         Files.copy(POLICIES.resolve("code").resolve("PrefixAwareLeastLoad.java"), cands.resolve("Prefix.java"));
         Files.writeString(cands.resolve("prefix.yaml"), "routing: {name: code, params: {source: Prefix.java}}\n");
-        Files.writeString(cands.resolve("turns.yaml"), "routing: round-robin\n");
+        Files.writeString(cands.resolve("Turns.java"), TURNS);
+        Files.writeString(cands.resolve("turns.yaml"), "routing: {name: code, params: {source: Turns.java}}\n");
+        Files.writeString(cands.resolve("rr.yaml"), "routing: round-robin\n");
+        Files.writeString(cands.resolve("Broken.java"), """
+                import io.servesim.policy.api.*;
+                public final class Broken implements RoutingPolicy {
+                    private int calls;
+                    public int route(RequestView r, Instances in, long now) {
+                        if (++calls > 100) {
+                            throw new IllegalStateException("gave up after 100 requests");
+                        }
+                        return 0;
+                    }
+                }
+                """);
+        Files.writeString(cands.resolve("broken.yaml"), "routing: {name: code, params: {source: Broken.java}}\n");
         Path base = Files.createDirectories(tmp.resolve("base")).resolve("run.yaml");
         Files.writeString(base, Files.readString(BASE).replace("num_requests: 2000", "num_requests: 400"));
         Path sweep = tmp.resolve("code.yaml");
-        Files.writeString(sweep, "name: code\nbase: base/run.yaml\n"
-                + "axes: [{name: candidate, policy_configs: [cands/prefix.yaml, cands/turns.yaml]}]\n"
-                + "seeds: [1]\noutputs: {requests: false, sessions: false}\n");
+        Files.writeString(sweep, "name: code\nbase: base/run.yaml\naxes: [{name: candidate, policy_configs:"
+                + " [cands/prefix.yaml, cands/turns.yaml, cands/rr.yaml, cands/broken.yaml]}]\n"
+                + "seeds: [1, 2]\noutputs: {requests: false, sessions: false}\n");
         Path out = tmp.resolve("out");
         CliRun.Result r = CliRun.exec("sweep", sweep.toString(), "--output", out.toString());
-        assertEquals(0, r.code(), r.err());
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT candidate, completed FROM '" + out + "/cells/*.parquet' ORDER BY 1")) {
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("2 of 8 cells failed at run time"), r.err());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT candidate, seed, completed FROM '" + out + "/cells/*.parquet'"
+                    + " ORDER BY 1, 2");
             List<String> rows = new ArrayList<>();
             while (rs.next()) {
-                rows.add(rs.getString(1) + ":" + rs.getLong(2));
+                rows.add(rs.getString(1) + "@" + rs.getLong(2) + ":" + rs.getLong(3));
             }
-            assertEquals(List.of("cands/prefix.yaml:400", "cands/turns.yaml:400"), rows);
+            assertEquals(List.of("cands/prefix.yaml@1:400", "cands/prefix.yaml@2:400", "cands/rr.yaml@1:400",
+                    "cands/rr.yaml@2:400", "cands/turns.yaml@1:400", "cands/turns.yaml@2:400"), rows);
+            String cells = "SELECT * EXCLUDE (cell_id, cell_index, candidate) FROM '" + out + "/cells/*.parquet'";
+            ResultSet diff = st.executeQuery("SELECT count(*) FROM ((" + cells + " WHERE candidate = 'cands/turns.yaml'"
+                    + " EXCEPT " + cells + " WHERE candidate = 'cands/rr.yaml') UNION ALL (" + cells
+                    + " WHERE candidate = 'cands/rr.yaml' EXCEPT " + cells + " WHERE candidate = 'cands/turns.yaml'))");
+            diff.next();
+            assertEquals(0, diff.getLong(1), "round-robin as code gives round-robin's cells, seed by seed");
+            // the 101st route throws, at line 6 of Broken.java
+            ResultSet errors = st.executeQuery("SELECT candidate, seed, message FROM '" + out + "/errors/*.parquet'"
+                    + " ORDER BY 2");
+            for (long seed = 1; seed <= 2; seed++) {
+                assertTrue(errors.next());
+                assertEquals("cands/broken.yaml@" + seed, errors.getString(1) + "@" + errors.getLong(2));
+                assertTrue(errors.getString(3).contains("(Broken.java): route threw IllegalStateException: gave up"
+                        + " after 100 requests at Broken.java:6"), errors.getString(3));
+            }
+            assertFalse(errors.next());
         }
         // the cell names the source relative to the base config's directory (base/), not by its absolute path
         String sweepFile = Files.readString(out.resolve("_SWEEP.yaml"));
         assertTrue(sweepFile.contains("../cands/Prefix.java") && !sweepFile.contains(tmp.toString() + "/cands/Prefix.java"),
                 sweepFile);
+    }
+
+    /**
+     * A sweep axis's inline value names code as a config does, its source relative to the base config; one whose
+     * source does not compile is listed, file and line, before any cell runs (exit 2).
+     */
+    @Test
+    void aSweepAxisValueThatDoesNotCompileIsRefusedBeforeAnyCellRuns(@TempDir Path tmp) throws Exception {
+        Path base = Files.createDirectories(tmp.resolve("base")).resolve("run.yaml");
+        Files.copy(BASE, base);
+        Files.writeString(base.resolveSibling("Bad.java"), """
+                import io.servesim.policy.api.*;
+                public final class Bad implements RoutingPolicy {
+                    public int route(RequestView r, Instances in, long now) { return 0 }
+                }
+                """);
+        Path sweep = tmp.resolve("code.yaml");
+        Files.writeString(sweep, """
+                name: code
+                base: base/run.yaml
+                axes:
+                  - name: routing
+                    values:
+                      rr: {policies.routing: round-robin}
+                      bad: {policies.routing: {name: code, params: {source: Bad.java}}}
+                seeds: [1]
+                """);
+        Path out = tmp.resolve("out");
+        CliRun.Result r = CliRun.exec("sweep", sweep.toString(), "--output", out.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("1 of 2 cells are invalid"), r.err());
+        assertTrue(r.err().contains("routing=bad"), r.err());
+        assertTrue(r.err().contains("policies.routing.params.source: Bad.java:3: ';' expected"), r.err());
+        assertFalse(Files.exists(out), "nothing ran");
     }
 }
