@@ -41,7 +41,14 @@ final class ClientBinder {
         String tenant = c.get(ClientSettings.TENANT_ID);
         String slo = c.get(ClientSettings.SLO_CLASS);
         double fraction = c.get(ClientSettings.RATE_FRACTION);
-        ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"));
+        ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"), baseDir);
+        if (arrival != null && !arrival.hasRate()) {
+            if (c.has(ClientSettings.RATE_FRACTION.key())) {
+                c.problem(c.pathOf(ClientSettings.RATE_FRACTION.key()), "not used: this client's arrival process is"
+                        + " distribution, whose inter_arrival_us sets its rate (it takes no share of aggregate_rate)");
+            }
+            fraction = 0;
+        }
         c.declare("agentic");
         boolean agenticClient = c.has("agentic");
         AgenticSpec agentic = agenticClient ? AgenticBinder.bind(c.child("agentic"), baseDir) : null;
