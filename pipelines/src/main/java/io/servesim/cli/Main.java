@@ -22,7 +22,7 @@ public final class Main {
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ValidateCommand.class, BenchCommand.class,
             ReplayRealCommand.class, CalibrateCommand.class, ValidateLatencyCommand.class, CompareCommand.class,
             SweepCommand.class, ReportCommand.class, PlanCommand.class, CapacityCommand.class, EvaluateCommand.class,
-            ConfigCommand.class);
+            ConfigCommand.class, MetricsCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "on a failure, print the stack trace after the one-line error (any subcommand)")

@@ -1,14 +1,14 @@
 package io.servesim.plan;
 
 import io.servesim.config.ConfigException;
-import io.servesim.metrics.CellMetric;
-import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One service-level objective of a plan: a bound on one metric of a run's {@code cells/} row ({@link CellMetrics}), met
+ * One service-level objective of a plan: a bound on one metric of a run's {@code cells/} row ({@link MetricCatalog}), met
  * by the run as a whole. A latency metric ({@code ttft_p99_ms}, {@code tpot_p90_ms}, any column in milliseconds) is
  * bounded from above ({@code ttft_p99_ms <= 500}); {@code slo_attainment} (the share of requests meeting their SLO
  * class's targets) from below ({@code slo_attainment >= 0.99}). A metric the run has no value of (no request
@@ -25,9 +25,9 @@ public record Slo(String metric, double bound, boolean atMost) {
     /** The metrics an SLO may bound: every {@code cells/} column in milliseconds, and {@code slo_attainment}. */
     public static List<String> metrics() {
         List<String> out = new ArrayList<>();
-        for (CellMetric m : CellMetrics.ALL) {
-            if (m.unit().equals("ms") || m.column().equals(ATTAINMENT)) {
-                out.add(m.column());
+        for (Column c : MetricCatalog.COLUMNS) {
+            if (c.unit().equals("ms") || c.name().equals(ATTAINMENT)) {
+                out.add(c.name());
             }
         }
         return out;

@@ -1,7 +1,8 @@
 package io.servesim.sweep;
 
 import io.servesim.io.LocalInputFile;
-import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +34,8 @@ import org.apache.parquet.hadoop.ParquetReader;
  */
 public final class SweepResults {
     /** The table's metric columns, headed by their names in the cells dataset, combined over seeds as the catalog says. */
-    private static final List<String> TABLE = List.of("ttft_p99_ms", "e2e_p99_ms", "throughput_rps", "output_tokens_per_s",
-            "slo_attainment");
+    private static final List<Column> TABLE = java.util.stream.Stream.of("ttft_p99_ms", "e2e_p99_ms", "throughput_rps",
+            "output_tokens_per_s", "slo_attainment").map(MetricCatalog::column).toList();
 
     private SweepResults() {
     }
@@ -75,7 +76,7 @@ public final class SweepResults {
         void add(GenericRecord cell) {
             cells++;
             firstCell = Math.min(firstCell, (Integer) cell.get("cell_index"));
-            TABLE.forEach(column -> values.computeIfAbsent(column, c -> new ArrayList<>()).add(cell.get(column)));
+            TABLE.forEach(c -> values.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(cell.get(c.name())));
         }
     }
 
@@ -100,7 +101,7 @@ public final class SweepResults {
     /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, over seeds. */
     static String table(Path outDir, List<String> axes) throws IOException {
         Map<List<String>, Group> groups = new HashMap<>();
-        forEachRow(outDir, Dataset.CELLS, axes, TABLE, cell -> {
+        forEachRow(outDir, Dataset.CELLS, axes, TABLE.stream().map(Column::name).toList(), cell -> {
             List<String> labels = new ArrayList<>();
             for (String a : axes) {
                 labels.add(cell.get(a).toString());
@@ -110,14 +111,14 @@ public final class SweepResults {
         List<String[]> rows = new ArrayList<>();
         List<String> header = new ArrayList<>(axes);
         header.add("seeds");
-        header.addAll(TABLE);
+        TABLE.forEach(c -> header.add(c.name()));
         rows.add(header.toArray(String[]::new));
         groups.values().stream().sorted(Comparator.comparingInt(g -> g.firstCell)).forEach(g -> {
             List<String> row = new ArrayList<>(g.labels);
             row.add(String.valueOf(g.cells));
-            TABLE.forEach(column -> {
-                Object v = CellMetrics.get(column).aggregation().combine(g.values.get(column));
-                row.add(v == null ? "-" : v instanceof Double d ? format(column, d) : v.toString());
+            TABLE.forEach(c -> {
+                Object v = c.aggregation().combine(g.values.get(c.name()));
+                row.add(v == null ? "-" : v instanceof Double d ? format(c, d) : v.toString());
             });
             rows.add(row.toArray(String[]::new));
         });
@@ -137,8 +138,9 @@ public final class SweepResults {
         return Schema.createRecord(schema.getName(), schema.getDoc(), schema.getNamespace(), false, read);
     }
 
-    private static String format(String column, double v) {
-        return column.equals("slo_attainment") ? String.format("%.3f", v) : String.format("%.1f", v);
+    /** A fraction with 3 decimals, other numbers with 1. */
+    private static String format(Column column, double v) {
+        return column.unit().equals("fraction") ? String.format("%.3f", v) : String.format("%.1f", v);
     }
 
     /** Axis columns left-aligned, numbers right-aligned. */

@@ -194,9 +194,9 @@ class CliFailurePathsTest {
         assertTrue(run.err().contains("--sessions-out " + dir + ": is a directory"), run.err());
         assertFalse(Files.exists(tmp.resolve("r.parquet")), "no other output started");
         Path file = Files.writeString(tmp.resolve("file"), "x");
-        Path csv = Files.writeString(tmp.resolve("real.csv"), "a,b\n1,2\n");
-        CliRun.Result compare = CliRun.exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a", "--metrics", "b",
-                "--output", file.toString());
+        Path csv = Files.writeString(tmp.resolve("real.csv"), "a,ttft_p99_ms\n1,2\n");
+        CliRun.Result compare = CliRun.exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a",
+                "--metrics", "ttft_p99_ms", "--output", file.toString());
         assertEquals(ExitCode.CONFIG_ERROR, compare.code());
         assertTrue(compare.err().contains("--output " + file + ": is not a directory"), compare.err());
     }

@@ -160,7 +160,7 @@ class MainTest {
         ConfigOptions o = opts("workload.num_requests=100");
         o.policyConfig = bundle;
         o.settings.put(io.servesim.run.DeploymentSettings.INSTANCES, "3");
-        o.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput:1");
+        o.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput_rps:1");
         Out r = run(EXAMPLE, null, o);
         assertEquals(0, r.code(), r.err());
         JsonNode json = new ObjectMapper().readTree(r.out());

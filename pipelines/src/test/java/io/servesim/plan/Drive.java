@@ -1,6 +1,6 @@
 package io.servesim.plan;
 
-import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.metrics.RunSummary;
 import io.servesim.sweep.Cell;
 import io.servesim.sweep.CellRunner;
@@ -46,7 +46,7 @@ final class Drive {
         RunSummary s = CellRunner.run(cell, ROWS_ONLY).summary();
         Map<String, Double> values = new LinkedHashMap<>();
         for (String m : PlanRounds.columns(plan)) {
-            Object v = CellMetrics.get(m).rowValue(s);
+            Object v = MetricCatalog.column(m).rowValue(s);
             values.put(m, v == null ? null : ((Number) v).doubleValue());
         }
         return new Outcome(values, s.injected(), s.completed(), null);

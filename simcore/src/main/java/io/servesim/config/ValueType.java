@@ -193,6 +193,11 @@ public abstract sealed class ValueType<T> {
             return new Real(min, max, minExclusive, unit, reason);
         }
 
+        /** The highest value accepted. */
+        public double max() {
+            return max;
+        }
+
         /** The lower bound excluded ({@code > 0}). */
         public Real above() {
             return new Real(min, max, true, unit(), reason());

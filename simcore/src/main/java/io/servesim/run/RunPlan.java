@@ -55,6 +55,7 @@ public final class RunPlan {
                 FleetKeys.AGGREGATED, problems);
         checkWorkload(cfg, cfg.engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
+        checkCostPriced(cfg, autoscaling.usdPerGpuHour(), cfg.latency().hardware(), problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -69,6 +70,10 @@ public final class RunPlan {
         PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), problems);
         checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
+        if (pd != null) {
+            checkCostPriced(cfg, pd.setup().usdPerHour(), cfg.pd().prefill().latency().hardware() + " or "
+                    + cfg.pd().decode().latency().hardware(), problems);
+        }
         if (problems.isEmpty() && pd != null) {
             var p = pd.setup().prefill();
             var d = pd.setup().decode();
@@ -84,6 +89,20 @@ public final class RunPlan {
                 cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting())
                 .withMaxEvents(cfg.maxEvents());
         return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
+    }
+
+    /**
+     * A fitness weight on {@code cost_usd} needs the GPUs' price ({@code price}: per GPU-hour, or what a P/D deployment
+     * costs per hour; NaN when unknown; {@code hardware} names the GPUs): without it every candidate's cost is null and
+     * would score 0 alike.
+     */
+    private static void checkCostPriced(SimConfig cfg, double price, String hardware, List<ConfigException.Problem> problems) {
+        if (cfg.fitness().has("cost_usd") && Double.isNaN(price)) {
+            problems.add(new ConfigException.Problem("fitness_weights", "cost_usd needs the GPU's price: no sourced price for "
+                    + hardware + " (the GPU table prices " + String.join(", ", cfg.latency().gpus().pricedNames())
+                    + "); give the price per GPU-hour at autoscaling.gpu_price_per_hour, or usd_per_gpu_hour and"
+                    + " price_source in a deployment.gpus row"));
+        }
     }
 
     /** An engine config with its KV capacity and max_model_len resolved, and where the capacity came from. */
@@ -252,6 +271,7 @@ public final class RunPlan {
      */
     public java.util.List<String> warnings() {
         List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
+        w.addAll(config.fitness().notes());
         if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
             w.add("deployment.coefficients: " + latency.model().calibrationNote());
         }
