@@ -16,12 +16,27 @@ import java.util.OptionalLong;
  * @param clients           the clients, rate fractions normalised to sum to 1 (0 for a client whose arrival process
  *                          sets its own rate)
  * @param warnings          non-fatal notes from binding (e.g. rate fractions normalised)
+ * @param stages            a staged load (each stage's rate replaces the aggregate rate, which is then 0), or empty
+ * @param stageIntervalUs   staged load: the pause between one stage draining and the next starting
  */
 public record GeneratorSpec(OptionalLong seed, double aggregateRateRps, long numRequests, long horizonUs,
-                            List<ClientSpec> clients, List<String> warnings) implements WorkloadSpec {
+                            List<ClientSpec> clients, List<String> warnings, List<Stage> stages, long stageIntervalUs)
+        implements WorkloadSpec {
     public GeneratorSpec {
         clients = List.copyOf(clients);
         warnings = List.copyOf(warnings);
+        stages = List.copyOf(stages);
+    }
+
+    /** A workload without stages. */
+    public GeneratorSpec(OptionalLong seed, double aggregateRateRps, long numRequests, long horizonUs,
+                         List<ClientSpec> clients, List<String> warnings) {
+        this(seed, aggregateRateRps, numRequests, horizonUs, clients, warnings, List.of(), 0);
+    }
+
+    /** This workload at another aggregate rate and request limit, with these warnings. */
+    public GeneratorSpec with(double rateRps, long requests, List<String> notes) {
+        return new GeneratorSpec(seed, rateRps, requests, horizonUs, clients, notes, stages, stageIntervalUs);
     }
 
     /** Whether some client runs at a share of the aggregate rate (else every client's arrival process sets its own). */

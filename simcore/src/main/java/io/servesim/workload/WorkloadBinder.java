@@ -111,8 +111,8 @@ public final class WorkloadBinder {
             return null;
         }
         if (spec instanceof GeneratorSpec g && !g.warnings().isEmpty() && !prefix.isEmpty()) {
-            spec = new GeneratorSpec(g.seed(), g.aggregateRateRps(), g.numRequests(), g.horizonUs(), g.clients(),
-                    g.warnings().stream().map(m -> prefix + "." + m + note).toList());
+            spec = g.with(g.aggregateRateRps(), g.numRequests(), g.warnings().stream().map(m -> prefix + "." + m + note)
+                    .toList());
         }
         return spec;
     }

@@ -43,8 +43,20 @@ public final class WorkloadSettings {
             ValueType.duration(0, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), 0L,
             "No request arrives after this time; 0: no limit (the run's horizon_us also applies).");
 
+    public static final Setting<Double> STAGE_RATE = Setting.derived("workload.stages[].rate",
+            ValueType.real(0, 1e6).above().in("requests/s", "a million requests a second is beyond any serving fleet"),
+            "required in a stage", "The stage's arrivals (sessions) per second across the clients, replacing"
+                    + " aggregate_rate (inference-perf's stages[].rate).");
+    public static final Setting<Long> STAGE_DURATION_US = Setting.derived("workload.stages[].duration_us",
+            ValueType.duration(1, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), "required in a stage",
+            "How long the stage sends; it then drains (every request it sent has left) before the next stage starts"
+                    + " (inference-perf's stages[].duration, in seconds there).");
+    public static final Setting<Long> STAGE_INTERVAL_US = Setting.of("workload.stage_interval_us",
+            ValueType.duration(0, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), 0L,
+            "Staged load: the pause between a stage draining and the next one starting (inference-perf's load.interval).");
     /** Every setting of the section, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US);
+    public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US,
+            STAGE_RATE, STAGE_DURATION_US, STAGE_INTERVAL_US);
 
     private WorkloadSettings() {
     }

@@ -22,7 +22,9 @@ public final class ArrivalSettings {
             ValueType.choice(ArrivalType.names()), "poisson without an arrival block; required in one",
             "The arrival process; every process but distribution has the client's mean rate (its share of"
                     + " aggregate_rate); distribution draws the gaps from inter_arrival_us, a distribution block in"
-                    + " microseconds, which sets the client's rate.");
+                    + " microseconds, which sets the client's rate; spread (staged loads only) sends each stage's"
+                    + " floor(rate x duration) requests with gaps scaled to fill the stage, as inference-perf's constant"
+                    + " load does.");
     public static final Setting<Double> CV = Setting.derived("workload.clients[].arrival.cv",
             ValueType.real(0, 20).above().in("", "the Azure LLM inference traces of 2023 measure 1.07 for conversation and"
                     + " 2.91 for code; 20 is burstier than any measured serving traffic"),

@@ -27,6 +27,10 @@ import java.util.SplittableRandom;
  *       workload-generator design's {@code inter_arrival_time_dist_config} (a client profile's gaps from any
  *       {@code DistributionSampler} type); the distribution sets the client's rate, which then takes no
  *       share of the aggregate rate ({@link #hasRate()} is false).</li>
+ *   <li>{@code spread}: only in a staged load, inference-perf's {@code constant} load (kubernetes-sigs/inference-perf
+ *       @ 7de5ef2e, {@code inference_perf/loadgen/load_timer.py} {@code ConstantLoadTimer}): a stage of rate r and
+ *       duration d sends exactly n = floor(r x d) requests, their gaps exponential and scaled to sum to d, so the last
+ *       is sent at the stage's end ({@link SpreadProcess}).</li>
  * </ul>
  * Non-homogeneous processes are sampled by thinning (Lewis and Shedler 1979): candidates at the
  * peak rate, each kept with probability r(t) / peak.
@@ -41,6 +45,14 @@ public sealed interface ArrivalSpec {
     /** Whether the process runs at the client's share of the aggregate rate (else its own parameters set its rate). */
     default boolean hasRate() {
         return true;
+    }
+
+    /**
+     * The process during one stage of a staged load ({@code workload.stages}): from {@code startUs}, for
+     * {@code durationUs}, at a mean of {@code ratePerSecond}. Most processes are the same as outside a stage.
+     */
+    default ArrivalProcess forStage(double ratePerSecond, long startUs, long durationUs) {
+        return atRate(ratePerSecond);
     }
 
     /** Poisson arrivals. */
@@ -128,6 +140,20 @@ public sealed interface ArrivalSpec {
         @Override
         public ArrivalProcess atRate(double ratePerSecond) {
             return (t, rng) -> t + gapsUs.sample(rng);
+        }
+    }
+
+    /** inference-perf's constant load: each stage's floor(rate x duration) requests spread over the stage. */
+    record Spread() implements ArrivalSpec {
+        /** Not defined outside a stage: the binder admits {@code spread} only in a staged load. */
+        @Override
+        public ArrivalProcess atRate(double ratePerSecond) {
+            throw new IllegalStateException("spread arrivals exist only in a stage of a staged load");
+        }
+
+        @Override
+        public ArrivalProcess forStage(double ratePerSecond, long startUs, long durationUs) {
+            return new SpreadProcess(startUs, durationUs, (long) Math.floor(ratePerSecond * durationUs / 1e6));
         }
     }
 

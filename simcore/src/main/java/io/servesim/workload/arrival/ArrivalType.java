@@ -31,7 +31,9 @@ public enum ArrivalType {
     /** {@code {period_us, peak_to_trough_ratio, peak_us}}: Poisson with a sinusoidal rate. */
     DIURNAL("diurnal", (a, dir) -> ArrivalBinder.diurnal(a)),
     /** {@code {inter_arrival_us}}: gaps from a distribution block, which sets the rate. */
-    DISTRIBUTION("distribution", ArrivalBinder::distribution);
+    DISTRIBUTION("distribution", ArrivalBinder::distribution),
+    /** Staged loads only: each stage's floor(rate x duration) requests spread over it (inference-perf's constant load). */
+    SPREAD("spread", (a, dir) -> new ArrivalSpec.Spread());
 
     /**
      * Binds a process's parameters from its {@code arrival} node (files relative to {@code baseDir}); null (with

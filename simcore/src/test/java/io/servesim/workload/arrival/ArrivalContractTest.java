@@ -29,7 +29,7 @@ class ArrivalContractTest {
 
     private static String example(ArrivalType type) {
         String params = switch (type) {
-            case POISSON, CONSTANT -> "";
+            case POISSON, CONSTANT, SPREAD -> "";
             case GAMMA -> ", cv: 2";
             case WEIBULL -> ", cv: 0.5";
             case BURSTY -> ", spike_factor: 5, spike_interval_us: 10000000, spike_duration_us: 2000000";
@@ -48,7 +48,8 @@ class ArrivalContractTest {
         ConfigNode root = ConfigNode.root(YAML.readTree("arrival: " + example(type)));
         ArrivalSpec spec = ArrivalBinder.bind(root.child("arrival"), java.nio.file.Path.of("."));
         root.throwIfProblems();
-        return spec.atRate(RATE);
+        // as the one stage of a staged load that lasts N / RATE seconds (the same as atRate but for spread: N arrivals)
+        return spec.forStage(RATE, 0, (long) (N / RATE * 1e6));
     }
 
     @ParameterizedTest
