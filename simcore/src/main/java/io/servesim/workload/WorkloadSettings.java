@@ -53,10 +53,15 @@ public final class WorkloadSettings {
                     + " (inference-perf's stages[].duration, in seconds there).");
     public static final Setting<Long> STAGE_INTERVAL_US = Setting.of("workload.stage_interval_us",
             ValueType.duration(0, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), 0L,
-            "Staged load: the pause between a stage draining and the next one starting (inference-perf's load.interval).");
+            "Staged load: the pause between a stage draining and the next one starting (inference-perf's load.interval).");    public static final Setting<String> INFERENCE_PERF = Setting.derived("workload.inference_perf", ValueType.text(),
+            "none", "A kubernetes-sigs/inference-perf config file, relative to the config's directory, read as the"
+                    + " workload: its load stages (constant or poisson) and its shared_prefix, random or synthetic data;"
+                    + " what it says that servesim does not model is refused with its key. Beside it only version, seed,"
+                    + " num_requests and horizon_us, which override the file's.");
+
     /** Every setting of the section, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US,
-            STAGE_RATE, STAGE_DURATION_US, STAGE_INTERVAL_US);
+            STAGE_RATE, STAGE_DURATION_US, STAGE_INTERVAL_US, INFERENCE_PERF);
 
     private WorkloadSettings() {
     }
