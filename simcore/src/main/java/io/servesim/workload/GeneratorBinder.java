@@ -78,6 +78,10 @@ public final class GeneratorBinder {
                 clients.add(spec);
             }
         }
+        String category = w.get(WorkloadSettings.CATEGORY);
+        if (category != null && ok) {
+            ok = categoryHolds(w, category, clients);
+        }
 
         if (staged) {
             if (w.has(WorkloadSettings.AGGREGATE_RATE.key())) {
@@ -167,6 +171,22 @@ public final class GeneratorBinder {
             }
         }
         return ok;
+    }
+
+    /**
+     * Whether the clients are what {@code category} says (BLIS {@code WorkloadSpec.Category}, inference-sim @
+     * 9c7838a7, {@code sim/workload/spec.go}, with the agentic category its agentic workload proposal adds): agentic,
+     * some client has an agentic block; language, none has. A problem names the category.
+     */
+    private static boolean categoryHolds(ConfigNode w, String category, List<ClientSpec> clients) {
+        boolean agentic = clients.stream().anyMatch(c -> c.agentic() != null);
+        if (agentic != category.equals("agentic")) {
+            w.problem(w.pathOf(WorkloadSettings.CATEGORY.key()), "'" + category + "' but " + (agentic
+                    ? "a client has an agentic block; write category: agentic, or leave category out"
+                    : "no client has an agentic block; add one, or write category: language"));
+            return false;
+        }
+        return true;
     }
 
     /** The path of client {@code i} with a trailing dot: {@code clients[i].}, or the section's own in the short form. */

@@ -41,7 +41,13 @@ public final class WorkloadSettings {
             .flag("--num-requests");
     public static final Setting<Long> HORIZON_US = Setting.of("workload.horizon_us",
             ValueType.duration(0, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), 0L,
-            "No request arrives after this time; 0: no limit (the run's horizon_us also applies).");
+            "No request arrives after this time; 0: no limit (the run's horizon_us also applies). Also read as horizon,"
+                    + " BLIS's name (WorkloadSpec.Horizon, microseconds).")
+            .alias("horizon");
+    public static final Setting<String> CATEGORY = Setting.derived("workload.category",
+            ValueType.choice(List.of("language", "agentic")), "none (not checked)",
+            "What the clients are, as BLIS's WorkloadSpec.Category names it, checked against them: language, no client"
+                    + " has an agentic block; agentic, some client has one.");
 
     public static final Setting<Double> STAGE_RATE = Setting.derived("workload.stages[].rate",
             ValueType.real(0, 1e6).above().in("requests/s", "a million requests a second is beyond any serving fleet"),
@@ -60,7 +66,7 @@ public final class WorkloadSettings {
                     + " num_requests and horizon_us, which override the file's.");
 
     /** Every setting of the section, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US,
+    public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US, CATEGORY,
             STAGE_RATE, STAGE_DURATION_US, STAGE_INTERVAL_US, INFERENCE_PERF);
 
     private WorkloadSettings() {
