@@ -150,8 +150,8 @@ public final class InferencePerfConfig {
             }
         } else if ("random".equals(type) || "synthetic".equals(type)) {
             refuse(data, "shared_prefix", "only the shared_prefix type reads it");
-            long in = lengths(data, "input_distribution", w, true);
-            long out = lengths(data, "output_distribution", w, true);
+            long in = lengths(data, "input_distribution", w);
+            long out = lengths(data, "output_distribution", w);
             if (in > 0 && out > 0) {
                 w.put("num_requests", Math.min(in, out));
             }
@@ -208,17 +208,17 @@ public final class InferencePerfConfig {
     }
 
     /**
-     * {@code data.key} of the random or synthetic type, required, into {@code w}; its {@code total_count}, or 0 when
-     * it sets none.
+     * {@code data.key} of the random or synthetic type (drawn by {@code generate_distribution}), required, into
+     * {@code w}; its {@code total_count}, or 0 when it sets none.
      */
-    private static long lengths(ConfigNode data, String key, ObjectNode w, boolean shifted) {
+    private static long lengths(ConfigNode data, String key, ObjectNode w) {
         if (!data.has(key)) {
             data.problem(data.pathOf(key), "required by the random and synthetic data types");
             return 0;
         }
         ConfigNode d = data.child(key);
         long total = d.longValue("total_count", 0, 1, Long.MAX_VALUE);
-        w.set(key, LengthDistribution.of(d, shifted));
+        w.set(key, LengthDistribution.of(d, true)); // generate_distribution: lognormal shifted by min
         return total;
     }
 
