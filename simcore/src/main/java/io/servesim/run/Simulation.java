@@ -119,7 +119,7 @@ public final class Simulation {
             @Override
             public void onRejected(Request r, String reason, long nowUs) {
                 metrics.onRejected(r, reason, nowUs);
-                source.onLeft(r, nowUs, injector);
+                sourceLeft(r, nowUs);
             }
 
             @Override
@@ -272,7 +272,7 @@ public final class Simulation {
                         autoscaler.window().onLeft(r, autoscaler.fleet().starting() > 0);
                         autoscaler.maybeRetire(target, now);
                     }
-                    source.onLeft(r, now, injector);
+                    sourceLeft(r, now);
                 }
                 case SCALE_CHECK -> autoscaler.onCheck(now, control.liveScrapeChains());
                 case REPLICA_LIFECYCLE -> autoscaler.onLifecycle(events.poppedTarget(), (Integer) ref, now);
@@ -348,6 +348,17 @@ public final class Simulation {
                     + ", before now (" + events.nowUs() + ")");
         }
         events.schedule(r.arrivalUs(), EventKind.CLUSTER_ARRIVAL, -1, r);
+    }
+
+    /**
+     * {@code r} left the system: the source may inject follow-ups, and a source that had run dry may have requests
+     * again (a staged load's next stage, once the previous one drained).
+     */
+    private void sourceLeft(Request r, long nowUs) {
+        source.onLeft(r, nowUs, injector);
+        if (sourcePending == null && source.resumed()) {
+            scheduleNextArrival();
+        }
     }
 
     private void scheduleNextArrival() {

@@ -60,7 +60,7 @@ class SimConfigLoaderTest {
         assertTrue(p.stream().anyMatch(s -> s.startsWith("engine.bogus: unknown key; valid keys here: ")), p.toString());
         assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority, code"), p.toString());
         assertTrue(p.contains("policies.priority.params.age_wieght: unknown parameter for 'slo-based'; valid: age_weight, class_scores, default_score"), p.toString());
-        assertTrue(p.contains("workload.arrival.process: unknown value 'sometimes'; valid: poisson, constant, gamma, weibull, bursty, diurnal"), p.toString());
+        assertTrue(p.contains("workload.arrival.process: unknown value 'sometimes'; valid: poisson, constant, gamma, weibull, bursty, diurnal, distribution, spread"), p.toString());
         assertTrue(p.contains("workload.input_distribution.params.min: min 9 > max 3"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("extra: unknown key")), p.toString());
     }
