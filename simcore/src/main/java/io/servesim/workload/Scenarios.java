@@ -31,7 +31,8 @@ import java.util.Map;
  *       shape 0.4192 (CV 2.910; 14,478 vs gamma 12,279); rates 19,365 / 3,501.7 s = 5.530 and
  *       8,818 / 3,435.9 s = 2.566 requests per second.</li>
  * </ul>
- * {@code bursty-traffic} and {@code diurnal-cycle} take the cluster plan's parameters (issue 36): spikes of 10x the
+ * {@code bursty-traffic} and {@code diurnal-cycle} take the parameters of BLIS's macro plan (inference-sim/inference-sim
+ * @ 7d4e8bac, docs/plans/2026-02-11-macro-implementation-plan-v2.md, its built-in scenario table): spikes of 10x the
  * baseline rate every minute, and a day whose peak is 10x its trough.
  */
 public final class Scenarios {
