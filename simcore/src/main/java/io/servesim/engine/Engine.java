@@ -22,6 +22,15 @@ import java.util.function.Consumer;
  * <p>With a CPU KV tier ({@link KvOffload}), reloads either lengthen the step that admits the
  * request ({@code kv_reload: step}) or park the request until a {@code KV_LOADED} event
  * ({@code kv_reload: blocking}, {@link #onKvLoaded}).
+ *
+ * <p>Async scheduling ({@link EngineConfig#asyncScheduling()}): vLLM's engine core with a batch queue of two
+ * ({@code EngineCore.step_with_batch_queue} in {@code vllm/v1/engine/core.py}, vllm-project/vllm PR #19970; on by
+ * default since PR #27614) schedules step n+1 and queues it on the GPU right after launching step n, and only then
+ * blocks on step n's output; the requests that reached the engine core while step n executed are read from its input
+ * queue after that, so the first step that can take them is n+2. Here a request queued while a step executes waits
+ * in {@link #arrivedDuringStep} and joins the wait queue once the next step has been formed; one queued while the
+ * engine is idle, or when the next step would be empty, is taken at once (the scheduler then has nothing queued
+ * ahead of it).
  */
 public final class Engine {
     private final int id;
@@ -56,6 +65,13 @@ public final class Engine {
     /** Macro-steps over steady decode stretches, or null when off ({@code engine.macro_steps: false}). */
     private final DecodeStretch stretch;
     private final StepExecution execution;
+    /**
+     * Async scheduling: requests queued while a step executes, in arrival order; they join the wait queue once the
+     * next step is formed. Null without async scheduling.
+     */
+    private final java.util.ArrayDeque<Request> arrivedDuringStep;
+    /** Prompt tokens of {@link #arrivedDuringStep}. */
+    private long arrivedPromptTokens;
 
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   EventQueue events, EngineObserver observer) {
@@ -111,13 +127,14 @@ public final class Engine {
         this.outputProcessingUs = latency.outputTokenProcessingUs();
         this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs);
         this.stretch = config.macroSteps() ? new DecodeStretch(running, kv, config) : null;
+        this.arrivedDuringStep = config.asyncScheduling() ? new java.util.ArrayDeque<>() : null;
     }
 
     public int id() { return id; }
     public EngineConfig config() { return config; }
     public KvCache kvCache() { return kv; }
     public LatencyModel latencyModel() { return latency; }
-    public int queueDepth() { return waitQueue.size(); }
+    public int queueDepth() { return waiting(); }
     public int runningCount() { return running.size(); }
     /** Requests routed here that have not left yet (in queueing delay, waiting or running). */
     public long inFlight() { return inFlight; }
@@ -129,7 +146,7 @@ public final class Engine {
     public long preemptions() { return preemptions; }
     public boolean stepPending() { return stepPending; }
     /** Tokens the waiting requests must compute before their first token (for wait estimates). */
-    public long waitingPromptTokens() { return waitQueue.promptTokens(); }
+    public long waitingPromptTokens() { return waitQueue.promptTokens() + arrivedPromptTokens; }
     /** Steps in which the head of the wait queue lacked KV blocks while the next request would have fit. */
     public long headOfLineBlocks() { return headOfLineBlocks; }
 
@@ -154,13 +171,35 @@ public final class Engine {
         }
         r.waitOrder = enqueueSeq++;
         r.state = Request.State.QUEUED;
-        waitQueue.add(r);
+        if (arrivedDuringStep != null && nowUs < busyUntilUs) {
+            // async scheduling: the step after this one is already formed
+            arrivedDuringStep.addLast(r);
+            arrivedPromptTokens += r.numTokens();
+        } else {
+            waitQueue.add(r);
+        }
         if (!stepPending) {
             // An idle engine starts at once; a busy one (a step still executing) right after it.
             stepPending = true;
             events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
         publish();
+    }
+
+    /** Requests waiting here: the wait queue and, under async scheduling, those queued during the current step. */
+    private int waiting() {
+        return waitQueue.size() + (arrivedDuringStep == null ? 0 : arrivedDuringStep.size());
+    }
+
+    /** Async scheduling: the requests queued during the step that just ended join the wait queue. */
+    private void releaseArrived() {
+        if (arrivedDuringStep != null && !arrivedDuringStep.isEmpty()) {
+            Request r;
+            while ((r = arrivedDuringStep.pollFirst()) != null) {
+                waitQueue.add(r);
+            }
+            arrivedPromptTokens = 0;
+        }
     }
 
     private DropReason unservable(Request r) {
@@ -196,7 +235,11 @@ public final class Engine {
     public void onStep(long nowUs) {
         stepPending = false;
         if (running.isEmpty() && waitQueue.isEmpty()) {
-            return; // emptied by an immediate drain after this step was scheduled
+            // nothing was formed ahead of the requests queued meanwhile: they are scheduled at once
+            releaseArrived();
+            if (waitQueue.isEmpty()) {
+                return; // emptied by an immediate drain after this step was scheduled
+            }
         }
         if (tiered) {
             kv.setClockUs(nowUs);
@@ -207,6 +250,7 @@ public final class Engine {
             shape.clear();
             batchFormer.form(nowUs, shape);
         }
+        releaseArrived();
         long stepUs = Math.max(1, latency.stepTimeUs(step));
         if (tiered) {
             stepUs += kv.takeReloadStallUs();
@@ -294,6 +338,7 @@ public final class Engine {
     public void drainUnfinished(Consumer<Request> sink) {
         endStretch();
         running.drain(sink);
+        releaseArrived();
         waitQueue.drain(sink);
         publish();
     }
@@ -383,6 +428,7 @@ public final class Engine {
      * here. Waiting requests hold no KV blocks (a preempted one released them).
      */
     public void evacuateWaiting(Consumer<Request> sink) {
+        releaseArrived();
         waitQueue.drain(r -> {
             leaveForElsewhere(r);
             sink.accept(r);
@@ -423,7 +469,7 @@ public final class Engine {
      */
     private void publish() {
         if (board != null) {
-            board.queued[id] = waitQueue.size();
+            board.queued[id] = waiting();
             board.running[id] = running.size();
             board.inFlight[id] = inFlight;
         }
@@ -441,7 +487,7 @@ public final class Engine {
     }
 
     int waitingForInvariants() {
-        return waitQueue.size();
+        return waiting();
     }
 
     RunningBatch runningForInvariants() {

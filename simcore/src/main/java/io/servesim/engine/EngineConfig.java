@@ -24,10 +24,13 @@ import java.util.List;
  * @param kvTiers                    the CPU tier under the GPU cache and its link ({@link KvTierConfig#OFF}: none)
  * @param macroSteps                 steady decode stretches run as macro-steps ({@link DecodeStretch}; the same results,
  *                                   faster); false runs every step on its own, a debug switch ({@code engine.macro_steps})
+ * @param asyncScheduling            vLLM's async scheduling ({@code async_scheduling}): the scheduler forms step n+1 while
+ *                                   step n executes, so a request queued during a step joins the step after next
+ *                                   ({@link Engine}); false: a step takes every request queued before it starts
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
-                           boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps) {
+                           boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling) {
     /** {@code max_model_len} not given: the model's context length. */
     public static final int MAX_MODEL_LEN_FROM_MODEL = -1;
     /** {@code total_kv_blocks} not given: from the trained coefficients or GPU memory. */
@@ -45,12 +48,15 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
     }
 
-    /** A config with macro-steps on. */
+    /**
+     * A config with macro-steps on and without async scheduling: every step takes what was queued before it starts (the
+     * engine most tests derive their expected numbers for; configs bound from YAML follow vLLM's default instead).
+     */
     public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
                         int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
                         KvTierConfig kvTiers) {
         this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
-                gpuMemoryUtilization, prefixCaching, kvTiers, true);
+                gpuMemoryUtilization, prefixCaching, kvTiers, true, false);
     }
 
     /** A config without a CPU tier. */
@@ -83,6 +89,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         double util = e.get(EngineSettings.GPU_MEMORY_UTILIZATION);
         boolean prefix = e.get(EngineSettings.ENABLE_PREFIX_CACHING);
         boolean macroSteps = e.get(EngineSettings.MACRO_STEPS);
+        boolean asyncScheduling = e.get(EngineSettings.ASYNC_SCHEDULING);
         KvTierConfig tiers = KvTierConfig.bind(e);
         if (tiers.enabled() && !prefix) {
             e.problem(e.pathOf("kv_cpu_blocks"), "needs enable_prefix_caching: true (the CPU tier holds prefix-cached blocks), got "
@@ -90,7 +97,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
         e.finish();
         return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix,
-                tiers, macroSteps);
+                tiers, macroSteps, asyncScheduling);
     }
 
     /** Whether the deployment-dependent values are known (an {@link Engine} needs that). */
@@ -101,7 +108,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps);
+                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling);
     }
 
     /**
@@ -122,9 +129,15 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         return null;
     }
 
+    /** This config with vLLM's async scheduling on or off ({@link #asyncScheduling()}). */
+    public EngineConfig withAsyncScheduling(boolean on) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on);
+    }
+
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling);
     }
 }

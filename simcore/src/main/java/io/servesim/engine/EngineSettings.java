@@ -44,6 +44,11 @@ public final class EngineSettings {
             "Share of GPU memory vLLM may use, when the KV capacity is derived from it (vLLM gpu_memory_utilization).");
     public static final Setting<Boolean> ENABLE_PREFIX_CACHING = Setting.of("engine.enable_prefix_caching",
             ValueType.bool(), true, "Automatic prefix caching (vLLM enable_prefix_caching; on by default in vLLM v1).");
+    public static final Setting<Boolean> ASYNC_SCHEDULING = Setting.of("engine.async_scheduling", ValueType.bool(), true,
+            "vLLM's async scheduling: step n+1 is formed while step n executes, so a request queued during a step joins"
+                    + " the step after next (vLLM async_scheduling, on by default since vLLM PR #27614; false for vLLM up"
+                    + " to 0.11).")
+            .flag("--async-scheduling");
     public static final Setting<Boolean> MACRO_STEPS = Setting.of("engine.macro_steps", ValueType.bool(), true,
             "Run steady decode stretches as macro-steps (the same records and summary, faster; false is a debug switch"
                     + " that runs every step on its own, DecodeStretch).");
@@ -79,7 +84,7 @@ public final class EngineSettings {
 
     /** Every engine setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(MAX_NUM_SEQS, MAX_NUM_BATCHED_TOKENS, LONG_PREFILL_TOKEN_THRESHOLD,
-            MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, MACRO_STEPS,
+            MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, ASYNC_SCHEDULING, MACRO_STEPS,
             KV_CPU_BLOCKS, KV_OFFLOAD_THRESHOLD, KV_TRANSFER_BANDWIDTH, KV_TRANSFER_BASE_LATENCY, KV_RELOAD,
             KV_RELOAD_ON_ALLOCATION_FAILURE);
 
