@@ -152,6 +152,11 @@ public final class ConfigNode {
         read.addAll(List.of(keys));
     }
 
+    /** Whether the value at {@code key} here came from the command line (a flag or {@code --set}), not the config file. */
+    public boolean fromFlag(String key) {
+        return bound.fromFlags().contains(pathOf(key));
+    }
+
     public boolean has(String key) {
         JsonNode v = node.get(key);
         return v != null && !v.isNull();

@@ -36,12 +36,14 @@ public final class EngineSettings {
             .flag("--block-size");
     public static final Setting<Long> TOTAL_KV_BLOCKS = Setting.derived("engine.total_kv_blocks",
             ValueType.integer(1, KvCache.MAX_BLOCKS).in("blocks", "at most the largest cache the simulator indexes per instance"),
-            "the trained coefficients' capacity, else derived from GPU memory at gpu_memory_utilization",
+            "the trained coefficients' capacity (at another gpu_memory_utilization than 0.9, scaled by the GPU-memory"
+                    + " estimate), else derived from GPU memory at gpu_memory_utilization",
             "KV blocks of one instance (vLLM num_gpu_blocks).")
             .flag("--total-kv-blocks");
     public static final Setting<Double> GPU_MEMORY_UTILIZATION = Setting.of("engine.gpu_memory_utilization",
             ValueType.real(0.01, 1.0).in("", "a share of the GPU's memory"), EngineConfig.DEFAULT_GPU_MEMORY_UTILIZATION,
-            "Share of GPU memory vLLM may use, when the KV capacity is derived from it (vLLM gpu_memory_utilization).");
+            "Share of GPU memory vLLM may use (vLLM gpu_memory_utilization): sizes a KV capacity derived from GPU memory,"
+                    + " and scales trained coefficients' capacity, taken as measured at 0.9.");
     public static final Setting<Boolean> ENABLE_PREFIX_CACHING = Setting.of("engine.enable_prefix_caching",
             ValueType.bool(), true, "Automatic prefix caching (vLLM enable_prefix_caching; on by default in vLLM v1).");
     public static final Setting<Boolean> ASYNC_SCHEDULING = Setting.of("engine.async_scheduling", ValueType.bool(), true,

@@ -26,8 +26,9 @@ import java.util.List;
  * {@link #run} can then be called any number of times, each a fresh deterministic simulation.
  *
  * <p>KV capacity, in order: {@code engine.total_kv_blocks}; else the {@code total_kv_blocks} vLLM
- * reported in the runs the trained blackbox coefficients came from (as BLIS does); else derived from
- * GPU memory ({@link KvCapacity}). {@code max_model_len} defaults to the model's maximum length
+ * reported in the runs the trained blackbox coefficients came from (as BLIS does), taken as measured at vLLM's default
+ * {@code gpu_memory_utilization} 0.9 and, at another utilization, scaled by the ratio of the GPU-memory estimates at the
+ * two ({@link KvCapacity}); else derived from GPU memory. {@code max_model_len} defaults to the model's maximum length
  * ({@code max_position_embeddings}, rope scaling applied), as vLLM does; {@link StartupChecks}
  * refuses what vLLM refuses at start-up and what the simulator's heap cannot hold.
  */
@@ -106,6 +107,33 @@ public final class RunPlan {
             blocks = e.totalKvBlocks();
             source = keys.engine("total_kv_blocks");
             phrase = "of " + source;
+        } else if (resolved.kvBlocksFromCoefficients().isPresent()
+                && e.gpuMemoryUtilization() != EngineConfig.DEFAULT_GPU_MEMORY_UTILIZATION) {
+            // the coefficients' capacity holds at vLLM's default utilization: another one scales it by the memory estimate
+            int measured = resolved.kvBlocksFromCoefficients().getAsInt();
+            if (calibratedFile != null || resolved.architectureOrNull() == null || resolved.gpuOrNull() == null) {
+                blocks = measured;
+                source = "";
+                phrase = "";
+                problems.add(new ConfigException.Problem(keys.engine("gpu_memory_utilization"), String.format(
+                        java.util.Locale.ROOT, "%.2f cannot be honoured: the KV capacity comes from the %s (%d blocks, taken"
+                                + " as measured at vLLM's default 0.9) and %s; set %s instead", e.gpuMemoryUtilization(),
+                        calibratedFile != null ? "calibrated coefficients of " + calibratedFile : "trained coefficients", measured,
+                        calibratedFile != null ? "the utilization of the calibration run is not recorded"
+                                : "without the model's architecture and GPU it cannot be rescaled", keys.engine("total_kv_blocks"))));
+            } else {
+                KvCapacity at = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp, e.blockSizeTokens(),
+                        e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(), keys.deployment());
+                KvCapacity atDefault = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp,
+                        e.blockSizeTokens(), EngineConfig.DEFAULT_GPU_MEMORY_UTILIZATION, e.maxNumBatchedTokens(), e.maxNumSeqs(),
+                        keys.deployment());
+                blocks = Math.max(1, (int) Math.round((double) measured * at.totalBlocks() / atDefault.totalBlocks()));
+                source = String.format(java.util.Locale.ROOT, "trained coefficients' %d blocks (taken as measured at"
+                        + " gpu_memory_utilization 0.9) scaled to %.2f by the GPU-memory estimate (%d / %d blocks)", measured,
+                        e.gpuMemoryUtilization(), at.totalBlocks(), atDefault.totalBlocks());
+                phrase = "of the trained coefficients' total_kv_blocks scaled to gpu_memory_utilization "
+                        + String.format(java.util.Locale.ROOT, "%.2f", e.gpuMemoryUtilization());
+            }
         } else if (resolved.kvBlocksFromCoefficients().isPresent()) {
             blocks = resolved.kvBlocksFromCoefficients().getAsInt();
             source = calibratedFile != null
@@ -254,6 +282,9 @@ public final class RunPlan {
         List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
         if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
             w.add("deployment.coefficients: " + latency.model().calibrationNote());
+        }
+        if (!latency.note().isEmpty()) {
+            w.add("deployment.model: " + latency.note());
         }
         var a = setup.autoscaling();
         if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {
