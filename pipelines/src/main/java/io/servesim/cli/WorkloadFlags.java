@@ -84,7 +84,7 @@ final class WorkloadFlags {
         }
         return new SimConfig(config.seed(), config.horizonUs(), config.latency(), config.engine(), config.cluster(),
                 config.policies(), config.slo(), config.fitness(), applied, config.autoscaling(), config.pd(),
-                config.decodeRouting(), config.maxEvents());
+                config.decodeRouting(), config.maxEvents(), config.frontEnd());
     }
 
     private void refuseRate() {

@@ -17,7 +17,9 @@ import java.util.function.Consumer;
  *   <li>schedule the next step while any work remains (work-conserving, INV-8).</li>
  * </ol>
  * Token timing follows BLIS's blackbox semantics: the first token is visible at step end + a2, and
- * every later token one GPU gap + a2 after the previous one (a2 never blocks the GPU).
+ * every later token one GPU gap + a2 after the previous one (a2 never blocks the GPU). Behind a serving
+ * front end ({@link FrontEnd}) a request reaches the wait queue after its ingress, and every token leaves the
+ * server its egress after that.
  *
  * <p>With a CPU KV tier ({@link KvOffload}), reloads either lengthen the step that admits the
  * request ({@code kv_reload: step}) or park the request until a {@code KV_LOADED} event
@@ -44,6 +46,10 @@ public final class Engine {
     private final EventQueue events;
     private final EngineObserver observer;
     private final long outputProcessingUs;
+    private final FrontEnd frontEnd;
+    /** The warm-up phase, or null without one; the start of this replica's first step (-1 before it). */
+    private final EngineConfig.Warmup warmup;
+    private long firstStepUs = -1;
     private boolean stepPending;
     private long busyUntilUs;
     private long enqueueSeq;
@@ -73,8 +79,15 @@ public final class Engine {
     /** Prompt tokens of {@link #arrivedDuringStep}. */
     private long arrivedPromptTokens;
 
+    /** An engine without a serving front end (requests reach the engine core at arrival). */
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   EventQueue events, EngineObserver observer) {
+        this(id, config, latency, scheduling, events, observer, FrontEnd.OFF);
+    }
+
+    /** An engine behind the serving front end {@code frontEnd} ({@link FrontEnd}: ingress before the wait queue, egress per token). */
+    public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
+                  EventQueue events, EngineObserver observer, FrontEnd frontEnd) {
         if (!config.isResolved()) {
             throw new IllegalArgumentException("engine config with max_model_len or total_kv_blocks unresolved: " + config);
         }
@@ -125,7 +138,10 @@ public final class Engine {
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
-        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs);
+        this.frontEnd = frontEnd;
+        this.warmup = config.warmup().enabled() ? config.warmup() : null;
+        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs,
+                frontEnd.egressUs());
         this.stretch = config.macroSteps() ? new DecodeStretch(running, kv, config) : null;
         this.arrivedDuringStep = config.asyncScheduling() ? new java.util.ArrayDeque<>() : null;
     }
@@ -150,12 +166,16 @@ public final class Engine {
     /** Steps in which the head of the wait queue lacked KV blocks while the next request would have fit. */
     public long headOfLineBlocks() { return headOfLineBlocks; }
 
-    /** ARRIVAL: the request reaches this instance; it joins the wait queue after the queueing delay. */
+    /**
+     * ARRIVAL: the request reaches this instance's server; it joins the engine core's wait queue after the front end's
+     * ingress and the latency model's queueing delay.
+     */
     public void onArrival(Request r, long nowUs) {
         r.instanceId = id;
         inFlight++;
         inFlightPromptBlocks += kv.blocksFor(r.inputTokens());
-        events.schedule(nowUs + latency.queueingDelayUs(r.inputTokens()), EventKind.QUEUED, id, r);
+        events.schedule(nowUs + frontEnd.ingressUs(r.inputTokens()) + latency.queueingDelayUs(r.inputTokens()),
+                EventKind.QUEUED, id, r);
         publish();
     }
 
@@ -252,6 +272,9 @@ public final class Engine {
         }
         releaseArrived();
         long stepUs = Math.max(1, latency.stepTimeUs(step));
+        if (warmup != null && warmingUp(nowUs)) {
+            stepUs = Math.max(1, Math.round(stepUs * warmup.factor()));
+        }
         if (tiered) {
             stepUs += kv.takeReloadStallUs();
         }
@@ -278,6 +301,14 @@ public final class Engine {
         }
         publish();
         assert Invariants.checkEngine(this);
+    }
+
+    /** Whether the step starting now is in this replica's warm-up phase (its first steps, or its first seconds). */
+    private boolean warmingUp(long nowUs) {
+        if (firstStepUs < 0) {
+            firstStepUs = nowUs;
+        }
+        return warmup.steps() > 0 ? steps < warmup.steps() : nowUs - firstStepUs < warmup.durationUs();
     }
 
     /**

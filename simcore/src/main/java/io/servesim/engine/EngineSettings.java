@@ -51,6 +51,20 @@ public final class EngineSettings {
                     + " the step after next (vLLM async_scheduling, on by default since vLLM PR #27614; false for vLLM up"
                     + " to 0.11).")
             .flag("--async-scheduling");
+    public static final Setting<Long> WARMUP_STEPS = Setting.of("engine.warmup_steps",
+            ValueType.integer(0, Integer.MAX_VALUE).in("steps", null), 0L,
+            "A replica's first steps that run warmup_factor times slower (first-use kernel compilation and autotuning);"
+                    + " 0: no warm-up by count.")
+            .flag("--warmup-steps");
+    public static final Setting<Long> WARMUP_DURATION = Setting.of("engine.warmup_duration",
+            ValueType.duration(0, 86_400_000_000L).because("a warm-up beyond a day is no warm-up"), 0L,
+            "Steps a replica starts within this long of its first step run warmup_factor times slower; 0: no warm-up by"
+                    + " time.")
+            .flag("--warmup-duration");
+    public static final Setting<Double> WARMUP_FACTOR = Setting.of("engine.warmup_factor",
+            ValueType.real(1, 100).in("x", "a step at least as fast as steady state, at most 100 times slower"), 1.0,
+            "How much slower a warm-up step is than the latency model's steady-state step.")
+            .flag("--warmup-factor");
     public static final Setting<Boolean> MACRO_STEPS = Setting.of("engine.macro_steps", ValueType.bool(), true,
             "Run steady decode stretches as macro-steps (the same records and summary, faster; false is a debug switch"
                     + " that runs every step on its own, DecodeStretch).");
@@ -86,7 +100,8 @@ public final class EngineSettings {
 
     /** Every engine setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(MAX_NUM_SEQS, MAX_NUM_BATCHED_TOKENS, LONG_PREFILL_TOKEN_THRESHOLD,
-            MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, ASYNC_SCHEDULING, MACRO_STEPS,
+            MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, ASYNC_SCHEDULING, WARMUP_STEPS, WARMUP_DURATION,
+            WARMUP_FACTOR, MACRO_STEPS,
             KV_CPU_BLOCKS, KV_OFFLOAD_THRESHOLD, KV_TRANSFER_BANDWIDTH, KV_TRANSFER_BASE_LATENCY, KV_RELOAD,
             KV_RELOAD_ON_ALLOCATION_FAILURE);
 

@@ -6,6 +6,7 @@ import io.servesim.config.ConfigException;
 import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.FrontEnd;
 import io.servesim.engine.KvTierConfig;
 import io.servesim.latency.GpuSpec;
 import io.servesim.latency.KvCapacity;
@@ -60,8 +61,13 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
+        FrontEnd frontEnd = frontEnd(cfg, isBlackbox(resolved.model()), problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
         SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents());
+                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents())
+                .withFrontEnd(frontEnd);
         return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
     }
 
@@ -78,14 +84,38 @@ public final class RunPlan {
                     d.replicas(), d.engine().totalKvBlocks(), d.engine().prefixCaching(), Runtime.getRuntime().maxMemory(),
                     problems);
         }
+        FrontEnd frontEnd = pd == null ? FrontEnd.OFF : frontEnd(cfg, isBlackbox(pd.setup().prefill().latency())
+                || isBlackbox(pd.setup().decode().latency()), problems);
         if (!problems.isEmpty() || pd == null) {
             throw new ConfigException(problems);
         }
         var decode = pd.setup().decode();
         SimSetup setup = new SimSetup(decode.engine(), decode.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
                 cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting())
-                .withMaxEvents(cfg.maxEvents());
+                .withMaxEvents(cfg.maxEvents()).withFrontEnd(frontEnd);
         return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
+    }
+
+    private static boolean isBlackbox(LatencyModel model) {
+        return model instanceof io.servesim.latency.BlackboxModel;
+    }
+
+    /**
+     * The serving front end ({@code frontend:}): on unless {@code frontend.enabled} says otherwise or, left unsaid, the
+     * latency model is blackbox (its alpha coefficients already price the API server); costs given for a front end that
+     * is off would do nothing and are refused, naming why it is off.
+     */
+    private static FrontEnd frontEnd(SimConfig cfg, boolean blackbox, List<ConfigException.Problem> problems) {
+        io.servesim.engine.FrontEndSettings.Bound f = cfg.frontEnd();
+        if (!f.on(blackbox)) {
+            for (String path : f.given()) {
+                problems.add(new ConfigException.Problem(path, f.enabled() != null ? "applies only with the front end on,"
+                        + " but frontend.enabled is false" : "does nothing: the front end is off with the blackbox latency"
+                        + " model, whose alpha coefficients already price the API server; set frontend.enabled: true to add it"
+                        + " anyway, or remove " + path));
+            }
+        }
+        return f.resolve(blackbox);
     }
 
     /** An engine config with its KV capacity and max_model_len resolved, and where the capacity came from. */
@@ -268,6 +298,15 @@ public final class RunPlan {
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();
+    }
+
+    /** What the serving front end adds to this run's latencies, or why it is off (for summaries). */
+    public String frontEndDescription() {
+        if (setup.frontEnd().enabled()) {
+            return setup.frontEnd().describe();
+        }
+        return config.frontEnd().enabled() != null ? "off (frontend.enabled: false)"
+                : "off: the blackbox latency model's alpha coefficients price the API server (frontend.enabled: true adds it)";
     }
 
     public SimConfig config() { return config; }

@@ -119,6 +119,7 @@ public final class SimConfigLoader {
         }
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
+        io.servesim.engine.FrontEndSettings.Bound frontEnd = io.servesim.engine.FrontEndSettings.bind(root.child("frontend"));
         AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
         // the routing policy routes to the prefill pool of a P/D deployment, the decode routing to the decode pool
         PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo,
@@ -155,7 +156,7 @@ public final class SimConfigLoader {
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 
     /**
