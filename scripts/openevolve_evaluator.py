@@ -4,7 +4,8 @@ OpenEvolve loads this file and calls evaluate(program_path) -> dict of metrics, 
 "combined_score" the primary one (OpenEvolve examples/README.md). The evolved "program" is a
 policy-config YAML (policy parameters only). The dict is `servesim evaluate --format openevolve`'s:
 combined_score (= fitness), the behaviour descriptors (routing_concentration, rejection_rate,
-preemption_pressure, cache_hit_rate; name them in feature_dimensions) and headline metrics.
+preemption_pressure, prefix_hit_rate; name them in feature_dimensions) and every numeric metric of
+servesim's metric catalog by its name (docs/metrics-reference.md).
 An invalid candidate scores 0.0 with an "error" string naming the bad config paths, as OpenEvolve's
 examples do, so evolution continues. Cascade evaluation (cascade_evaluation: true):
 evaluate_stage1 screens on SERVESIM_STAGE1_REQUESTS requests (default 100), evaluate_stage2 is

@@ -3,7 +3,7 @@
 Configuration, read at call time (never at import):
   SERVESIM_BIN        the launcher (default: scripts/servesim beside this file)
   SERVESIM_EVAL_ARGS  base arguments, shell-quoted, e.g.
-                      "-c sweeps/configs/llama8b-h100.yaml --fitness-weights throughput:0.5,p99_ttft:0.5 --seeds 1,2"
+                      "-c sweeps/configs/llama8b-h100.yaml --fitness-weights throughput_rps:0.5,ttft_p99_ms:0.5 --seeds 1,2"
 
 Exit 0 prints an evaluation; exit 2 with a JSON object on stdout is an invalid candidate
 ({"error": "invalid_candidate", "problems": [{"path", "message"}]}); anything else raises.

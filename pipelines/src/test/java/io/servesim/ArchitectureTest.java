@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  *   run      -> all of the above                       (config loading, RunPlan, the run loop)
  *   fidelity -> run                                    (replay of real runs, calibration)
  *   ---- pipelines ----
- *   exit (exit codes, error reporter) <- io (Parquet/CSV rows, output files) <- sweep <- evaluate, compare <- report <- cli
+ *   exit (exit codes, error reporter) <- io (Parquet/CSV rows, output files) <- sweep <- evaluate, compare <- report <- plan <- cli
  * </pre>
  * The kernel never sees Beam, Avro, Parquet, Hadoop or picocli; only {@code cli} sees picocli.
  */
@@ -69,7 +69,7 @@ class ArchitectureTest {
                 .layer("fidelity").definedBy("io.servesim.fidelity")
                 .layer("pipelines").definedBy("io.servesim.cli..", "io.servesim.sweep..", "io.servesim.io..",
                         "io.servesim.exit..", "io.servesim.evaluate..", "io.servesim.compare..",
-                        "io.servesim.io..", "io.servesim.report..")
+                        "io.servesim.report..", "io.servesim.plan..")
                 .whereLayer("pipelines").mayNotBeAccessedByAnyLayer()
                 .whereLayer("fidelity").mayOnlyBeAccessedByLayers("pipelines")
                 .whereLayer("run").mayOnlyBeAccessedByLayers("fidelity", "pipelines")
@@ -115,8 +115,16 @@ class ArchitectureTest {
         // the error reporter knows simcore's error types, nothing else of the application
         noClasses().that().resideInAPackage("io.servesim.exit")
                 .should().dependOnClassesThat().resideInAnyPackage("io.servesim.sweep..", "io.servesim.io..",
-                        "io.servesim.evaluate..", "io.servesim.compare..", "io.servesim.io..",
-                        "io.servesim.report..")
+                        "io.servesim.evaluate..", "io.servesim.compare..", "io.servesim.report..",
+                        "io.servesim.plan..")
+                .check(classes);
+    }
+
+    @Test
+    void reportsAndSweepsKnowNothingOfPlans() {
+        // a plan is rounds of sweeps drawn on the report's page: it uses both, neither uses it
+        noClasses().that().resideInAnyPackage("io.servesim.sweep..", "io.servesim.report..")
+                .should().dependOnClassesThat().resideInAPackage("io.servesim.plan..")
                 .check(classes);
     }
 
@@ -141,14 +149,16 @@ class ArchitectureTest {
                 .layer("evaluate").definedBy("io.servesim.evaluate")
                 .layer("compare").definedBy("io.servesim.compare")
                 .layer("report").definedBy("io.servesim.report")
+                .layer("plan").definedBy("io.servesim.plan")
                 .layer("cli").definedBy("io.servesim.cli")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-                .whereLayer("report").mayOnlyBeAccessedByLayers("cli")
-                .whereLayer("compare").mayOnlyBeAccessedByLayers("report", "cli")
-                .whereLayer("evaluate").mayOnlyBeAccessedByLayers("cli")
-                .whereLayer("sweep").mayOnlyBeAccessedByLayers("evaluate", "compare", "report", "cli")
-                .whereLayer("io").mayOnlyBeAccessedByLayers("sweep", "evaluate", "compare", "report", "cli")
-                .whereLayer("exit").mayOnlyBeAccessedByLayers("io", "sweep", "evaluate", "compare", "report", "cli")
+                .whereLayer("plan").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("report").mayOnlyBeAccessedByLayers("plan", "cli")
+                .whereLayer("compare").mayOnlyBeAccessedByLayers("report", "plan", "cli")
+                .whereLayer("evaluate").mayOnlyBeAccessedByLayers("plan", "cli")
+                .whereLayer("sweep").mayOnlyBeAccessedByLayers("evaluate", "compare", "report", "plan", "cli")
+                .whereLayer("io").mayOnlyBeAccessedByLayers("sweep", "evaluate", "compare", "report", "plan", "cli")
+                .whereLayer("exit").mayOnlyBeAccessedByLayers("io", "sweep", "evaluate", "compare", "report", "plan", "cli")
                 .check(classes);
     }
 

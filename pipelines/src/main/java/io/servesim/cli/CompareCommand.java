@@ -43,7 +43,8 @@ public final class CompareCommand implements Callable<Integer> {
     List<String> on;
 
     @Option(names = "--metrics", paramLabel = "COLUMN", split = ",", required = true,
-            description = "metric columns to compare, comma-separated, e.g. ttft_p99_ms,e2e_mean_ms")
+            description = "metric columns to compare, comma-separated, e.g. ttft_p99_ms,e2e_mean_ms (the cells/ columns:"
+                    + " servesim metrics)")
     List<String> metrics;
 
     @Option(names = "--output", paramLabel = "DIR",

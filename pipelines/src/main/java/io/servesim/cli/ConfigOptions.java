@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,144 +35,73 @@ public final class ConfigOptions {
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
     List<String> sets = new ArrayList<>();
 
-
-
     @Option(names = "--gpus", paramLabel = "FILE", description = "deployment.gpus: GPU rows in gpus.yaml's format (datasheet"
             + " numbers) that --hardware may name; latency on them is uncalibrated")
     Path gpus;
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-    @Option(names = "--architecture", description = "deployment.architecture: aggregated (one pool) or pd (prefill/decode"
-            + " disaggregation: deployment.pd)")
-    String architecture;
-
-    @Option(names = "--prefill-replicas", description = "deployment.pd.prefill.replicas: prefill pool replicas (with --architecture pd)")
-    Integer prefillReplicas;
-
-    @Option(names = "--decode-replicas", description = "deployment.pd.decode.replicas: decode pool replicas (with --architecture pd)")
-    Integer decodeReplicas;
-
-    @Option(names = "--pd-decider", description = "deployment.pd.decider: always, never or prefix-threshold")
-    String pdDecider;
-
-    @Option(names = "--pd-decode-routing", paramLabel = "ROUTER", description = "deployment.pd.decode_routing: the decode"
-            + " pool's router, one that reads no prefix cache (default least-loaded; e.g. round-robin)")
-    String pdDecodeRouting;
-
-    @Option(names = "--pd-prefix-threshold", paramLabel = "TOKENS", description = "deployment.pd.prefix_threshold_tokens:"
-            + " the prefix-threshold decider disaggregates prompts with more uncached tokens than this (default 1000)")
-    Integer pdPrefixThreshold;
-
-    @Option(names = "--pd-transfer-latency", paramLabel = "DURATION", description = "deployment.pd.transfer.latency: fixed"
-            + " cost per KV transfer, e.g. 1ms, 250us (default 0)")
-    String pdTransferLatency;
-
-    @Option(names = "--pd-transfer-bandwidth", paramLabel = "BANDWIDTH", description = "deployment.pd.transfer.bandwidth:"
-            + " one KV link's bandwidth, e.g. 50GB/s, 400Gb/s (default 50GB/s)")
-    String pdTransferBandwidth;
-
-    @Option(names = "--autoscaler-enabled", description = "autoscaling.enabled: replicas come and go (autoscaling.policy or"
-            + " policies.autoscale decides)")
-    Boolean autoscalerEnabled;
-
-    @Option(names = "--autoscaler-min", description = "autoscaling.min: fewest ready + starting replicas")
-    Integer autoscalerMin;
-
-    @Option(names = "--autoscaler-max", description = "autoscaling.max: most ready + starting replicas")
-    Integer autoscalerMax;
-
-    @Option(names = "--autoscaler-threshold", description = "policies.autoscale.params.scale_up (or autoscaling.policy.params.scale_up"
-            + " when the config writes the policy there): the threshold policy's scale-up threshold")
-    Double autoscalerThreshold;
-
-    @Option(names = "--provisioning-delay", paramLabel = "DURATION", description = "autoscaling.provisioning_delay, e.g. 30s, 500ms, 250us")
-    String provisioningDelay;
-
-    @Option(names = "--warmup-duration", paramLabel = "DURATION", description = "autoscaling.warmup_duration, e.g. 60s")
-    String warmupDuration;
-
-    @Option(names = "--drain-policy", description = "autoscaling.drain_policy: wait, immediate or redirect")
-    String drainPolicy;
-
-    /** The policy flags given, by kind (the flags themselves are added by {@link CatalogFlags}). */
-    final Map<PolicyKind<?>, String> policyNames = new LinkedHashMap<>();
-
     /** The catalog settings' flags given, by setting (the flags themselves are added by {@link CatalogFlags}). */
     final Map<Setting<?>, String> settings = new LinkedHashMap<>();
-
-    @Option(names = "--admission-latency-us", description = "cluster.admission_latency_us")
-    Long admissionLatencyUs;
-
-    @Option(names = "--routing-latency-us", description = "cluster.routing_latency_us")
-    Long routingLatencyUs;
-
 
     @Option(names = "--policy-config", paramLabel = "FILE", description = "PolicyBundle YAML: any policy kind of the policies: section"
             + " (each a name or {name, params}); flags override it")
     Path policyConfig;
 
-    @Option(names = "--rate", description = "workload.aggregate_rate: requests (or sessions) per second, > 0;"
-            + " refused for a trace replay (its timestamps set the arrivals)")
-    Double rate;
-
-    @Option(names = "--skip-bad-lines", description = "workload.trace.skip_bad_lines: skip malformed trace lines (counted"
-            + " in the summary) instead of stopping; only for a trace replay")
-    Boolean skipBadLines;
-
-    @Option(names = "--num-requests", description = "workload.num_requests (>= 1); for a trace replay"
-            + " workload.trace.max_requests: replay only its first N requests")
-    Long numRequests;
-
     /**
-     * The overrides the flags other than the workload ones ({@link WorkloadFlags}) stand for; a policy flag sets its
-     * kind's policy where {@code tree} writes it ({@link PolicyKind#configPathIn}: {@code autoscaling.policy} or
-     * {@code policies.autoscale}).
+     * The overrides the catalog flags other than the workload ones ({@link WorkloadFlags}) stand for, each at its
+     * setting's path except a policy's: a kind's name flag ({@code --routing-policy}) sets the kind's policy where
+     * {@code tree} writes it ({@link PolicyKind#configPathIn}: {@code autoscaling.policy} or {@code policies.autoscale}),
+     * replacing it whole (another policy's params would not apply), or only its name when a flag also sets one of its
+     * params ({@code --autoscaler-threshold}: {@code params.scale_up} of the policy there); a name that may also be
+     * written {@code {name, params}} ({@code deployment.pd.decode_routing}) is replaced whole too.
      */
     private List<String> overrides(JsonNode tree) {
+        Set<PolicyKind<?>> withParams = kindsWithParamFlags();
         List<String> o = new ArrayList<>();
-        settings.forEach((setting, value) -> o.add(setting.path() + "=" + flagValue(value)));
+        settings.forEach((setting, value) -> {
+            if (WorkloadFlags.SETTINGS.contains(setting)) {
+                return;
+            }
+            PolicyKind<?> kind = PolicyKind.of(setting);
+            String path = setting.path();
+            if (kind != null) {
+                String at = kind.configPathIn(tree);
+                path = setting != kind.nameSetting() ? at + ".params." + setting.key()
+                        : withParams.contains(kind) ? at + ".name" : at;
+            } else if (path.endsWith(".name")) {
+                path = path.substring(0, path.length() - ".name".length());
+            }
+            o.add(path + "=" + flagValue(value));
+        });
         add(o, "deployment.gpus", gpus == null ? null : gpus.toAbsolutePath().toString());
-        add(o, "deployment.architecture", architecture);
-        add(o, "deployment.pd.prefill.replicas", prefillReplicas);
-        add(o, "deployment.pd.decode.replicas", decodeReplicas);
-        add(o, "deployment.pd.decider", pdDecider);
-        add(o, "deployment.pd.decode_routing", pdDecodeRouting);
-        add(o, "deployment.pd.prefix_threshold_tokens", pdPrefixThreshold);
-        add(o, "deployment.pd.transfer.latency", pdTransferLatency);
-        add(o, "deployment.pd.transfer.bandwidth", pdTransferBandwidth);
-        // with --autoscaler-threshold the autoscale policy is a mapping, so its name is set inside it
-        policyNames.forEach((kind, name) -> add(o, kind == PolicyKind.AUTOSCALE && autoscalerThreshold != null
-                ? kind.configPathIn(tree) + ".name" : kind.configPathIn(tree), name));
-        add(o, "autoscaling.enabled", autoscalerEnabled);
-        add(o, "autoscaling.min", autoscalerMin);
-        add(o, "autoscaling.max", autoscalerMax);
-        add(o, PolicyKind.AUTOSCALE.configPathIn(tree) + ".params.scale_up", autoscalerThreshold);
-        add(o, "autoscaling.provisioning_delay", provisioningDelay);
-        add(o, "autoscaling.warmup_duration", warmupDuration);
-        add(o, "autoscaling.drain_policy", drainPolicy);
-        add(o, "cluster.admission_latency_us", admissionLatencyUs);
-        add(o, "cluster.routing_latency_us", routingLatencyUs);
         return o;
     }
 
-    /** A config tree with everything the command line says applied, ready to bind. */
-    private record Prepared(ObjectNode tree, Path baseDir, Set<String> fromFlags, Map<String, JsonNode> fromBundle,
-                            WorkloadFlags workloadFlags, JsonNode finalWorkload) {
+    /** The policy kinds one of whose parameters a flag sets. */
+    Set<PolicyKind<?>> kindsWithParamFlags() {
+        Set<PolicyKind<?>> kinds = new LinkedHashSet<>();
+        for (Setting<?> s : settings.keySet()) {
+            PolicyKind<?> kind = PolicyKind.of(s);
+            if (kind != null && s != kind.nameSetting()) {
+                kinds.add(kind);
+            }
+        }
+        return kinds;
+    }
+
+    /**
+     * The config tree as {@link #load} binds it: with every flag and {@code --set} applied (the workload flags only
+     * where the workload is inline: for a workload file they apply after binding), and the folder its relative paths
+     * resolve against.
+     *
+     * @param tree          the config
+     * @param baseDir       the config file's folder (the working directory without one)
+     * @param fromFlags     the paths the command line set
+     * @param fromBundle    the policies the policy bundle set, by path
+     * @param workloadFlags the workload flags
+     * @param finalWorkload the {@code workload} node once every override is applied
+     */
+    record Tree(ObjectNode tree, Path baseDir, Set<String> fromFlags, Map<String, JsonNode> fromBundle,
+                WorkloadFlags workloadFlags, JsonNode finalWorkload) {
     }
 
     /**
@@ -180,7 +110,7 @@ public final class ConfigOptions {
      * ({@link WorkloadFlags}).
      */
     SimConfig load(Path file, Consumer<String> notes) {
-        Prepared p = prepare(file, notes);
+        Tree p = tree(file, notes);
         SimConfig bound;
         try {
             bound = SimConfigLoader.bind(p.tree(), p.baseDir(), p.fromFlags());
@@ -192,7 +122,7 @@ public final class ConfigOptions {
 
     /** As {@link #load}, each setting's resolved value and where it came from ({@code servesim config --effective}). */
     List<ConfigNode.Resolved> effective(Path file, Consumer<String> notes) {
-        Prepared p = prepare(file, notes);
+        Tree p = tree(file, notes);
         try {
             return SimConfigLoader.effective(p.tree(), p.baseDir(), p.fromFlags());
         } catch (ConfigException e) {
@@ -200,13 +130,12 @@ public final class ConfigOptions {
         }
     }
 
-    private Prepared prepare(Path file, Consumer<String> notes) {
-        WorkloadFlags workloadFlags = new WorkloadFlags(rate, numRequests, skipBadLines);
+    /** The config tree ({@link Tree}) of {@code file} (null: none) and the flags; notes as {@link #load}'s. */
+    Tree tree(Path file, Consumer<String> notes) {
+        WorkloadFlags workloadFlags = new WorkloadFlags(settings);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
-        if (autoscalerThreshold != null) {
-            policyAsMapping(tree, PolicyKind.AUTOSCALE);
-        }
+        kindsWithParamFlags().forEach(kind -> policyAsMapping(tree, kind));
         if (SimConfigLoader.addDefaultWorkload(tree)) {
             notes.accept("no workload in the config: " + SimConfigLoader.DEFAULT_WORKLOAD_TEXT
                     + " (--rate and --num-requests set those)");
@@ -223,7 +152,7 @@ public final class ConfigOptions {
             fromFlags.add(o.substring(0, Math.max(0, o.indexOf('='))).trim());
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
-        return new Prepared(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
+        return new Tree(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
     }
 
     /**
@@ -253,7 +182,7 @@ public final class ConfigOptions {
      * A catalog flag's value as YAML: a boolean or a number as such (in plain notation, so YAML reads {@code 1e-7} as a
      * number), anything else quoted; the setting's type then parses and checks it as it would the same value in a file.
      */
-    private static String flagValue(String raw) {
+    static String flagValue(String raw) {
         String v = raw.strip();
         if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
             return v.toLowerCase(java.util.Locale.ROOT);

@@ -144,17 +144,14 @@ public final class EvaluateCommand implements Callable<Integer> {
      * without a word), or null.
      */
     private static ConfigException flagOverridingTheCandidate(ConfigOptions options, java.util.Set<String> kinds) {
-        for (var flag : options.policyNames.entrySet()) {
-            PolicyKind<?> kind = flag.getKey();
-            if (flag.getValue() != null && kinds.contains(kind.name())) {
-                return new ConfigException(kind.flag(), "conflicts with the candidate's " + kind.name() + " policy ("
-                        + options.policyConfig + "): the flag would replace the policy being evaluated; remove the flag"
-                        + " or the candidate's " + kind.name());
+        for (var flag : options.settings.keySet()) {
+            PolicyKind<?> kind = PolicyKind.of(flag);
+            if (kind != null && kinds.contains(kind.name())) {
+                return new ConfigException(flag.flagName(), "conflicts with the candidate's " + kind.name() + " policy ("
+                        + options.policyConfig + "): the flag would replace " + (flag == kind.nameSetting()
+                        ? "the policy being evaluated; remove the flag or the candidate's " + kind.name()
+                        : "its " + flag.key() + "; remove the flag or set it in the candidate"));
             }
-        }
-        if (options.autoscalerThreshold != null && kinds.contains(PolicyKind.AUTOSCALE.name())) {
-            return new ConfigException("--autoscaler-threshold", "conflicts with the candidate's autoscale policy ("
-                    + options.policyConfig + "): the flag would replace its scale_up; remove the flag or set it in the candidate");
         }
         return null;
     }

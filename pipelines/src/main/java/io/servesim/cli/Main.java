@@ -21,7 +21,8 @@ public final class Main {
     /** The subcommands, in help order. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ValidateCommand.class, BenchCommand.class,
             ReplayRealCommand.class, CalibrateCommand.class, ValidateLatencyCommand.class, CompareCommand.class,
-            SweepCommand.class, ReportCommand.class, EvaluateCommand.class, ConfigCommand.class);
+            SweepCommand.class, ReportCommand.class, PlanCommand.class, CapacityCommand.class, EvaluateCommand.class,
+            ConfigCommand.class, MetricsCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "on a failure, print the stack trace after the one-line error (any subcommand)")

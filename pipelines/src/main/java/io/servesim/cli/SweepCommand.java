@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,38 +31,18 @@ public final class SweepCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "sweep YAML (e.g. sweeps/quickstart.yaml)")
     Path file;
 
-    @Option(names = "--output", paramLabel = "DIR", description = "output directory (default out/<sweep name>/)")
-    Path output;
-
-    @Option(names = "--overwrite", description = "write into an output directory that holds another sweep's results or files"
-            + " of yours, or discard an interrupted sweep there; servesim still deletes only files its own manifest lists")
-    boolean overwrite;
-
-    @Option(names = "--resume", description = "finish the interrupted sweep in the output directory: run only the cells"
-            + " without rows yet (the result is row-identical to an uninterrupted sweep)")
-    boolean resume;
-
-    @Option(names = "--runner", description = "direct (embedded, default) or flink")
-    RunnerChoice.Runner runner = RunnerChoice.Runner.direct;
-
-    @Option(names = "--flink-master", description = "with --runner flink: [local] (embedded mini cluster, default) or host:port of a Flink 1.19 session cluster")
-    String flinkMaster;
-
-    @Option(names = "--flink-jar", paramLabel = "JAR", description = "with a remote --flink-master: the shaded jar to stage (mvn -Pflink-jar package -> pipelines/target/servesim-flink.jar)")
-    Path flinkJar;
+    @Mixin
+    RunnerOptions runnerOptions = new RunnerOptions();
 
     @Option(names = "--report", description = "also write the HTML report (servesim report) to <output>/report.html")
     boolean report;
-
-    @Option(names = "--parallelism", description = "workers: DirectRunner cell threads (default: one per core) or Flink parallelism (default: the runner's)")
-    Integer parallelism;
 
     @Override
     public Integer call() {
         ErrorReport errors = Main.errors(spec);
         try {
-            RunnerChoice choice = RunnerChoice.of(runner, parallelism, flinkMaster, flinkJar);
-            return run(file, output, choice, new SweepJob.OutputFlags(overwrite, resume), report, System.out, System.err, errors);
+            return run(file, runnerOptions.output, runnerOptions.choice(), runnerOptions.flags(), report, System.out, System.err,
+                    errors);
         } catch (ConfigException e) {
             return errors.report(e);
         }

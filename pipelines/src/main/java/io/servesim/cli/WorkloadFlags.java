@@ -1,17 +1,27 @@
 package io.servesim.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigNode;
+import io.servesim.config.Overrides;
+import io.servesim.config.Setting;
 import io.servesim.exit.UsageException;
 import io.servesim.run.SimConfig;
 import io.servesim.workload.GeneratorSpec;
+import io.servesim.workload.TraceSettings;
 import io.servesim.workload.TraceSpec;
+import io.servesim.workload.WorkloadSettings;
 import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * The workload flags {@code --rate}, {@code --num-requests} and {@code --skip-bad-lines}, applied to whatever
- * form the workload takes, or refused with the reason (never accepted and ignored):
+ * The catalog's workload flags {@code --rate} ({@link WorkloadSettings#AGGREGATE_RATE}), {@code --num-requests}
+ * ({@link WorkloadSettings#NUM_REQUESTS}) and {@code --skip-bad-lines} ({@link TraceSettings#SKIP_BAD_LINES}), applied
+ * to whatever form the workload takes, or refused with the reason (never accepted and ignored):
  * <ul>
  *   <li>synthetic clients or a scenario: {@code --rate} is {@code aggregate_rate}, {@code --num-requests} is
  *       {@code num_requests}; {@code --skip-bad-lines} is refused (there are no trace lines);</li>
@@ -20,25 +30,24 @@ import java.util.List;
  *       timestamps, scaled by {@code trace.arrival_speedup_ratio}, or {@code max_in_flight} in concurrency mode,
  *       set the arrivals);</li>
  *   <li>the path of a workload file: the same per the file's content, applied to the bound workload (the file's
- *       relative paths keep resolving against its own directory).</li>
+ *       relative paths keep resolving against its own directory), each value parsed and checked by its setting.</li>
  * </ul>
  * With no {@code workload} in the config the default workload ({@code SimConfigLoader.DEFAULT_WORKLOAD}) applies.
  */
 final class WorkloadFlags {
-    private final Double rate;
-    private final Long numRequests;
-    private final boolean skipBadLines;
+    private final String rate;
+    private final String numRequests;
+    private final String skipBadLines;
 
-    WorkloadFlags(Double rate, Long numRequests, Boolean skipBadLines) {
-        if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
-            throw new UsageException("--rate must be a number > 0, got " + rate);
-        }
-        if (numRequests != null && numRequests < 1) {
-            throw new UsageException("--num-requests must be >= 1, got " + numRequests);
-        }
-        this.rate = rate;
-        this.numRequests = numRequests;
-        this.skipBadLines = Boolean.TRUE.equals(skipBadLines);
+    /** The settings whose flags are applied here, per the workload's form, rather than as an override of their path. */
+    static final Set<Setting<?>> SETTINGS = Set.of(WorkloadSettings.AGGREGATE_RATE, WorkloadSettings.NUM_REQUESTS,
+            TraceSettings.SKIP_BAD_LINES);
+
+    /** The workload flags among the catalog flags given ({@code settings}). */
+    WorkloadFlags(Map<Setting<?>, String> settings) {
+        this.rate = settings.get(WorkloadSettings.AGGREGATE_RATE);
+        this.numRequests = settings.get(WorkloadSettings.NUM_REQUESTS);
+        this.skipBadLines = settings.get(TraceSettings.SKIP_BAD_LINES);
     }
 
     /**
@@ -50,13 +59,10 @@ final class WorkloadFlags {
         if (finalWorkload != null && finalWorkload.isTextual()) {
             return o;
         }
-        boolean trace = finalWorkload != null && finalWorkload.has("trace");
-        if (trace) {
+        if (finalWorkload != null && finalWorkload.has("trace")) {
             refuseRate();
             add(o, "workload.trace.max_requests", numRequests);
-            if (skipBadLines) {
-                o.add("workload.trace.skip_bad_lines=true");
-            }
+            add(o, "workload.trace.skip_bad_lines", skipBadLines);
         } else {
             refuseSkip();
             add(o, "workload.aggregate_rate", rate);
@@ -74,17 +80,39 @@ final class WorkloadFlags {
         WorkloadSpec applied;
         if (w instanceof TraceSpec t) {
             refuseRate();
+            Long max = parsed(TraceSettings.MAX_REQUESTS, numRequests);
+            Boolean skip = parsed(TraceSettings.SKIP_BAD_LINES, skipBadLines);
             applied = new TraceSpec(t.format(), t.path(), t.mode(), t.speedupRatio(), t.maxInFlight(),
-                    t.skipBadLines() || skipBadLines, numRequests != null ? numRequests : t.maxRequests());
+                    skip != null ? skip : t.skipBadLines(), max != null ? max : t.maxRequests());
         } else {
             refuseSkip();
             GeneratorSpec g = (GeneratorSpec) w;
-            applied = new GeneratorSpec(g.seed(), rate != null ? rate : g.aggregateRateRps(),
-                    numRequests != null ? numRequests : g.numRequests(), g.horizonUs(), g.clients(), g.warnings());
+            Double r = parsed(WorkloadSettings.AGGREGATE_RATE, rate);
+            Long n = parsed(WorkloadSettings.NUM_REQUESTS, numRequests);
+            applied = new GeneratorSpec(g.seed(), r != null ? r : g.aggregateRateRps(),
+                    n != null ? n : g.numRequests(), g.horizonUs(), g.clients(), g.warnings());
         }
         return new SimConfig(config.seed(), config.horizonUs(), config.latency(), config.engine(), config.cluster(),
                 config.policies(), config.slo(), config.fitness(), applied, config.autoscaling(), config.pd(),
                 config.decodeRouting(), config.maxEvents(), config.frontEnd());
+    }
+
+    /** A flag's value parsed and range-checked by {@code setting}, as the same value in a config would be; null if not given. */
+    private static <T> T parsed(Setting<T> setting, String raw) {
+        if (raw == null) {
+            return null;
+        }
+        ObjectNode tree = JsonNodeFactory.instance.objectNode();
+        Overrides.apply(tree, setting.path() + "=" + ConfigOptions.flagValue(raw));
+        String path = setting.path();
+        ConfigNode root = ConfigNode.root(tree);
+        ConfigNode parent = root;
+        for (String key : path.substring(0, path.lastIndexOf('.')).split("\\.")) {
+            parent = parent.child(key);
+        }
+        T value = parent.get(setting);
+        parent.throwIfProblems();
+        return value;
     }
 
     private void refuseRate() {
@@ -96,15 +124,15 @@ final class WorkloadFlags {
     }
 
     private void refuseSkip() {
-        if (skipBadLines) {
+        if (skipBadLines != null) {
             throw new UsageException("--skip-bad-lines applies only to a trace replay (workload.trace); this workload"
                     + " is synthetic and has no trace lines; drop --skip-bad-lines");
         }
     }
 
-    private static void add(List<String> out, String path, Object value) {
-        if (value != null) {
-            out.add(path + "=" + value);
+    private static void add(List<String> out, String path, String raw) {
+        if (raw != null) {
+            out.add(path + "=" + ConfigOptions.flagValue(raw));
         }
     }
 }

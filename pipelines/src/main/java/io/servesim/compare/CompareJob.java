@@ -1,6 +1,10 @@
 package io.servesim.compare;
 
 import io.servesim.io.OutputPath;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.Metric;
+import io.servesim.metrics.MetricCatalog;
+import io.servesim.metrics.Renamed;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -14,7 +18,8 @@ import java.util.Set;
  * measured rows ({@link RealCsv}) on the {@code --on} columns ({@link Comparison}), prints per
  * metric how well the simulation ranks and predicts the measurements ({@link RankAgreement}) and
  * writes the same to {@code DIR/compare.parquet} ({@link CompareParquet}). Keys found on one side
- * only are listed on {@code err} and in the output. Bad input is a {@link CompareInputException}.
+ * only are listed on {@code err} and in the output. A metric is a numeric {@code cells/} column of the metric catalog,
+ * named as the catalog names it. Bad input is a {@link CompareInputException}.
  */
 public final class CompareJob {
     private CompareJob() {
@@ -33,6 +38,7 @@ public final class CompareJob {
             if (onColumns.contains(m)) {
                 throw new CompareInputException("column '" + m + "' is in both --on and --metrics");
             }
+            checkMetric(m);
         }
         Path outputDir = output != null ? output : defaultOutput(sim);
         OutputPath.probeDirectory("--output", outputDir);
@@ -64,6 +70,21 @@ public final class CompareJob {
     public static Path defaultOutput(Path sim) {
         Path parent = sim.toAbsolutePath().normalize().getParent();
         return (parent != null ? parent : sim.toAbsolutePath()).resolve("compare");
+    }
+
+    /** The metric columns of {@code cells/} (the catalog's numeric columns), which {@code --metrics} may name. */
+    static final List<String> METRIC_COLUMNS = MetricCatalog.COLUMNS.stream().filter(c -> c.kind() != Metric.Kind.TEXT)
+            .map(Column::name).toList();
+
+    /** {@code m} is a numeric column of the metric catalog; a former name is refused naming the catalog's. */
+    private static void checkMetric(String m) {
+        if (METRIC_COLUMNS.contains(m)) {
+            return;
+        }
+        throw new CompareInputException(Renamed.of(m, Renamed.Where.CELLS)
+                .map(r -> "--metrics: '" + m + "' is now named '" + r.now() + "'")
+                .orElse("--metrics: '" + m + "' is not a metric column of cells/ (servesim metrics lists them); valid: "
+                        + String.join(", ", METRIC_COLUMNS)));
     }
 
     private static List<String> names(String option, List<String> raw) {

@@ -19,10 +19,10 @@ final class CompareReport {
                 join.simOnly().isEmpty() && join.realOnly().isEmpty() ? "" : " (listed on stderr and in compare.parquet)");
         out.println();
         int width = Math.max("metric".length(), rows.stream().mapToInt(r -> r.metric().length()).max().orElse(0));
-        out.printf(Locale.ROOT, "%-" + width + "s %5s %14s %14s %14s %10s%n", "metric", "n", "spearman_rho",
-                "kendall_tau_b", "pairwise_acc", "mape_pct");
+        out.printf(Locale.ROOT, "%-" + width + "s %5s %14s %14s %17s %10s%n", "metric", "n", "spearman_rho",
+                "kendall_tau_b", "pairwise_accuracy", "mape_pct");
         for (MetricComparison r : rows) {
-            out.printf(Locale.ROOT, "%-" + width + "s %5d %14s %14s %14s %10s%n", r.metric(), r.keys(),
+            out.printf(Locale.ROOT, "%-" + width + "s %5d %14s %14s %17s %10s%n", r.metric(), r.keys(),
                     fixed(r.spearmanRho(), 4), fixed(r.kendallTauB(), 4), fixed(r.pairwiseAccuracy(), 4),
                     fixed(r.mapePct(), 2));
         }

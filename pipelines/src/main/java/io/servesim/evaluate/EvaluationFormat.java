@@ -1,6 +1,9 @@
 package io.servesim.evaluate;
 
 import io.servesim.config.ConfigException;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.Metric;
+import io.servesim.metrics.MetricCatalog;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,10 +16,12 @@ import java.util.function.Function;
  * <ul>
  *   <li>{@link #NATIVE}: the {@code EvaluationResult} of BLIS macro plan, G.3 (inference-sim/inference-sim
  *       @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}): fitness, features, and
- *       per run the raw metrics and trace summary;</li>
+ *       per run the raw metrics ({@link RawMetrics}) and trace summary;</li>
  *   <li>{@link #OPENEVOLVE}: OpenEvolve's evaluator result, a flat dict of numbers with
- *       {@code combined_score} the primary metric (OpenEvolve {@code examples/README.md}) and the
- *       behaviour descriptors as plain metrics, so {@code feature_dimensions} can name them;</li>
+ *       {@code combined_score} the primary metric (OpenEvolve {@code examples/README.md}), the
+ *       behaviour descriptors as plain metrics, so {@code feature_dimensions} can name them, and every
+ *       numeric column of the metric catalog under its name, its mean over the runs where it is defined (a column
+ *       undefined in every run, such as a fixed fleet's time to ready, is left out: the dict holds numbers only);</li>
  *   <li>{@link #GEPA}: the parts of GEPA's {@code EvaluationBatch} (gepa {@code core/adapter.py}),
  *       one element per run: {@code outputs}, {@code scores} and {@code trajectories} (the trace
  *       summaries that {@code make_reflective_dataset} turns into feedback).</li>
@@ -79,12 +84,12 @@ public enum EvaluationFormat {
         m.put("combined_score", e.fitness());
         m.put("fitness", e.fitness());
         m.putAll(e.features());
-        m.put("ttft_p99_ms", e.mean(r -> r.raw().summary().ttftMs().p99()));
-        m.put("tpot_p99_ms", e.mean(r -> r.raw().summary().tpotMs().p99()));
-        m.put("e2e_p99_ms", e.mean(r -> r.raw().summary().e2eMs().p99()));
-        m.put("requests_per_sec", e.mean(r -> r.raw().summary().requestsPerSec()));
-        m.put("slo_attainment", e.mean(r -> r.raw().summary().cluster().sloAttainment()));
-        m.put("jain_fairness_index", e.mean(r -> r.raw().summary().cluster().jainFairness()));
+        for (Column c : MetricCatalog.COLUMNS) {
+            double mean = c.kind() == Metric.Kind.TEXT ? Double.NaN : e.mean(r -> c.number(r.raw().summary()));
+            if (!Double.isNaN(mean)) {
+                m.putIfAbsent(c.name(), mean);
+            }
+        }
         m.put("mean_score_regret", e.mean(r -> r.trace().meanRegret()));
         return m;
     }

@@ -1,6 +1,7 @@
 package io.servesim.evaluate;
 
 import io.servesim.decisions.TraceSummary;
+import io.servesim.metrics.RunSummary;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,22 +12,22 @@ import java.util.Map;
  * <ul>
  *   <li>{@code routing_concentration}: the busiest instance's share of routed requests, rescaled
  *       from [1/N, 1] (perfectly spread) to [0, 1] (everything on one instance); 0 with one instance;</li>
- *   <li>{@code rejection_rate}: rejected / injected;</li>
- *   <li>{@code preemption_pressure}: preemptions per injected request, capped at 1;</li>
- *   <li>{@code cache_hit_rate}: prefix-cache hit tokens / looked-up tokens.</li>
+ *   <li>{@code rejection_rate}: the metric of that name, rejected / injected;</li>
+ *   <li>{@code preemption_pressure}: {@code preemptions_per_request}, capped at 1;</li>
+ *   <li>{@code prefix_hit_rate}: the metric of that name, prefix-cache hit tokens / looked-up tokens.</li>
  * </ul>
+ * A descriptor that is a metric of the catalog has its name and value.
  */
 final class Features {
     private Features() {
     }
 
-    static Map<String, Double> of(RawMetrics raw, TraceSummary trace) {
+    static Map<String, Double> of(RunSummary s, TraceSummary trace) {
         Map<String, Double> f = new LinkedHashMap<>();
-        f.put("routing_concentration", concentration(trace.targets(), raw.summary().cluster().instances()));
-        f.put("rejection_rate", raw.rejectionRate());
-        f.put("preemption_pressure", Math.min(1, raw.preemptionRate()));
-        double hit = raw.summary().cacheHitRate();
-        f.put("cache_hit_rate", Double.isNaN(hit) ? 0 : hit);
+        f.put("routing_concentration", concentration(trace.targets(), s.cluster().instances()));
+        f.put("rejection_rate", s.rejectionRate());
+        f.put("preemption_pressure", Math.min(1, s.preemptionsPerRequest()));
+        f.put("prefix_hit_rate", s.prefixHitRate());
         return f;
     }
 

@@ -1,62 +1,34 @@
 package io.servesim.evaluate;
 
-import io.servesim.metrics.GroupSummary;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.metrics.RunSummary;
+import io.servesim.metrics.SummaryJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A run's raw metrics for a search loop, after the BLIS macro plan (G.3 {@code RawMetrics}:
- * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}):
- * latency distributions (ms) overall and per SLO class, throughput, SLO attainment per class, fairness,
- * cache hit rate, preemption rate and failure-mode counts.
- * G.3's scale fields (scale-up/down counts, replica-seconds, oscillations) are absent: the cluster
- * has no autoscaler here.
+ * A run's raw metrics for a search loop: every column of the metric catalog under its catalog name, the same values a
+ * sweep's {@code cells/} row of the run holds ({@link MetricCatalog#COLUMNS}), and {@code by_slo_class}, each SLO
+ * class's counts, attainment and TTFT, TPOT and E2E distributions as the run summary JSON has them. So a search sees
+ * everything a policy changes: latency and throughput, SLO attainment and goodput, fairness, prefix-cache hits per KV
+ * tier and the tiers' transfers, preemptions and rejections, the autoscaler's scale-ups and -downs, oscillations,
+ * replica-seconds and cost, and P/D transfers and goodput per GPU. It covers the fields of the BLIS macro plan's G.3
+ * {@code RawMetrics} (inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}:
+ * latency per SLO class, throughput, SLO attainment, fairness, cache hit rate, preemption rate, scale events and
+ * replica-seconds, failure-mode counts) by the catalog's names.
  *
  * @param summary the run's aggregates
  */
 public record RawMetrics(RunSummary summary) {
-    /** G.3's fields under snake_case keys; NaN (an empty sample) renders as null. */
+    /** Every column (an undefined statistic null), then {@code by_slo_class}. */
     Map<String, Object> toMap() {
-        RunSummary s = summary;
-        var c = s.cluster();
-        Map<String, Object> ttft = new LinkedHashMap<>();
-        Map<String, Object> tpot = new LinkedHashMap<>();
-        Map<String, Object> e2e = new LinkedHashMap<>();
-        Map<String, Object> slo = new LinkedHashMap<>();
-        ttft.put("all", s.ttftMs().toMap());
-        tpot.put("all", s.tpotMs().toMap());
-        e2e.put("all", s.e2eMs().toMap());
-        slo.put("all", c.sloAttainment());
-        for (Map.Entry<String, GroupSummary> e : c.bySloClass().entrySet()) {
-            ttft.put(e.getKey(), e.getValue().ttftMs().toMap());
-            tpot.put(e.getKey(), e.getValue().tpotMs().toMap());
-            e2e.put(e.getKey(), e.getValue().e2eMs().toMap());
-            slo.put(e.getKey(), e.getValue().sloAttainment());
-        }
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("ttft_ms", ttft);
-        m.put("tpot_ms", tpot);
-        m.put("e2e_ms", e2e);
-        m.put("requests_per_sec", s.requestsPerSec());
-        m.put("tokens_per_sec", s.outputTokensPerSec());
-        m.put("slo_attainment", slo);
-        m.put("jain_fairness_index", c.jainFairness());
-        m.put("cache_hit_rate", s.cacheHitRate());
-        m.put("preemption_rate", preemptionRate());
-        m.put("rejection_rate", rejectionRate());
-        m.put("priority_inversions", c.priorityInversions());
-        m.put("hol_blocking_events", c.headOfLineBlocks());
+        for (Column c : MetricCatalog.COLUMNS) {
+            m.put(c.name(), c.rowValue(summary));
+        }
+        SummaryJson.Breakdown byClass = SummaryJson.breakdown("by_slo_class");
+        m.put(byClass.key(), byClass.value().apply(summary));
         return m;
-    }
-
-    /** Preemptions per injected request. */
-    double preemptionRate() {
-        return (double) summary.preemptions() / Math.max(1, summary.injected());
-    }
-
-    /** Rejected share of injected requests. */
-    double rejectionRate() {
-        return (double) summary.rejected() / Math.max(1, summary.injected());
     }
 }

@@ -3,6 +3,7 @@ package io.servesim.io;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.stream.Stream;
 
 /**
  * One writer at a time per output folder: an exclusive lock ({@link FileChannel#tryLock()}, an {@code fcntl} lock the
@@ -72,6 +74,33 @@ public final class OutputLock implements AutoCloseable {
         }
         write(channel, holder(command));
         return new OutputLock(channel, lock);
+    }
+
+    /**
+     * {@link #acquire} for a writer of {@code noun} ("sweep", "plan"), a failure to create or lock the folder refused as a
+     * usage error naming it.
+     */
+    public static OutputLock take(Path dir, String command, PrintStream err, String noun) {
+        try {
+            return acquire(dir, command, err);
+        } catch (IOException e) {
+            throw new UsageException("cannot write the " + noun + " output " + dir + ": " + ErrorReport.describe(e));
+        }
+    }
+
+    /**
+     * Removes {@code dir} if it holds nothing but its (released) lock file: a folder a writer made and never used, as
+     * when it was refused before it wrote anything. Otherwise, or if that fails, the folder stays (nothing is lost).
+     */
+    public static void removeUnusedFolder(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            if (s.allMatch(p -> p.getFileName().toString().equals(FILE))) {
+                Files.deleteIfExists(dir.resolve(FILE));
+                Files.delete(dir);
+            }
+        } catch (IOException e) {
+            // it stays: an unused folder loses nothing
+        }
     }
 
     /**

@@ -9,10 +9,10 @@ import java.util.List;
 /**
  * Builders of the page's JSON: a section ({@code id, title, caption, charts, table, files}) and the chart
  * kinds {@code report.js} draws ({@code curves, heatmap, cdf, bars, scatter, timeline}; the field names below are the
- * ones it reads).
+ * ones it reads). Public for pages built outside this package (a capacity plan's, {@code io.servesim.plan.PlanReport}).
  */
-final class Charts {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class Charts {
+    public static final ObjectMapper JSON = new ObjectMapper();
     /** Most series a chart draws; further axis values are named in the caption. */
     static final int MAX_SERIES = 12;
     /** Table rows rendered at once (sorting reorders all rows). */
@@ -22,7 +22,7 @@ final class Charts {
     }
 
     /** A section with an empty {@code charts} list. */
-    static ObjectNode section(String id, String title, String caption) {
+    public static ObjectNode section(String id, String title, String caption) {
         ObjectNode s = JSON.createObjectNode();
         s.put("id", id).put("title", title).put("caption", caption);
         s.putArray("charts");
@@ -30,21 +30,21 @@ final class Charts {
     }
 
     /** A chart of {@code kind} with its title and axis names. */
-    static ObjectNode chart(String kind, String title, String xName, String yName) {
+    public static ObjectNode chart(String kind, String title, String xName, String yName) {
         ObjectNode c = JSON.createObjectNode();
         c.put("kind", kind).put("title", title).put("xName", xName).put("yName", yName);
         return c;
     }
 
     /** A JSON array of strings. */
-    static ArrayNode strings(Collection<String> values) {
+    public static ArrayNode strings(Collection<String> values) {
         ArrayNode a = JSON.createArrayNode();
         values.forEach(a::add);
         return a;
     }
 
     /** A JSON array of numbers, null where a value is missing. */
-    static ArrayNode numbers(Double[] values) {
+    public static ArrayNode numbers(Double[] values) {
         ArrayNode a = JSON.createArrayNode();
         for (Double v : values) {
             if (v == null) {
@@ -57,7 +57,7 @@ final class Charts {
     }
 
     /** A JSON array of numbers. */
-    static ArrayNode numbers(double[] values) {
+    public static ArrayNode numbers(double[] values) {
         ArrayNode a = JSON.createArrayNode();
         for (double v : values) {
             a.add(v);
@@ -66,7 +66,7 @@ final class Charts {
     }
 
     /** A sortable table: {@code text[j]} marks left-aligned label columns; rows hold strings, numbers or null. */
-    static ObjectNode table(List<String> columns, boolean[] text, List<Object[]> rows) {
+    public static ObjectNode table(List<String> columns, boolean[] text, List<Object[]> rows) {
         ObjectNode t = JSON.createObjectNode();
         t.set("columns", strings(columns));
         ArrayNode kinds = t.putArray("text");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.ErrorReport;
 import io.servesim.compare.CompareJob;
 import io.servesim.compare.ComparePairs;
+import io.servesim.metrics.Column;
 import io.servesim.sweep.Dataset;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,16 @@ import java.util.Optional;
  * names) with the y = x line. When that CSV is gone the table is shown alone, and the caption says so.
  */
 final class ComparePanel implements Panel {
+    @Override
+    public String id() {
+        return "compare";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return List.of();
+    }
+
     private static final List<String> STATS = List.of("metric", "keys", "spearman_rho", "kendall_tau_b", "pairwise_accuracy",
             "mape_pct");
 
@@ -43,7 +54,7 @@ final class ComparePanel implements Panel {
         text[0] = true;
         String caption = "From " + file + ": " + sim + " against " + real + ", joined on " + String.join(", ", on)
                 + ". Points are keys on both sides (sim means over seeds); the dotted line is y = x.";
-        ObjectNode section = Charts.section("compare", "Simulation vs measurements", caption);
+        ObjectNode section = Charts.section(id(), "Simulation vs measurements", caption);
         section.set("table", Charts.table(STATS, text, stats));
         try {
             List<List<ComparePairs.Pair>> pairs = ComparePairs.read(sim, real, on, metrics);

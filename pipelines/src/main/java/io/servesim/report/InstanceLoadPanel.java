@@ -2,6 +2,8 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.sweep.Dataset;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -14,6 +16,18 @@ import java.util.Optional;
  * mean imbalance (coefficient of variation, {@code load_imbalance_cv}) from {@code cells/}.
  */
 final class InstanceLoadPanel implements Panel {
+    private static final Column IMBALANCE = MetricCatalog.column("load_imbalance_cv");
+
+    @Override
+    public String id() {
+        return "instances";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return List.of(IMBALANCE);
+    }
+
     /** Most instances drawn as bars. */
     private static final int MAX_INSTANCES = 64;
 
@@ -52,7 +66,7 @@ final class InstanceLoadPanel implements Panel {
             series.addObject().put("name", labels.get(p)).set("y", Charts.numbers(perPolicy[p]));
         }
         c.put("wide", instances > 8);
-        ObjectNode section = Charts.section("instances", "Per-instance load" + (policy == null ? "" : " per " + policy.name()),
+        ObjectNode section = Charts.section(id(), "Per-instance load" + (policy == null ? "" : " per " + policy.name()),
                 "Requests routed to each instance, mean per cell over the cells of each " + (policy == null ? "group" : policy.name())
                         + " value (all loads and seeds)." + imbalance(ctx, policy));
         ((ArrayNode) section.get("charts")).add(c);
@@ -60,11 +74,11 @@ final class InstanceLoadPanel implements Panel {
     }
 
     private static String imbalance(ReportContext ctx, SweepAxis policy) throws SQLException {
-        if (!ctx.has(Dataset.CELLS, "load_imbalance_cv")) {
+        if (!ctx.has(Dataset.CELLS, IMBALANCE.name())) {
             return "";
         }
         StringBuilder s = new StringBuilder(" Mean imbalance (CV of requests per instance):");
-        List<Object[]> rows = ctx.duck().rows("SELECT " + ReportContext.label(policy) + " AS g, avg(load_imbalance_cv) FROM "
+        List<Object[]> rows = ctx.duck().rows("SELECT " + ReportContext.label(policy) + " AS g, avg(" + Duck.quote(IMBALANCE.name()) + ") FROM "
                 + ctx.from(Dataset.CELLS) + " GROUP BY g ORDER BY min(cell_index)");
         for (Object[] r : rows) {
             Double v = Duck.number(r[1]);

@@ -2,6 +2,7 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
 import io.servesim.sweep.Dataset;
 import java.sql.Array;
 import java.sql.SQLException;
@@ -16,6 +17,16 @@ import java.util.Optional;
  * sweep of millions of requests draws as fast as one of a thousand and the tails are exact.
  */
 final class LatencyCdfPanel implements Panel {
+    @Override
+    public String id() {
+        return "cdf";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return List.of();
+    }
+
     /** 0, 0.01, ..., 1 and the tail points 0.995 and 0.999: 103 quantiles per curve. */
     static final double[] PROBABILITIES = probabilities();
 
@@ -25,7 +36,7 @@ final class LatencyCdfPanel implements Panel {
             return Optional.empty();
         }
         SweepAxis policy = ctx.axes().policy();
-        ObjectNode section = Charts.section("cdf", "Latency CDFs" + (policy == null ? "" : " per " + policy.name()),
+        ObjectNode section = Charts.section(id(), "Latency CDFs" + (policy == null ? "" : " per " + policy.name()),
                 "Completed requests of all cells" + (policy == null ? "" : " with each " + policy.name())
                         + ", pooled over the other axes and seeds. Each curve steps through " + PROBABILITIES.length
                         + " exact quantiles (every percentile, and p99.5 and p99.9) that DuckDB computes over all rows:"

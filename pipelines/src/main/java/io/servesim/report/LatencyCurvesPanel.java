@@ -2,13 +2,18 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.Metric;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.sweep.Dataset;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Latency against load: for each axis other than the load axis, one chart per latency (TTFT, TPOT, E2E)
@@ -16,19 +21,31 @@ import java.util.Optional;
  * over the remaining axes) of the cells' percentile; the band spans the lowest to the highest seed's value.
  */
 final class LatencyCurvesPanel implements Panel {
-    private static final List<String> LATENCIES = List.of("ttft", "tpot", "e2e");
-    private static final List<String> PERCENTILES = List.of("p50", "p99");
+    private static final List<Metric> LATENCIES = Stream.of("ttft_ms", "tpot_ms", "e2e_ms").map(MetricCatalog::metric).toList();
+    private static final List<Metric.Stat> PERCENTILES = List.of(Metric.Stat.P50, Metric.Stat.P99);
+    /** Per latency, its p50 and p99 columns. */
+    private static final List<Column> COLUMNS = LATENCIES.stream().flatMap(l -> l.columns().stream())
+            .filter(c -> PERCENTILES.contains(c.stat())).toList();
+
+    @Override
+    public String id() {
+        return "latency";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return COLUMNS;
+    }
 
     @Override
     public Optional<ObjectNode> section(ReportContext ctx) throws SQLException {
         SweepAxis load = ctx.axes().load();
-        List<String> columns = new ArrayList<>();
-        LATENCIES.forEach(l -> PERCENTILES.forEach(p -> columns.add(l + "_" + p + "_ms")));
+        List<String> columns = COLUMNS.stream().map(Column::name).toList();
         if (load == null || !ctx.has(Dataset.CELLS, columns.toArray(String[]::new))) {
             return Optional.empty();
         }
         long seeds = ((Number) ctx.duck().value("SELECT count(DISTINCT seed) FROM " + ctx.from(Dataset.CELLS))).longValue();
-        ObjectNode section = Charts.section("latency", "Latency vs load (" + load.name() + ")",
+        ObjectNode section = Charts.section(id(), "Latency vs load (" + load.name() + ")",
                 "x: the load axis '" + load.name() + "' (" + ctx.axes().loadReason() + "); --load picks another. Each point is the mean over "
                         + seeds + " seed(s) and over the axes not drawn of the cells' p50 (dashed) or p99 (solid)"
                         + (seeds > 1 ? "; the band spans the lowest to the highest seed's value." : "."));
@@ -41,14 +58,19 @@ final class LatencyCurvesPanel implements Panel {
             List<String> labels = group == null ? List.of("all") : group.labels();
             notes.append(group == null ? "" : Charts.cutNote(labels, group.name()));
             Map<String, Double[][]> stats = query(ctx, group, load, columns);
-            for (String latency : LATENCIES) {
-                ObjectNode chart = Charts.chart("curves", latency.toUpperCase() + (group == null ? "" : " by " + group.name()),
-                        load.name(), "ms");
+            for (Metric latency : LATENCIES) {
+                String title = latency.name().substring(0, latency.name().length() - "_ms".length()).toUpperCase(Locale.ROOT);
+                ObjectNode chart = Charts.chart("curves", title + (group == null ? "" : " by " + group.name()),
+                        load.name(), latency.unit());
                 chart.set("xLabels", Charts.strings(load.labels()));
                 ArrayNode series = chart.putArray("series");
                 for (int g = 0; g < Math.min(labels.size(), Charts.MAX_SERIES); g++) {
-                    for (String p : PERCENTILES) {
-                        int m = columns.indexOf(latency + "_" + p + "_ms");
+                    for (Column column : latency.columns()) {
+                        if (!PERCENTILES.contains(column.stat())) {
+                            continue;
+                        }
+                        String p = column.stat().key();
+                        int m = columns.indexOf(column.name());
                         Double[][] s = stats.getOrDefault(labels.get(g), new Double[0][]);
                         if (s.length == 0) {
                             continue;

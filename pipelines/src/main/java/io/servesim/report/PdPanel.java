@@ -2,6 +2,8 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.sweep.Dataset;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Prefill/decode disaggregation ({@code deployment.architecture: pd}; README "Prefill/decode disaggregation"), from
@@ -21,32 +24,54 @@ import java.util.Optional;
  */
 final class PdPanel implements Panel {
     /** A line of a chart: a {@code cells/} column, the word the tooltip adds to the fleet's name, and its dash. */
-    private record Line(String column, String variant, boolean dashed) {
+    private record Line(Column column, String variant, boolean dashed) {
+        Line(String column, String variant, boolean dashed) {
+            this(MetricCatalog.column(column), variant, dashed);
+        }
     }
 
-    /** A chart of lines against load. */
-    private record Curve(String title, String unit, List<Line> lines) {
+    /** A chart of lines against load, in its lines' unit. */
+    private record Curve(String title, List<Line> lines) {
+        String unit() {
+            return lines.get(0).column().unit();
+        }
     }
 
     private static final List<Curve> CURVES = List.of(
-            new Curve("KV transfer time", "ms", List.of(new Line("pd_transfer_mean_ms", "mean", true),
+            new Curve("KV transfer time", List.of(new Line("pd_transfer_mean_ms", "mean", true),
                     new Line("pd_transfer_p99_ms", "p99", false))),
-            new Curve("Transfer time waiting for bandwidth", "ms", List.of(new Line("pd_bandwidth_wait_mean_ms", "mean", true),
+            new Curve("Transfer time waiting for bandwidth", List.of(new Line("pd_bandwidth_wait_mean_ms", "mean", true),
                     new Line("pd_bandwidth_wait_p99_ms", "p99", false))),
-            new Curve("Wait for decode KV blocks (mean)", "ms", List.of(new Line("pd_decode_block_wait_mean_ms", "mean", false))),
-            new Curve("Pool utilization", "fraction", List.of(new Line("prefill_utilization", "prefill", false),
+            new Curve("Wait for decode KV blocks (mean)", List.of(new Line("pd_decode_block_wait_mean_ms", "mean", false))),
+            new Curve("Pool utilization", List.of(new Line("prefill_utilization", "prefill", false),
                     new Line("decode_utilization", "decode", true))),
-            new Curve("Pool queueing p99", "ms", List.of(new Line("prefill_queueing_p99_ms", "prefill", false),
+            new Curve("Pool queueing p99", List.of(new Line("prefill_queueing_p99_ms", "prefill", false),
                     new Line("decode_queueing_p99_ms", "decode", true))));
 
-    private static final String GOODPUT_PER_GPU = "goodput_per_gpu_rps";
+    private static final Column GOODPUT_PER_GPU = MetricCatalog.column("goodput_per_gpu_rps");
+    /** The columns the fleets' description and the filter on P/D cells read. */
+    private static final List<Column> FLEET = Stream.of("architecture", "gpus", "pd_transfers", "pd_decode_block_waits")
+            .map(MetricCatalog::column).toList();
+
+    @Override
+    public String id() {
+        return "pd";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        List<Column> all = new ArrayList<>();
+        CURVES.forEach(c -> c.lines().forEach(l -> all.add(l.column())));
+        all.add(GOODPUT_PER_GPU);
+        all.addAll(FLEET);
+        return all;
+    }
 
     @Override
     public Optional<ObjectNode> section(ReportContext ctx) throws SQLException {
         List<String> columns = new ArrayList<>();
-        CURVES.forEach(c -> c.lines().forEach(l -> columns.add(l.column())));
-        List<String> required = new ArrayList<>(columns);
-        required.addAll(List.of("architecture", "gpus", "pd_transfers", "pd_decode_block_waits", GOODPUT_PER_GPU));
+        CURVES.forEach(c -> c.lines().forEach(l -> columns.add(l.column().name())));
+        List<String> required = metrics().stream().map(Column::name).toList();
         if (!ctx.has(Dataset.CELLS, required.toArray(String[]::new)) || !Boolean.TRUE.equals(ctx.duck().value(
                 "SELECT bool_or(architecture = 'pd') FROM " + ctx.from(Dataset.CELLS)))) {
             return Optional.empty();
@@ -67,7 +92,7 @@ final class PdPanel implements Panel {
             ArrayNode series = c.putArray("series");
             for (int g = 0; g < drawn; g++) {
                 for (Line line : curve.lines()) {
-                    Double[] y = values(rows, fleets.get(g), xLabels, 2 + columns.indexOf(line.column()));
+                    Double[] y = values(rows, fleets.get(g), xLabels, 2 + columns.indexOf(line.column().name()));
                     if (Arrays.stream(y).anyMatch(v -> v != null)) {
                         series.addObject().put("name", fleets.get(g)).put("variant", line.variant()).put("colorIndex", g)
                                 .put("dashed", line.dashed()).set("y", Charts.numbers(y));
@@ -77,7 +102,7 @@ final class PdPanel implements Panel {
             charts.add(c);
         }
         charts.add(goodputPerGpu(ctx, fleet, fleets, load, xLabels, xName));
-        ObjectNode section = Charts.section("pd", "Prefill/decode disaggregation" + (load == null ? "" : " vs load"),
+        ObjectNode section = Charts.section(id(), "Prefill/decode disaggregation" + (load == null ? "" : " vs load"),
                 "Cells that ran P/D (deployment.architecture: pd), one colour per " + (fleet == null ? "group" : fleet.name())
                         + " value, means over seeds and the axes not drawn: KV transfer time (dashed mean, solid p99), the"
                         + " part of it spent waiting for the link's shared bandwidth, the wait for free KV blocks on the"
@@ -93,8 +118,8 @@ final class PdPanel implements Panel {
     private static ObjectNode goodputPerGpu(ReportContext ctx, SweepAxis fleet, List<String> fleets, SweepAxis load,
                                             List<String> xLabels, String xName) throws SQLException {
         List<Object[]> rows = ctx.duck().rows("SELECT " + ReportContext.label(fleet) + " AS g, " + ReportContext.label(load)
-                + " AS x, avg(" + GOODPUT_PER_GPU + ") FROM " + ctx.from(Dataset.CELLS) + " GROUP BY ALL");
-        ObjectNode c = Charts.chart("bars", "Goodput per GPU", xName, "req/s per GPU");
+                + " AS x, avg(" + Duck.quote(GOODPUT_PER_GPU.name()) + ") FROM " + ctx.from(Dataset.CELLS) + " GROUP BY ALL");
+        ObjectNode c = Charts.chart("bars", "Goodput per GPU", xName, GOODPUT_PER_GPU.unit());
         c.set("categories", Charts.strings(xLabels));
         ArrayNode series = c.putArray("series");
         for (int g = 0; g < Math.min(fleets.size(), Charts.MAX_SERIES); g++) {

@@ -2,6 +2,7 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
 import io.servesim.sweep.Dataset;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -19,6 +20,16 @@ import java.util.Optional;
  * (and its last), said in the caption. Absent when the sweep wrote no {@code scaling/}.
  */
 final class ReplicaTimelinePanel implements Panel {
+    @Override
+    public String id() {
+        return "replicas";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return List.of();
+    }
+
     /** Most timeline rows drawn per cell. */
     static final int MAX_POINTS = 2000;
     /** Runs longer than this are drawn in hours, shorter ones in seconds. */
@@ -79,7 +90,7 @@ final class ReplicaTimelinePanel implements Panel {
                 + (combinations > Charts.MAX_SERIES ? " Only the first " + Charts.MAX_SERIES + " of " + combinations
                         + " combinations (by label) are drawn." : "")
                 + (thinned ? " Cells with more than " + MAX_POINTS + " rows are drawn from every n-th row." : "");
-        ObjectNode section = Charts.section("replicas", "Replica timelines", caption);
+        ObjectNode section = Charts.section(id(), "Replica timelines", caption);
         ((ArrayNode) section.get("charts")).add(ready).add(starting);
         return Optional.of(section);
     }

@@ -34,6 +34,14 @@ public final class ReportFile {
         }
     }
 
+    /**
+     * Writes the self-contained page titled {@code title} drawing {@code data} ({@code meta} and {@code sections}, built
+     * with {@link Charts}) to {@code target}, as {@link #write} does.
+     */
+    public static void writePage(Path target, String title, com.fasterxml.jackson.databind.JsonNode data) throws IOException {
+        write(target, HtmlPage.render(title, data));
+    }
+
     /** Writes {@code html} to {@code target} through a temporary file renamed into place. */
     static void write(Path target, String html) throws IOException {
         Path abs = target.toAbsolutePath().normalize();

@@ -2,8 +2,10 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
 import io.servesim.sweep.Dataset;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,12 +15,22 @@ import java.util.Optional;
  */
 final class SessionsPanel implements Panel {
     @Override
+    public String id() {
+        return "sessions";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return List.of();
+    }
+
+    @Override
     public Optional<ObjectNode> section(ReportContext ctx) throws SQLException {
         if (!ctx.has(Dataset.SESSIONS, "e2e_us", "critical_path_us", "status") || ctx.rows(Dataset.SESSIONS) == 0) {
             return Optional.empty();
         }
         SweepAxis policy = ctx.axes().policy();
-        ObjectNode section = Charts.section("sessions", "Agentic sessions",
+        ObjectNode section = Charts.section(id(), "Agentic sessions",
                 "Completed sessions of all cells, pooled over the other axes and seeds; " + LatencyCdfPanel.PROBABILITIES.length
                         + " exact quantiles per curve.");
         ArrayNode charts = (ArrayNode) section.get("charts");

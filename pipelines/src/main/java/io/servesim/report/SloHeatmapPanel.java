@@ -2,6 +2,8 @@ package io.servesim.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.sweep.Dataset;
 import java.sql.SQLException;
 import java.util.List;
@@ -15,26 +17,38 @@ import java.util.Optional;
 final class SloHeatmapPanel implements Panel {
     private static final List<String> RED_TO_GREEN = List.of("#d73027", "#fee08b", "#1a9850");
     private static final List<String> BLUES = List.of("#f7fbff", "#6baed6", "#08306b");
+    private static final Column ATTAINMENT = MetricCatalog.column("slo_attainment");
+    private static final Column GOODPUT = MetricCatalog.column("goodput_rps");
+
+    @Override
+    public String id() {
+        return "slo";
+    }
+
+    @Override
+    public List<Column> metrics() {
+        return List.of(ATTAINMENT, GOODPUT);
+    }
 
     @Override
     public Optional<ObjectNode> section(ReportContext ctx) throws SQLException {
         SweepAxis x = ctx.axes().x();
         SweepAxis y = ctx.axes().y();
-        if (x == null || !ctx.has(Dataset.CELLS, "slo_attainment", "goodput_rps")) {
+        if (x == null || !ctx.has(Dataset.CELLS, ATTAINMENT.name(), GOODPUT.name())) {
             return Optional.empty();
         }
         String yName = y == null ? "(all)" : y.name();
         List<String> yLabels = y == null ? List.of("all") : y.labels();
-        ObjectNode section = Charts.section("slo", "SLO attainment and goodput: " + x.name() + " x " + yName,
+        ObjectNode section = Charts.section(id(), "SLO attainment and goodput: " + x.name() + " x " + yName,
                 "Mean over seeds and over the other axes of each cell's share of requests meeting the SLO, and of its"
                         + " goodput (requests/s meeting it). Pick the axes with --x and --y (default the first two).");
-        String sql = "SELECT " + Duck.quote(x.name()) + ", " + ReportContext.label(y) + ", avg(slo_attainment), avg(goodput_rps)"
-                + " FROM " + ctx.from(Dataset.CELLS) + " GROUP BY ALL";
+        String sql = "SELECT " + Duck.quote(x.name()) + ", " + ReportContext.label(y) + ", avg(" + Duck.quote(ATTAINMENT.name())
+                + "), avg(" + Duck.quote(GOODPUT.name()) + ") FROM " + ctx.from(Dataset.CELLS) + " GROUP BY ALL";
         List<Object[]> rows = ctx.duck().rows(sql);
         ArrayNode charts = (ArrayNode) section.get("charts");
         charts.add(heatmap("SLO attainment", x, yName, yLabels, rows, 2, 0.0, 1.0, RED_TO_GREEN));
         double maxGoodput = rows.stream().map(r -> Duck.number(r[3])).filter(v -> v != null).mapToDouble(v -> v).max().orElse(0);
-        charts.add(heatmap("goodput (req/s)", x, yName, yLabels, rows, 3, 0.0, maxGoodput, BLUES));
+        charts.add(heatmap("goodput (" + GOODPUT.unit() + ")", x, yName, yLabels, rows, 3, 0.0, maxGoodput, BLUES));
         return Optional.of(section);
     }
 

@@ -40,6 +40,11 @@ record SweepOutput(Path dir, String name, List<SweepAxis> axes, int cells, Strin
         if (!Files.isDirectory(abs)) {
             throw new UsageException("OUT_DIR " + dir + ": no such directory");
         }
+        if (Files.isRegularFile(abs.resolve("_PLAN.yaml"))) {
+            throw new UsageException("OUT_DIR " + dir + ": a capacity plan's output, whose page is its report.html (servesim"
+                    + " plan writes it); each of its rounds is a sweep's output: servesim report OUT_DIR/rounds/NN --out FILE"
+                    + " draws one (outside the plan's folder, which holds only files the plan lists)");
+        }
     }
 
     /** Reads {@code dir}, named by the command's {@code OUT_DIR} parameter. */

@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * What differs between the grid of an interrupted sweep (its {@code _SWEEP.yaml}) and the grid asked for now, in words
+ * What differs between the grid of an interrupted sweep (its {@code _SWEEP.yaml}; or a plan's {@code _PLAN.yaml}) and the
+ * one asked for now, in words
  * a user can act on: the first few paths of the sweep definition whose values differ ({@code base.engine.max_num_seqs:
  * 256 then, 128 now}, {@code axes[1].values}, {@code seeds}), or, when the definitions are equal but the cell ids are
  * not, that a file the sweep reads (a workload or trace) changed, since a cell id hashes the resolved config.
  */
-final class GridDifference {
-    private static final String[] PARTS = {"base", "axes", "zip", "seeds"};
+public final class GridDifference {
+    private static final List<String> PARTS = List.of("base", "axes", "zip", "seeds");
     private static final int SHOWN = 4;
 
     private GridDifference() {
@@ -21,13 +22,21 @@ final class GridDifference {
 
     /** The difference between {@code then} and {@code now}, both in {@code _SWEEP.yaml}'s form. */
     static String describe(JsonNode then, JsonNode now) {
+        return describe(then, now, PARTS, "the sweep definition is the same, but its cells' resolved configs differ: a file"
+                + " it reads (a workload, trace or base config file) changed since");
+    }
+
+    /**
+     * The first few paths under {@code parts} where the definitions {@code then} and {@code now} (a sweep's
+     * {@code _SWEEP.yaml}, a plan's {@code _PLAN.yaml}) differ, or {@code same} when they do not.
+     */
+    public static String describe(JsonNode then, JsonNode now, List<String> parts, String same) {
         List<String> paths = new ArrayList<>();
-        for (String part : PARTS) {
+        for (String part : parts) {
             diff(part, then.path(part), now.path(part), paths);
         }
         if (paths.isEmpty()) {
-            return "the sweep definition is the same, but its cells' resolved configs differ: a file it reads (a workload,"
-                    + " trace or base config file) changed since";
+            return same;
         }
         String shown = String.join("; ", paths.subList(0, Math.min(SHOWN, paths.size())));
         return shown + (paths.size() > SHOWN ? "; and " + (paths.size() - SHOWN) + " more" : "");

@@ -12,26 +12,26 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Moves a succeeded sweep from its staging folder into the output directory, the only time a
- * sweep touches earlier results. The order keeps two promises at every instant, even if the
- * process dies in between: the directory never holds a {@code _SUCCESS} beside partial datasets,
- * and every file servesim wrote is listed in a manifest, so the next sweep can delete it and never
+ * Moves succeeded work (a sweep, a capacity plan) from its staging folder into the output directory, the only time
+ * it touches earlier results. The order keeps two promises at every instant, even if the
+ * process dies in between: the directory never holds a {@code _SUCCESS} beside partial results,
+ * and every file servesim wrote is listed in a manifest, so the next run can delete it and never
  * anything else.
  * <ol>
  *   <li>{@code _INCOMPLETE} lists the earlier results' files and the new ones; {@code _SUCCESS} goes;</li>
- *   <li>the earlier results' files are deleted (only those its manifest listed), and the dataset
+ *   <li>the earlier results' files are deleted (only those its manifest listed), and the
  *       folders they leave empty;</li>
- *   <li>the new datasets and sidecars are renamed into place (same file system: each rename is atomic);</li>
+ *   <li>the new files are renamed into place (same file system: each rename is atomic);</li>
  *   <li>{@code _SUCCESS} is written listing the new files; then {@code _INCOMPLETE} and the staging
  *       folder (checkpoints, runner temp files) are removed.</li>
  * </ol>
  */
-final class OutputCommit {
+public final class OutputCommit {
     private OutputCommit() {
     }
 
-    /** Commits {@code staging}'s datasets and sidecars into {@code dir}, replacing {@code previous} (relative paths). */
-    static List<String> commit(Path staging, Path dir, List<Dataset> written, Set<String> previous) throws IOException {
+    /** The Parquet files of {@code written} datasets in {@code staging} and the sweep's sidecars, relative to it. */
+    static List<String> sweepFiles(Path staging, List<Dataset> written) throws IOException {
         List<String> fresh = new ArrayList<>();
         for (Dataset d : written) {
             try (Stream<Path> files = Files.list(staging.resolve(d.directory()))) {
@@ -41,19 +41,26 @@ final class OutputCommit {
         }
         fresh.add(SweepSidecars.SWEEP);
         fresh.add(SweepSidecars.SUMMARY);
+        return fresh;
+    }
+
+    /**
+     * Commits {@code fresh} (paths relative to {@code staging}) into {@code dir}, replacing {@code previous} (paths
+     * relative to {@code dir}); {@code what} names the work in the interim {@code _INCOMPLETE} ("sweep", "plan").
+     */
+    public static List<String> commit(Path staging, Path dir, List<String> fresh, Set<String> previous, String what)
+            throws IOException {
         Set<String> all = new TreeSet<>(previous);
         all.addAll(fresh);
         all.remove(OutputManifest.Marker.SUCCESS.file);
         all.remove(OutputManifest.Marker.INCOMPLETE.file);
-        OutputManifest.incomplete("moving a finished sweep into place", all).write(dir);
+        OutputManifest.incomplete("moving a finished " + what + " into place", all).write(dir);
         Files.deleteIfExists(dir.resolve(OutputManifest.Marker.SUCCESS.file));
         for (String f : previous) {
             if (!f.equals(OutputManifest.Marker.INCOMPLETE.file)) {
                 Files.deleteIfExists(dir.resolve(f));
+                removeEmptyParents(dir, dir.resolve(f).getParent());
             }
-        }
-        for (Dataset d : Dataset.values()) {
-            removeIfEmpty(dir.resolve(d.directory()));
         }
         for (String f : fresh) {
             Path target = dir.resolve(f);
@@ -67,7 +74,7 @@ final class OutputCommit {
     }
 
     /** Deletes {@code root} and everything under it (only ever called on servesim's own staging folder). */
-    static void deleteTree(Path root) throws IOException {
+    public static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
@@ -78,14 +85,15 @@ final class OutputCommit {
         }
     }
 
-    private static void removeIfEmpty(Path dir) throws IOException {
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> s = Files.list(dir)) {
+    /** Removes {@code folder} and its parents below {@code dir} while they are empty (an earlier result's folders). */
+    private static void removeEmptyParents(Path dir, Path folder) throws IOException {
+        for (Path f = folder; f != null && f.startsWith(dir) && !f.equals(dir) && Files.isDirectory(f); f = f.getParent()) {
+            try (Stream<Path> s = Files.list(f)) {
                 if (s.findAny().isPresent()) {
                     return;
                 }
             }
-            Files.delete(dir);
+            Files.delete(f);
         }
     }
 }

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The two markers that say what a sweep output directory holds, each a JSON file listing the files
+ * The two markers that say what an output directory of a sweep or a plan holds, each a JSON file listing the files
  * servesim wrote there (paths relative to the directory), so a later sweep deletes exactly those
  * and never a file of the user's:
  * <ul>
@@ -30,30 +30,30 @@ import java.util.TreeSet;
  * @param note   human-readable state (empty for {@code _SUCCESS})
  * @param files  files servesim wrote, relative to the output directory, sorted
  */
-record OutputManifest(Marker marker, String note, Set<String> files) {
+public record OutputManifest(Marker marker, String note, Set<String> files) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String WRITER = "servesim";
 
     /** The marker file names. */
-    enum Marker {
+    public enum Marker {
         SUCCESS("_SUCCESS"), INCOMPLETE("_INCOMPLETE");
 
-        final String file;
+        public final String file;
 
         Marker(String file) {
             this.file = file;
         }
     }
 
-    OutputManifest {
+    public OutputManifest {
         files = new TreeSet<>(files);
     }
 
-    static OutputManifest success(Collection<String> files) {
+    public static OutputManifest success(Collection<String> files) {
         return new OutputManifest(Marker.SUCCESS, "", new TreeSet<>(files));
     }
 
-    static OutputManifest incomplete(String note, Collection<String> files) {
+    public static OutputManifest incomplete(String note, Collection<String> files) {
         return new OutputManifest(Marker.INCOMPLETE, note, new TreeSet<>(files));
     }
 
@@ -61,7 +61,7 @@ record OutputManifest(Marker marker, String note, Set<String> files) {
      * The marker {@code m} in {@code dir}, if it exists and servesim wrote it (a JSON object whose
      * {@code written_by} is servesim); an empty Hadoop {@code _SUCCESS} or any other file is not ours.
      */
-    static Optional<OutputManifest> read(Path dir, Marker m) {
+    public static Optional<OutputManifest> read(Path dir, Marker m) {
         Path f = dir.resolve(m.file);
         if (!Files.isRegularFile(f)) {
             return Optional.empty();
@@ -81,7 +81,7 @@ record OutputManifest(Marker marker, String note, Set<String> files) {
     }
 
     /** Writes this marker into {@code dir} atomically (temporary name, then rename). */
-    void write(Path dir) throws IOException {
+    public void write(Path dir) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("written_by", WRITER);
         if (!note.isEmpty()) {

@@ -56,41 +56,60 @@ public final class SweepFile {
     /** Binds a sweep tree whose relative paths resolve against {@code dir}. */
     public static SweepSpec bind(ObjectNode tree, Path dir) {
         ConfigNode root = ConfigNode.root(tree);
-        String name = root.stringValue("name", null);
-        if (name == null) {
-            root.problem("name", "required: the sweep name (names the output directory out/<name>/)");
-        } else if (!NAME.matcher(name).matches()) {
-            root.problem("name", "must be letters, digits, '_', '.' or '-' (it names a directory), got '" + name + "'");
-        }
-        ObjectNode base = null;
-        Path baseDir = dir;
-        JsonNode b = root.rawValue("base");
-        if (b == null) {
-            root.problem("base", "required: a run config file (relative to the sweep file) or an inline run config");
-        } else if (b.isTextual()) {
-            Path f = dir.resolve(b.asText()).normalize();
-            if (!Files.isReadable(f)) {
-                root.problem("base", "cannot read run config " + f);
-            } else {
-                try {
-                    base = StrictJson.readMapping(f);
-                    baseDir = f.getParent();
-                } catch (ConfigException e) {
-                    root.problem("base", e.getMessage());
-                }
-            }
-        } else if (b instanceof ObjectNode inline) {
-            base = inline.deepCopy();
-        } else {
-            root.problem("base", "must be a run config file path or a mapping");
-        }
+        String name = name(root, "the sweep name");
+        Base base = base(root, dir, "sweep file");
         List<Axis> axes = axes(root, dir);
         List<List<String>> zip = zip(root, axes);
         List<Long> seeds = seeds(root);
         SweepOutputs outputs = outputs(root.child("outputs"));
         root.finish();
         root.throwIfProblems();
-        return new SweepSpec(name, base, baseDir, axes, zip, seeds, outputs);
+        return new SweepSpec(name, base.tree(), base.dir(), axes, zip, seeds, outputs);
+    }
+
+    /** {@code name:} of a sweep or plan file ({@code what} it is, for the message), which names its output folder. */
+    public static String name(ConfigNode root, String what) {
+        String name = root.stringValue("name", null);
+        if (name == null) {
+            root.problem("name", "required: " + what + " (names the output directory out/<name>/)");
+        } else if (!NAME.matcher(name).matches()) {
+            root.problem("name", "must be letters, digits, '_', '.' or '-' (it names a directory), got '" + name + "'");
+        }
+        return name;
+    }
+
+    /**
+     * The base run config of a sweep or plan file: its tree (null when it is missing or unreadable: a problem is then
+     * recorded) and the folder its relative paths resolve against.
+     */
+    public record Base(ObjectNode tree, Path dir) {
+    }
+
+    /**
+     * {@code base:} of the file bound at {@code root} (in {@code dir}, named {@code file} in messages): a run config file
+     * relative to it, or an inline one (copied); problems go to {@code root}.
+     */
+    public static Base base(ConfigNode root, Path dir, String file) {
+        JsonNode b = root.rawValue("base");
+        if (b == null) {
+            root.problem("base", "required: a run config file (relative to the " + file + ") or an inline run config");
+        } else if (b.isTextual()) {
+            Path f = dir.resolve(b.asText()).normalize();
+            if (!Files.isReadable(f)) {
+                root.problem("base", "cannot read run config " + f);
+            } else {
+                try {
+                    return new Base(StrictJson.readMapping(f), f.getParent());
+                } catch (ConfigException e) {
+                    root.problem("base", e.getMessage());
+                }
+            }
+        } else if (b instanceof ObjectNode inline) {
+            return new Base(inline.deepCopy(), dir);
+        } else {
+            root.problem("base", "must be a run config file path or a mapping");
+        }
+        return new Base(null, dir);
     }
 
     /** Why {@code name} clashed with a name of {@code names} spelled otherwise, or nothing if it is spelled the same. */
@@ -280,6 +299,12 @@ public final class SweepFile {
             root.problem("seeds", "required: a non-empty list of seeds, or replicates: N");
             return seeds;
         }
+        return listedSeeds(root, s);
+    }
+
+    /** The seeds of the non-empty list {@code s} under {@code seeds}, each an integer and none twice (else a problem). */
+    public static List<Long> listedSeeds(ConfigNode root, JsonNode s) {
+        List<Long> seeds = new ArrayList<>();
         for (int i = 0; i < s.size(); i++) {
             if (!s.get(i).isIntegralNumber()) {
                 root.problem("seeds[" + i + "]", "must be an integer, got " + s.get(i));

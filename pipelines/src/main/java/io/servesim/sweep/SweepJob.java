@@ -48,6 +48,15 @@ public final class SweepJob {
     }
 
     /**
+     * How the sweep was asked for, for the lines it writes: {@code command} (after the launcher's name) is recorded in
+     * the output folder's lock, {@code resumeCommand} is the whole command that finishes it if it is interrupted, and
+     * a sweep that is a round of a larger job (a capacity plan, which says what each round runs and whose own guard
+     * reports an interruption) is {@code silent}: no line of its own before it runs, nothing when interrupted.
+     */
+    public record Invocation(String command, String resumeCommand, boolean silent) {
+    }
+
+    /**
      * Runs {@code sweepFile} into {@code outDir} (null = {@code out/<name>/}), reporting progress on
      * {@code progress}; returns what it wrote. A bad sweep file, invalid cells or an output directory
      * that may not be used throw a {@link io.servesim.exit.UsageException} or
@@ -72,35 +81,67 @@ public final class SweepJob {
             FlinkMasterProbe.check(runner.flinkMaster());
         }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
-        String resumeCommand = command() + " sweep " + sweepFile + " --output " + dir + " --resume";
+        Invocation invocation = new Invocation("sweep " + sweepFile, launcher() + " sweep " + sweepFile + " --output " + dir
+                + " --resume", false);
+        return run(plan, dir, runner, flags, progress, invocation, checkOutputs, t0);
+    }
+
+    /**
+     * Starts the runner's set-up for sweeps this process is about to run from cells built in memory
+     * ({@link #run(SweepPlan, Path, RunnerChoice, OutputFlags, PrintStream, Invocation)}): Beam's options factory
+     * loads in the background, and a remote Flink master is checked once, before anything is written.
+     */
+    public static void prepareRunner(RunnerChoice runner) {
+        RunnerChoice.preloadBeam();
+        if (!runner.inProcess()) {
+            FlinkMasterProbe.check(runner.flinkMaster());
+        }
+    }
+
+    /**
+     * Runs the validated cells of {@code plan} (built in memory, not read from a sweep file: a round of a capacity
+     * plan) into {@code dir}, as a sweep file's are run: the same output rules, checkpoints, pipeline and commit.
+     * Call {@link #prepareRunner} once first.
+     */
+    public static SweepResult run(SweepPlan plan, Path dir, RunnerChoice runner, OutputFlags flags, PrintStream progress,
+                                  Invocation invocation) throws IOException {
+        return run(plan, dir, runner, flags, progress, invocation, d -> { }, System.nanoTime());
+    }
+
+    private static SweepResult run(SweepPlan plan, Path dir, RunnerChoice runner, OutputFlags flags, PrintStream progress,
+                                   Invocation invocation, Consumer<Path> checkOutputs, long t0) throws IOException {
+        SweepLayout layout = new SweepLayout(plan);
         // every check before the lock is taken, so a refused sweep leaves the folder as it was (no _LOCK either)
         OutputLock.refuseIfHeld(dir);
-        OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
+        OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
         checkOutputs.accept(dir);
         boolean existed = Files.exists(dir);
-        OutputLock lock = lock(dir, "sweep " + sweepFile, progress);
+        OutputLock lock = lock(dir, invocation.command(), progress);
         try {
-            return run(plan, dir, lock, runner, flags, progress, resumeCommand, t0);
+            return run(plan, layout, dir, lock, runner, flags, progress, invocation, t0);
         } finally {
             lock.close();
             if (!existed) {
-                removeIfEmpty(dir); // a sweep refused before it wrote anything leaves no folder behind
+                OutputLock.removeUnusedFolder(dir); // a sweep refused before it wrote anything leaves no folder behind
             }
         }
     }
 
     private static OutputLock lock(Path dir, String command, PrintStream progress) {
-        try {
-            return OutputLock.acquire(dir, command() + " " + command, progress);
-        } catch (IOException e) {
-            throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
-        }
+        return OutputLock.take(dir, launcher() + " " + command, progress, "sweep");
     }
 
-    private static SweepResult run(SweepPlan plan, Path dir, OutputLock lock, RunnerChoice runner,
-                                   OutputFlags flags, PrintStream progress, String resumeCommand, long t0) throws IOException {
+    /** Whether {@code dir} holds the committed results of {@code plan}'s cells ({@code _SUCCESS}, the same cell ids). */
+    public static boolean holdsResults(Path dir, SweepPlan plan) {
+        return OutputManifest.read(dir, OutputManifest.Marker.SUCCESS).isPresent()
+                && SweepLayout.sweepIds(dir).map(new SweepLayout(plan).idsNow()::equals).orElse(false);
+    }
+
+    private static SweepResult run(SweepPlan plan, SweepLayout layout, Path dir, OutputLock lock, RunnerChoice runner,
+                                   OutputFlags flags, PrintStream progress, Invocation invocation, long t0) throws IOException {
+        String resumeCommand = invocation.resumeCommand();
         // again under the lock: the folder as it is now that no other writer can change it
-        OutputDir.Verdict verdict = OutputDir.inspect(dir, plan, flags.overwrite(), flags.resume());
+        OutputDir.Verdict verdict = OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
         int total = plan.cells().size();
         if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
             return SweepResult.alreadyComplete(dir, total);
@@ -112,12 +153,15 @@ public final class SweepJob {
             throw new UsageException("cannot write the sweep output " + dir + ": " + ErrorReport.describe(e));
         }
         long validatedNs = System.nanoTime();
-        progress.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
-                (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
-                        + staged.toRun().size() + " to run; ", runner);
+        if (!invocation.silent()) { // a round of a plan: the plan says what it runs
+            progress.printf("sweep %s: %d cells validated in %.1f s; %srunning on %s%n", plan.spec().name(), total,
+                    (validatedNs - t0) / 1e9, staged.replay().isEmpty() ? "" : staged.replay().size() + " finished before, "
+                            + staged.toRun().size() + " to run; ", runner);
+        }
         Path staging = verdict.staging();
-        try (InterruptGuard guard = InterruptGuard.install(progress, dir, staging, verdict.previousComplete(), resumeCommand,
-                lock)) {
+        // at least: cells still running on their (daemon) threads may finish and be kept after the count
+        try (InterruptGuard guard = InterruptGuard.install(progress, "sweep", dir, () -> "at least " + Checkpoint.count(staging)
+                + " finished cells are kept in " + staging, verdict.previousComplete(), resumeCommand, lock, invocation.silent())) {
             List<Dataset> written;
             PipelineResult result;
             String key = UUID.randomUUID().toString();
@@ -152,30 +196,19 @@ public final class SweepJob {
             String table = SweepResults.table(staging, plan.spec().axisNames());
             SweepSidecars.writeSummary(staging, summary(plan, runner, dir, total, completed, failed,
                     staged.replay().size(), rows, t0, validatedNs, ranNs));
-            guard.committing(() -> OutputCommit.commit(staging, dir, written, verdict.ownedFiles()));
+            List<String> fresh = OutputCommit.sweepFiles(staging, written);
+            guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "sweep"));
             return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
                     staged.replay().size(), (ranNs - validatedNs) / 1e9);
         }
     }
 
-    /** Removes {@code dir} if it holds nothing but its (released) lock file: a folder this sweep made and never used. */
-    private static void removeIfEmpty(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            if (s.allMatch(p -> p.getFileName().toString().equals(OutputLock.FILE))) {
-                Files.deleteIfExists(dir.resolve(OutputLock.FILE));
-                Files.delete(dir);
-            }
-        } catch (IOException e) {
-            // it stays: an unused folder loses nothing
-        }
-    }
-
     /**
-     * The command that runs servesim, for the commands a sweep tells the user to run: as the
+     * The command that runs servesim, for the commands a sweep (or a plan) tells the user to run: as the
      * launcher was invoked ({@code scripts/servesim} sets {@code servesim.command} to its own
      * {@code $0}), else {@code servesim}.
      */
-    private static String command() {
+    public static String launcher() {
         return System.getProperty("servesim.command", "servesim");
     }
 

@@ -1,16 +1,19 @@
 package io.servesim.sweep;
 
 import io.servesim.io.LocalInputFile;
-import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -29,10 +32,10 @@ import org.apache.parquet.hadoop.ParquetReader;
  * wrote them, rather than DuckDB: loading DuckDB's JDBC driver unpacks its 72 MB native library from
  * the jar on every sweep (~0.4 s of CPU on this machine), for a table of a few rows.
  */
-final class SweepResults {
+public final class SweepResults {
     /** The table's metric columns, headed by their names in the cells dataset, combined over seeds as the catalog says. */
-    private static final List<String> TABLE = List.of("ttft_p99_ms", "e2e_p99_ms", "throughput_rps", "output_tokens_per_s",
-            "slo_attainment");
+    private static final List<Column> TABLE = java.util.stream.Stream.of("ttft_p99_ms", "e2e_p99_ms", "throughput_rps",
+            "output_tokens_per_s", "slo_attainment").map(MetricCatalog::column).toList();
 
     private SweepResults() {
     }
@@ -73,58 +76,71 @@ final class SweepResults {
         void add(GenericRecord cell) {
             cells++;
             firstCell = Math.min(firstCell, (Integer) cell.get("cell_index"));
-            TABLE.forEach(column -> values.computeIfAbsent(column, c -> new ArrayList<>()).add(cell.get(column)));
+            TABLE.forEach(c -> values.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(cell.get(c.name())));
+        }
+    }
+
+    /**
+     * Calls {@code row} with every row of dataset {@code d} in {@code outDir} (a sweep with {@code axes}), read with only
+     * the key columns, {@code cell_index} where it has one and {@code columns}.
+     */
+    public static void forEachRow(Path outDir, Dataset d, List<String> axes, Collection<String> columns,
+                                  Consumer<GenericRecord> row) throws IOException {
+        Configuration conf = new Configuration(false);
+        AvroReadSupport.setRequestedProjection(conf, projection(d, axes, columns));
+        for (Path f : files(outDir, d)) {
+            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f))
+                    .withDataModel(GenericData.get()).withConf(conf).build()) {
+                for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
+                    row.accept(r);
+                }
+            }
         }
     }
 
     /** The result table: per axis combination, TTFT/E2E p99, throughput and SLO attainment, over seeds. */
     static String table(Path outDir, List<String> axes) throws IOException {
         Map<List<String>, Group> groups = new HashMap<>();
-        Configuration conf = new Configuration(false);
-        AvroReadSupport.setRequestedProjection(conf, tableProjection(axes));
-        for (Path f : files(outDir, Dataset.CELLS)) {
-            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f))
-                    .withDataModel(GenericData.get()).withConf(conf).build()) {
-                for (GenericRecord cell = reader.read(); cell != null; cell = reader.read()) {
-                    List<String> labels = new ArrayList<>();
-                    for (String a : axes) {
-                        labels.add(cell.get(a).toString());
-                    }
-                    groups.computeIfAbsent(labels, Group::new).add(cell);
-                }
+        forEachRow(outDir, Dataset.CELLS, axes, TABLE.stream().map(Column::name).toList(), cell -> {
+            List<String> labels = new ArrayList<>();
+            for (String a : axes) {
+                labels.add(cell.get(a).toString());
             }
-        }
+            groups.computeIfAbsent(labels, Group::new).add(cell);
+        });
         List<String[]> rows = new ArrayList<>();
         List<String> header = new ArrayList<>(axes);
         header.add("seeds");
-        header.addAll(TABLE);
+        TABLE.forEach(c -> header.add(c.name()));
         rows.add(header.toArray(String[]::new));
         groups.values().stream().sorted(Comparator.comparingInt(g -> g.firstCell)).forEach(g -> {
             List<String> row = new ArrayList<>(g.labels);
             row.add(String.valueOf(g.cells));
-            TABLE.forEach(column -> {
-                Object v = CellMetrics.get(column).aggregation().combine(g.values.get(column));
-                row.add(v == null ? "-" : v instanceof Double d ? format(column, d) : v.toString());
+            TABLE.forEach(c -> {
+                Object v = c.aggregation().combine(g.values.get(c.name()));
+                row.add(v == null ? "-" : v instanceof Double d ? format(c, d) : v.toString());
             });
             rows.add(row.toArray(String[]::new));
         });
         return render(rows, axes.size());
     }
 
-    /** The cells dataset's columns the table reads (of its 100-odd): the axes, the cell index and {@link #TABLE}'s. */
-    private static Schema tableProjection(List<String> axes) {
-        Schema cells = DatasetSchemas.forAxes(axes).get(Dataset.CELLS);
+    /** The dataset's columns read (of the cells' 100-odd): the key columns, the cell index and {@code columns}. */
+    private static Schema projection(Dataset d, List<String> axes, Collection<String> columns) {
+        Schema schema = DatasetSchemas.forAxes(axes).get(d);
         List<Schema.Field> read = new ArrayList<>();
-        for (Schema.Field f : cells.getFields()) {
-            if (axes.contains(f.name()) || f.name().equals("cell_index") || TABLE.contains(f.name())) {
+        for (Schema.Field f : schema.getFields()) {
+            if (axes.contains(f.name()) || f.name().equals("cell_index") || f.name().equals(DatasetSchemas.CELL_ID)
+                    || columns.contains(f.name())) {
                 read.add(new Schema.Field(f, f.schema()));
             }
         }
-        return Schema.createRecord(cells.getName(), cells.getDoc(), cells.getNamespace(), false, read);
+        return Schema.createRecord(schema.getName(), schema.getDoc(), schema.getNamespace(), false, read);
     }
 
-    private static String format(String column, double v) {
-        return column.equals("slo_attainment") ? String.format("%.3f", v) : String.format("%.1f", v);
+    /** A fraction with 3 decimals, other numbers with 1. */
+    private static String format(Column column, double v) {
+        return column.unit().equals("fraction") ? String.format("%.3f", v) : String.format("%.1f", v);
     }
 
     /** Axis columns left-aligned, numbers right-aligned. */

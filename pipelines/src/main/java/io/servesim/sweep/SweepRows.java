@@ -6,8 +6,8 @@ import io.servesim.io.RequestRows;
 import io.servesim.io.RowFields;
 import io.servesim.io.ScalingRows;
 import io.servesim.io.SessionRows;
-import io.servesim.metrics.CellMetric;
-import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.MetricCatalog;
 import io.servesim.metrics.ReplicaCounts;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.metrics.RunSummary;
@@ -19,7 +19,7 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Builds the rows of each sweep dataset from kernel results: a fresh record per row (Beam forbids
  * mutating an element after output), key columns first ({@link DatasetSchemas}), then the fields of
- * the dataset's schema, by name; a cell's row is the metric catalog ({@link CellMetrics}).
+ * the dataset's schema, by name; a cell's row is the metric catalog's columns ({@link MetricCatalog#COLUMNS}).
  */
 final class SweepRows {
     private SweepRows() {
@@ -46,8 +46,8 @@ final class SweepRows {
     static GenericRecord cell(Schema schema, Cell cell, RunSummary s) {
         GenericData.Record row = keyed(schema, cell);
         row.put("cell_index", cell.index());
-        for (CellMetric m : CellMetrics.ALL) {
-            row.put(m.column(), m.rowValue(s));
+        for (Column c : MetricCatalog.COLUMNS) {
+            row.put(c.name(), c.rowValue(s));
         }
         return row;
     }

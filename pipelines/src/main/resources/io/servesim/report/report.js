@@ -129,13 +129,24 @@
     });
     o.xAxis = {type: 'value', name: c.xName, nameLocation: 'middle', nameGap: 24, scale: true};
     o.yAxis = {type: 'value', name: c.yName, scale: true};
+    if (c.xMin !== undefined) o.xAxis.min = c.xMin;
+    if (c.yMin !== undefined) o.yAxis.min = c.yMin;
+    // a series with line: true joins its points in order (a frontier), its points still drawn and counted
     o.series = c.series.map(function (s) {
-      return {type: 'scatter', name: s.name, data: s.points, symbolSize: 6};
+      return s.line ? {type: 'line', name: s.name, data: s.points, symbol: 'circle', symbolSize: 7, showAllSymbol: true,
+        step: s.step || false, z: 3}
+        : {type: 'scatter', name: s.name, data: s.points, symbolSize: s.symbolSize || 6, z: s.z || 2};
     });
     o.legend.data = c.series.map(function (s) { return s.name; });
     if (c.diagonal && isFinite(lo)) {
       o.series.push({type: 'line', name: 'y = x', data: [[lo, lo], [hi, hi]], symbol: 'none', silent: true, band: true,
         lineStyle: {color: '#999', type: 'dotted'}, tooltip: {show: false}});
+    }
+    // a horizontal guide (a target), not a mark: hline {value, name}
+    if (c.hline) {
+      o.series.push({type: 'line', name: c.hline.name, data: [], symbol: 'none', silent: true, band: true,
+        markLine: {silent: true, symbol: 'none', label: {formatter: c.hline.name, position: 'insideEndTop'},
+          lineStyle: {color: '#999', type: 'dashed'}, data: [{yAxis: c.hline.value}]}});
     }
     return o;
   }

@@ -83,10 +83,11 @@ class CliFailurePathsTest {
         assertTrue(skip.err().contains("--skip-bad-lines applies only to a trace replay"), skip.err());
         CliRun.Result rate = CliRun.exec("run", "-c", EXAMPLE, "--rate", "0");
         assertEquals(ExitCode.CONFIG_ERROR, rate.code());
-        assertTrue(rate.err().contains("--rate must be a number > 0, got 0"), rate.err());
-        CliRun.Result n = CliRun.exec("run", "-c", EXAMPLE, "--num-requests", "0");
+        assertTrue(rate.err().contains("workload.aggregate_rate: must be in (0, 1000000] requests/s, got 0"), rate.err());
+        assertTrue(rate.err().contains("(given on the command line)"), rate.err());
+        CliRun.Result n = CliRun.exec("run", "-c", EXAMPLE, "--num-requests", "-1");
         assertEquals(ExitCode.CONFIG_ERROR, n.code());
-        assertTrue(n.err().contains("--num-requests must be >= 1, got 0"), n.err());
+        assertTrue(n.err().contains("workload.num_requests: must be >= 0 requests, got -1"), n.err());
     }
 
     // --- 2. no config: the documented default workload ---
@@ -193,9 +194,9 @@ class CliFailurePathsTest {
         assertTrue(run.err().contains("--sessions-out " + dir + ": is a directory"), run.err());
         assertFalse(Files.exists(tmp.resolve("r.parquet")), "no other output started");
         Path file = Files.writeString(tmp.resolve("file"), "x");
-        Path csv = Files.writeString(tmp.resolve("real.csv"), "a,b\n1,2\n");
-        CliRun.Result compare = CliRun.exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a", "--metrics", "b",
-                "--output", file.toString());
+        Path csv = Files.writeString(tmp.resolve("real.csv"), "a,ttft_p99_ms\n1,2\n");
+        CliRun.Result compare = CliRun.exec("compare", "--sim", csv.toString(), "--real", csv.toString(), "--on", "a",
+                "--metrics", "ttft_p99_ms", "--output", file.toString());
         assertEquals(ExitCode.CONFIG_ERROR, compare.code());
         assertTrue(compare.err().contains("--output " + file + ": is not a directory"), compare.err());
     }

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.servesim.exit.ErrorReport;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.Metric;
+import io.servesim.metrics.MetricCatalog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,15 +34,23 @@ class EvaluateCommandTest {
 
     static Out evaluate(Path candidate, String format, List<Long> seeds, int counterfactualSample, String... sets)
             throws Exception {
+        List<String> all = new ArrayList<>(List.of("workload.num_requests=120", "deployment.instances=2"));
+        all.addAll(List.of(sets));
+        return evaluate(EXAMPLE, "throughput_rps:0.5,ttft_p99_ms:0.3,slo_attainment:0.2", candidate, format, seeds,
+                counterfactualSample, all);
+    }
+
+    /** {@code candidate} on the base {@code config} under {@code weights}, with the config overrides {@code sets}. */
+    static Out evaluate(Path config, String weights, Path candidate, String format, List<Long> seeds,
+                        int counterfactualSample, List<String> sets) throws Exception {
         EvaluateCommand c = new EvaluateCommand();
         c.counterfactualSample = counterfactualSample;
-        c.config = EXAMPLE;
+        c.config = config;
         c.format = format;
         c.seeds = new ArrayList<>(seeds);
         c.options.policyConfig = candidate;
-        c.options.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput:0.5,p99_ttft:0.3,slo_attainment:0.2");
-        c.options.sets = new ArrayList<>(List.of("workload.num_requests=120", "deployment.instances=2"));
-        c.options.sets.addAll(List.of(sets));
+        c.options.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, weights);
+        c.options.sets = new ArrayList<>(sets);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = EvaluateCommand.run(c, new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -65,11 +76,12 @@ class EvaluateCommandTest {
         assertTrue(j.get("fitness").asDouble() > 0 && j.get("fitness").asDouble() <= 1);
         JsonNode run = j.get("runs").get(0);
         assertEquals("llama8b-h100.yaml@seed=1", run.get("label").asText());
-        for (String k : List.of("ttft_ms", "tpot_ms", "e2e_ms", "requests_per_sec", "tokens_per_sec", "slo_attainment",
-                "jain_fairness_index", "cache_hit_rate", "preemption_rate", "priority_inversions", "hol_blocking_events")) {
-            assertTrue(run.get("raw_metrics").has(k), k);
-        }
-        assertEquals(List.of("routing_concentration", "rejection_rate", "preemption_pressure", "cache_hit_rate"),
+        // the raw metrics are the catalog's columns, by name (the cells/ row of the run), then the per-class breakdown
+        List<String> columns = new ArrayList<>(MetricCatalog.COLUMNS.stream().map(Column::name).toList());
+        columns.add("by_slo_class");
+        assertEquals(columns, iterator(run.get("raw_metrics")));
+        assertTrue(run.get("raw_metrics").get("by_slo_class").get("standard").get("ttft_ms").has("p99"));
+        assertEquals(List.of("routing_concentration", "rejection_rate", "preemption_pressure", "prefix_hit_rate"),
                 iterator(j.get("features")));
         assertEquals(120, run.get("trace_summary").get("by_policy").get("routing/weighted-scoring").asLong());
     }
@@ -103,6 +115,16 @@ class EvaluateCommandTest {
         assertEquals(j.get("fitness").asDouble(), j.get("combined_score").asDouble());
         j.fields().forEachRemaining(e -> assertTrue(e.getValue().isNumber(), e.getKey() + " is " + e.getValue()));
         assertTrue(j.has("routing_concentration"));
+        // every numeric column of the catalog the run defines, by its name: the same run's native raw metrics say which
+        JsonNode raw = evaluate(candidate(tmp, GOOD), "native", List.of(1L)).json().get("runs").get(0).get("raw_metrics");
+        for (Column c : MetricCatalog.COLUMNS) {
+            boolean numeric = c.kind() != Metric.Kind.TEXT;
+            assertEquals(numeric && !raw.get(c.name()).isNull(), j.has(c.name()), c.name());
+            if (j.has(c.name())) {
+                assertEquals(raw.get(c.name()).asDouble(), j.get(c.name()).asDouble(), 1e-12, c.name());
+            }
+        }
+        assertTrue(j.has("ttft_p99_ms") && !j.has("time_to_ready_mean_s"), "a fixed fleet never waits for a replica");
     }
 
     @Test
@@ -128,7 +150,8 @@ class EvaluateCommandTest {
                 unknownParam.json().toString());
         Out negative = evaluate(candidate(tmp, "routing: {name: weighted-scoring, params: {load: -1}}\n"), "native", List.of());
         assertEquals(2, negative.code());
-        assertTrue(negative.json().get("problems").get(0).get("message").asText().contains(">= 0"), negative.json().toString());
+        assertTrue(negative.json().get("problems").get(0).get("message").asText().startsWith("must be in [0, 1000], got -1"),
+                negative.json().toString());
         Out unknownKind = evaluate(candidate(tmp, "autoscaler: {name: hpa}\n"), "gepa", List.of());
         assertEquals(2, unknownKind.code());
         assertTrue(unknownKind.json().get("problems").get(0).get("path").asText().endsWith(": autoscaler"),
@@ -155,6 +178,60 @@ class EvaluateCommandTest {
         assertEquals(binary.toString(), o.json().get("problems").get(0).get("path").asText());
         assertTrue(o.json().get("problems").get(0).get("message").asText().startsWith("not a UTF-8 text YAML file"),
                 o.json().toString());
+    }
+
+    static final Path AUTOSCALED = Path.of("src", "test", "resources", "autoscaling", "autoscaled-8b.yaml");
+    static final String AUTOSCALER = "autoscale: {name: threshold, params: {signal: in_flight, scale_up: 8, scale_down: 2,"
+            + " cooldown: 2s}}\n";
+
+    /**
+     * An autoscaling candidate scored on its cost ({@code --fitness-weights cost_usd:1}): every format shows the
+     * autoscaler's scale-ups and -downs, oscillations, replica-seconds and cost. The cost is replica-seconds / 3600 x
+     * 3.00 USD per H100-hour (the bundled price) x TP 1, and the fitness 1 / (1 + cost_usd / 1 USD); scored on
+     * replica-seconds instead, 1 / (1 + replica_seconds / 3600).
+     */
+    @Test
+    void everyFormatSeesWhatAnAutoscalerChanges(@TempDir Path tmp) throws Exception {
+        Path cand = candidate(tmp, AUTOSCALER);
+        Out nat = evaluate(AUTOSCALED, "cost_usd:1", cand, "native", List.of(1L), 0, List.of());
+        assertEquals(0, nat.code(), nat.err());
+        JsonNode raw = nat.json().get("runs").get(0).get("raw_metrics");
+        assertTrue(raw.get("scale_ups").asLong() > 0 && raw.get("scale_downs").asLong() > 0, raw.toString());
+        assertTrue(raw.has("oscillations") && raw.has("replica_seconds_ready"), raw.toString());
+        double replicaSeconds = raw.get("replica_seconds").asDouble();
+        double cost = raw.get("cost_usd").asDouble();
+        assertEquals(replicaSeconds / 3600 * 3.00, cost, 1e-9);
+        assertEquals(1 / (1 + cost), nat.json().get("fitness").asDouble(), 1e-12);
+
+        Out oe = evaluate(AUTOSCALED, "cost_usd:1", cand, "openevolve", List.of(1L), 0, List.of());
+        assertEquals(0, oe.code(), oe.err());
+        for (String k : List.of("scale_ups", "scale_downs", "oscillations", "replica_seconds", "cost_usd")) {
+            assertEquals(raw.get(k).asDouble(), oe.json().get(k).asDouble(), 1e-12, k);
+        }
+        Out gepa = evaluate(AUTOSCALED, "cost_usd:1", cand, "gepa", List.of(1L), 0, List.of());
+        assertEquals(0, gepa.code(), gepa.err());
+        assertEquals(raw, gepa.json().get("outputs").get(0).get("raw_metrics"));
+        assertEquals(1 / (1 + cost), gepa.json().get("scores").get(0).asDouble(), 1e-12);
+
+        Out byReplicaSeconds = evaluate(AUTOSCALED, "replica_seconds:1", cand, "native", List.of(1L), 0, List.of());
+        assertEquals(1 / (1 + replicaSeconds / 3600), byReplicaSeconds.json().get("fitness").asDouble(), 1e-12);
+    }
+
+    /**
+     * A P/D base (decider always: every request prefills remotely and its KV moves to the decode pool) shows the
+     * transfers and goodput per GPU (goodput_rps over its 4 GPUs); the per-tier hit rates add up to the prefix hit rate.
+     */
+    @Test
+    void rawMetricsShowPdTransfersAndKvTierHits(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(Path.of("..", "sweeps", "configs", "llama8b-h100-pd.yaml"), "goodput_rps:1", candidate(tmp, GOOD),
+                "native", List.of(1L), 0, List.of("workload.num_requests=60"));
+        assertEquals(0, o.code(), o.err());
+        JsonNode raw = o.json().get("runs").get(0).get("raw_metrics");
+        assertEquals(60, raw.get("pd_remote").asLong());
+        assertEquals(raw.get("completed").asLong(), raw.get("pd_transfers").asLong());
+        assertEquals(raw.get("goodput_rps").asDouble() / 4, raw.get("goodput_per_gpu_rps").asDouble(), 1e-12);
+        assertEquals(raw.get("prefix_hit_rate").asDouble(),
+                raw.get("gpu_hit_rate").asDouble() + raw.get("cpu_hit_rate").asDouble(), 1e-12);
     }
 
     @Test

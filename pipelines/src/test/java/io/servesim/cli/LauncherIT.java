@@ -46,12 +46,13 @@ class LauncherIT {
         assertEquals(300, json.get("injected").asInt());
         assertEquals(300, json.get("completed").asInt() + json.get("dropped").asInt());
         assertTrue(json.get("ttft_ms").get("p99").asDouble() >= json.get("ttft_ms").get("p50").asDouble());
-        assertTrue(json.get("cache_hit_rate").asDouble() > 0, "shared 256-token system prompt must hit the prefix cache");
+        assertTrue(json.get("prefix_hit_rate").asDouble() > 0, "shared 256-token system prompt must hit the prefix cache");
         assertTrue(Files.size(parquet) > 0);
         List<String> keys = new java.util.ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("kv_capacity_source", "latency_model", "latency_description", "latency_calibration",
-                "total_kv_blocks", "injected", "completed", "dropped", "rejected", "unfinished"), keys.subList(0, 10));
+                "latency_calibration_note", "total_kv_blocks", "injected", "completed", "dropped", "rejected"),
+                keys.subList(0, 10));
         assertEquals("calibrated", json.get("latency_calibration").asText());
     }
 

@@ -57,7 +57,7 @@ class MainTest {
     @Test
     void flagsAreOverridesOfConfigPaths() throws Exception {
         ConfigOptions o = opts();
-        o.numRequests = 50L;
+        o.settings.put(io.servesim.workload.WorkloadSettings.NUM_REQUESTS, "50");
         o.settings.put(io.servesim.run.DeploymentSettings.LATENCY_MODEL, "roofline");
         o.settings.put(io.servesim.engine.EngineSettings.MAX_NUM_SEQS, "4");
         Out r = run(EXAMPLE, null, o);
@@ -145,7 +145,7 @@ class MainTest {
         assertEquals(ExitCode.CONFIG_ERROR, bad.code(), bad.err());
         assertTrue(bad.err().contains("t.csv:3"), bad.err());
         ConfigOptions skip = opts();
-        skip.skipBadLines = true;
+        skip.settings.put(io.servesim.workload.TraceSettings.SKIP_BAD_LINES, "true");
         Out ok = run(cfg, null, skip);
         assertEquals(0, ok.code(), ok.err());
         JsonNode json = new ObjectMapper().readTree(ok.out());
@@ -160,14 +160,14 @@ class MainTest {
         ConfigOptions o = opts("workload.num_requests=100");
         o.policyConfig = bundle;
         o.settings.put(io.servesim.run.DeploymentSettings.INSTANCES, "3");
-        o.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput:1");
+        o.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "throughput_rps:1");
         Out r = run(EXAMPLE, null, o);
         assertEquals(0, r.code(), r.err());
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertEquals(3, json.get("cluster").get("instances").asInt());
         assertTrue(json.get("rejected").asInt() > 0, "token bucket of 5 at 1/s must reject some of 100 requests at 8/s");
         assertEquals(json.get("completed").asDouble() / 100.0, json.get("cluster").get("fitness").asDouble(), 1e-9);
-        o.policyNames.put(PolicyKind.ROUTING, "round-robin");
+        o.settings.put(PolicyKind.ROUTING.nameSetting(), "round-robin");
         Files.writeString(bundle, "routing: least-loaded\npreemption: none\n");
         Out badBundle = run(EXAMPLE, null, o);
         assertEquals(ExitCode.CONFIG_ERROR, badBundle.code());

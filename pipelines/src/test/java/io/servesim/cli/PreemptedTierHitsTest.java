@@ -42,14 +42,14 @@ class PreemptedTierHitsTest {
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         JsonNode run = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
         JsonNode tiers = run.get("kv_tiers");
-        long reloaded = tiers.get("reloaded_blocks").asLong();
+        long reloaded = tiers.get("kv_reloaded_blocks").asLong();
         assertTrue(run.get("preemptions").asLong() > 0 && reloaded > 0, run.toString());
         assertEquals(0.0, tiers.get("cpu_hit_rate").asDouble(), "first admissions share no prefix");
         double gpu = tiers.get("preempted_gpu_hit_rate").asDouble();
         double cpu = tiers.get("preempted_cpu_hit_rate").asDouble();
         assertTrue(cpu > 0, tiers.toString());
         // the two tiers' readmission rates add up to the run's readmission hit rate
-        assertEquals(run.get("preempted_cache_hit_rate").asDouble(), gpu + cpu, 1e-12);
+        assertEquals(run.get("preempted_prefix_hit_rate").asDouble(), gpu + cpu, 1e-12);
         // every reloaded block served an admission: the rows' CPU hits, summed over admissions, are the reloaded
         // blocks x 16 tokens; their prefix hits are GPU + CPU hits
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:");

@@ -64,7 +64,7 @@ class ScalingOutTest {
     void fixedFleetWritesItsInstancesAtStartAndEndAsCsv(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("scaling.csv");
         JsonNode summary = run(AUTOSCALED, file, "autoscaling={}", "policies.autoscale=null", "deployment.instances=3");
-        assertEquals(false, summary.get("enabled").asBoolean());
+        assertEquals(false, summary.get("autoscaling_enabled").asBoolean());
         List<String> lines = Files.readAllLines(file);
         assertEquals("time_us,provisioning_replicas,loading_replicas,warming_replicas,ready_replicas,draining_replicas",
                 lines.get(0));

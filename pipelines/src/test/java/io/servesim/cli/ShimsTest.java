@@ -28,7 +28,7 @@ class ShimsTest {
         ProcessBuilder pb = new ProcessBuilder("/usr/bin/python3", "src/test/python/test_shims.py").redirectErrorStream(true);
         pb.environment().put("SERVESIM_BIN", bin.toString());
         pb.environment().put("SERVESIM_EVAL_ARGS", "-c ../sweeps/configs/llama8b-h100.yaml --fitness-weights"
-                + " throughput:0.5,p99_ttft:0.5 --set workload.num_requests=100 --num-instances 2");
+                + " throughput_rps:0.5,ttft_p99_ms:0.5 --set workload.num_requests=100 --num-instances 2");
         pb.environment().put("SERVESIM_STAGE1_REQUESTS", "30");
         pb.environment().put("SHIMS_DIR", Path.of("..", "scripts").toAbsolutePath().toString());
         pb.environment().put("CANDIDATE_DIR", tmp.toString());

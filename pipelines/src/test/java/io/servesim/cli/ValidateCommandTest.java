@@ -39,7 +39,7 @@ class ValidateCommandTest {
     void anAutoscaledFleetOnAGpuWithoutAPriceIsWarnedThatItsCostIsNull() {
         String out = validate("validate", "../sweeps/configs/llama70b-h100-autoscaled.yaml", "--hardware", "B200");
         assertTrue(out.contains("servesim validate: warning: autoscaling.gpu_price_per_hour: no sourced price for B200 (the"
-                + " bundled price table has A100-80GB, H100, H200), so cost_usd is null"), out);
+                + " GPU table prices H100, H200, A100-80GB), so cost_usd is null"), out);
         String priced = validate("validate", "../sweeps/configs/llama70b-h100-autoscaled.yaml", "--hardware", "B200",
                 "--set", "autoscaling.gpu_price_per_hour=6.5");
         assertFalse(priced.contains("warning"), priced);

@@ -204,6 +204,26 @@ class CompareCommandTest {
                 + "ttft_p99_ms, e2e_mean_ms, throughput_rps)"), err.toString());
     }
 
+    /**
+     * A metric is a numeric column of the metric catalog: a name the cells had before the catalog renamed it
+     * ({@code events}) is refused naming the new one, a text column or another name listing the valid ones.
+     */
+    @Test
+    void aMetricIsACatalogColumnAndAFormerNameNamesTheNewOne() throws Exception {
+        Path cells = standardCells();
+        Path real = realCsv();
+        assertEquals(2, compare("--sim", cells.toString(), "--real", real.toString(), "--on", "window_start_s",
+                "--metrics", "events"));
+        assertTrue(err.toString().contains("servesim compare: --metrics: 'events' is now named 'events_processed'"),
+                err.toString());
+        for (String notAMetric : List.of("latency_model", "speed")) {
+            assertEquals(2, compare("--sim", cells.toString(), "--real", real.toString(), "--on", "window_start_s",
+                    "--metrics", notAMetric));
+            assertTrue(err.toString().contains("--metrics: '" + notAMetric + "' is not a metric column of cells/ (servesim"
+                    + " metrics lists them); valid: instances, total_kv_blocks, injected,"), err.toString());
+        }
+    }
+
     @Test
     void nonNumericValuesNameFileLineAndColumn() throws Exception {
         Path cells = standardCells();
@@ -285,7 +305,7 @@ class CompareCommandTest {
                 "--metrics", "window_start_s"));
         assertTrue(err.toString().contains("column 'window_start_s' is in both --on and --metrics"), err.toString());
         assertEquals(2, compare("--sim", dir.resolve("nope").toString(), "--real", real.toString(), "--on", "a",
-                "--metrics", "b"));
+                "--metrics", "ttft_p99_ms"));
         assertTrue(err.toString().contains("--sim " + dir.resolve("nope") + ": no such file or directory"), err.toString());
         assertEquals(2, compare("--real", real.toString(), "--on", "a", "--metrics", "b"));
         assertTrue(err.toString().contains("Missing required option: '--sim=CELLS'"), err.toString());

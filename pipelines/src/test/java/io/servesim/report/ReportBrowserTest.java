@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code #report-status} once it has drawn; the test fails on any console message, any script error, a chart
  * missing, or a chart whose drawn marks (data items with a graphic element) differ from its data; and on a
  * blank screenshot. The same for {@code replay-real --report} on the shipped vLLM run, for a sweep using a CPU KV tier
- * and autoscaling, and for a P/D sweep (its panel drawn, absent from the others). The screenshots are kept in
+ * and autoscaling, for a P/D sweep (its panel drawn, absent from the others) and for a capacity plan's page (its frontier
+ * and slack charts). The screenshots are kept in
  * {@code target/report-screenshots/} for a person to look at.
  */
 class ReportBrowserTest {
@@ -216,6 +217,33 @@ class ReportBrowserTest {
         assertTrue(caption.contains("aggregated-2 aggregated (2 GPUs); pd-1p1d P/D (2 GPUs, 0 of 240 transfers waited for"
                 + " decode blocks)"), "the caption names each fleet's architecture and GPUs");
         keepScreenshot(chromium, html, 4200, "pd-report.png");
+    }
+
+    @Test
+    void thePlanPageDrawsTheFrontierAndTheCandidatesInChromium() throws Exception {
+        // a plan of 2 GPUs x TP 1, 2 x 1-3 replicas (12 candidates), 100/300 chat requests at 12 req/s
+        Path plan = Files.writeString(tmp.resolve("plan.yaml"), io.servesim.plan.TestPlans.small("plan-report", 3, 500,
+                "{screen_requests: 100, confirm_requests: 300, keep: 2, capacity: {tolerance_rps: 1}}"));
+        Path planOut = tmp.resolve("plan-out");
+        assertEquals(0, Main.execute("plan", plan.toString(), "--output", planOut.toString()));
+        HeadlessChromium chromium = HeadlessChromium.find();
+        Path html = planOut.resolve("report.html");
+        Map<String, Integer> drawn = drawnMarks(loadedStatus(chromium, html));
+        // the frontier chart: every candidate with a measured capacity, those on the frontier once more on its line, and
+        // the recommended one; the slack chart: every candidate run on the full trace at the target
+        long measured;
+        long onFrontier;
+        long fullRuns;
+        try (Duck duck = new Duck()) {
+            String candidates = Duck.parquet(planOut.resolve("candidates"));
+            measured = ((Number) duck.value("SELECT count(*) FROM " + candidates + " WHERE capacity_rps > 0")).longValue();
+            onFrontier = ((Number) duck.value("SELECT count(*) FROM " + candidates + " WHERE on_frontier")).longValue();
+            fullRuns = ((Number) duck.value("SELECT count(*) FROM " + candidates + " WHERE trace_requests = 300")).longValue();
+        }
+        assertTrue(onFrontier >= 1 && fullRuns >= 1, measured + " measured, " + fullRuns + " on the full trace");
+        assertEquals(Map.of("frontier-0", (int) (measured + 1), "target-0", (int) fullRuns), drawn);
+        assertTrue(Files.readString(html).contains("recommended: "), "the recommended candidate is named");
+        keepScreenshot(chromium, html, 1500, "plan-report.png");
     }
 
     @Test

@@ -6,14 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.servesim.metrics.CellMetric;
-import io.servesim.metrics.CellMetrics;
+import io.servesim.metrics.Column;
+import io.servesim.metrics.Metric;
+import io.servesim.metrics.MetricCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code schemas/cell.avsc} is the metric catalog ({@link CellMetrics}) written as an Avro schema:
+ * {@code schemas/cell.avsc} is the metric catalog's columns ({@link MetricCatalog#COLUMNS}) written as an Avro schema:
  * this test fails when they disagree, and {@code -Dservesim.schema.write=true} rewrites the file
  * from the catalog (after adding a metric).
  */
@@ -27,8 +28,9 @@ class CellSchemaTest {
         if (Boolean.getBoolean("servesim.schema.write")) {
             Files.writeString(FILE, expected);
         }
-        assertEquals(expected, Files.readString(FILE), "schemas/cell.avsc disagrees with CellMetrics: regenerate it with"
-                + " mvn test -pl pipelines -Dtest=CellSchemaTest -Dservesim.schema.write=true");
+        assertEquals(expected, Files.readString(FILE), "schemas/cell.avsc disagrees with the metric catalog: regenerate it with mvn -o -pl pipelines -am"
+                + " test-compile surefire:test -Dtest=CellSchemaTest -Dsurefire.failIfNoSpecifiedTests=false"
+                + " -Dservesim.schema.write=true");
     }
 
     private static ObjectNode fromCatalog() {
@@ -39,25 +41,27 @@ class CellSchemaTest {
         root.put("doc", "One sweep cell's aggregates (io.servesim.metrics.RunSummary): one row per (axis values, seed). A sweep"
                 + " writes it as cells/ with the columns cell_id (string), one string column per axis holding the value's label,"
                 + " and seed (long) prepended. Rows hold only simulated results; wall-clock timings are in _SUMMARY.json."
-                + " Generated from io.servesim.metrics.CellMetrics (CellSchemaTest): edit the catalog, not this file.");
+                + " Generated from io.servesim.metrics.MetricCatalog (CellSchemaTest): edit the catalog, not this file.");
         ArrayNode fields = root.putArray("fields");
         ObjectNode index = fields.addObject();
         index.put("name", "cell_index");
         index.put("type", "int");
         index.put("doc", "Position of the cell in the sweep grid (axes in declaration order, first axis outermost, seeds"
                 + " innermost); ORDER BY it for the declared order.");
-        for (CellMetric m : CellMetrics.ALL) {
+        for (Column c : MetricCatalog.COLUMNS) {
             ObjectNode f = fields.addObject();
-            f.put("name", m.column());
-            switch (m.kind()) {
+            f.put("name", c.name());
+            switch (c.kind()) {
                 case COUNT -> f.put("type", "long");
                 case INT -> f.put("type", "int");
                 case DOUBLE -> f.put("type", "double");
                 case TEXT -> f.put("type", "string");
+                case FLAG -> f.put("type", "boolean");
                 case OPTIONAL_DOUBLE -> f.putArray("type").add("null").add("double");
+                case DISTRIBUTION -> throw new IllegalStateException(c.name() + ": a distribution is its statistics' columns");
             }
-            f.put("doc", m.description());
-            if (m.kind() == CellMetric.Kind.OPTIONAL_DOUBLE) {
+            f.put("doc", c.doc() + (c.unit().isEmpty() ? "" : " Unit: " + c.unit() + "."));
+            if (c.kind() == Metric.Kind.OPTIONAL_DOUBLE) {
                 f.putNull("default");
             }
         }

@@ -1,8 +1,8 @@
 package io.servesim.cluster;
 
 /**
- * The {@code autoscaling:} section: bounds, the scale-check period and the actuation model of a
- * new replica (BLIS macro plan, D.6 and PR 12: inference-sim/inference-sim @ 7d4e8bac,
+ * The {@code autoscaling:} section ({@link AutoscalingSettings}): bounds, the scale-check period and the actuation
+ * model of a new replica (BLIS macro plan, D.6 and PR 12: inference-sim/inference-sim @ 7d4e8bac,
  * {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}; Kubernetes HPA's sync period). The
  * policy itself is {@code autoscaling.policy} or {@code policies.autoscale} (one of them), bound with the
  * other policies.
@@ -24,9 +24,10 @@ package io.servesim.cluster;
 public record AutoscalingConfig(boolean enabled, int minReplicas, int maxReplicas, long checkIntervalUs,
                                 long provisioningUs, long loadUs, double loadBandwidthGbPerS, long warmupUs, DrainPolicy drain, long windowUs,
                                 long oscillationWindowUs, double usdPerGpuHour) {
-    /** Autoscaling off. */
-    public static final AutoscalingConfig DISABLED =
-            new AutoscalingConfig(false, 1, 1, 15_000_000, 0, 0, Double.NaN, 0, DrainPolicy.WAIT, 60_000_000, 300_000_000, Double.NaN);
+    /** Autoscaling off (a fleet of one; the periods are the settings' defaults, never used). */
+    public static final AutoscalingConfig DISABLED = new AutoscalingConfig(false, 1, 1,
+            AutoscalingSettings.CHECK_INTERVAL.defaultValue(), 0, 0, Double.NaN, 0, DrainPolicy.WAIT,
+            AutoscalingSettings.WINDOW.defaultValue(), AutoscalingSettings.OSCILLATION_WINDOW.defaultValue(), Double.NaN);
 
     public AutoscalingConfig {
         if (minReplicas < 1 || maxReplicas < minReplicas || checkIntervalUs < 1 || provisioningUs < 0 || loadUs < -1

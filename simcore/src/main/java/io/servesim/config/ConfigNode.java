@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,6 +26,7 @@ public final class ConfigNode {
     private final Bound bound;
     private final List<ConfigException.Problem> problems;
     private final Set<String> read = new LinkedHashSet<>();
+    private final Set<String> refused = new HashSet<>();
 
     /** Where a setting's value came from, for {@code servesim config --effective}. */
     public enum Source {
@@ -72,6 +75,21 @@ public final class ConfigNode {
         return root;
     }
 
+    /**
+     * The root of a tree bound on its own that stands at {@code prefix} in this document (a workload mapping, bound
+     * detached so a scenario can expand it): values the command line set under {@code prefix} count as flags there too.
+     */
+    public ConfigNode detached(JsonNode tree, String prefix) {
+        String under = prefix + ".";
+        Set<String> flags = new HashSet<>();
+        for (String f : bound.fromFlags()) {
+            if (f.startsWith(under)) {
+                flags.add(f.substring(under.length()));
+            }
+        }
+        return root(tree, flags);
+    }
+
     /** Every setting bound so far in this document, in binding order. */
     public List<Resolved> resolved() {
         return List.copyOf(bound.resolved());
@@ -88,23 +106,80 @@ public final class ConfigNode {
         for (int i = 0; i < setting.aliases().size(); i++) {
             names[i + 1] = setting.aliases().get(i);
         }
+        return read(setting, names, pathOf(setting.key()));
+    }
+
+    /**
+     * The value of {@code setting} written under {@code key} here instead of under its own key: the short form of a
+     * mapping ({@code queue_depth: on-demand} for {@code queue_depth: {mode: on-demand}}), recorded at {@code key}'s
+     * path, where a problem is named too.
+     */
+    public <T> T get(String key, Setting<T> setting) {
+        return read(setting, new String[] {key}, pathOf(key));
+    }
+
+    /**
+     * {@link #get}, or empty when the value written is refused (the problem is recorded): for a binder that must not
+     * go on with the default in the refused value's place (a policy's params under another policy's name).
+     */
+    public <T> Optional<T> valid(Setting<T> setting) {
+        int before = problems.size();
+        T v = get(setting);
+        return problems.size() == before ? Optional.ofNullable(v) : Optional.empty();
+    }
+
+    private <T> T read(Setting<T> setting, String[] names, String at) {
         Found f = found(names);
-        String at = pathOf(setting.key());
         if (f == null) {
             boolean derived = setting.defaultValue() == null;
             bound.resolved().add(new Resolved(at, setting, setting.defaultText(), derived ? Source.DERIVED : Source.DEFAULT));
             return setting.defaultValue();
         }
         String written = pathOf(f.key());
+        boolean fromFlag = fromFlag(written) || fromFlag(at);
         try {
-            T v = setting.type().parse(f.value(), written);
-            bound.resolved().add(new Resolved(at, setting, setting.type().render(v),
-                    bound.fromFlags().contains(written) || bound.fromFlags().contains(at) ? Source.FLAG : Source.FILE));
+            T v = setting.parse(f.value(), written);
+            bound.resolved().add(new Resolved(at, setting, setting.type().render(v), fromFlag ? Source.FLAG : Source.FILE));
             return v;
         } catch (ConfigException e) {
-            problems(e);
+            for (ConfigException.Problem p : e.problems()) { // a value the file does not hold is blamed on the command line
+                problem(p.path(), fromFlag ? p.message() + " (given on the command line)" : p.message());
+            }
+            refused.add(setting.key());
             return setting.defaultValue();
         }
+    }
+
+    /**
+     * Whether the config gave {@code setting} a value here that {@link #get} refused (the problem is recorded and
+     * {@code get} returned the default): a check across settings ({@code stop_us > start_us}) skips a refused one
+     * rather than judge the default the config did not give.
+     */
+    public boolean refused(Setting<?> setting) {
+        return refused.contains(setting.key());
+    }
+
+    /**
+     * Records the settings bound on {@code detached} (a tree bound on its own, such as a workload that a scenario
+     * expands or a standalone file holds) as bound here under {@code prefix}: {@link #resolved()} then lists them
+     * with the document's, a value a flag set at its prefixed path counted as the flag's.
+     */
+    public void adopt(ConfigNode detached, String prefix) {
+        for (Resolved r : detached.resolved()) {
+            String at = prefix.isEmpty() ? r.path() : prefix + "." + r.path();
+            boolean flag = r.source() == Source.FILE && fromFlag(at);
+            bound.resolved().add(new Resolved(at, r.setting(), r.value(), flag ? Source.FLAG : r.source()));
+        }
+    }
+
+    /** Whether a flag set {@code path} or a mapping holding it ({@code --routing-policy} sets policies.routing, its name). */
+    private boolean fromFlag(String path) {
+        for (String p = path; !p.isEmpty(); p = p.substring(0, Math.max(0, Math.max(p.lastIndexOf('.'), p.lastIndexOf('['))))) {
+            if (bound.fromFlags().contains(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@link #get} of an integer setting with a default and an {@code int} range, as an {@code int}. */
@@ -153,8 +228,8 @@ public final class ConfigNode {
     }
 
     /** Whether the value at {@code key} here came from the command line (a flag or {@code --set}), not the config file. */
-    public boolean fromFlag(String key) {
-        return bound.fromFlags().contains(pathOf(key));
+    public boolean fromCommandLine(String key) {
+        return fromFlag(pathOf(key));
     }
 
     public boolean has(String key) {

@@ -63,19 +63,4 @@ public final class Durations {
         }
         return us + "us";
     }
-
-    /** A duration under {@code key} of {@code node} ({@code dflt} when absent); a problem is recorded when malformed. */
-    public static long value(ConfigNode node, String key, long dflt) {
-        if (!node.has(key)) {
-            node.rawValue(key);
-            return dflt;
-        }
-        com.fasterxml.jackson.databind.JsonNode v = node.rawValue(key);
-        try {
-            return parseUs(v.isTextual() ? v.asText() : v.toString(), node.pathOf(key));
-        } catch (ConfigException e) {
-            e.problems().forEach(p -> node.problem(p.path(), p.message()));
-            return dflt;
-        }
-    }
 }

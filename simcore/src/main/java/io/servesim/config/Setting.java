@@ -1,5 +1,6 @@
 package io.servesim.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 
@@ -77,6 +78,14 @@ public final class Setting<T> {
 
     public ValueType<T> type() {
         return type;
+    }
+
+    /**
+     * This setting's value of {@code v}, parsed and range-checked by its type; a {@link ConfigException} at {@code at}
+     * says what is wrong. For values read outside a {@link ConfigNode} (a policy's params, {@code PolicySpec.get}).
+     */
+    public T parse(JsonNode v, String at) {
+        return type.parse(v, at);
     }
 
     /** The default, or null when the value is derived or required ({@link #defaultText()}). */

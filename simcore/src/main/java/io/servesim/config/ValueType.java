@@ -4,14 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a {@link Setting} holds: the kind of value, its unit, its valid range and why the range is what it is. One
  * parser per kind, so every key of a kind accepts the same forms: a duration is written with a unit anywhere
  * ({@code 500us}, {@code 2.5ms}, {@code 30s}; {@link Durations}), and a key whose name carries its unit
  * ({@code admission_latency_us}) also takes a bare number in it; a bandwidth is written with a unit ({@code 64GB/s},
- * {@code 400Gb/s}; the link parser of {@code disagg.Bandwidth}'s forms) or as a bare number of GB/s. A value outside its
- * range is refused naming the range and the reason ({@code must be in [0.01, 10000] GB/s, got 1.0E-6: ...}).
+ * {@code 400Gb/s}; {@link Bandwidths}) or as a bare number of GB/s; a mapping of names to values ({@code class_scores})
+ * parses each value with one type. A value outside its range is refused naming the range and the reason
+ * ({@code must be in [0.01, 10000] GB/s, got 0.000001 (...)}).
  *
  * @param <T> the bound value's Java type
  */
@@ -46,7 +49,17 @@ public abstract sealed class ValueType<T> {
 
     /** One of {@code values}, matched case-insensitively and bound as written here. */
     public static ValueType<String> choice(List<String> values) {
-        return new Choice(values);
+        return new Choice(values, "value");
+    }
+
+    /** {@link #choice(List)}, whose refusal names what the values are ({@code unknown routing policy 'x'}). */
+    public static ValueType<String> choice(List<String> values, String what) {
+        return new Choice(values, what);
+    }
+
+    /** A mapping of names (tenants, SLO classes) to values of {@code values}, e.g. per-class scores. */
+    public static <V> ValueType<Map<String, V>> mapping(ValueType<V> values) {
+        return new Mapping<>(values);
     }
 
     /** A duration in [minUs, maxUs] microseconds, written with a unit. */
@@ -87,6 +100,9 @@ public abstract sealed class ValueType<T> {
     }
 
     static String plain(double d) {
+        if (!Double.isFinite(d)) {
+            return Double.toString(d); // YAML's .inf or .nan, refused by every range
+        }
         return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
     }
 
@@ -177,6 +193,11 @@ public abstract sealed class ValueType<T> {
             return new Real(min, max, minExclusive, unit, reason);
         }
 
+        /** The highest value accepted. */
+        public double max() {
+            return max;
+        }
+
         /** The lower bound excluded ({@code > 0}). */
         public Real above() {
             return new Real(min, max, true, unit(), reason());
@@ -187,7 +208,7 @@ public abstract sealed class ValueType<T> {
             if (!v.isNumber()) {
                 throw new ConfigException(path, "must be a number, got " + render(v));
             }
-            double x = v.asDouble();
+            double x = v.asDouble() + 0.0; // -0.0 reads as 0 (a weight of -0.0 would print as such in traces)
             check(x, path);
             return x;
         }
@@ -218,7 +239,7 @@ public abstract sealed class ValueType<T> {
 
         @Override
         public String describe() {
-            return "number " + (min == -Double.MAX_VALUE && max == Double.MAX_VALUE ? "" : bounds())
+            return "number" + (min == -Double.MAX_VALUE && max == Double.MAX_VALUE ? "" : " " + bounds())
                     + (unit().isEmpty() ? "" : " " + unit());
         }
     }
@@ -284,10 +305,12 @@ public abstract sealed class ValueType<T> {
     /** One of a closed set. */
     static final class Choice extends ValueType<String> {
         private final List<String> values;
+        private final String what;
 
-        private Choice(List<String> values) {
+        private Choice(List<String> values, String what) {
             super("", null);
             this.values = List.copyOf(values);
+            this.what = what;
         }
 
         @Override
@@ -300,7 +323,7 @@ public abstract sealed class ValueType<T> {
                     return c;
                 }
             }
-            throw new ConfigException(path, "unknown value '" + v.asText() + "'; valid: " + String.join(", ", values));
+            throw new ConfigException(path, "unknown " + what + " '" + v.asText() + "'; valid: " + String.join(", ", values));
         }
 
         @Override
@@ -350,7 +373,17 @@ public abstract sealed class ValueType<T> {
                     throw new ConfigException(path, "must be a duration with a unit (e.g. 30s, 500ms, 250us, 2m, 1h), got "
                             + render(v));
                 }
-                us = new Int(minUs, maxUs, "us", reason()).parse(v, path);
+                if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
+                    throw new ConfigException(path, "must be a whole number of microseconds or a duration with a unit (e.g."
+                            + " 1.5ms), got "
+                            + render(v));
+                }
+                boolean fits = v.isIntegralNumber() ? v.canConvertToLong() : Math.abs(v.asDouble()) < 0x1p63;
+                if (!fits) { // beyond a long: refused with the range, in durations like any other value out of it
+                    throw new ConfigException(path, outOfRange("in [" + Durations.render(minUs) + ", "
+                            + Durations.render(maxUs) + "]", v.asText() + "us"));
+                }
+                us = v.asLong();
             } else if (v.isTextual()) {
                 us = Durations.parseUs(v.asText(), path);
             } else {
@@ -428,6 +461,44 @@ public abstract sealed class ValueType<T> {
         public String describe() {
             return "bandwidth in [" + plain(minGbPerS) + ", " + plain(maxGbPerS) + "] GB/s (e.g. 64GB/s, 400Gb/s; a bare number"
                     + " is GB/s)";
+        }
+    }
+
+    /** A mapping of names to values of one type; bound sorted by name. */
+    static final class Mapping<V> extends ValueType<Map<String, V>> {
+        private final ValueType<V> values;
+
+        private Mapping(ValueType<V> values) {
+            super(values.unit(), values.reason());
+            this.values = values;
+        }
+
+        @Override
+        Map<String, V> parse(JsonNode v, String path) {
+            if (!v.isObject()) {
+                throw new ConfigException(path, "must be a mapping of name: " + values.describe() + ", got " + render(v));
+            }
+            Map<String, V> out = new TreeMap<>();
+            v.fields().forEachRemaining(e -> out.put(e.getKey(), values.parse(e.getValue(), path + "." + e.getKey())));
+            return out;
+        }
+
+        @Override
+        void check(Map<String, V> value, String path) {
+            value.forEach((name, x) -> values.check(x, path + "." + name));
+        }
+
+        @Override
+        public String render(Map<String, V> value) {
+            StringBuilder out = new StringBuilder("{");
+            new TreeMap<>(value).forEach((name, x) -> out.append(out.length() > 1 ? ", " : "").append(name).append(": ")
+                    .append(values.render(x)));
+            return out.append('}').toString();
+        }
+
+        @Override
+        public String describe() {
+            return "mapping of name: " + values.describe();
         }
     }
 }

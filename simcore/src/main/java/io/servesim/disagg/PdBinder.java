@@ -4,30 +4,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Setting;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencySpec;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Binds {@code deployment.architecture} and {@code deployment.pd}: problems go to the config's
- * problem list with their paths. In {@code aggregated} (the default) {@code deployment.pd} is refused
+ * Binds {@code deployment.architecture} and {@code deployment.pd} through {@link PdSettings}: problems go to the
+ * config's problem list with their paths. In {@code aggregated} (the default) {@code deployment.pd} is refused
  * rather than ignored; in {@code pd} the pools' sizes replace {@code deployment.instances}, which is
  * refused, as are autoscaling and on-demand observability (checked by the run's loader, which sees them).
  */
 public final class PdBinder {
-    /** The architectures, as {@code deployment.architecture} names them. */
-    public static final java.util.List<String> ARCHITECTURES = java.util.List.of("aggregated", "pd");
-
     /** {@code deployment.pd.decode_routing}: the decode pool's router, a name or {@code {name, params}}. */
     public static final String DECODE_ROUTING_KEY = "decode_routing";
-
-    /**
-     * The decode pool's default router: by load, overlap-blind, as the Dynamo mocker's disaggregated harness derives
-     * its decode router ({@code lib/mocker/src/replay/offline/disagg.rs}: overlap disabled, {@code assume_kv_reuse =
-     * false}; the decode workers publish no KV events). Any router that reads no prefix cache may replace it.
-     */
-    public static final String DEFAULT_DECODE_ROUTING = "least-loaded";
 
     private PdBinder() {
     }
@@ -40,12 +33,12 @@ public final class PdBinder {
      * @param latency    the deployment's model, GPU, TP and latency model (each pool's defaults)
      */
     public static PdSpec bind(ConfigNode deployment, JsonNode engineRaw, LatencySpec latency) {
-        String chosen = deployment.choice("architecture", null, ARCHITECTURES); // null: absent, or unknown (reported)
-        String architecture = chosen == null ? ARCHITECTURES.get(0) : chosen;
+        Optional<String> chosen = deployment.valid(PdSettings.ARCHITECTURE); // empty: unknown (reported)
+        String architecture = chosen.orElse(PdSettings.ARCHITECTURE.defaultValue());
         ConfigNode pd = deployment.child("pd");
         if (!"pd".equals(architecture)) {
             // an unknown architecture is its own one problem: deployment.pd is then neither bound nor refused
-            if (pd.present() && (chosen != null || !deployment.has("architecture"))) {
+            if (pd.present() && chosen.isPresent()) {
                 deployment.problem(pd.path(), "only applies with deployment.architecture: pd (deployment.architecture is "
                         + architecture + "); set it to pd or remove " + pd.path());
             }
@@ -55,14 +48,13 @@ public final class PdBinder {
             deployment.problem(deployment.pathOf("instances"), "not used with deployment.architecture: pd: the pools'"
                     + " sizes are deployment.pd.prefill.replicas and deployment.pd.decode.replicas; remove it");
         }
-        PoolSpec prefill = pool(pd.child("prefill"), "prefill", engineRaw, latency);
-        PoolSpec decode = pool(pd.child("decode"), "decode", engineRaw, latency);
-        String deciderName = pd.choice("decider", PdDecider.ALWAYS.configName(), PdDecider.names());
-        PdDecider decider = PdDecider.names().contains(deciderName) ? PdDecider.of(deciderName) : PdDecider.ALWAYS;
-        int threshold = pd.intValue("prefix_threshold_tokens", PdDecider.DEFAULT_THRESHOLD_TOKENS, 0, Integer.MAX_VALUE);
-        if (pd.has("prefix_threshold_tokens") && decider != PdDecider.PREFIX_THRESHOLD) {
-            pd.problem(pd.pathOf("prefix_threshold_tokens"), "only applies with deployment.pd.decider: prefix-threshold"
-                    + " (the decider is " + decider.configName() + ")");
+        PoolSpec prefill = pool(pd.child("prefill"), "prefill", PdSettings.PREFILL_REPLICAS, engineRaw, latency);
+        PoolSpec decode = pool(pd.child("decode"), "decode", PdSettings.DECODE_REPLICAS, engineRaw, latency);
+        PdDecider decider = PdDecider.of(pd.get(PdSettings.DECIDER));
+        int threshold = pd.getInt(PdSettings.PREFIX_THRESHOLD_TOKENS);
+        if (pd.has(PdSettings.PREFIX_THRESHOLD_TOKENS.key()) && decider != PdDecider.PREFIX_THRESHOLD) {
+            pd.problem(pd.pathOf(PdSettings.PREFIX_THRESHOLD_TOKENS.key()), "only applies with deployment.pd.decider:"
+                    + " prefix-threshold (the decider is " + decider.configName() + ")");
         }
         TransferSpec transfer = TransferSpec.bind(pd.child("transfer"));
         pd.declare(DECODE_ROUTING_KEY); // a routing policy: bound by the run's loader, which sees the policy registry
@@ -82,11 +74,12 @@ public final class PdBinder {
         return !probe.hasProblems();
     }
 
-    private static PoolSpec pool(ConfigNode p, String name, JsonNode engineRaw, LatencySpec d) {
-        int replicas = p.intValue("replicas", 1, 1, 100_000);
-        String hardware = p.stringValue("hardware", d.hardware());
-        int tp = p.intValue("tp", d.tp(), 1, 64);
-        String kind = p.choice("latency_model", d.kind() == null ? LatencyKind.AUTO.configName() : d.kind(), LatencyKind.names());
+    private static PoolSpec pool(ConfigNode p, String name, Setting<Long> replicasSetting, JsonNode engineRaw, LatencySpec d) {
+        int replicas = p.getInt(replicasSetting);
+        String hardware = Objects.requireNonNullElse(p.get(PdSettings.POOL_HARDWARE), d.hardware());
+        int tp = Objects.requireNonNullElse(p.get(PdSettings.POOL_TP), (long) d.tp()).intValue();
+        String kind = Objects.requireNonNullElse(p.get(PdSettings.POOL_LATENCY_MODEL),
+                d.kind() == null ? LatencyKind.AUTO.configName() : d.kind());
         boolean ownGpu = p.has("hardware") || p.has("tp") || p.has("latency_model");
         if (ownGpu && (d.coefficients() != null || d.profileDir() != null)) {
             String key = p.has("hardware") ? "hardware" : p.has("tp") ? "tp" : "latency_model";

@@ -17,11 +17,8 @@ public enum PdDecider {
     ALWAYS("always"),
     /** No request is disaggregated: the decode pool serves everything as an aggregated fleet. */
     NEVER("never"),
-    /** Remote only when the prompt's uncached part exceeds {@code prefix_threshold_tokens}. */
+    /** Remote only when the prompt's uncached part exceeds {@code prefix_threshold_tokens} ({@link PdSettings}). */
     PREFIX_THRESHOLD("prefix-threshold");
-
-    /** Dynamo's default {@code max_local_prefill_length}. */
-    public static final int DEFAULT_THRESHOLD_TOKENS = 1000;
 
     private final String configName;
 

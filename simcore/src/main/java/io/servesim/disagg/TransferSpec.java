@@ -1,7 +1,6 @@
 package io.servesim.disagg;
 
 import io.servesim.config.ConfigNode;
-import io.servesim.config.Durations;
 
 /**
  * The KV transfer links ({@code deployment.pd.transfer}): a transfer takes {@code latency + bytes / bandwidth}
@@ -14,16 +13,16 @@ import io.servesim.config.Durations;
  * as in a DGX H100, whose ConnectX-7 NICs move KV GPU to GPU over RDMA, as Dynamo's NIXL does) and the greater of their
  * network latencies, rounded up to a microsecond; {@link #fromNetwork} settles them once the pools' GPUs are known.
  *
- * @param latencyUs       fixed cost per transfer (handshake and completion notification), microseconds; -1: the network's
- * @param bandwidthGbPerS one link's bandwidth per GPU stream, GB/s; NaN: the network's
+ * @param latencyUs       fixed cost per transfer (handshake and completion notification), microseconds
+ *                        ({@link PdSettings#TRANSFER_LATENCY}); -1: the network's
+ * @param bandwidthGbPerS one link's bandwidth per GPU stream, GB/s ({@link PdSettings#TRANSFER_BANDWIDTH}); NaN: the
+ *                        network's
  * @param topology        which transfers share a link
  */
 public record TransferSpec(long latencyUs, double bandwidthGbPerS, Topology topology) {
     /** Latency or bandwidth taken from the GPUs' network. */
     public static final long LATENCY_FROM_NETWORK = -1;
     public static final double BANDWIDTH_FROM_NETWORK = Double.NaN;
-    /** No {@code transfer:} section: both from the network, a link per instance pair. */
-    public static final TransferSpec DEFAULT = new TransferSpec(LATENCY_FROM_NETWORK, BANDWIDTH_FROM_NETWORK, Topology.PER_PAIR);
 
     public TransferSpec {
         if (latencyUs < LATENCY_FROM_NETWORK || !(bandwidthGbPerS > 0 || Double.isNaN(bandwidthGbPerS)) || topology == null) {
@@ -33,11 +32,12 @@ public record TransferSpec(long latencyUs, double bandwidthGbPerS, Topology topo
 
     /** Binds {@code deployment.pd.transfer}: {@code latency} (a duration), {@code bandwidth}, {@code topology}. */
     static TransferSpec bind(ConfigNode t) {
-        long latency = Durations.value(t, "latency", DEFAULT.latencyUs());
-        double bandwidth = io.servesim.config.Bandwidths.value(t, "bandwidth", DEFAULT.bandwidthGbPerS());
-        String topology = t.choice("topology", DEFAULT.topology().configName(), Topology.names());
+        Long latency = t.get(PdSettings.TRANSFER_LATENCY);
+        Double bandwidth = t.get(PdSettings.TRANSFER_BANDWIDTH);
+        Topology topology = Topology.of(t.get(PdSettings.TRANSFER_TOPOLOGY));
         t.finish();
-        return new TransferSpec(latency, bandwidth, Topology.of(topology));
+        return new TransferSpec(latency == null ? LATENCY_FROM_NETWORK : latency,
+                bandwidth == null ? BANDWIDTH_FROM_NETWORK : bandwidth, topology);
     }
 
     /** Whether latency and bandwidth are settled (given, or taken from the network by {@link #fromNetwork}). */

@@ -55,16 +55,16 @@ public final class EngineSettings {
             ValueType.integer(0, Integer.MAX_VALUE).in("steps", null), 0L,
             "A replica's first steps that run warmup_factor times slower (first-use kernel compilation and autotuning);"
                     + " 0: no warm-up by count.")
-            .flag("--warmup-steps");
+            .flag("--engine-warmup-steps");
     public static final Setting<Long> WARMUP_DURATION = Setting.of("engine.warmup_duration",
             ValueType.duration(0, 86_400_000_000L).because("a warm-up beyond a day is no warm-up"), 0L,
             "Steps a replica starts within this long of its first step run warmup_factor times slower; 0: no warm-up by"
-                    + " time.")
-            .flag("--warmup-duration");
+                    + " time. Not autoscaling.warmup_duration, the start-up time before a new replica serves at all.")
+            .flag("--engine-warmup-duration");
     public static final Setting<Double> WARMUP_FACTOR = Setting.of("engine.warmup_factor",
             ValueType.real(1, 100).in("x", "a step at least as fast as steady state, at most 100 times slower"), 1.0,
             "How much slower a warm-up step is than the latency model's steady-state step.")
-            .flag("--warmup-factor");
+            .flag("--engine-warmup-factor");
     public static final Setting<Boolean> MACRO_STEPS = Setting.of("engine.macro_steps", ValueType.bool(), true,
             "Run steady decode stretches as macro-steps (the same records and summary, faster; false is a debug switch"
                     + " that runs every step on its own, DecodeStretch).");

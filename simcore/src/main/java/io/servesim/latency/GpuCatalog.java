@@ -119,6 +119,16 @@ public final class GpuCatalog {
         }
     }
 
+    /** The price of the GPU called {@code nameOrAlias}; {@link GpuSpec.Price#NONE} when unknown or unpriced. */
+    public GpuSpec.Price price(String nameOrAlias) {
+        return find(nameOrAlias).map(GpuSpec::price).orElse(GpuSpec.Price.NONE);
+    }
+
+    /** Canonical names of the GPUs with a price, in catalog order. */
+    public List<String> pricedNames() {
+        return gpus.stream().filter(g -> g.price().known()).map(GpuSpec::name).toList();
+    }
+
     /** Canonical names in catalog order. */
     public List<String> names() {
         List<String> names = new ArrayList<>(gpus.size());

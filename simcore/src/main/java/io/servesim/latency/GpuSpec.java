@@ -23,16 +23,42 @@ import java.util.List;
  * @param hostLinkGbPerS      host link (PCIe x16) bandwidth per direction, GB/s (1e9 B/s): the default
  *                            of the GPU-CPU KV transfer link
  * @param source              datasheet / file the numbers come from
+ * @param price               what one GPU costs per hour and where that figure comes from ({@link Price#NONE}: no price)
  */
 public record GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops,
                       double memoryBandwidthTBps, double memoryGiB, int smCount, Interconnect interconnect,
-                      double hostLinkGbPerS, String source) {
+                      double hostLinkGbPerS, String source, Price price) {
 
     public GpuSpec {
         aliases = List.copyOf(aliases);
         if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0 && smCount > 0
-                && interconnect != null && hostLinkGbPerS > 0)) {
+                && interconnect != null && hostLinkGbPerS > 0) || price == null) {
             throw new IllegalArgumentException("GPU " + name + ": non-positive spec");
+        }
+    }
+
+    /** A GPU without a price. */
+    public GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops, double memoryBandwidthTBps,
+                   double memoryGiB, int smCount, Interconnect interconnect, double hostLinkGbPerS, String source) {
+        this(name, aliases, bf16Tflops, fp8Tflops, memoryBandwidthTBps, memoryGiB, smCount, interconnect, hostLinkGbPerS,
+                source, Price.NONE);
+    }
+
+    /**
+     * The on-demand price of one GPU of this type per hour, in US dollars, with its source (a survey, a provider's
+     * price list, or the user's file). The autoscaling cost ({@code cost_usd}) and capacity plans price a deployment
+     * with it.
+     *
+     * @param usdPerGpuHour US dollars per GPU-hour; NaN for none
+     * @param source        where the figure comes from; empty for none
+     */
+    public record Price(double usdPerGpuHour, String source) {
+        /** No price known. */
+        public static final Price NONE = new Price(Double.NaN, "");
+
+        /** Whether a price is known. */
+        public boolean known() {
+            return !Double.isNaN(usdPerGpuHour);
         }
     }
 

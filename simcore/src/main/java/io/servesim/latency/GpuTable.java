@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Binds a table of GPU rows in the format of the bundled {@code gpus.yaml} ({@code gpus: [{name, aliases,
  * bf16_tflops, ...}]}) into {@link GpuSpec}s, strictly: every datasheet field is required (except
- * {@code aliases} and {@code fp8_tflops}, 0 for a GPU without FP8 tensor cores), in its unit and range,
+ * {@code aliases} and {@code fp8_tflops}, 0 for a GPU without FP8 tensor cores), in its unit and range; a price
+ * ({@code usd_per_gpu_hour}) is optional and, when given, needs its {@code price_source},
  * and unknown keys are refused listing the valid ones (a BLIS {@code hardware_config.json} row's
  * {@code mfu_prefill} is not a datasheet number). Problems name the row and key
  * ({@code gpus[0].bf16_tflops}, {@code gpus[1].link.lanes}) under the prefix the caller gives.
@@ -22,7 +23,8 @@ import java.util.List;
 final class GpuTable {
     /** The keys of a row, in the order {@code gpus.yaml} documents them. */
     static final List<String> KEYS = List.of("name", "aliases", "bf16_tflops", "fp8_tflops", "memory_bandwidth_tbps",
-            "memory_gib", "sm_count", "link", "gpus_per_node", "network", "host_link_gbps", "source");
+            "memory_gib", "sm_count", "link", "gpus_per_node", "network", "host_link_gbps", "source", "usd_per_gpu_hour",
+            "price_source");
     /** The keys of {@code link} for each type. */
     static final List<String> NVLINK_KEYS = List.of("type", "generation", "bandwidth_gbps", "latency_us");
     static final List<String> PCIE_KEYS = List.of("type", "generation", "lanes", "p2p", "latency_us");
@@ -88,12 +90,13 @@ final class GpuTable {
         Interconnect interconnect = interconnect(row);
         double hostLink = positive(row, "host_link_gbps", 100_000, "host link bandwidth per direction, GB/s (PCIe Gen5 x16 = 64)");
         String source = text(row, "source", "where the numbers come from (datasheet, whitepaper)");
+        GpuSpec.Price price = price(row);
         row.finish();
         if (name == null || source == null || bf16 <= 0 || bandwidth <= 0 || memory <= 0 || sms < 1 || interconnect == null
-                || hostLink <= 0) {
+                || hostLink <= 0 || price == null) {
             return null;
         }
-        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, interconnect, hostLink, source);
+        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, interconnect, hostLink, source, price);
     }
 
     /** {@code link}, {@code gpus_per_node} and {@code network}; null (problems recorded) when any is missing or bad. */
@@ -206,6 +209,21 @@ final class GpuTable {
             return -1;
         }
         return v.asDouble();
+    }
+
+    /** The row's optional price and its source ({@link GpuSpec.Price#NONE} without one); null (a problem recorded) when bad. */
+    private static GpuSpec.Price price(ConfigNode row) {
+        if (!row.has("usd_per_gpu_hour")) {
+            if (row.has("price_source")) {
+                row.rawValue("price_source");
+                row.problem(row.pathOf("price_source"), "only with usd_per_gpu_hour (the price it is the source of)");
+                return null;
+            }
+            return GpuSpec.Price.NONE;
+        }
+        double usd = positive(row, "usd_per_gpu_hour", 10_000, "on-demand price of one GPU per hour, US dollars");
+        String source = text(row, "price_source", "where usd_per_gpu_hour comes from (a price list or survey, with its date)");
+        return usd > 0 && source != null ? new GpuSpec.Price(usd, source) : null;
     }
 
     private static String text(ConfigNode row, String key, String what) {

@@ -1,21 +1,21 @@
 package io.servesim.metrics;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * Cluster-level aggregates of a run.
+ * Cluster-level aggregates of a run (the {@code cluster} section of the run summary JSON; {@link MetricCatalog} names and
+ * documents each).
  *
  * @param instances            instances; under autoscaling the replica slots (ids) that ever held a replica
  * @param requestsPerInstance  requests per instance id, each counted once at the instance it was last routed to; under
  *                             P/D (ids: the prefill pool's, then the decode pool's) a remote request counts once at its
  *                             prefill instance and once at its decode instance, a local one at its decode instance
- * @param loadImbalanceCv      CV of requestsPerInstance; under P/D the mean of the two pools' own CVs
- *                             (a drain's re-route moves it; {@code autoscaling.rerouted} counts those moves)
- * @param loadImbalanceCv      coefficient of variation (population std / mean) of requests per instance
- * @param delayed              admission DELAY decisions
+ * @param loadImbalanceCv      coefficient of variation (population std / mean) of requestsPerInstance; under P/D the mean
+ *                             of the two pools' own CVs (a drain's re-route moves it; {@code drain_rerouted} counts those
+ *                             moves)
+ * @param admissionDelays      admission DELAY decisions
  * @param sloMet               completed requests meeting their class's SLO targets
  * @param sloAttainment        sloMet / injected
  * @param goodputRps           sloMet per second of simulated time
@@ -27,44 +27,26 @@ import java.util.Map;
  * @param bySloClass           per SLO class
  * @param byTenant             per tenant
  */
-public record ClusterSummary(int instances, long[] requestsPerInstance, double loadImbalanceCv, long delayed,
+public record ClusterSummary(int instances, long[] requestsPerInstance, double loadImbalanceCv, long admissionDelays,
                              long sloMet, double sloAttainment, double goodputRps, double jainFairness,
                              long priorityInversions, long headOfLineBlocks, double fitness,
                              Map<String, GroupSummary> bySloClass, Map<String, GroupSummary> byTenant) {
 
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("instances", instances);
-        List<Long> counts = new ArrayList<>();
-        for (long c : requestsPerInstance) {
-            counts.add(c);
-        }
-        m.put("requests_per_instance", counts);
-        m.put("load_imbalance_cv", loadImbalanceCv);
-        m.put("delayed", delayed);
-        m.put("slo_met", sloMet);
-        m.put("slo_attainment", sloAttainment);
-        m.put("goodput_rps", goodputRps);
-        m.put("jain_fairness", jainFairness);
-        m.put("priority_inversions", priorityInversions);
-        m.put("head_of_line_blocks", headOfLineBlocks);
-        m.put("fitness", fitness);
-        Map<String, Object> classes = new LinkedHashMap<>();
-        bySloClass.forEach((k, v) -> classes.put(k, v.toMap()));
-        m.put("by_slo_class", classes);
-        Map<String, Object> tenants = new LinkedHashMap<>();
-        byTenant.forEach((k, v) -> tenants.put(k, v.toMap()));
-        m.put("by_tenant", tenants);
-        return m;
-    }
-
+    /** Value equality, the routed counts included (a record compares arrays by identity). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof ClusterSummary c && toMap().equals(c.toMap());
+        return o instanceof ClusterSummary c && instances == c.instances
+                && Arrays.equals(requestsPerInstance, c.requestsPerInstance)
+                && Double.compare(loadImbalanceCv, c.loadImbalanceCv) == 0 && admissionDelays == c.admissionDelays
+                && sloMet == c.sloMet && Double.compare(sloAttainment, c.sloAttainment) == 0
+                && Double.compare(goodputRps, c.goodputRps) == 0 && Double.compare(jainFairness, c.jainFairness) == 0
+                && priorityInversions == c.priorityInversions && headOfLineBlocks == c.headOfLineBlocks
+                && Double.compare(fitness, c.fitness) == 0 && bySloClass.equals(c.bySloClass) && byTenant.equals(c.byTenant);
     }
 
     @Override
     public int hashCode() {
-        return toMap().hashCode();
+        return 31 * Objects.hash(instances, loadImbalanceCv, admissionDelays, sloMet, sloAttainment, goodputRps, jainFairness,
+                priorityInversions, headOfLineBlocks, fitness, bySloClass, byTenant) + Arrays.hashCode(requestsPerInstance);
     }
 }

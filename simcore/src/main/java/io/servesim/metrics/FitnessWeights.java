@@ -1,37 +1,41 @@
 package io.servesim.metrics;
 
 import io.servesim.config.ConfigException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A scalar fitness over named run metrics for policy search ({@code --fitness-weights
- * "throughput:0.5,p99_ttft:0.3,slo_attainment:0.2"}): fitness = sum of weight x normalised metric,
- * every normalised metric in [0, 1] with 1 best:
- * <ul>
- *   <li>{@code throughput}: completed / injected (open-loop load fixes the offered rate, so the
- *       served share is the throughput a policy controls);</li>
- *   <li>{@code mean_ttft}, {@code p99_ttft}: 1 / (1 + ms / 1000); {@code mean_e2e}, {@code p99_e2e}:
- *       1 / (1 + ms / 10000); {@code mean_tpot}, {@code p99_tpot}: 1 / (1 + ms / 100);</li>
- *   <li>{@code slo_attainment}, {@code goodput_share} (SLO-meeting completed / injected),
- *       {@code jain_fairness}, {@code cache_hit_rate}: as they are;</li>
- *   <li>{@code rejection_rate}: 1 - rejected / injected.</li>
- * </ul>
+ * "throughput_rps:0.5,ttft_p99_ms:0.3,slo_attainment:0.2"}), after BLIS's {@code --fitness-weights} (BLIS macro plan,
+ * PR 9; inference-sim/inference-sim @ 02ed0be2, {@code sim/cluster/metrics.go}, {@code ComputeFitness}): fitness = sum of
+ * weight x normalised metric, every normalised metric in [0, 1] with 1 best. A key is a column of the metric catalog
+ * that declares how it is normalised ({@link Metric#fitness()}, {@link Normalisation}): latencies
+ * {@code 1 / (1 + ms / reference)}, cost and replica-seconds likewise, throughput and goodput over the offered rate,
+ * fractions as they are. A key an earlier release used ({@code p99_ttft}) still works as the catalog's name for it
+ * ({@link Renamed}), with a note ({@link #notes}) saying so.
+ *
+ * @param weights the weight of each key
+ * @param notes   one line per former key written, naming the catalog's name for it
  */
-public record FitnessWeights(Map<String, Double> weights) {
-    public static final List<String> KEYS = List.of("throughput", "mean_ttft", "p99_ttft", "mean_e2e", "p99_e2e",
-            "mean_tpot", "p99_tpot", "slo_attainment", "goodput_share", "jain_fairness", "cache_hit_rate", "rejection_rate");
+public record FitnessWeights(Map<String, Double> weights, List<String> notes) {
+    /** Every fitness key: the catalog's columns with a fitness rule, in catalog order. */
+    public static final List<String> KEYS = MetricCatalog.COLUMNS.stream().filter(c -> c.fitness() != null).map(Column::name)
+            .toList();
 
-    public static final FitnessWeights NONE = new FitnessWeights(Map.of());
+    public static final FitnessWeights NONE = new FitnessWeights(Map.of(), List.of());
 
     public FitnessWeights {
         weights = Map.copyOf(weights);
+        notes = List.copyOf(notes);
     }
 
     /** Parses {@code key:weight,key:weight}; {@code path} names the option or config key for errors. */
     public static FitnessWeights parse(String spec, String path) {
         Map<String, Double> w = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
         if (spec == null || spec.isBlank()) {
             return NONE;
         }
@@ -41,8 +45,17 @@ public record FitnessWeights(Map<String, Double> weights) {
                 throw new ConfigException(path, "expected key:weight pairs separated by commas, got '" + part.trim() + "'");
             }
             String key = kv[0].trim();
+            Optional<Renamed> renamed = Renamed.of(key, Renamed.Where.FITNESS);
+            if (renamed.isPresent()) {
+                notes.add(path + ": '" + key + "' is now named '" + renamed.get().now() + "' (the old name still works;"
+                        + " write the new one)");
+                key = renamed.get().now();
+            }
             if (!KEYS.contains(key)) {
                 throw new ConfigException(path, "unknown fitness metric '" + key + "'; valid: " + String.join(", ", KEYS));
+            }
+            if (w.containsKey(key)) {
+                throw new ConfigException(path, "'" + key + "' is weighted twice");
             }
             double weight;
             try {
@@ -55,11 +68,16 @@ public record FitnessWeights(Map<String, Double> weights) {
             }
             w.put(key, weight);
         }
-        return new FitnessWeights(w);
+        return new FitnessWeights(w, notes);
     }
 
     public boolean isEmpty() {
         return weights.isEmpty();
+    }
+
+    /** Whether {@code key} has a weight. */
+    public boolean has(String key) {
+        return weights.containsKey(key);
     }
 
     /** The fitness of a run; NaN metrics (e.g. no completions) count as 0. */
@@ -72,27 +90,9 @@ public record FitnessWeights(Map<String, Double> weights) {
         return total;
     }
 
+    /** The fitness key {@code key}'s normalised value in {@code s}, in [0, 1] (NaN when the metric is undefined). */
     static double normalised(String key, RunSummary s) {
-        var c = s.cluster();
-        double injected = Math.max(1, s.injected());
-        return switch (key) {
-            case "throughput" -> s.completed() / injected;
-            case "mean_ttft" -> inverse(s.ttftMs().mean(), 1000);
-            case "p99_ttft" -> inverse(s.ttftMs().p99(), 1000);
-            case "mean_e2e" -> inverse(s.e2eMs().mean(), 10_000);
-            case "p99_e2e" -> inverse(s.e2eMs().p99(), 10_000);
-            case "mean_tpot" -> inverse(s.tpotMs().mean(), 100);
-            case "p99_tpot" -> inverse(s.tpotMs().p99(), 100);
-            case "slo_attainment" -> c.sloAttainment();
-            case "goodput_share" -> c.sloMet() / injected;
-            case "jain_fairness" -> c.jainFairness();
-            case "cache_hit_rate" -> s.cacheHitRate();
-            case "rejection_rate" -> 1 - s.rejected() / injected;
-            default -> throw new IllegalArgumentException(key);
-        };
-    }
-
-    private static double inverse(double ms, double refMs) {
-        return Double.isNaN(ms) ? Double.NaN : 1 / (1 + ms / refMs);
+        Column c = MetricCatalog.column(key);
+        return c.fitness().score(c.number(s), s);
     }
 }

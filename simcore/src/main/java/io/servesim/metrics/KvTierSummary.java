@@ -2,8 +2,6 @@ package io.servesim.metrics;
 
 import io.servesim.engine.KvCache;
 import io.servesim.engine.KvTierTotals;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The run's KV cache per tier, summed over instances (the tiered-cache metrics of BLIS's macro plan:
@@ -18,7 +16,8 @@ import java.util.Map;
  * {@code prefix_cache_stats}; {@code PrefixCacheStats.preempted_queries} / {@code preempted_hits} in
  * {@code vllm/v1/metrics/stats.py}), and so does its connector's {@code connector_prefix_cache_stats} for the
  * external (CPU) tier; a reload that serves a readmission would otherwise show in no tier's rate.
- * All zero without a CPU tier, except the GPU rates.
+ * All zero without a CPU tier, except the GPU rates. The {@code kv_tiers} section of the run summary JSON; the metric
+ * catalog ({@link MetricCatalog}) names and documents each.
  *
  * @param cpuKvBlocks       CPU-tier blocks per instance (0: no CPU tier)
  * @param gpuHitRate        prompt tokens found on the GPU / looked-up tokens
@@ -28,14 +27,14 @@ import java.util.Map;
  * @param cpuEvictions      CPU-tier copies dropped by LRU
  * @param transferBytes     bytes over the GPU-CPU links, both directions
  * @param transferMs        time the links spent transferring, milliseconds
- * @param thrashingCount    blocks reloaded within 1 ms of being offloaded
- * @param thrashingRate     thrashingCount / reloadedBlocks (0 when nothing was reloaded)
+ * @param thrashedBlocks    blocks reloaded within 1 ms of being offloaded
+ * @param thrashingRate     thrashedBlocks / reloadedBlocks (0 when nothing was reloaded)
  * @param preemptedGpuHitRate tokens found on the GPU at preempted requests' readmissions / tokens looked up there
  * @param preemptedCpuHitRate tokens found in the CPU tier (and reloaded) at readmissions / tokens looked up there
  */
 public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRate, long offloadedBlocks,
                             long reloadedBlocks, long cpuEvictions, long transferBytes, double transferMs,
-                            long thrashingCount, double thrashingRate, double preemptedGpuHitRate,
+                            long thrashedBlocks, double thrashingRate, double preemptedGpuHitRate,
                             double preemptedCpuHitRate) {
 
     /** The tiers of {@code t}: every engine of the run, those autoscaling retired included. */
@@ -52,23 +51,5 @@ public record KvTierSummary(long cpuKvBlocks, double gpuHitRate, double cpuHitRa
 
     private static double ratio(long n, long d) {
         return d == 0 ? 0 : (double) n / d;
-    }
-
-    /** Stable key order for JSON output. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("cpu_kv_blocks", cpuKvBlocks);
-        m.put("gpu_hit_rate", gpuHitRate);
-        m.put("cpu_hit_rate", cpuHitRate);
-        m.put("offloaded_blocks", offloadedBlocks);
-        m.put("reloaded_blocks", reloadedBlocks);
-        m.put("cpu_evictions", cpuEvictions);
-        m.put("transfer_bytes", transferBytes);
-        m.put("transfer_ms", transferMs);
-        m.put("thrashing_count", thrashingCount);
-        m.put("thrashing_rate", thrashingRate);
-        m.put("preempted_gpu_hit_rate", preemptedGpuHitRate);
-        m.put("preempted_cpu_hit_rate", preemptedCpuHitRate);
-        return m;
     }
 }

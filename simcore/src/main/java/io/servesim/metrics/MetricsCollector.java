@@ -206,7 +206,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 ttft, e2e, d[3], d[4], tpot, tokenItlDistribution(), d[5], d[6],
                 durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
-                totals.cacheHitRate(), totals.preemptedCacheHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
+                totals.prefixHitRate(), totals.preemptedPrefixHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
                 totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), pd);
         return s.withFitness(totals.fitness());

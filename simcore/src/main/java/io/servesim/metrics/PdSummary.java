@@ -1,9 +1,7 @@
 package io.servesim.metrics;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -11,7 +9,8 @@ import java.util.Objects;
  * The deployment's architecture and, for P/D disaggregation, its pools and KV transfers; goodput per
  * GPU for either architecture (goodput as DistServe (OSDI'24) defines it: completed requests per second
  * meeting both their TTFT and TPOT targets, which {@code goodput_rps} is whenever the SLO classes set
- * TTFT and TPOT targets only, as the built-in realtime, interactive and standard classes do).
+ * TTFT and TPOT targets only, as the built-in realtime, interactive and standard classes do). The {@code pd} section
+ * of the run summary JSON; the metric catalog ({@link MetricCatalog}) names and documents each value.
  *
  * @param architecture      {@code aggregated} or {@code pd}
  * @param gpus              GPUs of the deployment (replicas x TP, both pools for P/D; under autoscaling the
@@ -78,25 +77,22 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
                     kvUtilizationMean, queueingMs) + Arrays.hashCode(requestsPerInstance);
         }
 
+        /**
+         * The pool's breakdown in the run summary JSON ({@code pd.prefill}, {@code pd.decode}): what is not a metric of
+         * the catalog ({@code prefill_replicas}, {@code prefill_utilization}, {@code prefill_queueing_ms} are).
+         */
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("replicas", replicas);
             m.put("gpus", gpus);
             if (replicas > 0) { // a P/D pool's own model, KV capacity and routed requests
                 m.put("latency_model", latencyModel);
                 m.put("latency_description", latencyDescription);
                 m.put("total_kv_blocks", totalKvBlocks);
-                List<Long> counts = new ArrayList<>(requestsPerInstance.length);
-                for (long c : requestsPerInstance) {
-                    counts.add(c);
-                }
-                m.put("requests_per_instance", counts);
+                m.put("requests_per_instance", SummaryJson.longs(requestsPerInstance));
                 m.put("load_imbalance_cv", ClusterBreakdown.cv(requestsPerInstance));
             }
             m.put("busy_s", busyUs / 1e6);
-            m.put("utilization", utilization);
             m.put("kv_utilization_mean", kvUtilizationMean);
-            m.put("queueing_ms", queueingMs.toMap());
             return m;
         }
     }
@@ -155,27 +151,5 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
         }
         long blocks = prefill.replicas() * prefill.totalKvBlocks() + decode.replicas() * decode.totalKvBlocks();
         return blocks / (prefill.replicas() + decode.replicas());
-    }
-
-    /** Stable key order for JSON output. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("architecture", architecture);
-        m.put("gpus", gpus);
-        m.put("goodput_per_gpu_rps", goodputPerGpuRps);
-        m.put("decider", decider);
-        m.put("remote", remote);
-        m.put("local", local);
-        m.put("prefill", prefill.toMap());
-        m.put("decode", decode.toMap());
-        Map<String, Object> t = new LinkedHashMap<>();
-        t.put("count", transfers);
-        t.put("bytes", transferBytes);
-        t.put("transfer_ms", transferMs.toMap());
-        t.put("bandwidth_wait_ms", bandwidthWaitMs.toMap());
-        t.put("decode_block_waits", blockWaits);
-        t.put("decode_block_wait_ms", blockWaitMs.toMap());
-        m.put("transfers", t);
-        return m;
     }
 }

@@ -1,11 +1,12 @@
 package io.servesim.metrics;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Aggregates of one simulation run. Latencies in ms; rates per second of simulated time over
- * {@code durationS} (first arrival to the end of the run).
+ * Aggregates of one simulation run, by part: the run's own, the KV tiers', the cluster's, autoscaling's and P/D's.
+ * Latencies in ms; rates per second of simulated time over {@code durationS} (first arrival to the end of the run).
+ * Every output reads it through the metric catalog ({@link MetricCatalog}): the run summary JSON ({@link #toMap()}),
+ * {@code cells/} rows, {@code evaluate}'s raw metrics and the fitness; the names below are the catalog's.
  *
  * @param latencyModel          name of the latency model used; under P/D both pools' ({@code pd: prefill blackbox, decode
  *                              blackbox})
@@ -26,18 +27,18 @@ import java.util.Map;
  * @param clientTtftMs          time to first token as clients see it (send to receipt, both network legs)
  * @param clientE2eMs           end-to-end latency as clients see it (send to receipt of the last token)
  * @param tpotMs                per-request mean inter-token latency (TPOT)
- * @param tokenItlMs            per-token inter-token latency (HdrHistogram, 3 significant digits)
+ * @param itlMs                 per-token inter-token latency (HdrHistogram, 3 significant digits)
  * @param schedulingDelayMs     first scheduled - arrival
  * @param queueingDelayMs       first scheduled - enqueue
  * @param durationS             first arrival to end of run, seconds
- * @param requestsPerSec        completed / duration
- * @param inputTokensPerSec     prompt tokens of completed requests / duration
- * @param outputTokensPerSec    output tokens of completed requests / duration
+ * @param throughputRps         completed / duration
+ * @param inputTokensPerS       prompt tokens of completed requests / duration
+ * @param outputTokensPerS      output tokens of completed requests / duration
  * @param preemptions           preemptions
  * @param kvAllocationFailures  failed KV allocations (each triggers preemption or stops admission)
- * @param cacheHitRate          prefix-cache hit tokens / looked-up tokens at first admissions (a
+ * @param prefixHitRate         prefix-cache hit tokens / looked-up tokens at first admissions (a
  *                              preempted request's readmissions left out, as vLLM's exported rate)
- * @param preemptedCacheHitRate prefix-cache hit tokens / looked-up tokens at readmissions of
+ * @param preemptedPrefixHitRate prefix-cache hit tokens / looked-up tokens at readmissions of
  *                              preempted requests (mostly re-hits of their own recomputed blocks)
  * @param kvUtilizationMean     step-time-weighted mean share of KV blocks in use
  * @param kvUtilizationPeak     peak share of KV blocks in use
@@ -54,10 +55,10 @@ import java.util.Map;
 public record RunSummary(String latencyModel, String latencyDescription, String latencyCalibrationNote,
                          long totalKvBlocks, long injected,
                          long completed, long dropped, long rejected, long unfinished, Distribution ttftMs, Distribution e2eMs,
-                         Distribution clientTtftMs, Distribution clientE2eMs, Distribution tpotMs, Distribution tokenItlMs, Distribution schedulingDelayMs,
-                         Distribution queueingDelayMs, double durationS, double requestsPerSec,
-                         double inputTokensPerSec, double outputTokensPerSec, long preemptions,
-                         long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
+                         Distribution clientTtftMs, Distribution clientE2eMs, Distribution tpotMs, Distribution itlMs, Distribution schedulingDelayMs,
+                         Distribution queueingDelayMs, double durationS, double throughputRps,
+                         double inputTokensPerS, double outputTokensPerS, long preemptions,
+                         long kvAllocationFailures, double prefixHitRate, double preemptedPrefixHitRate,
                          double kvUtilizationMean,
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
@@ -70,9 +71,9 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
     /** This summary with the agentic session aggregates {@code byClient}. */
     public RunSummary withSessions(Map<String, SessionSummary> byClient) {
         return new RunSummary(latencyModel, latencyDescription, latencyCalibrationNote, totalKvBlocks, injected, completed, dropped, rejected,
-                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
-                requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
+                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, itlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                throughputRps, inputTokensPerS, outputTokensPerS, preemptions, kvAllocationFailures, prefixHitRate,
+                preemptedPrefixHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
                 skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd);
     }
 
@@ -83,12 +84,12 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
         }
         ClusterSummary c = cluster;
         ClusterSummary withScore = new ClusterSummary(c.instances(), c.requestsPerInstance(), c.loadImbalanceCv(),
-                c.delayed(), c.sloMet(), c.sloAttainment(), c.goodputRps(), c.jainFairness(), c.priorityInversions(),
+                c.admissionDelays(), c.sloMet(), c.sloAttainment(), c.goodputRps(), c.jainFairness(), c.priorityInversions(),
                 c.headOfLineBlocks(), weights.score(this), c.bySloClass(), c.byTenant());
         return new RunSummary(latencyModel, latencyDescription, latencyCalibrationNote, totalKvBlocks, injected, completed, dropped, rejected,
-                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, tokenItlMs, schedulingDelayMs, queueingDelayMs, durationS,
-                requestsPerSec, inputTokensPerSec, outputTokensPerSec, preemptions, kvAllocationFailures, cacheHitRate,
-                preemptedCacheHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
+                unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, itlMs, schedulingDelayMs, queueingDelayMs, durationS,
+                throughputRps, inputTokensPerS, outputTokensPerS, preemptions, kvAllocationFailures, prefixHitRate,
+                preemptedPrefixHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
                 skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling, pd);
     }
 
@@ -97,52 +98,18 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
         return latencyCalibrationNote.isEmpty() ? "calibrated" : "uncalibrated";
     }
 
-    /** Stable, documented key order for JSON output ({@code latency_calibration_note} only when uncalibrated). */
+    /** Rejected share of injected requests (0 when none arrived). */
+    public double rejectionRate() {
+        return (double) rejected / Math.max(1, injected);
+    }
+
+    /** Preemptions per injected request (0 when none arrived). */
+    public double preemptionsPerRequest() {
+        return (double) preemptions / Math.max(1, injected);
+    }
+
+    /** The run summary JSON as an ordered map, generated from the metric catalog ({@link SummaryJson}). */
     public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("latency_model", latencyModel);
-        m.put("latency_description", latencyDescription);
-        m.put("latency_calibration", latencyCalibration());
-        if (!latencyCalibrationNote.isEmpty()) {
-            m.put("latency_calibration_note", latencyCalibrationNote);
-        }
-        m.put("total_kv_blocks", totalKvBlocks);
-        m.put("injected", injected);
-        m.put("completed", completed);
-        m.put("dropped", dropped);
-        m.put("rejected", rejected);
-        m.put("unfinished", unfinished);
-        m.put("ttft_ms", ttftMs.toMap());
-        m.put("e2e_ms", e2eMs.toMap());
-        m.put("client_ttft_ms", clientTtftMs.toMap());
-        m.put("client_e2e_ms", clientE2eMs.toMap());
-        m.put("tpot_ms", tpotMs.toMap());
-        m.put("token_itl_ms", tokenItlMs.toMap());
-        m.put("scheduling_delay_ms", schedulingDelayMs.toMap());
-        m.put("queueing_delay_ms", queueingDelayMs.toMap());
-        m.put("duration_s", durationS);
-        m.put("requests_per_sec", requestsPerSec);
-        m.put("input_tokens_per_sec", inputTokensPerSec);
-        m.put("output_tokens_per_sec", outputTokensPerSec);
-        m.put("preemptions", preemptions);
-        m.put("kv_allocation_failures", kvAllocationFailures);
-        m.put("cache_hit_rate", cacheHitRate);
-        m.put("preempted_cache_hit_rate", preemptedCacheHitRate);
-        m.put("kv_utilization_mean", kvUtilizationMean);
-        m.put("kv_utilization_peak", kvUtilizationPeak);
-        m.put("batch_size_mean", batchSizeMean);
-        m.put("steps", steps);
-        m.put("events_processed", eventsProcessed);
-        m.put("skipped_trace_lines", skippedTraceLines);
-        m.put("kv_tiers", kvTiers.toMap());
-        m.put("cluster", cluster.toMap());
-        m.put("autoscaling", autoscaling.toMap());
-        m.put("pd", pd.toMap());
-        if (!sessionsByClient.isEmpty()) {
-            Map<String, Object> sessions = new LinkedHashMap<>();
-            new java.util.TreeMap<>(sessionsByClient).forEach((id, s) -> sessions.put(id, s.toMap()));
-            m.put("sessions", sessions);
-        }
-        return m;
+        return SummaryJson.of(this);
     }
 }

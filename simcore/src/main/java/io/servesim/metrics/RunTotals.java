@@ -12,8 +12,8 @@ package io.servesim.metrics;
  * @param endUs                clock at the end of the run
  * @param preemptions          preemptions over all instances
  * @param kvAllocationFailures failed KV allocations over all instances
- * @param cacheHitRate         prefix-cache hit tokens / looked-up tokens at first admissions, all instances
- * @param preemptedCacheHitRate the same over readmissions of preempted requests
+ * @param prefixHitRate        prefix-cache hit tokens / looked-up tokens at first admissions, all instances
+ * @param preemptedPrefixHitRate the same over readmissions of preempted requests
  * @param eventsProcessed      kernel events
  * @param skippedTraceLines    malformed trace lines skipped
  * @param requestsPerInstance  requests per instance id, each counted once where it was last routed (under P/D once in
@@ -25,7 +25,7 @@ package io.servesim.metrics;
  * @param pd                   the architecture, P/D pools and transfers (goodput per GPU and utilizations not yet known)
  */
 public record RunTotals(String latencyName, String latencyDescription, String latencyCalibrationNote, long totalKvBlocks, long injected, long endUs,
-                        long preemptions, long kvAllocationFailures, double cacheHitRate, double preemptedCacheHitRate,
+                        long preemptions, long kvAllocationFailures, double prefixHitRate, double preemptedPrefixHitRate,
                         long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
                         KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling, PdSummary pd) {

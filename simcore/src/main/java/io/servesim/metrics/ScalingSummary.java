@@ -10,7 +10,8 @@ import java.util.Map;
  * inference-sim/inference-sim @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}).
  * A replica is paid for from its scale-up decision (provisioning) until it is gone; a fixed fleet is
  * ready from time 0 to the end.
- * Cost = replica-seconds / 3600 x USD per GPU-hour x GPUs per replica.
+ * Cost = replica-seconds / 3600 x USD per GPU-hour x GPUs per replica. The {@code autoscaling} section of the run
+ * summary JSON; the metric catalog ({@link MetricCatalog}) names and documents each value.
  *
  * @param enabled                    whether replicas came and went
  * @param scaleUps                   replicas added
@@ -27,7 +28,7 @@ import java.util.Map;
  * @param peakReplicas               most replicas held at once (any state)
  * @param meanReplicas               replica-seconds / run seconds
  * @param timeline                   replicas per lifecycle state over the run, in time order ({@link ReplicaCounts});
- *                                   not part of {@link #toMap}: it is a dataset ({@code scaling/}, {@code --scaling-out})
+ *                                   not in the run summary JSON: it is a dataset ({@code scaling/}, {@code --scaling-out})
  */
 public record ScalingSummary(boolean enabled, long scaleUps, long scaleDowns, long clampedDecisions, long oscillations,
                              long drainRerouted, long drainRecomputed, Map<String, Double> replicaSecondsByState,
@@ -51,25 +52,5 @@ public record ScalingSummary(boolean enabled, long scaleUps, long scaleDowns, lo
     /** Replica-seconds in {@code state} ({@code ready}, {@code provisioning}, ...). */
     public double replicaSeconds(String state) {
         return replicaSecondsByState.getOrDefault(state, 0.0);
-    }
-
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("enabled", enabled);
-        m.put("scale_ups", scaleUps);
-        m.put("scale_downs", scaleDowns);
-        m.put("clamped_decisions", clampedDecisions);
-        m.put("oscillations", oscillations);
-        m.put("drain_rerouted", drainRerouted);
-        m.put("drain_recomputed", drainRecomputed);
-        m.put("replica_seconds", replicaSeconds());
-        m.put("replica_seconds_by_state", replicaSecondsByState);
-        m.put("cost_usd", costUsd);
-        m.put("time_to_ready_mean_s", timeToReadyMeanS);
-        m.put("time_to_ready_max_s", timeToReadyMaxS);
-        m.put("slo_attainment_while_starting", sloAttainmentWhileStarting);
-        m.put("peak_replicas", peakReplicas);
-        m.put("mean_replicas", meanReplicas);
-        return m;
     }
 }

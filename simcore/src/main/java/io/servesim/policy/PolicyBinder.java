@@ -1,8 +1,11 @@
 package io.servesim.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Setting;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,9 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Binds {@code policies.<kind>} given either as a bare name ({@code scheduler: sjf}) or as
- * {@code {name: slo-based, params: {...}}}; the name must be registered, and the template's
- * factory is run once so unknown or bad params fail at load time.
+ * Binds {@code policies.<kind>} given either as a bare name ({@code scheduler: sjf}, the short form of
+ * {@code {name: sjf}}) or as {@code {name: slo-based, params: {...}}}; the name is read through the kind's name
+ * setting (one of the registry's), and the template's factory is run once so unknown or bad params fail at load time.
  */
 public final class PolicyBinder {
     /**
@@ -29,48 +32,49 @@ public final class PolicyBinder {
     private PolicyBinder() {
     }
 
-    /** Binds {@code policies.<registry's kind>}, {@code dflt} when absent; problems are recorded on {@code policies}. */
-    public static <P> Bound<P> bind(ConfigNode policies, Registry<P> registry, String dflt, PolicyContext ctx) {
-        return bind(policies, registry.kind(), registry, dflt, ctx);
-    }
-
     /**
-     * Binds the policy written under {@code parent.<key>} (e.g. {@code autoscaling.policy}), {@code dflt} when
-     * absent; problems are recorded on {@code parent} with their paths there.
+     * Binds the policy written under {@code parent.<key>} (e.g. {@code policies.routing}, {@code autoscaling.policy}),
+     * its {@code name} read through {@code name} (the default when absent); problems are recorded on {@code parent}
+     * with their paths there.
      */
-    public static <P> Bound<P> bind(ConfigNode policies, String kind, Registry<P> registry, String dflt, PolicyContext ctx) {
-        String path = policies.pathOf(kind);
-        JsonNode v = policies.rawValue(kind);
-        PolicySpec spec;
-        if (v == null) {
-            spec = PolicySpec.of(dflt, path);
-        } else if (v.isTextual()) {
-            spec = PolicySpec.of(v.asText(), path);
-        } else if (v.isObject()) {
-            ConfigNode n = policies.child(kind);
-            String name = n.stringValue("name", null);
-            if (name == null) {
-                n.problem(n.pathOf("name"), "required; valid: " + String.join(", ", registry.names()));
-                return new Bound<>(PolicySpec.of(dflt, path), Optional.empty());
+    public static <P> Bound<P> bind(ConfigNode parent, String key, Registry<P> registry, Setting<String> name,
+                                    PolicyContext ctx) {
+        String path = parent.pathOf(key);
+        JsonNode v = parent.rawValue(key);
+        PolicySpec fallback = PolicySpec.of(name.defaultValue(), path);
+        ConfigNode n;
+        if (v != null && v.isTextual()) {
+            ObjectNode shortForm = JsonNodeFactory.instance.objectNode();
+            shortForm.putObject(key).set(name.key(), v);
+            n = parent.over(shortForm).child(key);
+        } else if (v == null || v.isObject()) {
+            n = parent.child(key);
+            if (n.present() && !n.has(name.key())) {
+                n.problem(n.pathOf(name.key()), "required; valid: " + String.join(", ", registry.names()));
+                return new Bound<>(fallback, Optional.empty());
             }
-            Map<String, Object> params = new LinkedHashMap<>();
-            JsonNode p = n.rawValue("params");
-            if (p != null && !p.isObject()) {
-                n.problem(n.pathOf("params"), "must be a mapping");
-            } else if (p != null) {
-                p.fields().forEachRemaining(e -> params.put(e.getKey(), toJava(e.getValue())));
-            }
-            n.finish();
-            spec = new PolicySpec(name, params, path);
         } else {
-            policies.problem(path, "must be a policy name or {name, params}; valid names: "
+            parent.problem(path, "must be a policy name or {name, params}; valid names: "
                     + String.join(", ", registry.names()));
-            return new Bound<>(PolicySpec.of(dflt, path), Optional.empty());
+            return new Bound<>(fallback, Optional.empty());
         }
+        Optional<String> chosen = n.valid(name);
+        Map<String, Object> params = new LinkedHashMap<>();
+        JsonNode p = n.rawValue("params");
+        if (p != null && !p.isObject()) {
+            n.problem(n.pathOf("params"), "must be a mapping");
+        } else if (p != null) {
+            p.fields().forEachRemaining(e -> params.put(e.getKey(), toJava(e.getValue())));
+        }
+        n.finish();
+        if (chosen.isEmpty()) {
+            return new Bound<>(fallback, Optional.empty());
+        }
+        PolicySpec spec = new PolicySpec(chosen.get(), params, path);
         try {
             return new Bound<>(spec, Optional.of(registry.create(spec, ctx)));
         } catch (ConfigException e) {
-            e.problems().forEach(pr -> policies.problem(pr.path(), pr.message()));
+            parent.problems(e);
             return new Bound<>(spec, Optional.empty());
         }
     }
@@ -78,6 +82,9 @@ public final class PolicyBinder {
     private static Object toJava(JsonNode v) {
         if (v.isNumber()) {
             return v.asDouble();
+        }
+        if (v.isBoolean()) {
+            return v.asBoolean();
         }
         if (v.isObject()) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -1,22 +1,29 @@
 package io.servesim.policy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A policy template name plus its numeric/string parameters, as bound from config
- * ({@code policies.priority: {name: slo-based, params: {age_weight: 0.5}}}).
+ * A policy template name plus its parameters, as bound from config
+ * ({@code policies.priority: {name: slo-based, params: {age_weight: 0.5}}}); the template reads each parameter through
+ * its declared {@link Setting} ({@link #get}), which parses and range-checks it.
  *
  * @param name   template name, looked up in a registry
- * @param params parameters (values are Double, String, List or Map), validated by the template's factory
+ * @param params parameters (values are Double, Boolean, String, List or Map), read by the template's factory
  * @param path   config path of this policy, for error messages
  */
 public record PolicySpec(String name, Map<String, Object> params, String path) {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
     public PolicySpec {
         params = Map.copyOf(params);
     }
@@ -40,90 +47,50 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
     }
 
     /**
-     * A numeric parameter, or {@code dflt} when absent. A given value must be finite: YAML's
-     * {@code .inf} or an overflowing literal such as {@code 1e999} is refused rather than left to
-     * turn a weighted sum into NaN.
+     * The parameter {@code setting} declares (its key), parsed and range-checked by the setting's type as
+     * {@code ConfigNode.get} does (a problem at {@code <path>.params.<key>} names the range and why), or the setting's
+     * default when absent (null for a required or derived one).
      */
-    public double number(String key, double dflt) {
-        Object v = params.get(key);
+    public <T> T get(Setting<T> setting) {
+        Object v = params.get(setting.key());
+        return v == null ? setting.defaultValue() : setting.parse(json(v), path + ".params." + setting.key());
+    }
+
+    /** {@link #get} of a parameter without a default, refused when absent. */
+    public <T> T require(Setting<T> setting) {
+        T v = get(setting);
         if (v == null) {
-            return dflt;
+            throw new ConfigException(path + ".params." + setting.key(), "required: " + setting.type().describe());
+        }
+        return v;
+    }
+
+    /** Whether the config gives parameter {@code setting} (rather than leave it to its default). */
+    public boolean has(Setting<?> setting) {
+        return params.containsKey(setting.key());
+    }
+
+    /** A bound param as the config node it was (a whole number as an integer, so {@code 60} reads back as 60). */
+    private static JsonNode json(Object v) {
+        if (v instanceof Double d) {
+            return d == Math.rint(d) && Math.abs(d) < 0x1p53 ? JSON.numberNode(d.longValue()) : JSON.numberNode(d);
+        }
+        if (v instanceof Boolean b) {
+            return JSON.booleanNode(b);
+        }
+        if (v instanceof Map<?, ?> m) {
+            ObjectNode o = JSON.objectNode();
+            m.forEach((k, x) -> o.set(String.valueOf(k), json(x)));
+            return o;
+        }
+        if (v instanceof List<?> l) {
+            ArrayNode a = JSON.arrayNode();
+            l.forEach(x -> a.add(json(x)));
+            return a;
         }
         if (v instanceof Number n) {
-            double d = n.doubleValue();
-            if (!Double.isFinite(d)) {
-                throw new ConfigException(path + ".params." + key, "must be a finite number, got " + v);
-            }
-            return d;
+            return json(n.doubleValue());
         }
-        String got = v instanceof List<?> ? "a list" : v instanceof Map<?, ?> ? "a mapping" : "'" + v + "'";
-        throw new ConfigException(path + ".params." + key, "must be a number, got " + got);
-    }
-
-    /** A numeric parameter that must be > 0 (and is required when {@code dflt} is NaN). */
-    public double positive(String key, double dflt) {
-        double v = number(key, dflt);
-        if (!(v > 0)) {
-            throw new ConfigException(path + ".params." + key, "required, must be > 0");
-        }
-        return v;
-    }
-
-    /** A numeric parameter that must be >= 0, such as a weight; {@code dflt} when absent. A {@code -0.0} reads as 0. */
-    public double nonNegative(String key, double dflt) {
-        double v = number(key, dflt);
-        if (!(v >= 0)) {
-            throw new ConfigException(path + ".params." + key, "must be >= 0");
-        }
-        return v + 0.0; // -0.0 + 0.0 is +0.0
-    }
-
-    /** A numeric parameter in [0, 1], such as a discount; {@code dflt} when absent. */
-    public double fraction(String key, double dflt) {
-        double v = number(key, dflt);
-        if (!(v >= 0 && v <= 1)) {
-            throw new ConfigException(path + ".params." + key, "must be in [0, 1], got " + v);
-        }
-        return v;
-    }
-
-    /** A map-valued parameter of numbers (e.g. per-class scores), or {@code dflt} when absent. */
-    public Map<String, Double> numberMap(String key, Map<String, Double> dflt) {
-        Object v = params.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        if (!(v instanceof Map<?, ?> m)) {
-            throw new ConfigException(path + ".params." + key, "must be a map of name: number");
-        }
-        Map<String, Double> out = new TreeMap<>();
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            if (!(e.getValue() instanceof Number n)) {
-                throw new ConfigException(path + ".params." + key + "." + e.getKey(), "must be a number");
-            }
-            out.put(String.valueOf(e.getKey()), n.doubleValue());
-        }
-        return out;
-    }
-
-    /** A string parameter from {@code valid} (the error lists them), or {@code dflt} when absent. */
-    public String choice(String key, String dflt, java.util.Collection<String> valid) {
-        Object v = params.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        if (!(v instanceof String s) || !valid.contains(s)) {
-            throw new ConfigException(path + ".params." + key, "unknown value '" + v + "'; valid: " + String.join(", ", valid));
-        }
-        return s;
-    }
-
-    /** A duration parameter written with a unit ({@code 60s}, {@code 500ms}; {@link io.servesim.config.Durations}), in us. */
-    public long durationUs(String key, long dfltUs) {
-        Object v = params.get(key);
-        if (v == null) {
-            return dfltUs;
-        }
-        return io.servesim.config.Durations.parseUs(v instanceof String s ? s : String.valueOf(v), path + ".params." + key);
+        return JSON.textNode(String.valueOf(v));
     }
 }

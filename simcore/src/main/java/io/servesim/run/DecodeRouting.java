@@ -3,6 +3,8 @@ package io.servesim.run;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.cluster.Signal;
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.disagg.PdBinder;
 import io.servesim.policy.PolicyBinder;
 import io.servesim.policy.PolicyContext;
@@ -20,10 +22,17 @@ import java.util.Set;
  * workers publish no KV events): the request's KV arrives from its prefill instance, so a decode instance's cached
  * prefixes save nothing. A policy whose built instance reads {@link Signal#PREFIX_CACHE} or
  * {@link Signal#CPU_PREFIX_CACHE} ({@link RoutingPolicy#signalsRead}: the policy is asked, never its name) is refused
- * at the key's path, listing the registry's routers that read none with their default params. Default
- * {@link PdBinder#DEFAULT_DECODE_ROUTING}.
+ * at the key's path, listing the registry's routers that read none with their default params. Its name is declared
+ * here ({@link #NAME}), beside the registry it names, which the {@code disagg} package does not see.
  */
 final class DecodeRouting {
+    /** The decode pool's router: least-loaded by default, by load and overlap-blind. */
+    static final Setting<String> NAME = Setting.of("deployment.pd.decode_routing.name",
+            ValueType.choice(List.copyOf(Routers.REGISTRY.names()), "routing policy"), "least-loaded",
+            "The decode pool's router, written as policies.routing is (a name or {name, params}); one that reads no"
+                    + " prefix cache. By load, overlap-blind, as the Dynamo mocker's disaggregated harness derives its"
+                    + " decode router (lib/mocker/src/replay/offline/disagg.rs).")
+            .flag("--pd-decode-routing");
     private static final Set<Signal> PREFIX_SIGNALS = Set.of(Signal.PREFIX_CACHE, Signal.CPU_PREFIX_CACHE);
 
     private DecodeRouting() {
@@ -32,8 +41,7 @@ final class DecodeRouting {
     /** The decode router's spec from {@code pd} (the {@code deployment.pd} node); problems are recorded there. */
     static PolicySpec bind(ConfigNode pd, PolicyContext ctx) {
         String key = PdBinder.DECODE_ROUTING_KEY;
-        PolicyBinder.Bound<RoutingPolicy> bound = PolicyBinder.bind(pd, key, Routers.REGISTRY, PdBinder.DEFAULT_DECODE_ROUTING,
-                ctx);
+        PolicyBinder.Bound<RoutingPolicy> bound = PolicyBinder.bind(pd, key, Routers.REGISTRY, NAME, ctx);
         bound.policy().ifPresent(p -> {
             List<String> read = prefixSignals(p);
             if (!read.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.servesim.run;
 
-import io.servesim.cluster.GpuPrices;
 import io.servesim.config.ConfigException;
 import io.servesim.disagg.PdSetup;
 import io.servesim.disagg.PdSpec;
@@ -112,7 +111,7 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
     }
 
     private static double price(PoolSpec pool, double override) {
-        double perGpu = Double.isNaN(override) ? GpuPrices.of(pool.latency().hardware()).orElse(Double.NaN) : override;
+        double perGpu = Double.isNaN(override) ? pool.latency().gpus().price(pool.latency().hardware()).usdPerGpuHour() : override;
         return perGpu * pool.replicas() * pool.latency().tp();
     }
 }

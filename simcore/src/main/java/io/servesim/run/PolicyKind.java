@@ -6,6 +6,8 @@ import io.servesim.cluster.PriorityPolicy;
 import io.servesim.cluster.RoutingPolicy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.PolicyBinder;
 import io.servesim.policy.PolicyContext;
@@ -16,11 +18,13 @@ import io.servesim.policy.autoscale.Autoscalers;
 import io.servesim.policy.priority.Priorities;
 import io.servesim.policy.routing.Routers;
 import io.servesim.policy.scheduling.Schedulers;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A kind of control policy of a run: its registry (whose kind name is its key under {@code policies:}),
- * its default policy (the only place defaults are named) and its command-line flag. The config
+ * A kind of control policy of a run: its registry (whose kind name is its key under {@code policies:}) and the
+ * setting of its policy's name, {@code policies.<kind>.name} (one of the registry's; the kind's default policy, the
+ * only place defaults are named, and its command-line flag), with a line saying what the kind decides. The config
  * loader, {@link PolicyBundle}, {@code --policy-config}, the CLI's flags, {@code validate}'s summary
  * and the contract tests iterate {@link #ALL}. A class of typed constants rather than an enum, so
  * each kind builds its own interface.
@@ -32,51 +36,53 @@ import java.util.List;
  *   <li>give it a registry in its own package under {@code policy} (e.g.
  *       {@code policy.autoscaling.Autoscalers.REGISTRY}) and its policies, one class each, as
  *       {@link Registry} describes;</li>
- *   <li>add a constant here (registry, default, flag) and list it in {@link #ALL};</li>
+ *   <li>add a constant here (registry, default, flag, what it decides) and list it in {@link #ALL};</li>
  *   <li>wire it: {@link Simulation} builds it with {@link #create} and hands it to its user.</li>
  * </ol>
  *
  * @param <P> the policy interface
  */
 public final class PolicyKind<P> {
-    public static final PolicyKind<AdmissionPolicy> ADMISSION =
-            new PolicyKind<>(Admissions.REGISTRY, "always-admit", "--admission-policy");
-    public static final PolicyKind<PriorityPolicy> PRIORITY =
-            new PolicyKind<>(Priorities.REGISTRY, "constant", "--priority-policy");
-    public static final PolicyKind<RoutingPolicy> ROUTING =
-            new PolicyKind<>(Routers.REGISTRY, "round-robin", "--routing-policy");
-    public static final PolicyKind<SchedulingPolicy> SCHEDULER =
-            new PolicyKind<>(Schedulers.REGISTRY, "fcfs", "--scheduler");
+    public static final PolicyKind<AdmissionPolicy> ADMISSION = new PolicyKind<>(Admissions.REGISTRY, "always-admit",
+            "--admission-policy", "Which arriving requests enter the cluster, now or after a delay (BLIS sim/admission.go).");
+    public static final PolicyKind<PriorityPolicy> PRIORITY = new PolicyKind<>(Priorities.REGISTRY, "constant",
+            "--priority-policy", "The score priority-aware schedulers serve requests by (BLIS sim/priority.go).");
+    public static final PolicyKind<RoutingPolicy> ROUTING = new PolicyKind<>(Routers.REGISTRY, "round-robin",
+            "--routing-policy", "The instance each admitted request goes to (BLIS sim/routing.go, llm-d's scorers, Dynamo's"
+                    + " KV router).");
+    public static final PolicyKind<SchedulingPolicy> SCHEDULER = new PolicyKind<>(Schedulers.REGISTRY, "fcfs",
+            "--scheduler", "The order of each instance's wait queue (vLLM v1's fcfs and priority policies, BLIS's templates).");
 
     /**
      * Used only with {@code autoscaling.enabled: true}; given without it, {@link SimConfigLoader} refuses it.
      * Written as {@code policies.autoscale} (so a policy bundle carries it with the others) or, beside the
      * settings it goes with, as {@code autoscaling.policy}; not both.
      */
-    public static final PolicyKind<AutoScalePolicy> AUTOSCALE =
-            new PolicyKind<>(Autoscalers.REGISTRY, "threshold", "--autoscale-policy", "autoscaling", "policy");
+    public static final PolicyKind<AutoScalePolicy> AUTOSCALE = new PolicyKind<>(Autoscalers.REGISTRY, "threshold",
+            "--autoscale-policy", "The replica count, with autoscaling.enabled (BLIS's ThresholdScaler, Kubernetes HPA, llm-d"
+                    + " WVA); also written as autoscaling.policy.", "autoscaling", "policy");
 
     /** Every kind, in the order configs, summaries and help list them. */
     public static final List<PolicyKind<?>> ALL = List.of(ADMISSION, PRIORITY, ROUTING, SCHEDULER, AUTOSCALE);
 
     private final Registry<P> registry;
-    private final String defaultName;
-    private final String flag;
+    private final Setting<String> policyName;
+    private final String doc;
     /** Section and key of a second spelling ({@code autoscaling.policy}); null for none. */
     private final String altSection;
     private final String altKey;
 
-    private PolicyKind(Registry<P> registry, String defaultName, String flag) {
-        this(registry, defaultName, flag, null, null);
+    private PolicyKind(Registry<P> registry, String defaultName, String flag, String doc) {
+        this(registry, defaultName, flag, doc, null, null);
     }
 
-    private PolicyKind(Registry<P> registry, String defaultName, String flag, String altSection, String altKey) {
-        if (!registry.names().contains(defaultName)) {
-            throw new IllegalArgumentException("default " + registry.kind() + " policy " + defaultName + " is not registered");
-        }
+    /** A kind whose default policy {@code defaultName} must be registered (its name setting refuses it otherwise). */
+    private PolicyKind(Registry<P> registry, String defaultName, String flag, String doc, String altSection, String altKey) {
         this.registry = registry;
-        this.defaultName = defaultName;
-        this.flag = flag;
+        this.policyName = Setting.of("policies." + registry.kind() + ".name",
+                ValueType.choice(List.copyOf(registry.names()), registry.kind() + " policy"), defaultName,
+                "The " + registry.kind() + " policy, written as its name or {name, params}.").flag(flag);
+        this.doc = doc;
         this.altSection = altSection;
         this.altKey = altKey;
     }
@@ -106,9 +112,36 @@ public final class PolicyKind<P> {
         return v != null && !v.isNull() ? altConfigPath() : configPath();
     }
 
+    /** The setting of its policy's name, {@code policies.<kind>.name}. */
+    public Setting<String> nameSetting() {
+        return policyName;
+    }
+
+    /** The kind whose name or policy parameter {@code setting} is, or null for a setting of no policy kind. */
+    public static PolicyKind<?> of(Setting<?> setting) {
+        for (PolicyKind<?> k : ALL) {
+            if (k.policyName == setting || k.registry.settings().contains(setting)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
     /** The command-line flag that sets {@link #configPath}, e.g. {@code --routing-policy}. */
     public String flag() {
-        return flag;
+        return policyName.flagName();
+    }
+
+    /** What the kind decides, a line for the settings catalog. */
+    public String doc() {
+        return doc;
+    }
+
+    /** The kind's settings: its policy's name, then every policy's parameters in registry order. */
+    public List<Setting<?>> settings() {
+        List<Setting<?>> all = new ArrayList<>(List.of(policyName));
+        all.addAll(registry.settings());
+        return List.copyOf(all);
     }
 
     public Registry<P> registry() {
@@ -117,7 +150,7 @@ public final class PolicyKind<P> {
 
     /** The default policy, used when a config names none. */
     public PolicySpec defaultSpec() {
-        return PolicySpec.of(defaultName, configPath());
+        return PolicySpec.of(policyName.defaultValue(), configPath());
     }
 
     /**
@@ -128,14 +161,14 @@ public final class PolicyKind<P> {
     PolicyBinder.Bound<P> bind(ConfigNode root, ConfigNode policies, PolicyContext ctx) {
         policies.declare(name());
         if (configPathIn(root.raw()).equals(configPath())) {
-            return PolicyBinder.bind(policies, registry, defaultName, ctx);
+            return PolicyBinder.bind(policies, name(), registry, policyName, ctx);
         }
         ConfigNode alt = root.child(altSection);
         if (policies.has(name())) {
             alt.problem(alt.pathOf(altKey), "given twice: also as " + configPath() + "; write the policy in one place"
                     + " (" + configPath() + ", or " + altConfigPath() + " beside the other autoscaling settings)");
         }
-        return PolicyBinder.bind(alt, altKey, registry, defaultName, ctx);
+        return PolicyBinder.bind(alt, altKey, registry, policyName, ctx);
     }
 
     /** A fresh policy of this kind as {@code bundle} names it (policies may keep per-run state). */

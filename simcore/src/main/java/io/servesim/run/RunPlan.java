@@ -1,7 +1,6 @@
 package io.servesim.run;
 
 import io.servesim.cluster.AutoscalingConfig;
-import io.servesim.cluster.GpuPrices;
 import io.servesim.config.ConfigException;
 import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceOptions;
@@ -58,6 +57,7 @@ public final class RunPlan {
                 FleetKeys.AGGREGATED, problems);
         checkWorkload(cfg, cfg.engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
+        checkCostPriced(cfg, autoscaling.usdPerGpuHour(), cfg.latency().hardware(), problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -77,6 +77,10 @@ public final class RunPlan {
         PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), problems);
         checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
+        if (pd != null) {
+            checkCostPriced(cfg, pd.setup().usdPerHour(), cfg.pd().prefill().latency().hardware() + " or "
+                    + cfg.pd().decode().latency().hardware(), problems);
+        }
         if (problems.isEmpty() && pd != null) {
             var p = pd.setup().prefill();
             var d = pd.setup().decode();
@@ -116,6 +120,20 @@ public final class RunPlan {
             }
         }
         return f.resolve(blackbox);
+    }
+
+    /**
+     * A fitness weight on {@code cost_usd} needs the GPUs' price ({@code price}: per GPU-hour, or what a P/D deployment
+     * costs per hour; NaN when unknown; {@code hardware} names the GPUs): without it every candidate's cost is null and
+     * would score 0 alike.
+     */
+    private static void checkCostPriced(SimConfig cfg, double price, String hardware, List<ConfigException.Problem> problems) {
+        if (cfg.fitness().has("cost_usd") && Double.isNaN(price)) {
+            problems.add(new ConfigException.Problem("fitness_weights", "cost_usd needs the GPU's price: no sourced price for "
+                    + hardware + " (the GPU table prices " + String.join(", ", cfg.latency().gpus().pricedNames())
+                    + "); give the price per GPU-hour at autoscaling.gpu_price_per_hour, or usd_per_gpu_hour and"
+                    + " price_source in a deployment.gpus row"));
+        }
     }
 
     /** An engine config with its KV capacity and max_model_len resolved, and where the capacity came from. */
@@ -242,13 +260,14 @@ public final class RunPlan {
 
     /**
      * The autoscaling config with its weight-load time (the model's weight bytes, from its
-     * {@code config.json}, over the load bandwidth) and GPU price ({@link GpuPrices}, unless
+     * {@code config.json}, over the load bandwidth) and GPU price (the GPU table's, {@code usd_per_gpu_hour} of
+     * {@code gpus.yaml} or of a {@code deployment.gpus} row, unless
      * {@code autoscaling.gpu_price_per_hour}) settled; the fleet's slots must fit in memory.
      */
     private static AutoscalingConfig settle(SimConfig cfg, ResolvedLatency resolved, List<ConfigException.Problem> problems) {
         AutoscalingConfig a = cfg.autoscaling();
         if (Double.isNaN(a.usdPerGpuHour())) {
-            a = a.withPrice(GpuPrices.of(cfg.latency().hardware()).orElse(Double.NaN));
+            a = a.withPrice(cfg.latency().gpus().price(cfg.latency().hardware()).usdPerGpuHour());
         }
         if (!a.enabled()) {
             return a;
@@ -319,6 +338,7 @@ public final class RunPlan {
      */
     public java.util.List<String> warnings() {
         List<String> w = new ArrayList<>(config.workload() == null ? List.of() : config.workload().warnings());
+        w.addAll(config.fitness().notes());
         if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
             w.add("deployment.coefficients: " + latency.model().calibrationNote());
         }
@@ -328,10 +348,19 @@ public final class RunPlan {
         var a = setup.autoscaling();
         if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {
             w.add("autoscaling.gpu_price_per_hour: no sourced price for " + config.latency().hardware()
-                    + " (the bundled price table has " + GpuPrices.known() + "), so cost_usd is null;"
+                    + " (the GPU table prices " + String.join(", ", config.latency().gpus().pricedNames()) + "), so cost_usd is null;"
                     + " give the price per GPU-hour there");
         }
         return w;
+    }
+
+    /**
+     * Whether {@code p} is a limit of this JVM rather than of the config: the KV-cache bookkeeping of the fleet would not
+     * fit 3/4 of the maximum heap. The same config passes in a larger heap, so a search over configs (a capacity plan)
+     * refuses to run rather than count it as a deployment that cannot run.
+     */
+    public static boolean needsLargerHeap(ConfigException.Problem p) {
+        return p.message().endsWith(StartupChecks.LARGER_HEAP);
     }
 
     /** Where the KV capacity came from (shown by {@code servesim validate}). */

@@ -22,7 +22,8 @@ public final class RunSettings {
                     + " 70 million requests.")
             .flag("--max-events");
     public static final Setting<String> FITNESS_WEIGHTS = Setting.derived("fitness_weights", ValueType.text(), "none",
-            "Weighted fitness metrics, key:weight,... (e.g. throughput:0.5,p99_ttft:0.5); evaluate requires them.")
+            "Weighted fitness metrics, key:weight,... (e.g. throughput_rps:0.5,ttft_p99_ms:0.5); a key is a metric"
+                    + " column with a fitness rule (servesim metrics, docs/metrics-reference.md); evaluate requires them.")
             .flag("--fitness-weights");
 
     /** Every top-level setting, in documentation order. */

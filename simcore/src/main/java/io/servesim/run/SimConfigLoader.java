@@ -203,7 +203,7 @@ public final class SimConfigLoader {
      */
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.get(DeploymentSettings.MODEL);
-        if (model != null && model.trim().toLowerCase(java.util.Locale.ROOT).endsWith(".json") && !d.fromFlag("model")) {
+        if (model != null && model.trim().toLowerCase(java.util.Locale.ROOT).endsWith(".json") && !d.fromCommandLine("model")) {
             // a config.json named in the file is relative to the file's folder, as trace.path and gpus are
             model = baseDir.resolve(model.trim()).normalize().toString();
         }

@@ -24,6 +24,8 @@ import java.util.Locale;
  */
 final class StartupChecks {
     static final int HEAP_SHARE_PERCENT = 75;
+    /** How a problem of this JVM's heap, not of the config, ends ({@link RunPlan#needsLargerHeap}). */
+    static final String LARGER_HEAP = "or run the JVM with a larger -Xmx";
 
     private StartupChecks() {
     }
@@ -82,7 +84,7 @@ final class StartupChecks {
                 instances + (instances == 1 ? " instance" : " instances") + " x " + blocks + " KV blocks need about "
                         + gib(perInstance * instances) + " GiB of simulator heap for KV-cache bookkeeping ("
                         + perInstance / blocks + " bytes per block), more than 3/4 of the JVM's maximum heap of "
-                        + gib(maxHeapBytes) + " GiB; lower " + keys.replicas() + " or the KV blocks, or run the JVM with a larger -Xmx"));
+                        + gib(maxHeapBytes) + " GiB; lower " + keys.replicas() + " or the KV blocks, " + LARGER_HEAP));
     }
 
     /**
@@ -101,7 +103,7 @@ final class StartupChecks {
                 + prefillBlocks + " and " + decodeReplicas + " decode x " + decodeBlocks + " KV blocks need about "
                 + gib(prefillBytes + decodeBytes) + " GiB of simulator heap for KV-cache bookkeeping together, more than 3/4"
                 + " of the JVM's maximum heap of " + gib(maxHeapBytes) + " GiB; lower deployment.pd.prefill.replicas,"
-                + " deployment.pd.decode.replicas or the KV blocks, or run the JVM with a larger -Xmx"));
+                + " deployment.pd.decode.replicas or the KV blocks, " + LARGER_HEAP));
     }
 
     static String gib(long bytes) {

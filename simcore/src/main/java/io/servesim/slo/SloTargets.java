@@ -1,6 +1,7 @@
 package io.servesim.slo;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Setting;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,10 +9,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Per-SLO-class latency targets (ms; NaN = no target for that metric). A completed request meets
- * its SLO when every target its class defines is met; classes without targets are always met.
- * Defaults follow common serving tiers: realtime (TTFT 200 ms, TPOT 50 ms), interactive (TTFT
- * 1 s, TPOT 100 ms), standard (TTFT 2 s, TPOT 200 ms), batch (E2E 10 min).
+ * Per-SLO-class latency targets (ms; NaN = no target for that metric; {@link SloSettings}). A completed request meets
+ * its SLO when every target its class defines is met; classes without targets are always met. Defaults are the
+ * built-in classes ({@link SloSettings#BUILT_IN}): realtime (TTFT 200 ms, TPOT 50 ms), interactive (TTFT 1 s, TPOT
+ * 100 ms), standard (TTFT 2 s, TPOT 200 ms), batch (E2E 10 min).
  */
 public record SloTargets(Map<String, Target> classes) {
     /**
@@ -39,11 +40,7 @@ public record SloTargets(Map<String, Target> classes) {
 
     private static final double NONE = Double.NaN;
 
-    public static final SloTargets DEFAULT = new SloTargets(Map.of(
-            "realtime", new Target(200, 50, NONE),
-            "interactive", new Target(1000, 100, NONE),
-            "standard", new Target(2000, 200, NONE),
-            "batch", new Target(NONE, NONE, 600_000)));
+    public static final SloTargets DEFAULT = new SloTargets(SloSettings.BUILT_IN);
 
     public SloTargets {
         classes = Map.copyOf(new TreeMap<>(classes));
@@ -71,9 +68,9 @@ public record SloTargets(Map<String, Target> classes) {
         s.raw().fieldNames().forEachRemaining(keys::add);
         for (String cls : keys) {
             ConfigNode t = s.child(cls);
-            double ttft = t.doubleValue("ttft_ms", Double.NaN, 0, Double.MAX_VALUE);
-            double tpot = t.doubleValue("tpot_ms", Double.NaN, 0, Double.MAX_VALUE);
-            double e2e = t.doubleValue("e2e_ms", Double.NaN, 0, Double.MAX_VALUE);
+            double ttft = ms(t, SloSettings.TTFT_MS);
+            double tpot = ms(t, SloSettings.TPOT_MS);
+            double e2e = ms(t, SloSettings.E2E_MS);
             t.finish();
             if (!t.has("ttft_ms") && !t.has("tpot_ms") && !t.has("e2e_ms")) {
                 s.problem(s.pathOf(cls), "defines no target; give at least one of ttft_ms, tpot_ms, e2e_ms");
@@ -82,5 +79,11 @@ public record SloTargets(Map<String, Target> classes) {
         }
         s.finish();
         return new SloTargets(classes);
+    }
+
+    /** A target of class node {@code t}, NaN when it gives none. */
+    private static double ms(ConfigNode t, Setting<Double> target) {
+        Double ms = t.get(target);
+        return ms == null ? NONE : ms;
     }
 }

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Binds a synthetic workload section: {@code version}, {@code seed}, {@code aggregate_rate},
- * {@code num_requests}, {@code horizon_us} and either {@code clients: [...]} or one client's keys
- * directly in the section (the short single-client form, client id {@code default}).
+ * Binds a synthetic workload section ({@link WorkloadSettings}: {@code seed}, {@code aggregate_rate},
+ * {@code num_requests}, {@code horizon_us}) and either {@code clients: [...]} or one client's keys
+ * directly in the section (the short single-client form, client id {@value ClientSettings#SINGLE_CLIENT_ID}).
  *
  * <p>Rate fractions: each must be > 0; when they do not sum to 1 (within 1e-9) every fraction is
  * divided by their sum and a warning says so ({@link GeneratorSpec#warnings()}). Omitting
@@ -23,21 +23,16 @@ public final class GeneratorBinder {
 
     /** Binds {@code w} (not finished: the caller finishes it); null when invalid. */
     public static GeneratorSpec bind(ConfigNode w, Path baseDir, long runHorizonUs) {
-        w.declare("seed", "clients");
-        OptionalLong seed = w.has("seed") ? OptionalLong.of(w.longValue("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE))
-                : OptionalLong.empty();
-        double rate = w.doubleValue("aggregate_rate", Double.NaN, -Double.MAX_VALUE, Double.MAX_VALUE);
-        if (!w.has("aggregate_rate")) {
+        w.declare("clients");
+        Long seed = w.get(WorkloadSettings.SEED);
+        Double rate = w.get(WorkloadSettings.AGGREGATE_RATE);
+        if (rate == null && !w.has(WorkloadSettings.AGGREGATE_RATE.key())) {
             w.problem(w.pathOf("aggregate_rate"), "required: arrivals (requests or sessions) per second across all clients");
-        } else if (!(rate > 0) && !Double.isNaN(rate)) {
-            w.problem(w.pathOf("aggregate_rate"), "must be > 0");
         }
-        // -1: absent, or invalid (reported); then the end of the workload is not judged.
-        long numRequests = w.longValue("num_requests", -1, 0, Long.MAX_VALUE);
-        long horizonUs = w.longValue("horizon_us", -1, 0, Long.MAX_VALUE);
-        boolean invalid = w.has("num_requests") && numRequests < 0 || w.has("horizon_us") && horizonUs < 0;
-        numRequests = Math.max(0, numRequests);
-        horizonUs = Math.max(0, horizonUs);
+        long numRequests = w.get(WorkloadSettings.NUM_REQUESTS);
+        long horizonUs = w.get(WorkloadSettings.HORIZON_US);
+        // a refused value is reported; then the end of the workload is not judged
+        boolean invalid = w.refused(WorkloadSettings.NUM_REQUESTS) || w.refused(WorkloadSettings.HORIZON_US);
         if (!invalid && numRequests == 0 && horizonUs == 0 && runHorizonUs == 0) {
             w.problem(w.pathOf("num_requests"), "required: give num_requests or horizon_us (here or at the top level), "
                     + "or the workload never ends");
@@ -66,17 +61,18 @@ public final class GeneratorBinder {
                 }
             }
         } else {
-            ClientSpec spec = ClientBinder.bind(w, "default", baseDir);
+            ClientSpec spec = ClientBinder.bind(w, ClientSettings.SINGLE_CLIENT_ID, baseDir);
             ok = spec != null;
             if (ok) {
                 clients.add(spec);
             }
         }
-        if (!ok || clients.isEmpty() || !(rate > 0)) {
+        if (!ok || clients.isEmpty() || rate == null) {
             return null;
         }
         List<String> warnings = new ArrayList<>();
-        return new GeneratorSpec(seed, rate, numRequests, horizonUs, normalise(w, clients, warnings), warnings);
+        return new GeneratorSpec(seed == null ? OptionalLong.empty() : OptionalLong.of(seed), rate, numRequests, horizonUs,
+                normalise(w, clients, warnings), warnings);
     }
 
     private static List<ClientSpec> normalise(ConfigNode w, List<ClientSpec> clients, List<String> warnings) {

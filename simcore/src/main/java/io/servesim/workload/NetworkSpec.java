@@ -14,14 +14,17 @@ package io.servesim.workload;
  *       otherwise.</li>
  * </ul>
  * Client-side TTFT and E2E (as vLLM's {@code benchmarks/benchmark_serving.py} measures them, from
- * the client's send to the chunk's receipt) thus include both legs. A bandwidth of 0 means
- * unlimited (only the RTT applies).
+ * the client's send to the chunk's receipt) thus include both legs. A bandwidth of {@link #UNLIMITED} (0: the
+ * config omits {@code bandwidth_mbps}) means unlimited (only the RTT applies).
  *
  * @param bytesPerToken  bytes of request or response body per token
- * @param bandwidthMbps  link bandwidth in megabits per second, each direction; 0 = unlimited
+ * @param bandwidthMbps  link bandwidth in megabits per second, each direction; {@link #UNLIMITED} = unlimited
  * @param rttUs          round-trip time in microseconds
  */
 public record NetworkSpec(double bytesPerToken, double bandwidthMbps, long rttUs) {
+    /** The {@code bandwidthMbps} of an unlimited link: only the RTT applies. */
+    public static final double UNLIMITED = 0;
+
     /** Request leg: from send to arrival at the engine for a prompt of {@code inputTokens}. */
     public long requestDelayUs(int inputTokens) {
         return rttUs / 2 + serializationUs(inputTokens);
@@ -38,7 +41,7 @@ public record NetworkSpec(double bytesPerToken, double bandwidthMbps, long rttUs
     }
 
     private long serializationUs(int tokens) {
-        if (bandwidthMbps <= 0) {
+        if (bandwidthMbps <= UNLIMITED) {
             return 0;
         }
         return (long) Math.ceil(tokens * bytesPerToken * 8 / bandwidthMbps);

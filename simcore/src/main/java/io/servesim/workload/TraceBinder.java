@@ -8,9 +8,9 @@ import java.nio.file.Path;
 
 /**
  * Binds {@code trace: {format, path, mode, arrival_speedup_ratio, max_in_flight, skip_bad_lines,
- * max_requests}}. {@code path} is relative to the config's directory. {@code arrival_speedup_ratio}
- * (default 1) applies to trace mode only; {@code max_in_flight} is required in concurrency mode and
- * only allowed there.
+ * max_requests}} ({@link TraceSettings}). {@code path} is relative to the config's directory.
+ * {@code arrival_speedup_ratio} applies to trace mode only; {@code max_in_flight} is required in
+ * concurrency mode and only allowed there.
  */
 public final class TraceBinder {
     private TraceBinder() {
@@ -21,21 +21,18 @@ public final class TraceBinder {
         if (!t.present()) {
             return null; // given but not a mapping: already reported
         }
-        String format = t.choice("format", null, TraceFormat.names());
-        if (!t.has("format")) {
+        String format = t.get(TraceSettings.FORMAT);
+        if (!t.has(TraceSettings.FORMAT.key())) {
             t.problem(t.pathOf("format"), "required; valid: " + String.join(", ", TraceFormat.names()));
         }
-        String file = t.stringValue("path", null);
-        ReplayMode mode = ReplayMode.of(t.choice("mode", "trace", ReplayMode.NAMES));
-        double speedup = t.doubleValue("arrival_speedup_ratio", 1.0, -Double.MAX_VALUE, Double.MAX_VALUE);
-        int maxInFlight = t.intValue("max_in_flight", 0, 1, Integer.MAX_VALUE);
-        boolean skip = t.boolValue("skip_bad_lines", false);
-        long maxRequests = t.longValue("max_requests", 0, 0, Long.MAX_VALUE);
+        String file = t.get(TraceSettings.PATH);
+        ReplayMode mode = ReplayMode.of(t.get(TraceSettings.MODE));
+        double speedup = t.get(TraceSettings.ARRIVAL_SPEEDUP_RATIO);
+        Long maxInFlight = t.get(TraceSettings.MAX_IN_FLIGHT);
+        boolean skip = t.get(TraceSettings.SKIP_BAD_LINES);
+        long maxRequests = t.get(TraceSettings.MAX_REQUESTS);
         t.finish();
         if (mode == ReplayMode.TRACE) {
-            if (!(speedup > 0)) {
-                t.problem(t.pathOf("arrival_speedup_ratio"), "must be > 0");
-            }
             if (t.has("max_in_flight")) {
                 t.problem(t.pathOf("max_in_flight"), "only for mode: concurrency");
             }
@@ -48,9 +45,9 @@ public final class TraceBinder {
             }
         }
         Path p = null;
-        if (file == null) {
+        if (file == null && !t.has(TraceSettings.PATH.key())) {
             t.problem(t.pathOf("path"), "required: the trace file");
-        } else {
+        } else if (file != null) {
             p = baseDir.resolve(file).normalize();
             String unreadable = ReadFailure.unreadable(p);
             if (unreadable != null) {
@@ -60,6 +57,7 @@ public final class TraceBinder {
         if (format == null || p == null || t.hasProblems()) {
             return null;
         }
-        return new TraceSpec(TraceFormat.of(format), p, mode, speedup, maxInFlight, skip, maxRequests);
+        int resident = maxInFlight == null ? 0 : Math.toIntExact(maxInFlight); // 0: trace mode, where it is not given
+        return new TraceSpec(TraceFormat.of(format), p, mode, speedup, resident, skip, maxRequests);
     }
 }

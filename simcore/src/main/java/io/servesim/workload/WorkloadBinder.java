@@ -78,21 +78,21 @@ public final class WorkloadBinder {
         return bindTree(tree, at, " (in " + file + ")", sink, file.getParent(), horizonUs, slo);
     }
 
-    /** Binds a detached tree, reporting its problems on {@code sink} under {@code prefix}. */
+    /**
+     * Binds a detached tree, reporting its problems on {@code sink} under {@code prefix} and recording its settings there
+     * ({@link ConfigNode#adopt}).
+     */
     private static WorkloadSpec bindTree(JsonNode tree, String prefix, String note, ConfigNode sink, Path baseDir,
                                          long horizonUs, SloTargets slo) {
-        JsonNode resolved = withScenario(tree, prefix, sink);
-        if (resolved == null) {
-            return null;
-        }
-        ConfigNode w = ConfigNode.root(resolved);
+        ConfigNode root = sink.detached(tree, prefix);
+        ConfigNode w = withScenario(root); // over root's tree or the expanded one, sharing root's problems and settings
         WorkloadSpec spec = null;
-        if (resolved.isObject()) {
-            String version = w.stringValue("version", "2");
+        if (w != null && w.raw().isObject()) {
+            String version = w.get(WorkloadSettings.VERSION);
             if (!"2".equals(version)) {
                 w.problem(w.pathOf("version"), "unsupported version '" + version + "'; this is workload spec version 2");
             }
-            w.declare("scenario", "trace");
+            w.declare("trace");
             spec = w.has("trace") ? TraceBinder.bind(w.child("trace"), baseDir)
                     : GeneratorBinder.bind(w, baseDir, horizonUs);
             w.finish();
@@ -100,8 +100,9 @@ public final class WorkloadBinder {
                 checkSloClasses(w, g, slo);
             }
         }
+        sink.adopt(root, prefix);
         try {
-            w.throwIfProblems();
+            root.throwIfProblems();
         } catch (ConfigException e) {
             for (ConfigException.Problem p : e.problems()) {
                 String path = p.path().isEmpty() ? prefix : prefix.isEmpty() ? p.path() : prefix + "." + p.path();
@@ -129,19 +130,17 @@ public final class WorkloadBinder {
         }
     }
 
-    /** The tree with its {@code scenario} expanded, or null after recording an unknown scenario. */
-    private static JsonNode withScenario(JsonNode tree, String prefix, ConfigNode sink) {
-        if (!(tree instanceof ObjectNode obj) || !obj.has("scenario")) {
-            return tree;
+    /**
+     * {@code w} over its tree with the {@code scenario} it names expanded (the keys beside it replacing the scenario's),
+     * or {@code w} itself when it names none; null after recording an unknown scenario.
+     */
+    private static ConfigNode withScenario(ConfigNode w) {
+        String scenario = w.get(WorkloadSettings.SCENARIO);
+        if (scenario == null) {
+            return w.has(WorkloadSettings.SCENARIO.key()) ? null : w;
         }
-        String at = prefix.isEmpty() ? "scenario" : prefix + ".scenario";
-        JsonNode name = obj.get("scenario");
-        if (!name.isTextual() || !Scenarios.names().contains(name.asText())) {
-            sink.problem(at, "unknown scenario " + name + "; valid: " + String.join(", ", Scenarios.names()));
-            return null;
-        }
-        ObjectNode overrides = obj.deepCopy();
-        overrides.remove("scenario");
-        return Scenarios.withOverrides(name.asText(), overrides);
+        ConfigNode expanded = w.over(Scenarios.withOverrides(scenario, (ObjectNode) w.raw()));
+        expanded.declare(WorkloadSettings.SCENARIO.key());
+        return expanded;
     }
 }

@@ -55,7 +55,7 @@ class AutoscalingTest {
                 AutoscalingFixture.stepLoad());
         var s = o.summary();
         assertTrue(s.autoscaling().scaleDowns() > 0, "replicas retired");
-        assertEquals(s.cacheHitRate(), s.kvTiers().gpuHitRate() + s.kvTiers().cpuHitRate(), 1e-12);
+        assertEquals(s.prefixHitRate(), s.kvTiers().gpuHitRate() + s.kvTiers().cpuHitRate(), 1e-12);
         assertEquals(4000, s.kvTiers().cpuKvBlocks());
     }
 
@@ -143,7 +143,7 @@ class AutoscalingTest {
 
     /**
      * The replicas retired after the peak take their preempted readmissions' prefix lookups into the
-     * run's {@code preempted_cache_hit_rate} (and their preemptions into its count), as they take their
+     * run's {@code preempted_prefix_hit_rate} (and their preemptions into its count), as they take their
      * first admissions' into the hit rate. 300 blocks of 16 tokens hold 4,800 tokens, less than 16
      * running 500-token requests need (16 x 32 blocks = 512): the high phase preempts on every replica;
      * 200 s of low load after it retire all but one.
@@ -163,7 +163,7 @@ class AutoscalingTest {
             all.add(e);
         }
         var s = o.summary();
-        assertEquals((double) all.preemptedHitTokens() / all.preemptedQueriedTokens(), s.preemptedCacheHitRate(), 1e-12);
+        assertEquals((double) all.preemptedHitTokens() / all.preemptedQueriedTokens(), s.preemptedPrefixHitRate(), 1e-12);
         assertEquals(all.preemptions(), s.preemptions());
         assertTrue(all.preemptions() > retired.preemptions(), "live replicas preempted too");
     }

@@ -127,8 +127,8 @@ class ClusterBehaviourTest {
                 .withPolicies(routing("prefix-affinity")), MixedWorkload.generate(2000, 40, 0.5, 48, 13));
         RunSummary kv = run(small.withCluster(new ClusterConfig(4, 0, 0, Observability.ALL_IMMEDIATE))
                 .withPolicies(routing("kv-router")), MixedWorkload.generate(2000, 40, 0.5, 48, 13));
-        assertTrue(pa.cacheHitRate() > rr.cacheHitRate() + 0.05, pa.cacheHitRate() + " vs " + rr.cacheHitRate());
-        assertTrue(kv.cacheHitRate() > rr.cacheHitRate() + 0.05, kv.cacheHitRate() + " vs " + rr.cacheHitRate());
+        assertTrue(pa.prefixHitRate() > rr.prefixHitRate() + 0.05, pa.prefixHitRate() + " vs " + rr.prefixHitRate());
+        assertTrue(kv.prefixHitRate() > rr.prefixHitRate() + 0.05, kv.prefixHitRate() + " vs " + rr.prefixHitRate());
     }
 
     @Test
@@ -141,7 +141,7 @@ class ClusterBehaviourTest {
         RunSummary rr = run(cluster(4, routing("round-robin")), MixedWorkload.generate(3000, 90, 0.5, 2, 19));
         RunSummary kv = run(cluster(4, routing("kv-router")), MixedWorkload.generate(3000, 90, 0.5, 2, 19));
         assertTrue(kv.ttftMs().p99() < 1.5 * rr.ttftMs().p99(), kv.ttftMs().p99() + " vs " + rr.ttftMs().p99());
-        assertTrue(kv.cacheHitRate() >= rr.cacheHitRate(), kv.cacheHitRate() + " vs " + rr.cacheHitRate());
+        assertTrue(kv.prefixHitRate() >= rr.prefixHitRate(), kv.prefixHitRate() + " vs " + rr.prefixHitRate());
     }
 
     @Test

@@ -68,9 +68,10 @@ class CrossReferenceTest {
 
     @Test
     void tenantQuotaLimitsAreWholeNumbers() {
-        assertEquals(List.of("policies.admission.params.max_in_flight: must be an integer >= 1 (at most 2147483647), got 2.5"),
+        assertEquals(List.of("policies.admission.params.max_in_flight: must be an integer, got 2.5"),
                 problems(CLIENTS.formatted("batch") + "policies: {admission: {name: tenant-quota, params: {max_in_flight: 2.5}}}"));
-        assertEquals(List.of("policies.admission.params.tenant_limits.team-a: must be an integer >= 0 (at most 2147483647), got -1"),
+        assertEquals(List.of("policies.admission.params.tenant_limits.team-a: must be in [0, 1000000] requests, got -1 (a tenant's"
+                + " concurrency beyond 10^6 requests exceeds what any fleet holds in flight)"),
                 problems(CLIENTS.formatted("batch")
                         + "policies: {admission: {name: tenant-quota, params: {max_in_flight: 2, tenant_limits: {team-a: -1}}}}"));
     }

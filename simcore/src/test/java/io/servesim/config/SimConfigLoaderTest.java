@@ -97,7 +97,7 @@ class SimConfigLoaderTest {
                                   prefix_cache: {mode: on-demand, latency_us: 200}}
                 policies: {routing: {name: weighted-scoring, params: {cache_affinity: 2}}, admission: reject-all}
                 slo: {realtime: {ttft_ms: 150}}
-                fitness_weights: "throughput:0.5,p99_ttft:0.5"
+                fitness_weights: "throughput_rps:0.5,ttft_p99_ms:0.5"
                 """);
         assertEquals(4, c.cluster().instances());
         assertEquals(500, c.cluster().routingLatencyUs());
@@ -107,7 +107,7 @@ class SimConfigLoaderTest {
         assertEquals(200, obs.mode(io.servesim.cluster.Signal.PREFIX_CACHE).latencyUs());
         assertEquals(150.0, c.slo().of("realtime").ttftMs());
         assertEquals(true, Double.isNaN(c.slo().of("realtime").tpotMs()));
-        assertEquals(0.5, c.fitness().weights().get("p99_ttft"));
+        assertEquals(0.5, c.fitness().weights().get("ttft_p99_ms"));
         assertEquals("reject-all", c.policies().spec(PolicyKind.ADMISSION).name());
     }
 
@@ -125,8 +125,8 @@ class SimConfigLoaderTest {
         assertTrue(p.contains("cluster.observability.queue_depth.mode: unknown value 'sometimes'; valid: immediate, periodic, on-demand"), p.toString());
         assertTrue(p.contains("policies.routing.name: unknown routing policy 'nearest'; valid: round-robin, least-loaded, "
                 + "weighted-scoring, prefix-affinity, kv-router, always-busiest"), p.toString());
-        assertTrue(p.contains("policies.admission.params.refill_per_s: required, >= 0 (tokens per second)"), p.toString());
-        assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: throughput")), p.toString());
+        assertTrue(p.contains("policies.admission.params.refill_per_s: required: number in [0, 1000000000] per second"), p.toString());
+        assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: rejection_rate, ttft_mean_ms")), p.toString());
     }
 
     /** {@code autoscaling.policy} is the autoscale policy written beside its settings: the same spec as policies.autoscale. */

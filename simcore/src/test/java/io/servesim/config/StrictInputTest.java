@@ -65,7 +65,7 @@ class StrictInputTest {
                 problems(() -> bind("seed: 18446744073709551616")));
         assertEquals(List.of("engine.total_kv_blocks: must be in [1, 268435453] blocks, got 4294967296 (at most the largest cache the simulator indexes per instance)"),
                 problems(() -> bind("engine: {total_kv_blocks: 4294967296}")));
-        assertEquals(List.of("horizon_us: must be an integer in [0, 1000000000000000] us, got 1.0E20 (0 runs until every"
+        assertEquals(List.of("horizon_us: must be in [0us, 1000000000s], got 1.0E20us (0 runs until every"
                         + " request has left; simulated time is microseconds in a long)"),
                 problems(() -> bind("horizon_us: 1.0e20")));
     }

@@ -50,6 +50,36 @@ class GpuCatalogTest {
     }
 
     @Test
+    void pricesComeWithTheirSourceAndOnlyWhereTheSurveyHasOne() {
+        // the Mercatus survey's specialty-provider ranges, midpoints: H100 (2.50 + 3.50) / 2 = 3.00,
+        // H200 (3.50 + 4.50) / 2 = 4.00, A100 80GB (1.10 + 1.50) / 2 = 1.30
+        assertEquals(3.00, catalog.price("H100").usdPerGpuHour());
+        assertEquals(4.00, catalog.price("h200-sxm").usdPerGpuHour());
+        assertEquals(1.30, catalog.price("A100").usdPerGpuHour());
+        assertTrue(catalog.price("H100").source().contains("mercatus-ai.com"), catalog.price("H100").source());
+        assertEquals(GpuSpec.Price.NONE, catalog.price("L40S"));
+        assertEquals(GpuSpec.Price.NONE, catalog.price("V100"), "an unknown GPU has no price");
+        assertEquals(List.of("H100", "H200", "A100-80GB"), catalog.pricedNames());
+    }
+
+    @Test
+    void aUserRowMayCarryAPriceButNotWithoutItsSource(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
+                + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0}, gpus_per_node: 8,"
+                + " network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet";
+        java.nio.file.Path priced = java.nio.file.Files.writeString(tmp.resolve("priced.yaml"),
+                row + ", usd_per_gpu_hour: 2.5, price_source: my contract}\n");
+        assertEquals(new GpuSpec.Price(2.5, "my contract"), catalog.withFile(priced, "deployment.gpus").price("MI300X"));
+        java.nio.file.Path bare = java.nio.file.Files.writeString(tmp.resolve("bare.yaml"), row + ", usd_per_gpu_hour: 2.5}\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> catalog.withFile(bare, "deployment.gpus"));
+        assertEquals("deployment.gpus: " + bare + " gpus[0].price_source", e.problems().get(0).path());
+        java.nio.file.Path orphan = java.nio.file.Files.writeString(tmp.resolve("orphan.yaml"), row + ", price_source: x}\n");
+        e = assertThrows(ConfigException.class, () -> catalog.withFile(orphan, "deployment.gpus"));
+        assertTrue(e.getMessage().contains("gpus[0].price_source: only with usd_per_gpu_hour"), e.getMessage());
+    }
+
+    @Test
     void rtxPro6000MatchesTheValidationRunsCard() {
         GpuSpec pro = catalog.lookup("RTXPRO6000", "x");
         assertEquals(1.597, pro.memoryBandwidthTBps());

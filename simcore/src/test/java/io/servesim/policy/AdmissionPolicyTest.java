@@ -82,7 +82,7 @@ class AdmissionPolicyTest {
     @Test
     void perTenantBucketsAreIndependent() {
         AdmissionPolicy p = Admissions.REGISTRY.create(new PolicySpec("token-bucket",
-                Map.of("capacity", 1.0, "refill_per_s", 0.0, "per_tenant", "true"), "p"));
+                Map.of("capacity", 1.0, "refill_per_s", 0.0, "per_tenant", true), "p"));
         assertEquals(AdmissionDecision.Kind.ADMIT, p.decide(req(0, "a", 0), 0).kind());
         assertEquals(AdmissionDecision.Kind.REJECT, p.decide(req(1, "a", 0), 0).kind());
         assertEquals(AdmissionDecision.Kind.ADMIT, p.decide(req(2, "b", 0), 0).kind());
@@ -114,7 +114,8 @@ class AdmissionPolicyTest {
     void badParamsNameThePath() {
         ConfigException e = assertThrows(ConfigException.class, () -> Admissions.REGISTRY.create(
                 new PolicySpec("token-bucket", Map.of("capacity", 0.0, "refill_per_s", 1.0), "policies.admission")));
-        assertEquals("policies.admission.params.capacity: required, must be > 0", e.getMessage());
+        assertEquals("policies.admission.params.capacity: must be in (0, 1000000000] requests or prompt tokens (cost), got 0"
+                + " (a bucket of over 10^9 requests or prompt tokens never empties in a run)", e.getMessage());
         ConfigException unknown = assertThrows(ConfigException.class, () -> Admissions.REGISTRY.create(
                 PolicySpec.of("admit-some", "policies.admission")));
         assertTrue(unknown.getMessage().contains("valid: always-admit, token-bucket, rate-limit, tenant-quota, reject-all"));

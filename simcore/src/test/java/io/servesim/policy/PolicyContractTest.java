@@ -73,6 +73,32 @@ class PolicyContractTest {
         assertEquals(kind.configPath() + ".params.no_such_param", e.problems().get(0).path());
     }
 
+    /** Every declared parameter written out at its documented default builds the policy (the catalog says true). */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyPolicy")
+    void takesEveryDeclaredParameterAtItsDefault(PolicyKind<?> kind, String name) {
+        PolicySpec sample = PolicySamples.of(kind, name);
+        Map<String, Object> params = new java.util.HashMap<>(sample.params());
+        String at = "policies." + kind.name() + "[" + name + "].params.";
+        for (io.servesim.config.Setting<?> s : kind.registry().settings()) {
+            if (s.path().startsWith(at) && s.defaultValue() != null) {
+                params.put(s.key(), java(io.servesim.workload.Yaml.tree(s.defaultText())));
+            }
+        }
+        assertDoesNotThrow(() -> kind.registry().create(new PolicySpec(name, params, sample.path()),
+                PolicyContext.DEFAULT.withCpuKvTier(true)), params.toString());
+    }
+
+    /** A YAML value as the policy binder hands it to a policy. */
+    private static Object java(com.fasterxml.jackson.databind.JsonNode v) {
+        if (v.isObject()) {
+            Map<String, Object> m = new java.util.HashMap<>();
+            v.fields().forEachRemaining(e -> m.put(e.getKey(), java(e.getValue())));
+            return m;
+        }
+        return v.isNumber() ? (Object) v.asDouble() : v.isBoolean() ? (Object) v.asBoolean() : v.asText();
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("everyPolicy")
     void runsDeterministicallyAndConserves(PolicyKind<?> kind, String name) {

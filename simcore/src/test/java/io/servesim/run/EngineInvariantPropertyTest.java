@@ -102,8 +102,8 @@ class EngineInvariantPropertyTest {
         assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished(), "INV-1");
         var t = s.kvTiers();
         assertTrue(t.gpuHitRate() >= 0 && t.cpuHitRate() >= 0
-                && Math.abs(t.gpuHitRate() + t.cpuHitRate() - s.cacheHitRate()) < 1e-9, "hit rates add up: " + t);
-        assertTrue(t.thrashingCount() <= t.reloadedBlocks());
+                && Math.abs(t.gpuHitRate() + t.cpuHitRate() - s.prefixHitRate()) < 1e-9, "hit rates add up: " + t);
+        assertTrue(t.thrashedBlocks() <= t.reloadedBlocks());
         for (RequestRecord r : first.records()) {
             assertTrue(r.cpuHitTokens() >= 0 && r.cpuHitTokens() <= r.prefixHitTokens(), r.toString());
             if (r.status().equals(RequestRecord.COMPLETED)) {

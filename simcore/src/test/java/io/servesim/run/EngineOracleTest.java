@@ -86,7 +86,7 @@ class EngineOracleTest {
         assertEquals(1640, res.byId(0).ttftUs());
         assertEquals(48, res.byId(1).prefixHitTokens());
         assertEquals(1160, res.byId(1).ttftUs());
-        assertEquals(48.0 / 128.0, res.summary().cacheHitRate(), 1e-12);
+        assertEquals(48.0 / 128.0, res.summary().prefixHitRate(), 1e-12);
     }
 
     @Test

@@ -81,8 +81,8 @@ class VllmParityTest {
         // which would otherwise read 16 / 114.
         var res = preemptionRun("sjf");
         assertEquals(16, res.byId(0).prefixHitTokens());
-        assertEquals(0.0, res.summary().cacheHitRate(), 1e-12);
-        assertEquals(16.0 / 44, res.summary().preemptedCacheHitRate(), 1e-12);
+        assertEquals(0.0, res.summary().prefixHitRate(), 1e-12);
+        assertEquals(16.0 / 44, res.summary().preemptedPrefixHitRate(), 1e-12);
     }
 
     @Test

@@ -62,8 +62,8 @@ class ConversationTest {
         // registered blocks: all full blocks of its prompt + output but the last token (never computed):
         // floor(249 / 16) + floor(499 / 16) + floor(749 / 16) = 15 + 31 + 46 blocks = 1472 of 2300 prompt
         // tokens per session, hit rate 0.64 exactly. With context_growth none every prompt is fresh: no hits.
-        double accumulate = run(CHAT.formatted("accumulate"), Runs.engine(100_000)).summary().cacheHitRate();
-        double none = run(CHAT.formatted("none"), Runs.engine(100_000)).summary().cacheHitRate();
+        double accumulate = run(CHAT.formatted("accumulate"), Runs.engine(100_000)).summary().prefixHitRate();
+        double none = run(CHAT.formatted("none"), Runs.engine(100_000)).summary().prefixHitRate();
         assertEquals(0.0, none);
         assertEquals(1472.0 / 2300, accumulate, 1e-12);
     }

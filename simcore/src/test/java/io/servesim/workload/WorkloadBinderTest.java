@@ -18,6 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The workload section's strict binding: forms, defaults, and exact problem paths. */
 class WorkloadBinderTest {
+    /** The range of an arrival process's cv and why. */
+    private static final String CV_RANGE = "(the Azure LLM inference traces of 2023 measure 1.07 for conversation and 2.91"
+            + " for code; 20 is burstier than any measured serving traffic)";
+
     private static final String LENGTHS = """
             input_distribution: {type: lognormal, params: {mean: 800, sigma: 0.9, min: 16, max: 8000}}
             output_distribution: {type: exponential, params: {mean: 220}}
@@ -91,11 +95,11 @@ class WorkloadBinderTest {
                     arrival: {process: sometimes}
                     input_distribution: {type: gaussian, params: {mean: 10, std_dev: 1, min: 9, max: 3}}
                 """);
-        assertTrue(p.contains("workload.clients[1].arrival.cv: must be > 0"), p.toString());
+        assertTrue(p.contains("workload.clients[1].arrival.cv: must be in (0, 20], got 0 " + CV_RANGE), p.toString());
         assertTrue(p.contains("workload.clients[1].input_distribution.params.sigma: must be > 0, got -1"), p.toString());
         assertTrue(p.contains("workload.clients[1].output_distribution.type: unknown value 'zipf'; valid: constant, "
                 + "uniform, gaussian, exponential, lognormal, pareto, weibull, gamma, empirical"), p.toString());
-        assertTrue(p.contains("workload.clients[1].streaming_probability: must be in [0.0, 1.0], got 1.5"), p.toString());
+        assertTrue(p.contains("workload.clients[1].streaming_probability: must be in [0, 1], got 1.5 (a probability)"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("workload.clients[1].colour: unknown key; valid keys here: ")), p.toString());
         assertTrue(p.contains("workload.clients[2].arrival.process: unknown value 'sometimes'; valid: poisson, constant, "
                 + "gamma, weibull, bursty, diurnal"), p.toString());
@@ -116,12 +120,32 @@ class WorkloadBinderTest {
                   - {id: d, arrival: {process: weibull}}
                 """);
         assertTrue(p.contains("workload.clients[0].arrival.cv: unknown key; valid keys here: process"), p.toString());
-        assertTrue(p.contains("workload.clients[1].arrival.spike_factor: must be >= 1 (the spike rate is this multiple "
-                + "of the baseline)"), p.toString());
-        assertTrue(p.contains("workload.clients[1].arrival.spike_duration_us: must be > 0 and < spike_interval_us (100)"), p.toString());
-        assertTrue(p.contains("workload.clients[2].arrival.peak_us: must be < period_us (86400000000)"), p.toString());
+        assertTrue(p.contains("workload.clients[1].arrival.spike_factor: must be in [1, 10000], got 0.5 (the spike rate is this"
+                + " multiple of the baseline: below 1 it is no spike, beyond 10^4 the baseline carries no traffic)"), p.toString());
+        assertTrue(p.contains("workload.clients[1].arrival.spike_duration_us: must be < spike_interval_us (100us), got 100us"),
+                p.toString());
+        assertTrue(p.contains("workload.clients[2].arrival.peak_us: must be < period_us (24h), got 25h"), p.toString());
         assertTrue(p.contains("workload.clients[3].arrival.cv: required for weibull (coefficient of variation of the gaps)"),
                 p.toString());
+    }
+
+    @Test
+    void keysInMicrosecondsAlsoTakeUnits() {
+        GeneratorSpec g = Yaml.generator("""
+                aggregate_rate: 10
+                horizon_us: 2m
+                arrival: {process: diurnal, period_us: 24h, peak_to_trough_ratio: 3, peak_us: 14h}
+                lifecycle: {start_us: 1.5s, stop_us: 90000000}
+                network: {rtt_us: 20ms, bandwidth_mbps: 100}
+                """ + LENGTHS);
+        ClientSpec c = g.clients().get(0);
+        assertEquals(120_000_000L, g.horizonUs());
+        assertEquals(new ArrivalSpec.Diurnal(86_400_000_000L, 3, 50_400_000_000L), c.arrival());
+        assertEquals(1_500_000L, c.startUs());
+        assertEquals(90_000_000L, c.stopUs(), "a bare number is microseconds");
+        assertEquals(new NetworkSpec(4, 100, 20_000), c.network());
+        assertEquals(List.of("workload.lifecycle.stop_us: must be > start_us (1500ms), got 1s"),
+                Yaml.problems("aggregate_rate: 10\nnum_requests: 5\nlifecycle: {start_us: 1.5s, stop_us: 1s}\n" + LENGTHS));
     }
 
     @Test
@@ -133,7 +157,7 @@ class WorkloadBinderTest {
         assertTrue(p.contains("workload.num_requests: required: give num_requests or horizon_us (here or at the top level), "
                 + "or the workload never ends"), p.toString());
         assertTrue(p.contains("workload.clients: must list at least one client"), p.toString());
-        assertEquals(List.of("workload.scenario: unknown scenario \"chit-chat\"; valid: chat, code, bursty-traffic, "
+        assertEquals(List.of("workload.scenario: unknown value 'chit-chat'; valid: chat, code, bursty-traffic, "
                 + "diurnal-cycle, unfair-tenants, prefix-heavy, mixed-slo"), Yaml.problems("scenario: chit-chat"));
     }
 
@@ -161,7 +185,8 @@ class WorkloadBinderTest {
         assertEquals("batch", g.clients().get(0).sloClass());
         assertEquals("gamma", g.clients().get(0).input().type());
         assertEquals(new ArrivalSpec.Gamma(1.072), g.clients().get(0).arrival());
-        assertTrue(Yaml.problems("scenario: chat\naggregate_rate: -1\n").contains("workload.aggregate_rate: must be > 0"));
+        assertTrue(Yaml.problems("scenario: chat\naggregate_rate: -1\n").contains("workload.aggregate_rate: must be in (0, 1000000]"
+                + " requests/s, got -1 (a million requests a second is beyond any serving fleet)"));
         // A block given next to the scenario replaces the scenario's block whole (no stray cv, shape, scale).
         GeneratorSpec poisson = Yaml.generator("""
                 scenario: chat
@@ -186,7 +211,8 @@ class WorkloadBinderTest {
         ConfigNode bad = ConfigNode.root(Yaml.tree("workload: w/bad.yaml"));
         WorkloadBinder.bindSection(bad, dir, 0, null);
         ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, bad::throwIfProblems);
-        assertEquals("workload.arrival.cv: must be > 0 (in " + dir.resolve("w/bad.yaml") + ")", e.getMessage());
+        assertEquals("workload.arrival.cv: must be in (0, 20], got -1 " + CV_RANGE + " (in " + dir.resolve("w/bad.yaml") + ")",
+                e.getMessage());
         ConfigNode missing = ConfigNode.root(Yaml.tree("workload: nope.yaml"));
         WorkloadBinder.bindSection(missing, dir, 0, null);
         e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, missing::throwIfProblems);
@@ -204,7 +230,7 @@ class WorkloadBinderTest {
         ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
                 () -> io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment
                         + "workload: {scenario: chat, arrival: {process: weibull, cv: 0}}"), Path.of(".")));
-        assertEquals("workload.arrival.cv: must be > 0", e.getMessage());
+        assertEquals("workload.arrival.cv: must be in (0, 20], got 0 " + CV_RANGE, e.getMessage());
         // no workload: the default one, the chat scenario (SimConfigLoader.DEFAULT_WORKLOAD), for run, sweep and evaluate
         GeneratorSpec dflt = (GeneratorSpec) io.servesim.run.SimConfigLoader.bind(Yaml.tree(deployment), Path.of(".")).workload();
         assertEquals(List.of("chat"), dflt.clients().stream().map(ClientSpec::id).toList());
@@ -224,7 +250,8 @@ class WorkloadBinderTest {
         List<String> p = Yaml.problems("trace: {format: parquet, path: missing.csv, arrival_speedup_ratio: 0, max_in_flight: 3}", dir);
         assertTrue(p.contains("workload.trace.format: unknown value 'parquet'; valid: csv, azure, mooncake, vllm"), p.toString());
         assertTrue(p.contains("workload.trace.path: trace file " + dir.resolve("missing.csv") + ": no such file"), p.toString());
-        assertTrue(p.contains("workload.trace.arrival_speedup_ratio: must be > 0"), p.toString());
+        assertTrue(p.contains("workload.trace.arrival_speedup_ratio: must be in (0, 10000], got 0 (10^4 times compresses a day"
+                + " of trace into under 9 s)"), p.toString());
         assertTrue(p.contains("workload.trace.max_in_flight: only for mode: concurrency"), p.toString());
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl, mode: concurrency}", dir)
                 .contains("workload.trace.max_in_flight: required for mode: concurrency (requests kept resident)"));

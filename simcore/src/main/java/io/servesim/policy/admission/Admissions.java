@@ -10,9 +10,9 @@ import io.servesim.policy.Registry;
 public final class Admissions {
     public static final Registry<AdmissionPolicy> REGISTRY = new Registry<AdmissionPolicy>("admission")
             .register("always-admit", AlwaysAdmit::create)
-            .register("token-bucket", TokenBucket::create)
-            .register("rate-limit", RateLimit::create)
-            .register("tenant-quota", TenantQuota::create)
+            .register("token-bucket", TokenBucket::create, TokenBucket.PARAMS)
+            .register("rate-limit", RateLimit::create, RateLimit.PARAMS)
+            .register("tenant-quota", TenantQuota::create, TenantQuota.PARAMS)
             .register("reject-all", RejectAll::create);
 
     private Admissions() {

@@ -5,7 +5,6 @@ import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
 
 /** {@code always-admit}: every request enters (BLIS {@code sim/admission.go}'s default). No params. */
 final class AlwaysAdmit implements AdmissionPolicy {
@@ -13,7 +12,6 @@ final class AlwaysAdmit implements AdmissionPolicy {
     }
 
     static AdmissionPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new AlwaysAdmit();
     }
 

@@ -2,12 +2,13 @@ package io.servesim.policy.admission;
 
 import io.servesim.cluster.AdmissionDecision;
 import io.servesim.cluster.AdmissionPolicy;
-import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code rate-limit {max_rps, max_delay_us}}: rate limiting by pacing: at most {@code max_rps} requests per second enter, one every
@@ -16,6 +17,15 @@ import java.util.Set;
  * if its wait would exceed {@code max_delay_us} (default unlimited) it is rejected instead.
  */
 final class RateLimit implements AdmissionPolicy {
+    private static final String AT = "policies.admission[rate-limit].params.";
+    static final Setting<Double> MAX_RPS = Setting.derived(AT + "max_rps", ValueType.real(0, 1e6).above().in("requests/s",
+            "slots are whole microseconds apart: above 10^6 requests/s they would be closer"), "required",
+            "Requests admitted per second at most, one every 1/max_rps seconds.");
+    static final Setting<Long> MAX_DELAY = Setting.derived(AT + "max_delay_us", ValueType.duration(0, 3_600_000_000L)
+                    .bareMicros().because("a request held at the door for over an hour has long been abandoned by its client"),
+            "unlimited", "A request whose wait for its slot would exceed this is rejected instead.");
+    static final List<Setting<?>> PARAMS = List.of(MAX_RPS, MAX_DELAY);
+
     private static final AdmissionDecision TOO_LATE = AdmissionDecision.reject("rate-limit: wait exceeds max_delay_us");
 
     private final long gapUs;
@@ -29,17 +39,8 @@ final class RateLimit implements AdmissionPolicy {
     }
 
     static AdmissionPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("max_rps", "max_delay_us"));
-        double rps = spec.positive("max_rps", Double.NaN);
-        double maxDelay = spec.number("max_delay_us", Long.MAX_VALUE);
-        if (maxDelay < 0) {
-            throw new ConfigException(spec.path() + ".params.max_delay_us", "must be >= 0");
-        }
-        if (maxDelay != Math.rint(maxDelay)) {
-            throw new ConfigException(spec.path() + ".params.max_delay_us",
-                    "must be a whole number of microseconds, got " + maxDelay);
-        }
-        return new RateLimit(rps, (long) Math.min(Long.MAX_VALUE, maxDelay));
+        Long maxDelayUs = spec.get(MAX_DELAY);
+        return new RateLimit(spec.require(MAX_RPS), maxDelayUs == null ? Long.MAX_VALUE : maxDelayUs);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.servesim.cluster.AdmissionPolicy;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
 
 /** {@code reject-all}: every request is rejected, a pathological template (BLIS's). No params. */
 final class RejectAll implements AdmissionPolicy {
@@ -15,7 +14,6 @@ final class RejectAll implements AdmissionPolicy {
     }
 
     static AdmissionPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new RejectAll();
     }
 

@@ -2,7 +2,8 @@ package io.servesim.policy.admission;
 
 import io.servesim.cluster.AdmissionDecision;
 import io.servesim.cluster.AdmissionPolicy;
-import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.Request;
 import io.servesim.policy.NamesWorkloadKeys;
 import io.servesim.policy.PolicyContext;
@@ -10,7 +11,6 @@ import io.servesim.policy.PolicySpec;
 import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code tenant-quota {max_in_flight, tenant_limits}}: per-tenant concurrency quota: a tenant may have at most {@code max_in_flight} admitted requests
@@ -18,35 +18,29 @@ import java.util.Set;
  * rejected (as API gateways enforce concurrent-request limits).
  */
 final class TenantQuota implements AdmissionPolicy, NamesWorkloadKeys {
+    private static final String AT = "policies.admission[tenant-quota].params.";
+    private static final ValueType.Int REQUESTS = ValueType.integer(0, 1_000_000).in("requests",
+            "a tenant's concurrency beyond 10^6 requests exceeds what any fleet holds in flight");
+    static final Setting<Long> MAX_IN_FLIGHT = Setting.derived(AT + "max_in_flight",
+            ValueType.integer(1, 1_000_000).in("requests", REQUESTS.reason()), "required",
+            "Admitted requests a tenant may have that have not left.");
+    static final Setting<Map<String, Long>> TENANT_LIMITS = Setting.of(AT + "tenant_limits", ValueType.mapping(REQUESTS),
+            Map.of(), "Per-tenant overrides of max_in_flight (tenant: limit; 0 admits none of it).");
+    static final List<Setting<?>> PARAMS = List.of(MAX_IN_FLIGHT, TENANT_LIMITS);
+
     private static final AdmissionDecision OVER = AdmissionDecision.reject("tenant-quota: tenant at max_in_flight");
 
     private final int defaultLimit;
-    private final Map<String, Double> limits;
+    private final Map<String, Long> limits;
     private final Object2IntOpenHashMap<String> inFlight = new Object2IntOpenHashMap<>();
 
-    private TenantQuota(int defaultLimit, Map<String, Double> limits) {
+    private TenantQuota(int defaultLimit, Map<String, Long> limits) {
         this.defaultLimit = defaultLimit;
         this.limits = limits;
     }
 
     static AdmissionPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("max_in_flight", "tenant_limits"));
-        int limit = wholeNumber(spec.path() + ".params.max_in_flight", spec.number("max_in_flight", Double.NaN), 1);
-        Map<String, Double> limits = spec.numberMap("tenant_limits", Map.of());
-        limits.forEach((tenant, v) -> wholeNumber(spec.path() + ".params.tenant_limits." + tenant, v, 0));
-        return new TenantQuota(limit, limits);
-    }
-
-    /** A request count: an integer >= {@code min} that an int holds (a fraction is not silently truncated). */
-    private static int wholeNumber(String path, double v, int min) {
-        if (Double.isNaN(v)) {
-            throw new ConfigException(path, "required, an integer >= " + min);
-        }
-        if (!(v >= min && v <= Integer.MAX_VALUE && v == Math.rint(v))) {
-            throw new ConfigException(path, "must be an integer >= " + min + " (at most " + Integer.MAX_VALUE + "), got "
-                    + (v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v)));
-        }
-        return (int) v;
+        return new TenantQuota(Math.toIntExact(spec.require(MAX_IN_FLIGHT)), spec.get(TENANT_LIMITS));
     }
 
     @Override
@@ -63,7 +57,7 @@ final class TenantQuota implements AdmissionPolicy, NamesWorkloadKeys {
 
     @Override
     public List<KeyedParam> keyedParams() {
-        return limits.isEmpty() ? List.of() : List.of(new KeyedParam("tenant_limits", true, limits.keySet()));
+        return limits.isEmpty() ? List.of() : List.of(new KeyedParam(TENANT_LIMITS.key(), true, limits.keySet()));
     }
 
     @Override

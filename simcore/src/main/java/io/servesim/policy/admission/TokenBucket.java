@@ -2,13 +2,14 @@ package io.servesim.policy.admission;
 
 import io.servesim.cluster.AdmissionDecision;
 import io.servesim.cluster.AdmissionPolicy;
-import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code token-bucket {capacity, refill_per_s, per_tenant, cost}}: token-bucket admission: a bucket of {@code capacity} tokens refilled continuously at
@@ -17,6 +18,19 @@ import java.util.Set;
  * {@code per_tenant: true} every tenant has its own bucket. Buckets start full.
  */
 final class TokenBucket implements AdmissionPolicy {
+    private static final String AT = "policies.admission[token-bucket].params.";
+    private static final String BEYOND = "a bucket of over 10^9 requests or prompt tokens never empties in a run";
+    static final Setting<Double> CAPACITY = Setting.derived(AT + "capacity",
+            ValueType.real(0, 1e9).above().in("requests or prompt tokens (cost)", BEYOND), "required",
+            "Tokens the bucket holds (it starts full).");
+    static final Setting<Double> REFILL_PER_S = Setting.derived(AT + "refill_per_s",
+            ValueType.real(0, 1e9).in("per second", BEYOND), "required", "Tokens added per second, continuously.");
+    static final Setting<Boolean> PER_TENANT = Setting.of(AT + "per_tenant", ValueType.bool(), false,
+            "One bucket per tenant instead of one for the cluster.");
+    static final Setting<String> COST = Setting.of(AT + "cost", ValueType.choice(List.of("requests", "input_tokens")),
+            "requests", "What a request costs: one token (requests) or its prompt length (input_tokens).");
+    static final List<Setting<?>> PARAMS = List.of(CAPACITY, REFILL_PER_S, PER_TENANT, COST);
+
     private static final AdmissionDecision EMPTY = AdmissionDecision.reject("token-bucket: bucket empty");
 
     private final double capacity;
@@ -33,22 +47,8 @@ final class TokenBucket implements AdmissionPolicy {
     }
 
     static AdmissionPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("capacity", "refill_per_s", "per_tenant", "cost"));
-        double capacity = spec.positive("capacity", Double.NaN);
-        double refillPerSec = spec.number("refill_per_s", Double.NaN);
-        if (!(refillPerSec >= 0)) {
-            throw new ConfigException(spec.path() + ".params.refill_per_s", "required, >= 0 (tokens per second)");
-        }
-        Object perTenant = spec.params().getOrDefault("per_tenant", "false");
-        if (!"true".equals(perTenant.toString()) && !"false".equals(perTenant.toString())) {
-            throw new ConfigException(spec.path() + ".params.per_tenant", "must be true or false");
-        }
-        Object cost = spec.params().getOrDefault("cost", "requests");
-        if (!"requests".equals(cost) && !"input_tokens".equals(cost)) {
-            throw new ConfigException(spec.path() + ".params.cost", "unknown value '" + cost
-                    + "'; valid: requests, input_tokens");
-        }
-        return new TokenBucket(capacity, refillPerSec, "true".equals(perTenant.toString()), "input_tokens".equals(cost));
+        return new TokenBucket(spec.require(CAPACITY), spec.require(REFILL_PER_S), spec.get(PER_TENANT),
+                "input_tokens".equals(spec.get(COST)));
     }
 
     @Override

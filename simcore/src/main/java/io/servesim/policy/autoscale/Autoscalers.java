@@ -9,10 +9,10 @@ import io.servesim.policy.Registry;
  */
 public final class Autoscalers {
     public static final Registry<AutoScalePolicy> REGISTRY = new Registry<AutoScalePolicy>("autoscale")
-            .register("threshold", Threshold::create)
-            .register("target-utilization", TargetUtilization::create)
-            .register("queue-depth", QueueDepth::create)
-            .register("slo-attainment", SloAttainment::create)
+            .register("threshold", Threshold::create, Threshold.PARAMS)
+            .register("target-utilization", TargetUtilization::create, TargetUtilization.PARAMS)
+            .register("queue-depth", QueueDepth::create, QueueDepth.PARAMS)
+            .register("slo-attainment", SloAttainment::create, SloAttainment.PARAMS)
             .register("oscillator", Oscillator::create);
 
     private Autoscalers() {

@@ -4,7 +4,6 @@ import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.ScaleSignals;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
 
 /**
  * {@code oscillator}: the pathological autoscaler (BLIS macro plan, F.3 and PR 11: inference-sim/inference-sim
@@ -19,7 +18,6 @@ final class Oscillator implements AutoScalePolicy {
     }
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new Oscillator();
     }
 

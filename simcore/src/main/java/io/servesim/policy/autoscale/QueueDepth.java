@@ -2,9 +2,11 @@ package io.servesim.policy.autoscale;
 
 import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.ScaleSignals;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code queue-depth {queue_threshold, kv_threshold, queue_spare_trigger, kv_spare_trigger, cooldown}}:
@@ -19,6 +21,21 @@ import java.util.Set;
  * nothing within {@code cooldown} (default 30s) of the last action.
  */
 final class QueueDepth implements AutoScalePolicy {
+    private static final String AT = AutoscaleParams.at("queue-depth");
+    private static final ValueType.Real QUEUE = ValueType.real(0, 1e6).in("requests per replica", "no replica queues"
+            + " 10^6 requests");
+    static final Setting<Double> QUEUE_THRESHOLD = Setting.of(AT + "queue_threshold", QUEUE.above(), 5.0,
+            "Waiting requests per replica the fleet may carry (WVA's queueLengthThreshold).");
+    static final Setting<Double> KV_THRESHOLD = Setting.of(AT + "kv_threshold", AutoscaleParams.KV_SHARE.above(), 0.8,
+            "KV utilization the fleet may reach (WVA's kvCacheThreshold).");
+    static final Setting<Double> QUEUE_SPARE_TRIGGER = Setting.of(AT + "queue_spare_trigger", QUEUE, 3.0,
+            "One replica more when queue_threshold - mean queue depth falls below this (WVA's queueSpareTrigger).");
+    static final Setting<Double> KV_SPARE_TRIGGER = Setting.of(AT + "kv_spare_trigger", AutoscaleParams.KV_SHARE, 0.1,
+            "One replica more when kv_threshold - mean KV utilization falls below this (WVA's kvSpareTrigger).");
+    static final Setting<Long> COOLDOWN = AutoscaleParams.cooldown("queue-depth", 30_000_000L);
+    static final List<Setting<?>> PARAMS = List.of(QUEUE_THRESHOLD, KV_THRESHOLD, QUEUE_SPARE_TRIGGER, KV_SPARE_TRIGGER,
+            COOLDOWN);
+
     private final double queueThreshold;
     private final double kvThreshold;
     private final double queueSpare;
@@ -34,13 +51,8 @@ final class QueueDepth implements AutoScalePolicy {
     }
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("queue_threshold", "kv_threshold", "queue_spare_trigger", "kv_spare_trigger", "cooldown"));
-        String kv = "the mean KV utilization, ";
-        return new QueueDepth(spec.positive("queue_threshold", 5),
-                ScaleMetric.share(spec, "kv_threshold", spec.positive("kv_threshold", 0.8), "it is compared with " + kv),
-                spec.nonNegative("queue_spare_trigger", 3),
-                ScaleMetric.share(spec, "kv_spare_trigger", spec.nonNegative("kv_spare_trigger", 0.1), "it is a spare of " + kv),
-                spec.durationUs("cooldown", 30_000_000));
+        return new QueueDepth(spec.get(QUEUE_THRESHOLD), spec.get(KV_THRESHOLD), spec.get(QUEUE_SPARE_TRIGGER),
+                spec.get(KV_SPARE_TRIGGER), spec.get(COOLDOWN));
     }
 
     @Override

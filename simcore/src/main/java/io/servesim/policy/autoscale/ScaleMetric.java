@@ -2,6 +2,7 @@ package io.servesim.policy.autoscale;
 
 import io.servesim.cluster.ScaleSignals;
 import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
 import io.servesim.policy.PolicySpec;
 import java.util.Arrays;
 import java.util.List;
@@ -37,22 +38,15 @@ enum ScaleMetric {
     }
 
     /**
-     * {@code value}, a threshold or target of parameter {@code key} of {@code spec} compared with this signal;
-     * refused above 1 for {@link #KV_UTILIZATION}, a share of the KV blocks in use that never exceeds 1 (a threshold
-     * above it would never be crossed).
+     * The threshold or target {@code level} of {@code spec}, compared with this signal; refused above 1 for
+     * {@link #KV_UTILIZATION}, a share of the KV blocks in use that never exceeds 1 (a threshold above it would never
+     * be crossed).
      */
-    double threshold(PolicySpec spec, String key, double value) {
-        if (this == KV_UTILIZATION) {
-            share(spec, key, value, "signal kv_utilization is ");
-        }
-        return value;
-    }
-
-    /** Refuses {@code value} of parameter {@code key} outside [0, 1], saying it is compared with a KV utilization. */
-    static double share(PolicySpec spec, String key, double value, String what) {
-        if (!(value >= 0 && value <= 1)) {
-            throw new ConfigException(spec.path() + ".params." + key, "must be in [0, 1]: " + what + "the share of KV blocks"
-                    + " in use, never above 1, so this would never be reached; got " + value);
+    double threshold(PolicySpec spec, Setting<Double> level) {
+        double value = spec.get(level);
+        if (this == KV_UTILIZATION && !(value >= 0 && value <= 1)) {
+            throw new ConfigException(spec.path() + ".params." + level.key(), "must be in [0, 1]: signal kv_utilization is"
+                    + " the share of KV blocks in use, never above 1, so this would never be reached; got " + value);
         }
         return value;
     }

@@ -3,9 +3,11 @@ package io.servesim.policy.autoscale;
 import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.ScaleSignals;
 import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code slo-attainment {target, scale_down_above, cooldown}}: scales on the outcome rather than
@@ -16,6 +18,16 @@ import java.util.Set;
  * queue depth 0), nothing within {@code cooldown} (default 60s) of the last action.
  */
 final class SloAttainment implements AutoScalePolicy {
+    private static final String AT = AutoscaleParams.at("slo-attainment");
+    private static final ValueType.Real SHARE = ValueType.real(0, 1).above().in("", "a share of the requests meeting"
+            + " their SLO");
+    static final Setting<Double> TARGET = Setting.of(AT + "target", SHARE, 0.95,
+            "One replica more when the windowed SLO attainment falls below this.");
+    static final Setting<Double> SCALE_DOWN_ABOVE = Setting.of(AT + "scale_down_above", SHARE, 0.99,
+            "One replica fewer when the attainment is at least this (>= target) and no replica has a queue.");
+    static final Setting<Long> COOLDOWN = AutoscaleParams.cooldown("slo-attainment", 60_000_000L);
+    static final List<Setting<?>> PARAMS = List.of(TARGET, SCALE_DOWN_ABOVE, COOLDOWN);
+
     private final double target;
     private final double downAbove;
     private final long cooldownUs;
@@ -27,14 +39,13 @@ final class SloAttainment implements AutoScalePolicy {
     }
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("target", "scale_down_above", "cooldown"));
-        double target = spec.positive("target", 0.95);
-        double downAbove = spec.positive("scale_down_above", 0.99);
-        if (target > 1 || downAbove > 1 || downAbove < target) {
+        double target = spec.get(TARGET);
+        double downAbove = spec.get(SCALE_DOWN_ABOVE);
+        if (downAbove < target) {
             throw new ConfigException(spec.path() + ".params.scale_down_above", "need 0 < target <= scale_down_above <= 1, got target "
                     + target + ", scale_down_above " + downAbove);
         }
-        return new SloAttainment(target, downAbove, spec.durationUs("cooldown", 60_000_000));
+        return new SloAttainment(target, downAbove, spec.get(COOLDOWN));
     }
 
     @Override

@@ -2,9 +2,11 @@ package io.servesim.policy.autoscale;
 
 import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.ScaleSignals;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code target-utilization {signal, target, tolerance, scale_up_window, scale_down_window}}: the
@@ -19,6 +21,22 @@ import java.util.Set;
  * Defaults: signal {@code kv_utilization}, target 0.6.
  */
 final class TargetUtilization implements AutoScalePolicy {
+    private static final String AT = AutoscaleParams.at("target-utilization");
+    /** HPA's stabilization windows are at most an hour ({@code behavior.*.stabilizationWindowSeconds <= 3600}). */
+    private static final ValueType.Duration WINDOW = ValueType.duration(0, 3_600_000_000L)
+            .because("HPA's stabilization windows are at most an hour (stabilizationWindowSeconds <= 3600)");
+    static final Setting<String> SIGNAL = AutoscaleParams.signal("target-utilization");
+    static final Setting<Double> TARGET = Setting.of(AT + "target", AutoscaleParams.LEVEL.above(), 0.6,
+            "The per-replica signal the fleet is sized for (HPA's target average value).");
+    static final Setting<Double> TOLERANCE = Setting.of(AT + "tolerance", ValueType.real(0, 1).in("", "a share of the"
+            + " target: at 1 an idle fleet is within it and never scales down"), 0.1,
+            "No change while |signal / target - 1| is within it (HPA's --horizontal-pod-autoscaler-tolerance).");
+    static final Setting<Long> SCALE_UP_WINDOW = Setting.of(AT + "scale_up_window", WINDOW, 0L,
+            "A scale-up is bounded by the smallest recommendation within it (HPA's scaleUp stabilization window).");
+    static final Setting<Long> SCALE_DOWN_WINDOW = Setting.of(AT + "scale_down_window", WINDOW, 300_000_000L,
+            "A scale-down is bounded by the largest recommendation within it (HPA's scaleDown stabilization window).");
+    static final List<Setting<?>> PARAMS = List.of(SIGNAL, TARGET, TOLERANCE, SCALE_UP_WINDOW, SCALE_DOWN_WINDOW);
+
     private final ScaleMetric metric;
     private final double target;
     private final double tolerance;
@@ -41,11 +59,9 @@ final class TargetUtilization implements AutoScalePolicy {
     }
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("signal", "target", "tolerance", "scale_up_window", "scale_down_window"));
-        ScaleMetric metric = ScaleMetric.of(spec.choice("signal", "kv_utilization", ScaleMetric.names()));
-        return new TargetUtilization(metric, metric.threshold(spec, "target", spec.positive("target", 0.6)),
-                spec.nonNegative("tolerance", 0.1),
-                spec.durationUs("scale_up_window", 0), spec.durationUs("scale_down_window", 300_000_000));
+        ScaleMetric metric = ScaleMetric.of(spec.get(SIGNAL));
+        return new TargetUtilization(metric, metric.threshold(spec, TARGET), spec.get(TOLERANCE), spec.get(SCALE_UP_WINDOW),
+                spec.get(SCALE_DOWN_WINDOW));
     }
 
     @Override

@@ -3,9 +3,11 @@ package io.servesim.policy.autoscale;
 import io.servesim.cluster.AutoScalePolicy;
 import io.servesim.cluster.ScaleSignals;
 import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code threshold {signal, scale_up, scale_down, cooldown, step}}: the default {@code ThresholdScaler}
@@ -18,6 +20,18 @@ import java.util.Set;
  * keeps the fleet as it is.
  */
 final class Threshold implements AutoScalePolicy {
+    private static final String AT = AutoscaleParams.at("threshold");
+    static final Setting<String> SIGNAL = AutoscaleParams.signal("threshold");
+    static final Setting<Double> SCALE_UP = Setting.of(AT + "scale_up", AutoscaleParams.LEVEL.above(), 0.8,
+            "Add step replicas when the signal exceeds this (llm-d WVA's kvCacheThreshold, 0.8).")
+            .flag("--autoscaler-threshold");
+    static final Setting<Double> SCALE_DOWN = Setting.of(AT + "scale_down", AutoscaleParams.LEVEL, 0.3,
+            "Remove step replicas when the signal is below this; below scale_up (the band between is the hysteresis).");
+    static final Setting<Long> COOLDOWN = AutoscaleParams.cooldown("threshold", 60_000_000L);
+    static final Setting<Long> STEP = Setting.of(AT + "step", ValueType.integer(1, 100_000).in("replicas", "the most"
+            + " replicas a run simulates"), 1L, "Replicas added or removed per action.");
+    static final List<Setting<?>> PARAMS = List.of(SIGNAL, SCALE_UP, SCALE_DOWN, COOLDOWN, STEP);
+
     private final ScaleMetric metric;
     private final double up;
     private final double down;
@@ -33,19 +47,14 @@ final class Threshold implements AutoScalePolicy {
     }
 
     static AutoScalePolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("signal", "scale_up", "scale_down", "cooldown", "step"));
-        ScaleMetric metric = ScaleMetric.of(spec.choice("signal", "kv_utilization", ScaleMetric.names()));
-        double up = metric.threshold(spec, "scale_up", spec.positive("scale_up", 0.8));
-        double down = metric.threshold(spec, "scale_down", spec.nonNegative("scale_down", 0.3));
+        ScaleMetric metric = ScaleMetric.of(spec.get(SIGNAL));
+        double up = metric.threshold(spec, SCALE_UP);
+        double down = metric.threshold(spec, SCALE_DOWN);
         if (!(down < up)) {
             throw new ConfigException(spec.path() + ".params.scale_down", "must be < scale_up (" + up + ": the band between"
                     + " them is the hysteresis), got " + down);
         }
-        double step = spec.positive("step", 1);
-        if (step != Math.rint(step)) {
-            throw new ConfigException(spec.path() + ".params.step", "must be a whole number of replicas, got " + step);
-        }
-        return new Threshold(metric, up, down, spec.durationUs("cooldown", 60_000_000), (int) step);
+        return new Threshold(metric, up, down, spec.get(COOLDOWN), Math.toIntExact(spec.get(STEP)));
     }
 
     @Override

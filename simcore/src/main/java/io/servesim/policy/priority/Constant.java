@@ -1,16 +1,21 @@
 package io.servesim.policy.priority;
 
 import io.servesim.cluster.PriorityPolicy;
+import io.servesim.config.Setting;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code constant {value}}: every request scores {@code value} (default 0): no prioritisation
  * (BLIS {@code sim/priority.go}).
  */
 final class Constant implements PriorityPolicy {
+    static final Setting<Double> VALUE = Setting.of("policies.priority[constant].params.value", Scores.TYPE, 0.0,
+            "The score of every request.");
+    static final List<Setting<?>> PARAMS = List.of(VALUE);
+
     private final double value;
 
     private Constant(double value) {
@@ -18,8 +23,7 @@ final class Constant implements PriorityPolicy {
     }
 
     static PriorityPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("value"));
-        return new Constant(spec.number("value", 0));
+        return new Constant(spec.get(VALUE));
     }
 
     @Override

@@ -1,12 +1,13 @@
 package io.servesim.policy.priority;
 
 import io.servesim.cluster.PriorityPolicy;
-import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import io.servesim.slo.SloTargets;
-import java.util.Set;
+import java.util.List;
 
 /**
  * {@code deadline-aware {default_ttft_ms}}: earliest deadline first, deadline = arrival + the TTFT
@@ -14,6 +15,11 @@ import java.util.Set;
  * {@code default_ttft_ms} (default 10 s). Score = -deadline in seconds.
  */
 final class DeadlineAware implements PriorityPolicy {
+    static final Setting<Double> DEFAULT_TTFT_MS = Setting.of("policies.priority[deadline-aware].params.default_ttft_ms",
+            ValueType.real(0, 86_400_000).above().in("ms", "a TTFT deadline beyond a day is no deadline"), 10_000.0,
+            "The TTFT target of a class without one (slo.<class>.ttft_ms).");
+    static final List<Setting<?>> PARAMS = List.of(DEFAULT_TTFT_MS);
+
     private final SloTargets slo;
     private final long fallbackTtftUs;
 
@@ -23,12 +29,7 @@ final class DeadlineAware implements PriorityPolicy {
     }
 
     static PriorityPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("default_ttft_ms"));
-        double dfltMs = spec.number("default_ttft_ms", 10_000);
-        if (!(dfltMs > 0)) {
-            throw new ConfigException(spec.path() + ".params.default_ttft_ms", "must be > 0");
-        }
-        return new DeadlineAware(ctx.slo(), Math.round(dfltMs * 1000));
+        return new DeadlineAware(ctx.slo(), Math.round(spec.get(DEFAULT_TTFT_MS) * 1000));
     }
 
     @Override

@@ -11,11 +11,11 @@ import io.servesim.policy.Registry;
  */
 public final class Priorities {
     public static final Registry<PriorityPolicy> REGISTRY = new Registry<PriorityPolicy>("priority")
-            .register("constant", Constant::create)
-            .register("slo-based", SloBased::create)
-            .register("tenant-priority", TenantPriority::create)
-            .register("deadline-aware", DeadlineAware::create)
-            .register("inverted-slo", InvertedSlo::create);
+            .register("constant", Constant::create, Constant.PARAMS)
+            .register("slo-based", SloBased::create, SloBased.PARAMS.all())
+            .register("tenant-priority", TenantPriority::create, TenantPriority.PARAMS.all())
+            .register("deadline-aware", DeadlineAware::create, DeadlineAware.PARAMS)
+            .register("inverted-slo", InvertedSlo::create, InvertedSlo.PARAMS.all());
 
     private Priorities() {
     }

@@ -1,13 +1,13 @@
 package io.servesim.policy.priority;
 
 import io.servesim.cluster.PriorityPolicy;
-import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.Request;
 import io.servesim.policy.NamesWorkloadKeys;
 import io.servesim.policy.PolicySpec;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The shape BLIS's {@code sim/priority.go} SLO-based priority has, shared by the templates that
@@ -17,6 +17,21 @@ import java.util.Set;
  * for every request.
  */
 abstract class ScoredPriority implements PriorityPolicy, NamesWorkloadKeys {
+    /**
+     * The parameters of one template, declared at its own paths ({@link #params}).
+     *
+     * @param scores       the per-key scores
+     * @param defaultScore the score of a key without one
+     * @param ageWeight    score per second of waiting
+     * @param byTenant     keys are tenant ids (else SLO classes)
+     */
+    record Params(Setting<Map<String, Double>> scores, Setting<Double> defaultScore, Setting<Double> ageWeight,
+                  boolean byTenant) {
+        List<Setting<?>> all() {
+            return List.of(scores, defaultScore, ageWeight);
+        }
+    }
+
     private final Map<String, Double> scores;
     private final double defaultScore;
     private final double ageWeightPerSec;
@@ -25,23 +40,34 @@ abstract class ScoredPriority implements PriorityPolicy, NamesWorkloadKeys {
     private final List<KeyedParam> keyedParams;
 
     /**
-     * @param scoresKey  the parameter holding the per-key scores
-     * @param dfltScores scores when that parameter is absent
-     * @param byTenant   keys are tenant ids (else SLO classes)
-     * @param sign       1, or -1 to invert the order
+     * @param spec   the template's spec
+     * @param params its parameters
+     * @param sign   1, or -1 to invert the order
      */
-    ScoredPriority(PolicySpec spec, String scoresKey, Map<String, Double> dfltScores, boolean byTenant, int sign) {
-        spec.requireOnly(Set.of(scoresKey, "default_score", "age_weight"));
-        this.scores = spec.numberMap(scoresKey, dfltScores);
-        this.defaultScore = spec.number("default_score", 0);
-        this.ageWeightPerSec = spec.number("age_weight", 1.0);
-        if (ageWeightPerSec < 0) {
-            throw new ConfigException(spec.path() + ".params.age_weight", "must be >= 0");
-        }
+    ScoredPriority(PolicySpec spec, Params params, int sign) {
+        this.scores = spec.get(params.scores());
+        this.defaultScore = spec.get(params.defaultScore());
+        this.ageWeightPerSec = spec.get(params.ageWeight());
         this.sign = sign;
-        this.byTenant = byTenant;
-        this.keyedParams = spec.params().containsKey(scoresKey)
-                ? List.of(new KeyedParam(scoresKey, byTenant, scores.keySet())) : List.of();
+        this.byTenant = params.byTenant();
+        this.keyedParams = spec.has(params.scores())
+                ? List.of(new KeyedParam(params.scores().key(), byTenant, scores.keySet())) : List.of();
+    }
+
+    /**
+     * The parameters of template {@code policy}: scores per key under {@code scoresKey} ({@code dfltScores} when
+     * absent), {@code default_score} and {@code age_weight}.
+     */
+    static Params params(String policy, String scoresKey, Map<String, Double> dfltScores, boolean byTenant) {
+        String at = "policies.priority[" + policy + "].params.";
+        String key = byTenant ? "tenant" : "SLO class";
+        return new Params(Setting.of(at + scoresKey, ValueType.mapping(Scores.TYPE), dfltScores,
+                        "Score per " + key + " (" + key + ": score), added to the workload's per-request priority."),
+                Setting.of(at + "default_score", Scores.TYPE, 0.0, "The score of " + (byTenant ? "a " : "an ") + key
+                        + " without one."),
+                Setting.of(at + "age_weight", ValueType.real(0, 1000).in("per second", "at 1000 a millisecond of"
+                        + " waiting outweighs a class's score step"), 1.0, "Score added per second of waiting."),
+                byTenant);
     }
 
     private double base(Request r) {

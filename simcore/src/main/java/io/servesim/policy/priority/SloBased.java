@@ -4,7 +4,6 @@ import io.servesim.cluster.PriorityPolicy;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import io.servesim.slo.SloTargets;
-import java.util.Map;
 
 /**
  * {@code slo-based {class_scores, default_score, age_weight}} (BLIS {@code sim/priority.go}): the
@@ -13,11 +12,11 @@ import java.util.Map;
  * interactive 5, standard 3, batch 1, background 0.
  */
 final class SloBased extends ScoredPriority {
-    /** Default SLO class scores: the classes' importance. */
-    static final Map<String, Double> DEFAULT_CLASS_SCORES = SloTargets.DEFAULT_CLASS_IMPORTANCE;
+    /** Default class scores: the classes' importance. */
+    static final Params PARAMS = params("slo-based", "class_scores", SloTargets.DEFAULT_CLASS_IMPORTANCE, false);
 
     private SloBased(PolicySpec spec) {
-        super(spec, "class_scores", DEFAULT_CLASS_SCORES, false, 1);
+        super(spec, PARAMS, 1);
     }
 
     static PriorityPolicy create(PolicySpec spec, PolicyContext ctx) {

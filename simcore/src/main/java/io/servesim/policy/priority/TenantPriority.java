@@ -11,8 +11,10 @@ import java.util.Map;
  * {@code default_score} unless named).
  */
 final class TenantPriority extends ScoredPriority {
+    static final Params PARAMS = params("tenant-priority", "tenant_scores", Map.of(), true);
+
     private TenantPriority(PolicySpec spec) {
-        super(spec, "tenant_scores", Map.of(), true, 1);
+        super(spec, PARAMS, 1);
     }
 
     static PriorityPolicy create(PolicySpec spec, PolicyContext ctx) {

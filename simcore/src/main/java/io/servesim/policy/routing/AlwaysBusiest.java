@@ -24,7 +24,6 @@ final class AlwaysBusiest implements RoutingPolicy {
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new AlwaysBusiest(ctx.instances());
     }
 

@@ -4,9 +4,12 @@ import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.cluster.Signal;
 import io.servesim.config.ConfigException;
+import io.servesim.config.Setting;
+import io.servesim.config.ValueType;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -33,6 +36,15 @@ import java.util.Set;
  * {@code active_blocks}).
  */
 final class KvRouter implements RoutingPolicy {
+    private static final String AT = "policies.routing[kv-router].params.";
+    static final Setting<Double> OVERLAP_WEIGHT = Setting.of(AT + "overlap_weight", Weights.TYPE, 1.0,
+            "Weight of the prompt blocks to prefill against the active blocks (Dynamo's overlap_score_weight).");
+    static final Setting<Double> CPU_HIT_WEIGHT = Setting.of(AT + "cpu_hit_weight",
+            ValueType.real(0, 1).in("", "a CPU-tier block counts at most as a GPU block"), 0.0,
+            "What a prefix block held only in the CPU tier counts for against a GPU block (only with"
+                    + " engine.kv_cpu_blocks > 0; Dynamo's per-tier weights, llm-d's 0.8).");
+    static final List<Setting<?>> PARAMS = List.of(OVERLAP_WEIGHT, CPU_HIT_WEIGHT);
+
     private final double overlapWeight;
     private final double cpuHitWeight;
     private final double[] credited;
@@ -50,14 +62,13 @@ final class KvRouter implements RoutingPolicy {
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("overlap_weight", "cpu_hit_weight"));
-        double cpuHitWeight = spec.fraction("cpu_hit_weight", 0);
-        if (spec.params().containsKey("cpu_hit_weight") && !ctx.cpuKvTier()) {
+        double cpuHitWeight = spec.get(CPU_HIT_WEIGHT);
+        if (spec.has(CPU_HIT_WEIGHT) && !ctx.cpuKvTier()) {
             // credited to no block, it would be accepted and change nothing
             throw new ConfigException(spec.path() + ".params.cpu_hit_weight", "only applies with engine.kv_cpu_blocks > 0"
                     + " (it weighs prefix blocks held in the CPU tier, and there is none); set engine.kv_cpu_blocks or remove it");
         }
-        return new KvRouter(spec.nonNegative("overlap_weight", 1), cpuHitWeight, ctx.instances());
+        return new KvRouter(spec.get(OVERLAP_WEIGHT), cpuHitWeight, ctx.instances());
     }
 
     @Override

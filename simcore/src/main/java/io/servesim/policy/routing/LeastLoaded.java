@@ -28,7 +28,6 @@ final class LeastLoaded implements RoutingPolicy {
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new LeastLoaded(ctx.instances());
     }
 

@@ -32,7 +32,6 @@ final class PrefixAffinity implements RoutingPolicy {
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new PrefixAffinity(ctx.instances());
     }
 

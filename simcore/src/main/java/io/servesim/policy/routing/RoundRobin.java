@@ -19,7 +19,6 @@ final class RoundRobin implements RoutingPolicy {
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new RoundRobin();
     }
 

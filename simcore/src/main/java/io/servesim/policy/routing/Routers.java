@@ -11,9 +11,9 @@ public final class Routers {
     public static final Registry<RoutingPolicy> REGISTRY = new Registry<RoutingPolicy>("routing")
             .register("round-robin", RoundRobin::create)
             .register("least-loaded", LeastLoaded::create)
-            .register("weighted-scoring", WeightedScoring::create)
+            .register("weighted-scoring", WeightedScoring::create, WeightedScoring.PARAMS)
             .register("prefix-affinity", PrefixAffinity::create)
-            .register("kv-router", KvRouter::create)
+            .register("kv-router", KvRouter::create, KvRouter.PARAMS)
             .register("always-busiest", AlwaysBusiest::create);
 
     private Routers() {

@@ -3,10 +3,12 @@ package io.servesim.policy.routing;
 import io.servesim.cluster.ClusterView;
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.cluster.Signal;
+import io.servesim.config.Setting;
 import io.servesim.engine.Request;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -18,6 +20,17 @@ import java.util.Set;
  * total wins (ties: lowest id). The per-component and total scores of the last decision are kept for traces.
  */
 final class WeightedScoring implements RoutingPolicy {
+    private static final String AT = "policies.routing[weighted-scoring].params.";
+    static final Setting<Double> CACHE_AFFINITY = Setting.of(AT + "cache_affinity", Weights.TYPE, 1.0,
+            "Weight of the prefix-cache overlap (llm-d's prefix-cache scorer).");
+    static final Setting<Double> LOAD = Setting.of(AT + "load", Weights.TYPE, 1.0,
+            "Weight of 1 - load / max load (llm-d's load-aware scorer).");
+    static final Setting<Double> QUEUE_DEPTH = Setting.of(AT + "queue_depth", Weights.TYPE, 0.0,
+            "Weight of 1 - queue / max queue (llm-d's queue scorer).");
+    static final Setting<Double> KV_UTILIZATION = Setting.of(AT + "kv_utilization", Weights.TYPE, 0.5,
+            "Weight of 1 - KV utilization (llm-d's KV-cache utilization scorer).");
+    static final List<Setting<?>> PARAMS = List.of(CACHE_AFFINITY, LOAD, QUEUE_DEPTH, KV_UTILIZATION);
+
     private final double wCache;
     private final double wLoad;
     private final double wQueue;
@@ -74,9 +87,8 @@ final class WeightedScoring implements RoutingPolicy {
     }
 
     static RoutingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of("cache_affinity", "load", "queue_depth", "kv_utilization"));
-        return new WeightedScoring(spec.nonNegative("cache_affinity", 1), spec.nonNegative("load", 1),
-                spec.nonNegative("queue_depth", 0), spec.nonNegative("kv_utilization", 0.5), ctx.instances());
+        return new WeightedScoring(spec.get(CACHE_AFFINITY), spec.get(LOAD), spec.get(QUEUE_DEPTH), spec.get(KV_UTILIZATION),
+                ctx.instances());
     }
 
     /**

@@ -5,7 +5,6 @@ import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.Comparator;
-import java.util.Set;
 
 /**
  * {@code fcfs}: first come, first served, vLLM v1's default policy
@@ -17,7 +16,6 @@ final class Fcfs implements SchedulingPolicy {
     }
 
     static SchedulingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new Fcfs();
     }
 

@@ -5,7 +5,6 @@ import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.Comparator;
-import java.util.Set;
 
 /**
  * {@code priority-fcfs}: highest priority score first, then enqueue order, vLLM v1's PRIORITY policy
@@ -20,7 +19,6 @@ final class PriorityFcfs implements SchedulingPolicy {
     }
 
     static SchedulingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new PriorityFcfs();
     }
 

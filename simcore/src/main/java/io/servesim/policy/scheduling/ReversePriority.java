@@ -5,7 +5,6 @@ import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.Comparator;
-import java.util.Set;
 
 /**
  * {@code reverse-priority}: lowest priority score first, then enqueue order; pathological, after
@@ -19,7 +18,6 @@ final class ReversePriority implements SchedulingPolicy {
     }
 
     static SchedulingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new ReversePriority();
     }
 

@@ -5,7 +5,6 @@ import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import java.util.Comparator;
-import java.util.Set;
 
 /** {@code sjf}: shortest prompt first, then enqueue order (BLIS's scheduler templates). No params. */
 final class Sjf implements SchedulingPolicy {
@@ -16,7 +15,6 @@ final class Sjf implements SchedulingPolicy {
     }
 
     static SchedulingPolicy create(PolicySpec spec, PolicyContext ctx) {
-        spec.requireOnly(Set.of());
         return new Sjf();
     }
 

@@ -22,18 +22,15 @@ import java.util.Set;
  * (and {@code tools}, {@code loop}) are given, {@code workflow} then being a free label, or
  * {@code steps} is omitted and {@code workflow} names a {@link Workflows built-in}, whose
  * {@code loop} and {@code tools} blocks may be replaced by giving them. The structural rules are
- * checked by {@link WorkflowRules}.
+ * checked by {@link WorkflowRules}; the settings read are {@link AgenticSettings}.
  */
 public final class AgenticBinder {
-    /** Upper bound on {@code loop.max_iterations}. */
-    static final int MAX_ITERATIONS = 10_000;
-
     private AgenticBinder() {
     }
 
     /** The spec, or null when invalid (problems recorded); finishes the node (strict keys). */
     public static AgenticSpec bind(ConfigNode a, Path baseDir) {
-        String workflow = a.stringValue("workflow", null);
+        String workflow = a.get(AgenticSettings.WORKFLOW);
         if (a.has("steps")) {
             return bindSteps(a, workflow, baseDir);
         }
@@ -50,12 +47,12 @@ public final class AgenticBinder {
         }
         ObjectNode merged = Workflows.withOverrides(workflow, (ObjectNode) a.raw());
         ConfigNode n = a.over(merged);
-        n.stringValue("workflow", null);
+        n.declare(AgenticSettings.WORKFLOW.key());
         return bindSteps(n, workflow, baseDir);
     }
 
     private static AgenticSpec bindSteps(ConfigNode a, String workflow, Path baseDir) {
-        if (workflow == null) {
+        if (workflow == null && !a.has(AgenticSettings.WORKFLOW.key())) {
             a.problem(a.pathOf("workflow"), "required: a name for the workflow (a built-in name or a label)");
         }
         Map<String, ToolSpec> tools = tools(a.child("tools"), baseDir);
@@ -114,21 +111,18 @@ public final class AgenticBinder {
     }
 
     private static StepSpec step(ConfigNode n, Map<String, ToolSpec> tools, Path baseDir) {
-        String id = n.stringValue("id", null);
-        if (id == null || id.isBlank()) {
+        String id = n.get(AgenticSettings.STEP_ID);
+        if (id == null && !n.has(AgenticSettings.STEP_ID.key()) || id != null && id.isBlank()) {
             n.problem(n.pathOf("id"), "required: a step id unique within the workflow");
         }
-        String typeName = n.choice("type", null, StepType.NAMES);
+        String typeName = n.get(AgenticSettings.STEP_TYPE);
         if (typeName == null && !n.has("type")) {
             n.problem(n.pathOf("type"), "required; valid: " + String.join(", ", StepType.NAMES));
         }
         List<String> dependsOn = strings(n, "depends_on");
-        int fanOut = n.intValue("fan_out", 1, Integer.MIN_VALUE, Integer.MAX_VALUE);
-        if (n.has("fan_out") && fanOut < 2) {
-            n.problem(n.pathOf("fan_out"), "must be >= 2 when given (one instance is the default), got " + fanOut);
-        }
-        String growth = n.choice("context_growth", "none", List.of("accumulate", "none"));
-        String tool = n.stringValue("tool", null);
+        Long fanOut = n.get(AgenticSettings.FAN_OUT);
+        String growth = n.get(AgenticSettings.STEP_CONTEXT_GROWTH);
+        String tool = n.get(AgenticSettings.TOOL);
         DistributionSpec input = distribution(n, "input_distribution", Kind.TOKENS, baseDir);
         DistributionSpec output = distribution(n, "output_distribution", Kind.TOKENS, baseDir);
         StepType type = typeName == null ? null : StepType.of(typeName);
@@ -150,7 +144,7 @@ public final class AgenticBinder {
             // With an invalid tool (tools null, already reported) the step's tool name is not judged.
             String valid = tools == null ? "" : tools.isEmpty() ? "; none is defined (add it under agentic.tools)"
                     : "; valid: " + String.join(", ", sorted(tools));
-            if (tool == null) {
+            if (tool == null && !n.has(AgenticSettings.TOOL.key())) {
                 n.problem(n.pathOf("tool"), "required for a tool_call step" + valid);
             } else if (tools != null && !tools.containsKey(tool)) {
                 n.problem(n.pathOf("tool"), "unknown tool '" + tool + "'" + valid);
@@ -160,12 +154,12 @@ public final class AgenticBinder {
         boolean llmOk = type != StepType.LLM_CALL || input != null && output != null && !n.has("tool");
         boolean toolOk = type != StepType.TOOL_CALL || tools != null && tools.containsKey(tool) && !n.has("input_distribution")
                 && !n.has("output_distribution");
-        if (id == null || id.isBlank() || type == null || dependsOn == null || (n.has("fan_out") && fanOut < 2)
+        if (id == null || id.isBlank() || type == null || dependsOn == null || n.refused(AgenticSettings.FAN_OUT)
                 || !llmOk || !toolOk) {
             return null;
         }
-        return new StepSpec(id, type, type == StepType.TOOL_CALL ? tool : null, dependsOn, fanOut,
-                "accumulate".equals(growth), input, output);
+        return new StepSpec(id, type, type == StepType.TOOL_CALL ? tool : null, dependsOn,
+                fanOut == null ? 1 : Math.toIntExact(fanOut), "accumulate".equals(growth), input, output);
     }
 
     private static Map<String, ToolSpec> tools(ConfigNode t, Path baseDir) {
@@ -203,18 +197,18 @@ public final class AgenticBinder {
         } else if (over != null && over.isEmpty()) {
             l.problem(l.pathOf("over"), "must name at least one step");
         }
-        int max = l.intValue("max_iterations", 0, 1, MAX_ITERATIONS);
-        if (!l.has("max_iterations")) {
+        Long max = l.get(AgenticSettings.LOOP_MAX_ITERATIONS);
+        if (!l.has(AgenticSettings.LOOP_MAX_ITERATIONS.key())) {
             l.problem(l.pathOf("max_iterations"), "required: the upper bound on iterations (>= 1)");
         }
         l.declare("iterations");
         DistributionSpec iterations = l.has("iterations") ? DistributionBinder.bind(l.child("iterations"), Kind.COUNT, baseDir)
                 : null;
         l.finish();
-        if (over == null || over.isEmpty() || max < 1 || (l.has("iterations") && iterations == null)) {
+        if (over == null || over.isEmpty() || max == null || (l.has("iterations") && iterations == null)) {
             return null;
         }
-        return new LoopSpec(over, max, iterations);
+        return new LoopSpec(over, Math.toIntExact(max), iterations);
     }
 
     private static DistributionSpec distribution(ConfigNode n, String key, Kind kind, Path baseDir) {

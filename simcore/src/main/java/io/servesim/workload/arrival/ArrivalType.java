@@ -11,8 +11,9 @@ import java.util.List;
  * {@link ArrivalSpec} gives each process's definition.
  *
  * <p>To add a process: add its record to {@link ArrivalSpec} (copy {@link ArrivalSpec.Gamma}: its
- * {@code atRate} at the client's mean rate), a static binder of its parameters to
- * {@link ArrivalBinder} if it has any (copy {@code ArrivalBinder.gamma}), and one constant here, e.g.
+ * {@code atRate} at the client's mean rate), its parameters to {@link ArrivalSettings} (and its {@code ALL}) and a
+ * static binder of them to {@link ArrivalBinder} if it has any (copy {@code ArrivalBinder.weibull}), and one constant
+ * here, e.g.
  * {@code LOGNORMAL("lognormal", ArrivalBinder::lognormal)}. {@code ArrivalContractTest} then checks
  * its mean rate and that the same seed gives the same arrivals.
  */

@@ -5,11 +5,12 @@ import java.nio.file.Path;
 
 /**
  * Binds a distribution block {@code {type, params, is_int}} (BLIS workload spec v2
- * {@code DistSpec}, {@code sim/workload/distribution.go}), strictly: unknown types list the valid
- * ones ({@link DistributionType#names()}), unknown parameters list the type's parameters, every
- * problem names its path. The types and their parameters are the constants of {@link DistributionType};
- * every type also takes optional clamps {@code min} and {@code max} in {@code params}. See
- * {@link DistributionSpec} for the clamping and {@code is_int} rounding rules.
+ * {@code DistSpec}, {@code sim/workload/distribution.go}; its settings are {@link DistributionSettings}),
+ * strictly: unknown types list the valid ones ({@link DistributionType#names()}), unknown parameters
+ * list the type's parameters, every problem names its path. The types and their parameters are the
+ * constants of {@link DistributionType}; every type also takes optional clamps {@code min} and
+ * {@code max} in {@code params}. See {@link DistributionSpec} for the clamping and {@code is_int}
+ * rounding rules.
  */
 public final class DistributionBinder {
     /** What a distribution's values mean, which fixes its bounds and rounding. */
@@ -43,8 +44,9 @@ public final class DistributionBinder {
 
     /** Binds a present distribution block; returns null (with problems recorded) when it is invalid. */
     public static DistributionSpec bind(ConfigNode n, Kind kind, Path baseDir) {
-        String name = n.choice("type", null, DistributionType.names());
-        boolean isInt = n.boolValue("is_int", kind.intByDefault);
+        String name = n.get(DistributionSettings.TYPE);
+        Boolean given = n.get(DistributionSettings.IS_INT);
+        boolean isInt = given == null ? kind.intByDefault : given;
         if (kind.intRequired && !isInt) {
             n.problem(n.pathOf("is_int"), "must be true here (" + kind.why + ")");
         }
@@ -59,9 +61,8 @@ public final class DistributionBinder {
         DistributionParams params = new DistributionParams(n, p, name, kind, isInt, baseDir, type.boundsRequired());
         Sampler sampler = type.bind(params);
         if (!type.takesData()) {
-            n.rawValue("pmf");
-            n.rawValue("file");
-            for (String k : new String[] {"pmf", "file"}) {
+            n.declare("pmf", DistributionSettings.FILE.key());
+            for (String k : new String[] {"pmf", DistributionSettings.FILE.key()}) {
                 if (n.has(k)) {
                     n.problem(n.pathOf(k), "only for type " + DistributionType.EMPIRICAL.configName());
                 }

@@ -1,12 +1,14 @@
 package io.servesim.workload.dist;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.config.Setting;
 import java.nio.file.Path;
 
 /**
  * What a {@link DistributionType} builds its sampler from: the block being bound, its {@code params}
- * read with per-constraint messages ({@code failed} once any is missing or invalid), the bounds
- * {@code min} and {@code max} (read first), and what the values mean ({@link DistributionBinder.Kind}).
+ * read through their settings ({@link DistributionSettings}) with per-constraint messages ({@code failed} once any is
+ * missing or invalid), the bounds {@code min} and {@code max} (read first), and what the values mean
+ * ({@link DistributionBinder.Kind}).
  */
 final class DistributionParams {
     private final ConfigNode node;
@@ -17,7 +19,7 @@ final class DistributionParams {
     private final Path baseDir;
     private final double min;
     private final double max;
-    private String chosen;
+    private boolean choseMean;
     private boolean failed;
 
     /**
@@ -32,8 +34,8 @@ final class DistributionParams {
         this.kind = kind;
         this.isInt = isInt;
         this.baseDir = baseDir;
-        this.min = boundsRequired ? required("min") : optional("min", kind.floor);
-        this.max = boundsRequired ? required("max") : optional("max", kind.ceiling);
+        this.min = boundsRequired ? required(DistributionSettings.MIN) : optional(DistributionSettings.MIN, kind.floor);
+        this.max = boundsRequired ? required(DistributionSettings.MAX) : optional(DistributionSettings.MAX, kind.ceiling);
     }
 
     /** The distribution block ({@code type}, {@code params}, {@code is_int} and any data keys). */
@@ -67,71 +69,64 @@ final class DistributionParams {
         return failed;
     }
 
-    private double optional(String key, double dflt) {
-        double v = p.doubleValue(key, Double.NaN, -Double.MAX_VALUE, Double.MAX_VALUE);
-        if (!p.has(key)) {
-            return dflt;
+    /** The parameter, {@code dflt} when absent; NaN when invalid. */
+    private double optional(Setting<Double> s, double dflt) {
+        Double v = p.get(s);
+        if (v == null && p.has(s.key())) {
+            failed = true;
+            return Double.NaN;
         }
-        failed |= Double.isNaN(v);
-        return v;
+        return v == null ? dflt : v;
     }
 
-    double required(String key) {
-        double v = p.doubleValue(key, Double.NaN, -Double.MAX_VALUE, Double.MAX_VALUE);
-        if (!p.has(key)) {
-            p.problem(p.pathOf(key), "required for " + type);
+    /** The parameter, within its setting's range; NaN when missing or invalid. */
+    double required(Setting<Double> s) {
+        Double v = p.get(s);
+        if (!p.has(s.key())) {
+            p.problem(p.pathOf(s.key()), "required for " + type);
         }
-        failed |= Double.isNaN(v);
-        return v;
+        failed |= v == null;
+        return v == null ? Double.NaN : v;
     }
 
-    double positive(String key) {
-        double v = required(key);
+    /** The parameter, which must be > 0 here though its setting allows more (a gaussian's mean may be any number). */
+    double positive(Setting<Double> s) {
+        double v = required(s);
         if (v <= 0) {
-            p.problem(p.pathOf(key), "must be > 0, got " + DistributionBinder.fmt(v));
+            p.problem(p.pathOf(s.key()), "must be > 0, got " + DistributionBinder.fmt(v));
             failed = true;
         }
         return v;
     }
 
     /** A value the distribution yields, which must lie in {@code kind}'s range. */
-    double within(String key) {
-        double v = required(key);
+    double within(Setting<Double> s) {
+        double v = required(s);
         if (v < kind.floor || v > kind.ceiling) {
-            p.problem(p.pathOf(key), "must be in [" + DistributionBinder.fmt(kind.floor) + ", " + DistributionBinder.fmt(kind.ceiling)
-                    + "] (" + kind.why + "), got " + DistributionBinder.fmt(v));
+            p.problem(p.pathOf(s.key()), "must be in [" + DistributionBinder.fmt(kind.floor) + ", "
+                    + DistributionBinder.fmt(kind.ceiling) + "] (" + kind.why + "), got " + DistributionBinder.fmt(v));
             failed = true;
         }
         return v;
     }
 
-    double nonNegative(String key) {
-        double v = required(key);
-        if (v < 0) {
-            p.problem(p.pathOf(key), "must be >= 0, got " + DistributionBinder.fmt(v));
-            failed = true;
-        }
-        return v;
-    }
-
-    /** Exactly one of {@code a} or {@code b}; {@code b} (and {@code a} if {@code aPositive}) must be > 0. */
-    double oneOf(String a, String b, boolean aPositive) {
-        boolean hasA = p.has(a);
-        boolean hasB = p.has(b);
-        if (hasA == hasB) {
-            p.doubleValue(a, 0, -Double.MAX_VALUE, Double.MAX_VALUE);
-            p.doubleValue(b, 0, -Double.MAX_VALUE, Double.MAX_VALUE);
-            p.problem(p.path(), type + " needs exactly one of " + a + " or " + b);
+    /** Exactly one of {@code a} or {@code mean}; the mean must be > 0. */
+    double orMean(Setting<Double> a) {
+        Setting<Double> mean = DistributionSettings.MEAN;
+        boolean hasA = p.has(a.key());
+        if (hasA == p.has(mean.key())) {
+            p.declare(a.key(), mean.key());
+            p.problem(p.path(), type + " needs exactly one of " + a.key() + " or " + mean.key());
             failed = true;
             return Double.NaN;
         }
-        chosen = hasA ? a : b;
-        p.doubleValue(hasA ? b : a, 0, -Double.MAX_VALUE, Double.MAX_VALUE);
-        return hasA && !aPositive ? required(a) : positive(chosen);
+        choseMean = !hasA;
+        p.declare(hasA ? mean.key() : a.key());
+        return hasA ? required(a) : positive(mean);
     }
 
-    /** Whether {@link #oneOf} took {@code key}. */
-    boolean chose(String key) {
-        return key.equals(chosen);
+    /** Whether {@link #orMean} took the mean. */
+    boolean choseMean() {
+        return choseMean;
     }
 }

@@ -12,25 +12,28 @@ import java.util.List;
  * {@code is_int} rounding).
  *
  * <p>To add a type: write its raw {@link Sampler} (a factory in {@link Samplers}, or a class of its
- * own as {@link EmpiricalSampler}) and add one constant here reading its parameters from
- * {@link DistributionParams}, e.g. {@code LOGISTIC("logistic", p -> Samplers.logistic(p.required("mu"),
- * p.positive("s")))}. {@code DistributionContractTest} then samples it within its bounds and checks
- * that the same seed gives the same draws.
+ * own as {@link EmpiricalSampler}), declare its parameters in {@link DistributionSettings} (and its {@code ALL}) with
+ * their ranges, and add one constant here reading them from {@link DistributionParams}, e.g.
+ * {@code LOGISTIC("logistic", p -> Samplers.logistic(p.required(MU), p.required(S)))}.
+ * {@code DistributionContractTest} then samples it within its bounds and checks that the same seed
+ * gives the same draws.
  */
 public enum DistributionType {
     /** {@code {value}}: always the value. */
-    CONSTANT("constant", p -> Samplers.constant(p.within("value"))),
+    CONSTANT("constant", p -> Samplers.constant(p.within(DistributionSettings.VALUE))),
     /** {@code {min, max}} (required here: they are the support); with {@code is_int}, every integer in it equally likely. */
     UNIFORM("uniform", true, p -> p.isInt() ? Samplers.uniformInteger((long) Math.ceil(p.min()), (long) Math.floor(p.max()))
             : Samplers.uniform(p.min(), p.max())),
     /** {@code {mean, std_dev}}. */
-    GAUSSIAN("gaussian", p -> Samplers.gaussian(p.required("mean"), p.nonNegative("std_dev"))),
+    GAUSSIAN("gaussian", p -> Samplers.gaussian(p.required(DistributionSettings.MEAN),
+            p.required(DistributionSettings.STD_DEV))),
     /** {@code {mean}}. */
-    EXPONENTIAL("exponential", p -> Samplers.exponential(p.positive("mean"))),
+    EXPONENTIAL("exponential", p -> Samplers.exponential(p.positive(DistributionSettings.MEAN))),
     /** {@code {sigma, and mu or mean}}: mu and sigma of ln X; {@code mean} is E[X], giving mu = ln(mean) - sigma^2/2. */
     LOGNORMAL("lognormal", DistributionType::lognormal),
     /** {@code {alpha, xm}}: shape and minimum. */
-    PARETO("pareto", p -> Samplers.pareto(p.positive("alpha"), p.positive("xm"))),
+    PARETO("pareto", p -> Samplers.pareto(p.required(DistributionSettings.ALPHA),
+            p.required(DistributionSettings.XM))),
     /** {@code {shape, and scale or mean}}: mean gives scale = mean / Gamma(1 + 1/shape). */
     WEIBULL("weibull", DistributionType::weibull),
     /** {@code {shape, and scale or mean}}: mean gives scale = mean / shape. */
@@ -97,27 +100,27 @@ public enum DistributionType {
     }
 
     private static Sampler lognormal(DistributionParams p) {
-        double sigma = p.positive("sigma");
-        double mu = p.oneOf("mu", "mean", false);
-        if (p.chose("mean")) {
+        double sigma = p.required(DistributionSettings.SIGMA);
+        double mu = p.orMean(DistributionSettings.MU);
+        if (p.choseMean()) {
             mu = Math.log(mu) - sigma * sigma / 2;
         }
         return Samplers.lognormal(mu, sigma);
     }
 
     private static Sampler weibull(DistributionParams p) {
-        double shape = p.positive("shape");
-        double scale = p.oneOf("scale", "mean", true);
-        if (p.chose("mean") && shape > 0) {
+        double shape = p.required(DistributionSettings.SHAPE);
+        double scale = p.orMean(DistributionSettings.SCALE);
+        if (p.choseMean() && shape > 0) {
             scale = scale / SpecialFunctions.gamma(1 + 1 / shape);
         }
         return Samplers.weibull(shape, scale);
     }
 
     private static Sampler gamma(DistributionParams p) {
-        double shape = p.positive("shape");
-        double scale = p.oneOf("scale", "mean", true);
-        if (p.chose("mean") && shape > 0) {
+        double shape = p.required(DistributionSettings.SHAPE);
+        double scale = p.orMean(DistributionSettings.SCALE);
+        if (p.choseMean() && shape > 0) {
             scale = scale / shape;
         }
         return Samplers.gamma(shape, scale);

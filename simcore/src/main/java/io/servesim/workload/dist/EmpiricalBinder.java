@@ -33,7 +33,7 @@ final class EmpiricalBinder {
         DistributionBinder.Kind kind = params.kind();
         Path baseDir = params.baseDir();
         JsonNode pmf = n.rawValue("pmf");
-        String file = n.stringValue("file", null);
+        String file = n.get(DistributionSettings.FILE);
         if ((pmf == null) == (file == null)) {
             n.problem(n.path(), "empirical needs exactly one of pmf (inline {value: weight}) or file (CSV value,weight)");
             return null;

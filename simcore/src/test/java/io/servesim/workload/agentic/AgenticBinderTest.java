@@ -188,7 +188,8 @@ class AgenticBinderTest {
                   - {id: a, type: llm_call, %s}
                   - {id: b, type: llm_call, depends_on: [a], fan_out: 1, %s}
                 """.formatted(LLM, LLM)),
-                "workload.clients[1].agentic.steps[1].fan_out: must be >= 2 when given (one instance is the default), got 1");
+                "workload.clients[1].agentic.steps[1].fan_out: must be in [2, 100000] instances, got 1 (omit fan_out for one"
+                + " instance; a pass of the workflow holds at most 100000 step instances)");
     }
 
     @Test
@@ -211,7 +212,8 @@ class AgenticBinderTest {
                 workflow: w
                 loop: {over: [a], max_iterations: 0}
                 steps: [{id: a, type: llm_call, %s}]
-                """.formatted(LLM)), "workload.clients[1].agentic.loop.max_iterations: must be in [1, 10000], got 0");
+                """.formatted(LLM)), "workload.clients[1].agentic.loop.max_iterations: must be in [1, 10000] iterations, got 0 (agent"
+                + " frameworks stop a loop far sooner: LangChain's AgentExecutor at 15 iterations by default)");
     }
 
     @Test

@@ -71,7 +71,7 @@ class ReplayModeTest {
         assertEquals(500, res.summary().completed());
         assertEquals(0, res.summary().preemptions());
         assertEquals(1_167_552, expectedHits);
-        assertEquals((double) expectedHits / inputTokens, res.summary().cacheHitRate(), 1e-12);
+        assertEquals((double) expectedHits / inputTokens, res.summary().prefixHitRate(), 1e-12);
     }
 
     @Test

@@ -1,0 +1,116 @@
+package io.servesim.cli;
+
+import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
+import io.servesim.plan.CapacitySpec;
+import io.servesim.plan.PlanJob;
+import io.servesim.plan.PlanSpec;
+import io.servesim.plan.Slo;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code servesim capacity CONFIG --slo ttft_p99_ms=500,...}: the highest arrival rate at which a config meets every SLO,
+ * searched on a grid of {@code --tolerance} in rounds of sweeps ({@link CapacitySpec}, {@link PlanJob}); the config's
+ * flags as {@code run}'s ({@code --rate} is where the search starts, {@code --num-requests} the trace of every run).
+ */
+@Command(name = "capacity", mixinStandardHelpOptions = true, modelTransformer = CatalogFlags.class,
+        description = "The highest arrival rate at which a config meets every SLO (bisected on a grid of --tolerance);"
+                + " results under out/capacity-<config name>/.")
+public final class CapacityCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG", description = "run config YAML (optional, as run's --config)")
+    Path config;
+
+    @Option(names = "--slo", required = true, split = ",", paramLabel = "METRIC=BOUND",
+            description = "objectives, e.g. ttft_p99_ms=500,tpot_p90_ms=50: a cells/ column in ms (at most) or slo_attainment"
+                    + " (at least); repeatable")
+    List<String> slos = new ArrayList<>();
+
+    @Option(names = "--tolerance", paramLabel = "RPS", description = "the rate grid's step, requests per second (default"
+            + " the config's rate / " + CapacitySpec.DEFAULT_STEPS + ")")
+    Double tolerance;
+
+    @Option(names = "--max-rate", paramLabel = "RPS", description = "the highest rate tried (default the config's rate x "
+            + CapacitySpec.DEFAULT_MAX_FACTOR + ")")
+    Double maxRate;
+
+    @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "run every rate once per seed, a rate"
+            + " counting as met only when it is with every seed (default: the config's seed)")
+    List<Long> seeds;
+
+    @Mixin
+    ConfigOptions configOptions = new ConfigOptions();
+
+    @Mixin
+    RunnerOptions runnerOptions = new RunnerOptions();
+
+    @Override
+    public Integer call() {
+        ErrorReport errors = Main.errors(spec);
+        PlanSpec plan;
+        try {
+            List<Slo> bounds = new ArrayList<>();
+            for (String s : slos) {
+                int eq = s.indexOf('=');
+                if (eq <= 0) {
+                    throw new ConfigException("--slo " + s, "expected METRIC=BOUND, e.g. ttft_p99_ms=500");
+                }
+                double bound;
+                try {
+                    bound = Double.parseDouble(s.substring(eq + 1).trim());
+                } catch (NumberFormatException e) {
+                    throw new ConfigException("--slo " + s, "the bound must be a number, got '" + s.substring(eq + 1) + "'");
+                }
+                bounds.add(Slo.of(s.substring(0, eq).trim(), bound, "--slo " + s));
+            }
+            ConfigOptions.Tree tree = configOptions.tree(config, note -> System.err.println("servesim capacity: note: " + note));
+            String name = "capacity-" + (config == null ? "config" : stem(config));
+            if (seeds != null && seeds.size() != new java.util.HashSet<>(seeds).size()) {
+                throw new ConfigException("--seeds", "a seed is given twice: " + seeds);
+            }
+            plan = CapacitySpec.of(name, tree.tree(), tree.baseDir().toAbsolutePath(), bounds, tolerance, maxRate, seeds);
+        } catch (ConfigException e) {
+            return errors.report("invalid capacity search", e);
+        } catch (RuntimeException e) {
+            return errors.report(e);
+        }
+        try {
+            return PlanCommand.print(() -> PlanJob.run(plan, command(), runnerOptions.output, runnerOptions.choice(),
+                    runnerOptions.flags(), System.err), "capacity", System.out, System.err, errors);
+        } catch (ConfigException e) {
+            return errors.report(e);
+        }
+    }
+
+    /** This command as given, without the output flags (the resume command adds its own). */
+    private String command() {
+        List<String> args = new ArrayList<>(List.of("capacity"));
+        List<String> given = spec.commandLine().getParseResult().originalArgs();
+        for (int i = given.indexOf("capacity") + 1; i < given.size(); i++) {
+            String a = given.get(i);
+            if (a.equals("--output")) {
+                i++;
+            } else if (!a.startsWith("--output=") && !a.equals("--overwrite") && !a.equals("--resume")) {
+                args.add(a.matches("[A-Za-z0-9_./=,:+-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+            }
+        }
+        return String.join(" ", args);
+    }
+
+    private static String stem(Path file) {
+        String n = file.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return dot > 0 ? n.substring(0, dot) : n;
+    }
+}

@@ -1,0 +1,91 @@
+package io.servesim.cli;
+
+import io.servesim.config.ConfigException;
+import io.servesim.exit.ErrorReport;
+import io.servesim.exit.ExitCode;
+import io.servesim.plan.PlanFile;
+import io.servesim.plan.PlanJob;
+import io.servesim.plan.PlanSpec;
+import io.servesim.sweep.RunnerChoice;
+import io.servesim.sweep.SweepJob;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code servesim plan PLAN.yaml}: the cheapest deployment of a space of GPUs, TP degrees, engine settings and fleets
+ * that serves a target rate within every SLO, and the cost/capacity frontier ({@link PlanJob}); a summary on stdout,
+ * the rounds' rows, candidates, frontier, recommended config, vLLM commands and report under {@code out/<name>/}.
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "Capacity planning: the cheapest deployment (GPU, TP, replicas, engine settings) serving a target rate"
+                + " within SLOs, searched in rounds of sweeps; results under out/<plan name>/.")
+public final class PlanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "PLAN", description = "plan YAML (e.g. sweeps/plan/llama8b-chat.yaml)")
+    Path file;
+
+    @Mixin
+    RunnerOptions runnerOptions = new RunnerOptions();
+
+    @Override
+    public Integer call() {
+        ErrorReport errors = Main.errors(spec);
+        try {
+            return run(file, runnerOptions.output, runnerOptions.choice(), runnerOptions.flags(), System.out, System.err, errors);
+        } catch (ConfigException e) {
+            return errors.report(e);
+        }
+    }
+
+    /** Binds and runs the plan, printing its summary on {@code out} and its progress on {@code err}; returns the exit code. */
+    static int run(Path file, Path output, RunnerChoice runner, SweepJob.OutputFlags flags, PrintStream out, PrintStream err,
+                   ErrorReport errors) {
+        PlanSpec plan;
+        try {
+            plan = PlanFile.load(file);
+        } catch (ConfigException e) {
+            return errors.report("invalid plan " + file, e);
+        }
+        return print(() -> PlanJob.run(plan, "plan " + file, output, runner, flags, err), "plan", out, err, errors);
+    }
+
+    /** A plan or capacity search to run. */
+    interface Job {
+        PlanJob.Run run() throws IOException;
+    }
+
+    /** Runs {@code job} and prints its summary on {@code out}; returns the exit code. */
+    static int print(Job job, String command, PrintStream out, PrintStream err, ErrorReport errors) {
+        PlanJob.Run r;
+        try {
+            r = job.run();
+        } catch (ConfigException e) {
+            return errors.report("invalid " + command, e);
+        } catch (IOException | RuntimeException e) {
+            return errors.report(e);
+        }
+        if (r.alreadyComplete()) {
+            err.println("servesim " + command + ": nothing to resume: " + r.dir() + " already holds this " + command
+                    + "'s complete results; they said:");
+        } else {
+            err.printf("%s %s: %d rounds, %d runs (%d run now) in %.1f s%n", command, r.spec().name(), r.rounds(), r.cells(),
+                    r.cellsRun(), r.wallSeconds());
+        }
+        out.print(r.summary());
+        if (!r.spec().capacityOnly() && !r.recommends()) {
+            err.println("servesim " + command + ": no candidate meets every objective (exit " + ExitCode.NO_ANSWER
+                    + "); the closest and what it misses are above, every candidate's runs in " + r.dir());
+            return ExitCode.NO_ANSWER;
+        }
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,73 @@
+package io.servesim.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigException;
+import io.servesim.latency.GpuSpec;
+import io.servesim.run.SimConfig;
+import io.servesim.run.SimConfigLoader;
+import io.servesim.workload.GeneratorSpec;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A capacity search of one run config ({@code servesim capacity CONFIG --slo ...}) as a plan of one candidate, the
+ * config as it is, with no target: its capacity is searched on a grid anchored at 0 from the config's own rate
+ * ({@code workload.aggregate_rate}), doubling it until an SLO is missed, then cutting the bracket into
+ * {@link #PROBES_PER_ROUND} + 1 parts a round, each run on the config's own trace ({@code workload.num_requests}).
+ */
+public final class CapacitySpec {
+    /** Rates tried per round: the search is sequential, so a round runs several to use the workers. */
+    public static final int PROBES_PER_ROUND = 3;
+    /** The default tolerance is the config's rate over this. */
+    public static final int DEFAULT_STEPS = 50;
+    /** The default highest rate tried is the config's rate times this. */
+    public static final int DEFAULT_MAX_FACTOR = 64;
+
+    private CapacitySpec() {
+    }
+
+    /**
+     * The search of {@code tree} (relative paths from {@code baseDir}), named {@code name}, within {@code slos}, on a
+     * grid of {@code toleranceRps} (null: the config's rate / 50) up to {@code maxRateRps} (null: its rate x 64), every
+     * rate run with each of {@code seeds} (null: the config's seed).
+     */
+    public static PlanSpec of(String name, ObjectNode tree, Path baseDir, List<Slo> slos, Double toleranceRps, Double maxRateRps,
+                              List<Long> seeds) {
+        JsonNode w = tree.get("workload");
+        if (w == null || !w.isObject()) {
+            throw new ConfigException("workload", "a capacity search sets the workload's aggregate_rate, so the workload must"
+                    + " be inline (a mapping); copy the workload file's content into the config");
+        }
+        if (w.has("trace")) {
+            throw new ConfigException("workload.trace", "a capacity search needs generated traffic whose rate it sets; a"
+                    + " trace's arrivals are its timestamps");
+        }
+        SimConfig cfg = SimConfigLoader.bind(tree, baseDir);
+        GeneratorSpec g = (GeneratorSpec) cfg.workload();
+        double start = g.aggregateRateRps();
+        double tolerance = toleranceRps != null ? toleranceRps : start / DEFAULT_STEPS;
+        double max = maxRateRps != null ? maxRateRps : start * DEFAULT_MAX_FACTOR;
+        if (!(tolerance > 0)) {
+            throw new ConfigException("--tolerance", "must be > 0 requests per second, got " + tolerance);
+        }
+        if (!(max > tolerance)) {
+            throw new ConfigException("--max-rate", "must be above the tolerance (" + tolerance + " req/s), got " + max);
+        }
+        if (g.numRequests() <= 0 || g.numRequests() > Integer.MAX_VALUE) {
+            throw new ConfigException("workload.num_requests", "a capacity search runs a trace of a fixed number of requests;"
+                    + " give num_requests (e.g. 2000), got " + g.numRequests());
+        }
+        int requests = (int) g.numRequests();
+        String hardware = cfg.latency().hardware();
+        GpuSpec.Price price = cfg.latency().gpus().price(hardware);
+        String gpu = cfg.latency().gpus().find(hardware).map(GpuSpec::name).orElse(String.valueOf(hardware));
+        Fleet fleet = cfg.pd() != null ? new Fleet.Disaggregated(cfg.pd().prefill().replicas(), cfg.pd().decode().replicas())
+                : new Fleet.Aggregated(cfg.cluster().instances());
+        Candidate config = new Candidate(0, "config", gpu, cfg.latency().tp(), fleet, "config", Map.of(), price.usdPerGpuHour(),
+                price.known() ? price.source() : "none: the GPU table has no price for " + gpu);
+        SearchSettings search = new SearchSettings(requests, requests, 2, 1, tolerance, max, PROBES_PER_ROUND);
+        return new PlanSpec(name, tree, baseDir, Double.NaN, start, slos, List.of(config), search, seeds != null ? seeds : List.of(cfg.seed()));
+    }
+}

@@ -1,0 +1,48 @@
+package io.servesim.plan;
+
+/**
+ * How many engine instances a candidate deployment runs: one pool of replicas, each serving whole requests, or a
+ * prefill pool feeding a decode pool ({@code deployment.architecture: pd}).
+ */
+public sealed interface Fleet {
+    /** Instances of all pools. */
+    int instances();
+
+    /** {@code x4}, {@code pd2p3d}: the fleet's part of a candidate id. */
+    String label();
+
+    /**
+     * Aggregated replicas, each prefilling and decoding its own requests ({@code deployment.instances}).
+     *
+     * @param replicas the replicas
+     */
+    record Aggregated(int replicas) implements Fleet {
+        @Override
+        public int instances() {
+            return replicas;
+        }
+
+        @Override
+        public String label() {
+            return "x" + replicas;
+        }
+    }
+
+    /**
+     * Prefill/decode disaggregation ({@code deployment.pd.prefill.replicas}, {@code deployment.pd.decode.replicas}).
+     *
+     * @param prefill prefill replicas
+     * @param decode  decode replicas
+     */
+    record Disaggregated(int prefill, int decode) implements Fleet {
+        @Override
+        public int instances() {
+            return prefill + decode;
+        }
+
+        @Override
+        public String label() {
+            return "pd" + prefill + "p" + decode + "d";
+        }
+    }
+}

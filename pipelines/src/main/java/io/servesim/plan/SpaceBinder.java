@@ -1,0 +1,266 @@
+package io.servesim.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.servesim.config.ConfigException;
+import io.servesim.config.ConfigNode;
+import io.servesim.engine.EngineConfig;
+import io.servesim.latency.GpuCatalog;
+import io.servesim.latency.GpuSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Binds a plan's {@code space:} and {@code prices:} and expands them into {@link Candidate}s: every GPU x TP x engine
+ * setting x fleet, in that order (the fleet fastest: aggregated replica counts ascending, then P/D pairs). Each
+ * candidate's price per GPU-hour is the plan's {@code prices.<gpu>}, else the GPU table's ({@code usd_per_gpu_hour}, with
+ * its source); a GPU with neither is refused. Each engine setting is checked as the engine section it makes (the base's
+ * {@code engine:} with its keys set), its problems named under {@code space.engine.<label>}.
+ */
+final class SpaceBinder {
+    private SpaceBinder() {
+    }
+
+    /** The candidates of {@code root}'s space over {@code base}; problems go to {@code root}. */
+    static List<Candidate> candidates(ConfigNode root, ObjectNode base, GpuCatalog catalog) {
+        ConfigNode space = root.child("space");
+        if (!space.present()) {
+            root.problem("space", "required: {gpus: [...], tp: [...], replicas: {min, max}, engine: {label: {...}}}");
+            return List.of();
+        }
+        List<GpuSpec> gpus = gpus(space, catalog);
+        List<Integer> tps = space.has("tp") ? integers(space, "tp", 1, 64) : List.of(1);
+        List<Integer> replicas = space.has("replicas") ? range(space, "replicas", 1, 4096) : List.of();
+        ConfigNode pd = space.child("pd");
+        List<Integer> prefill = pd.present() ? range(pd, "prefill", 1, 4096) : List.of();
+        List<Integer> decode = pd.present() ? range(pd, "decode", 1, 4096) : List.of();
+        if (pd.present()) {
+            pd.finish();
+        }
+        if (!space.has("replicas") && !pd.present()) {
+            space.problem(space.pathOf("replicas"), "required (or pd: {prefill, decode}): the aggregated replica counts,"
+                    + " {min, max} or a list");
+        }
+        Map<String, Map<String, JsonNode>> engines = engines(space, base);
+        space.finish();
+        Map<String, GpuSpec.Price> prices = prices(root, gpus, catalog);
+        List<Candidate> out = new ArrayList<>();
+        boolean baseHasPd = base.path("deployment").has("pd") || base.path("deployment").has("architecture");
+        boolean baseHasInstances = base.path("deployment").has("instances");
+        for (GpuSpec gpu : gpus) {
+            GpuSpec.Price price = prices.getOrDefault(gpu.name(), GpuSpec.Price.NONE);
+            for (int tp : tps) {
+                for (Map.Entry<String, Map<String, JsonNode>> engine : engines.entrySet()) {
+                    List<Fleet> fleets = new ArrayList<>();
+                    replicas.forEach(n -> fleets.add(new Fleet.Aggregated(n)));
+                    for (int p : prefill) {
+                        decode.forEach(d -> fleets.add(new Fleet.Disaggregated(p, d)));
+                    }
+                    for (Fleet fleet : fleets) {
+                        Map<String, JsonNode> set = new LinkedHashMap<>();
+                        set.put("deployment.hardware", TextNode.valueOf(gpu.name()));
+                        set.put("deployment.tp", IntNode.valueOf(tp));
+                        fleet(set, fleet, baseHasPd, baseHasInstances);
+                        engine.getValue().forEach((k, v) -> set.put("engine." + k, v));
+                        String id = gpu.name() + "-tp" + tp + "-" + fleet.label() + "-" + engine.getKey();
+                        out.add(new Candidate(out.size(), id, gpu.name(), tp, fleet, engine.getKey(), set,
+                                price.usdPerGpuHour(), price.source()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The paths a fleet sets: instances for one pool (architecture and pd cleared if the base has them); both pools. */
+    private static void fleet(Map<String, JsonNode> set, Fleet fleet, boolean baseHasPd, boolean baseHasInstances) {
+        if (fleet instanceof Fleet.Aggregated a) {
+            if (baseHasPd) {
+                set.put("deployment.architecture", TextNode.valueOf("aggregated"));
+                set.put("deployment.pd", NullNode.getInstance());
+            }
+            set.put("deployment.instances", IntNode.valueOf(a.replicas()));
+        } else if (fleet instanceof Fleet.Disaggregated d) {
+            set.put("deployment.architecture", TextNode.valueOf("pd"));
+            if (baseHasInstances) {
+                set.put("deployment.instances", NullNode.getInstance());
+            }
+            set.put("deployment.pd.prefill.replicas", IntNode.valueOf(d.prefill()));
+            set.put("deployment.pd.decode.replicas", IntNode.valueOf(d.decode()));
+        }
+    }
+
+    private static List<GpuSpec> gpus(ConfigNode space, GpuCatalog catalog) {
+        List<GpuSpec> out = new ArrayList<>();
+        JsonNode g = space.rawValue("gpus");
+        if (g == null || !g.isArray() || g.isEmpty()) {
+            space.problem(space.pathOf("gpus"), "required: a list of GPUs, e.g. [H100, A100-80GB]; known: "
+                    + String.join(", ", catalog.names()));
+            return out;
+        }
+        for (int i = 0; i < g.size(); i++) {
+            String at = space.pathOf("gpus") + "[" + i + "]";
+            Optional<GpuSpec> gpu = g.get(i).isTextual() ? catalog.find(g.get(i).asText()) : Optional.empty();
+            if (gpu.isEmpty()) {
+                space.problem(at, "unknown GPU '" + g.get(i).asText() + "'; known: " + String.join(", ", catalog.names())
+                        + " (add one with the base's deployment.gpus: FILE)");
+            } else if (out.contains(gpu.get())) {
+                space.problem(at, "'" + g.get(i).asText() + "' is " + gpu.get().name() + " again");
+            } else {
+                out.add(gpu.get());
+            }
+        }
+        return out;
+    }
+
+    /** A list of distinct integers in [min, max] under {@code key}. */
+    private static List<Integer> integers(ConfigNode node, String key, int min, int max) {
+        JsonNode v = node.rawValue(key);
+        List<Integer> out = new ArrayList<>();
+        if (!v.isArray() || v.isEmpty()) {
+            node.problem(node.pathOf(key), "must be a non-empty list of integers in [" + min + ", " + max + "]");
+            return out;
+        }
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode e = v.get(i);
+            String at = node.pathOf(key) + "[" + i + "]";
+            if (!e.isIntegralNumber() || e.asLong() < min || e.asLong() > max) {
+                node.problem(at, "must be an integer in [" + min + ", " + max + "], got " + e);
+            } else if (out.contains(e.asInt())) {
+                node.problem(at, "duplicate value " + e.asInt());
+            } else {
+                out.add(e.asInt());
+            }
+        }
+        return out;
+    }
+
+    /** {@code {min, max}} (every integer between, inclusive) or a list, ascending. */
+    private static List<Integer> range(ConfigNode node, String key, int min, int max) {
+        JsonNode v = node.rawValue(key);
+        if (v != null && v.isArray()) {
+            return integers(node, key, min, max).stream().sorted().toList();
+        }
+        ConfigNode r = node.child(key);
+        int lo = r.intValue("min", 1, min, max);
+        int hi = r.intValue("max", lo, min, max);
+        if (!r.has("max")) {
+            r.problem(r.pathOf("max"), "required: the largest count (with min, default 1)");
+        } else if (hi < lo) {
+            r.problem(r.pathOf("max"), "must be at least min (" + lo + "), got " + hi);
+        }
+        r.finish();
+        List<Integer> out = new ArrayList<>();
+        for (int n = lo; n <= hi; n++) {
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** {@code space.engine}: label to engine keys (default one setting, {@code default}, the base's own). */
+    private static Map<String, Map<String, JsonNode>> engines(ConfigNode space, ObjectNode base) {
+        Map<String, Map<String, JsonNode>> out = new LinkedHashMap<>();
+        JsonNode e = space.rawValue("engine");
+        if (e == null) {
+            out.put("default", Map.of());
+            return out;
+        }
+        if (!e.isObject() || e.isEmpty()) {
+            space.problem(space.pathOf("engine"), "must be a mapping of label to engine keys, e.g. {default: {},"
+                    + " big-batch: {max_num_batched_tokens: 8192}}");
+            return out;
+        }
+        Set<String> problems = new LinkedHashSet<>();
+        e.fields().forEachRemaining(f -> {
+            String at = space.pathOf("engine") + "." + f.getKey();
+            if (!f.getKey().matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+                space.problem(at, "a label must be letters, digits, '_', '.' or '-' (it names candidates), got '" + f.getKey() + "'");
+                return;
+            }
+            if (!f.getValue().isObject()) {
+                space.problem(at, "must be a mapping of engine keys (vLLM's names), e.g. {max_num_seqs: 128}; {} for the base's");
+                return;
+            }
+            Map<String, JsonNode> keys = new LinkedHashMap<>();
+            f.getValue().fields().forEachRemaining(k -> keys.put(k.getKey(), k.getValue()));
+            problems.addAll(checkEngine(base, at, keys));
+            out.put(f.getKey(), keys);
+        });
+        problems.forEach(p -> {
+            int colon = p.indexOf('\u0000');
+            space.problem(p.substring(0, colon), p.substring(colon + 1));
+        });
+        return out;
+    }
+
+    /**
+     * The problems of the engine section {@code keys} make over the base's, as {@code path\0message}: under
+     * {@code at} for a key the setting gives, under {@code base.engine} for one of the base's.
+     */
+    private static List<String> checkEngine(ObjectNode base, String at, Map<String, JsonNode> keys) {
+        ObjectNode engine = base.path("engine").isObject() ? ((ObjectNode) base.get("engine")).deepCopy()
+                : base.objectNode();
+        keys.forEach(engine::set);
+        ConfigNode node = ConfigNode.root(engine);
+        EngineConfig.bind(node);
+        List<String> out = new ArrayList<>();
+        try {
+            node.throwIfProblems();
+        } catch (ConfigException ex) {
+            for (ConfigException.Problem p : ex.problems()) {
+                String top = p.path().split("[.\\[]", 2)[0];
+                out.add((keys.containsKey(top) ? at : "base.engine") + "." + p.path() + '\u0000' + p.message());
+            }
+        }
+        return out;
+    }
+
+    /** Each GPU's price: the plan's {@code prices}, else the table's; a GPU with neither is a problem at its entry. */
+    private static Map<String, GpuSpec.Price> prices(ConfigNode root, List<GpuSpec> gpus, GpuCatalog catalog) {
+        Map<String, GpuSpec.Price> out = new LinkedHashMap<>();
+        ConfigNode p = root.child("prices");
+        Set<String> names = new TreeSet<>();
+        gpus.forEach(g -> names.add(g.name()));
+        if (p.present()) {
+            p.raw().fields().forEachRemaining(f -> {
+                String at = p.pathOf(f.getKey());
+                p.rawValue(f.getKey());
+                Optional<GpuSpec> gpu = catalog.find(f.getKey()).filter(gpus::contains);
+                if (gpu.isEmpty()) {
+                    p.problem(at, "not a GPU of space.gpus (" + String.join(", ", names) + ")");
+                } else if (!f.getValue().isNumber() || !(f.getValue().asDouble() > 0)) {
+                    p.problem(at, "must be a price per GPU-hour in US dollars > 0, got " + f.getValue());
+                } else {
+                    out.put(gpu.get().name(), new GpuSpec.Price(f.getValue().asDouble(), "plan file: prices." + f.getKey()));
+                }
+            });
+        }
+        p.finish();
+        JsonNode listed = root.raw().path("space").path("gpus");
+        for (GpuSpec g : gpus) {
+            if (!out.containsKey(g.name())) {
+                if (g.price().known()) {
+                    out.put(g.name(), g.price());
+                } else {
+                    int i = 0;
+                    while (i < listed.size() && !catalog.find(listed.get(i).asText()).map(g::equals).orElse(false)) {
+                        i++;
+                    }
+                    root.problem("space.gpus[" + i + "]", "no price for " + g.name() + ": the GPU table has none (it prices "
+                            + String.join(", ", catalog.pricedNames()) + "); give one in prices: {" + g.name()
+                            + ": USD per GPU-hour}");
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,200 @@
+package io.servesim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code servesim plan} and {@code servesim capacity} end to end, in process, on the DirectRunner: a plan of 2 GPUs x
+ * TP 1, 2 x 1-4 replicas (16 candidates, 300 chat requests at 12 req/s) writes its summary, candidates, frontier,
+ * rounds, report, recommended config and vLLM commands; the recommended config runs; the same plan at another
+ * parallelism gives the same rows; and the output folder follows a sweep's rules.
+ */
+class PlanCommandTest {
+    static final String PLAN = io.servesim.plan.TestPlans.small("small", 4, 500,
+            "{screen_requests: 100, confirm_requests: 300, keep: 2}");
+
+    @TempDir
+    static Path tmp;
+    static Path plan;
+    static Path out;
+    static CliRun.Result first;
+
+    @BeforeAll
+    static void runThePlan() throws Exception {
+        plan = Files.writeString(tmp.resolve("small.yaml"), PLAN);
+        out = tmp.resolve("out");
+        first = CliRun.exec("plan", plan.toString(), "--output", out.toString(), "--parallelism", "2");
+        assertEquals(0, first.code(), first.err());
+    }
+
+    static long scalar(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    static String parquet(Path dir, String dataset) {
+        return "read_parquet('" + dir.resolve(dataset).resolve("*.parquet") + "')";
+    }
+
+    @Test
+    void itPrintsTheAnswerAndWritesEveryOutput() throws Exception {
+        assertTrue(first.out().contains("plan small: 12 req/s within ttft_p99_ms <= 500, tpot_p90_ms <= 50"), first.out());
+        assertTrue(first.out().contains("recommended: ") && first.out().contains("frontier (cost per hour -> capacity)"),
+                first.out());
+        for (String f : new String[] {"recommended.yaml", "vllm-serve.txt", "summary.txt", "report.html", "_PLAN.yaml",
+                "_SUMMARY.json", "_SUCCESS"}) {
+            assertTrue(Files.isRegularFile(out.resolve(f)), f);
+        }
+        assertFalse(Files.exists(out.resolve("_INCOMPLETE")) || Files.exists(out.resolve("_staging")));
+        assertEquals(first.out(), Files.readString(out.resolve("summary.txt")));
+        assertEquals(16, scalar("SELECT count(*) FROM " + parquet(out, "candidates")));
+        assertEquals(1, scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE recommended"));
+        assertEquals(scalar("SELECT count(*) FROM " + parquet(out, "frontier")),
+                scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE on_frontier"));
+        // every round is a sweep's output folder: its rows are the plan's runs
+        long runs = scalar("SELECT count(*) FROM read_parquet('" + out.resolve("rounds") + "/*/cells/*.parquet')");
+        assertTrue(first.err().contains(runs + " runs"), runs + " in " + first.err());
+        String vllm = Files.readString(out.resolve("vllm-serve.txt"));
+        assertTrue(vllm.contains("vllm serve meta-llama/llama-3.1-8b-instruct --port 8000 --tensor-parallel-size"), vllm);
+    }
+
+    @Test
+    void theRecommendedConfigRunsAndMeetsTheSlos() throws Exception {
+        // the run that met every SLO: the plan's target rate, full trace and seed
+        CliRun.Result run = CliRun.exec("run", "-c", out.resolve("recommended.yaml").toString());
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.json().path("ttft_ms").path("p99").asDouble() <= 500, run.out());
+        assertEquals(300, run.json().path("completed").asLong());
+        assertEquals(scalar("SELECT round(ttft_p99_ms * 1000) FROM " + parquet(out, "candidates") + " WHERE recommended"),
+                Math.round(run.json().path("ttft_ms").path("p99").asDouble() * 1000), "the same run as the plan's");
+    }
+
+    @Test
+    void anotherParallelismGivesTheSameRows() throws Exception {
+        Path again = tmp.resolve("again");
+        CliRun.Result r = CliRun.exec("plan", plan.toString(), "--output", again.toString(), "--parallelism", "1");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(first.out().replace(out.toString(), "OUT"), r.out().replace(again.toString(), "OUT"));
+        for (String d : new String[] {"candidates", "frontier"}) {
+            assertEquals(0, scalar("SELECT count(*) FROM (SELECT * FROM " + parquet(out, d) + " EXCEPT ALL SELECT * FROM "
+                    + parquet(again, d) + ")") + scalar("SELECT count(*) FROM (SELECT * FROM " + parquet(again, d)
+                    + " EXCEPT ALL SELECT * FROM " + parquet(out, d) + ")"), d);
+        }
+    }
+
+    @Test
+    void aFinishedPlanIsNotRunAgainOnResumeAndFilesOfTheUsersAreKept() throws Exception {
+        CliRun.Result resumed = CliRun.exec("plan", plan.toString(), "--output", out.toString(), "--resume");
+        assertEquals(0, resumed.code(), resumed.err());
+        assertTrue(resumed.err().contains("nothing to resume"), resumed.err());
+        assertEquals(first.out(), resumed.out());
+
+        Path mine = tmp.resolve("mine");
+        Files.createDirectories(mine.resolve("candidates"));
+        Files.writeString(mine.resolve("notes.txt"), "mine");
+        CliRun.Result refused = CliRun.exec("plan", plan.toString(), "--output", mine.toString());
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().contains("is not empty and is not a servesim plan") && refused.err().contains("notes.txt"),
+                refused.err());
+        Files.writeString(mine.resolve("candidates").resolve("x.parquet"), "mine");
+        CliRun.Result inData = CliRun.exec("plan", plan.toString(), "--output", mine.toString(), "--overwrite");
+        assertEquals(2, inData.code());
+        assertTrue(inData.err().contains("inside its dataset folders (candidates/x.parquet)"), inData.err());
+        Files.delete(mine.resolve("candidates").resolve("x.parquet"));
+        CliRun.Result beside = CliRun.exec("plan", plan.toString(), "--output", mine.toString(), "--overwrite");
+        assertEquals(0, beside.code(), beside.err());
+        assertEquals("mine", Files.readString(mine.resolve("notes.txt")));
+    }
+
+    @Test
+    void withSeveralSeedsEveryProbeRunsOncePerSeedAndCountsAsItsWorst() throws Exception {
+        Path seeds = Files.writeString(tmp.resolve("seeds.yaml"), io.servesim.plan.TestPlans.small("seeds", 2, 500,
+                "{screen_requests: 100, confirm_requests: 300, keep: 2}") + "seeds: [1, 2]\n");
+        Path dir = tmp.resolve("seeds");
+        CliRun.Result r = CliRun.exec("plan", seeds.toString(), "--output", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        String rounds = "read_parquet('" + dir.resolve("rounds") + "/*/cells/*.parquet')";
+        assertEquals(0, scalar("SELECT count(*) FROM (SELECT candidate, rate_rps, requests FROM " + rounds
+                + " GROUP BY ALL HAVING count(*) <> 2 OR count(DISTINCT seed) <> 2)"), "each probe ran with seeds 1 and 2");
+        // a candidate's values at the target on the full trace are its worst seed's: every candidate here meets the SLOs
+        // or misses them on both seeds alike, so the worst is the larger p99 TTFT
+        assertEquals(0, scalar("SELECT count(*) FROM " + parquet(dir, "candidates") + " c JOIN (SELECT candidate,"
+                + " max(ttft_p99_ms) AS worst, min(ttft_p99_ms) AS best FROM " + rounds + " WHERE rate_rps = '12' AND"
+                + " requests = '300' GROUP BY candidate) s USING (candidate) WHERE c.trace_requests = 300"
+                + " AND c.ttft_p99_ms <> s.worst"));
+        assertTrue(scalar("SELECT count(*) FROM (SELECT candidate FROM " + rounds + " WHERE rate_rps = '12' AND requests"
+                + " = '300' GROUP BY candidate HAVING max(ttft_p99_ms) > min(ttft_p99_ms))") > 0, "the seeds' traces differ");
+        assertTrue(Files.readString(dir.resolve("recommended.yaml")).contains("seed: 1"));
+    }
+
+    @Test
+    void whenNothingMeetsTheSlosItSaysWhichAndTheClosest() throws Exception {
+        Path impossible = Files.writeString(tmp.resolve("impossible.yaml"), io.servesim.plan.TestPlans.small("impossible", 2, 1,
+                "{screen_requests: 100, confirm_requests: 300, keep: 2}"));
+        CliRun.Result r = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString());
+        assertEquals(3, r.code(), "no answer is its own exit code: " + r.err());
+        assertTrue(r.err().contains("servesim plan: no candidate meets every objective (exit 3)"), r.err());
+        assertTrue(r.out().contains("no candidate meets every objective at 12 req/s on 300 requests: no candidate met"
+                + " ttft_p99_ms <= 1"), r.out());
+        assertTrue(r.out().contains("closest: ") && r.out().contains("misses ttft_p99_ms <= 1"), r.out());
+        assertFalse(Files.exists(tmp.resolve("impossible").resolve("recommended.yaml")));
+        CliRun.Result again = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString(),
+                "--resume");
+        assertEquals(3, again.code(), "a complete plan found again gives the same answer: " + again.err());
+        assertEquals(r.out(), again.out());
+    }
+
+    @Test
+    void capacitySearchesOneConfig() throws Exception {
+        Path cfg = Files.writeString(tmp.resolve("one.yaml"), """
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: roofline}
+                workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 300}
+                """);
+        CliRun.Result r = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=500,tpot_p90_ms=50", "--tolerance",
+                "0.25", "--output", tmp.resolve("cap").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("capacity: ") && r.out().contains(" misses; grid step 0.25)"), r.out());
+        assertEquals(1, scalar("SELECT count(*) FROM " + parquet(tmp.resolve("cap"), "candidates") + " WHERE capacity_rps > 4"));
+    }
+
+    @Test
+    void capacityWithSeveralSeedsIsTheLeastOfEachSeeds() throws Exception {
+        // the SLO metrics grow with the rate on each seed's trace, so the rates met on every seed are those up to the
+        // least of the seeds' capacities, and the bisection over the joint verdict finds that grid point
+        Path cfg = Files.writeString(tmp.resolve("seeds.yaml"), """
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: roofline}
+                workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 200}
+                """);
+        long[] capacity = new long[3];
+        String[] seeds = {"1,2", "1", "2"};
+        for (int i = 0; i < 3; i++) {
+            Path dir = tmp.resolve("cap-seeds-" + i);
+            CliRun.Result r = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=300", "--tolerance", "0.5",
+                    "--seeds", seeds[i], "--output", dir.toString());
+            assertEquals(0, r.code(), r.err());
+            capacity[i] = scalar("SELECT round(capacity_rps * 1000) FROM " + parquet(dir, "candidates"));
+        }
+        assertNotEquals(capacity[1], capacity[2], "the seeds' traces differ in what they sustain");
+        assertEquals(Math.min(capacity[1], capacity[2]), capacity[0], "seeds 1 and 2 alone: " + capacity[1] + ", " + capacity[2]);
+        CliRun.Result twice = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=300", "--seeds", "1,1",
+                "--output", tmp.resolve("cap-twice").toString());
+        assertEquals(2, twice.code());
+        assertTrue(twice.err().contains("--seeds: a seed is given twice: [1, 1]"), twice.err());
+    }
+}

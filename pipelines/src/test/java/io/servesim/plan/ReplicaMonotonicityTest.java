@@ -1,0 +1,76 @@
+package io.servesim.plan;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the search's pruning relies on, checked on the kernel: on a fixed trace (the same seeded requests, their
+ * arrival times scaled by the rate), one more aggregated replica of the same GPU, TP and engine never sustains a lower
+ * rate of the capacity grid ({@link FamilyScreen} and {@link CheapestCheck} bisect replica counts because of it). It
+ * does not hold between P/D pool ratios, which is why no P/D fleet is pruned against another: with long prompts,
+ * 2 prefill + 1 decode replicas sustain more than 1 prefill + 3 decode, a fleet of 4 instances.
+ */
+class ReplicaMonotonicityTest {
+    private static final List<Slo> SLOS = List.of(new Slo("ttft_p99_ms", 500, true), new Slo("tpot_p90_ms", 50, true));
+
+    /** The capacity of {@code deployment} (200 chat requests, seed 11) on the grid 0.5 j, searched from 4 req/s. */
+    private static double capacity(String deployment, String routing) throws Exception {
+        ObjectNode tree = CapacitySearchTest.config("seed: 11\n"
+                + "deployment: " + deployment + "\n"
+                + "engine: {max_num_seqs: 128, max_num_batched_tokens: 2048, block_size: 16}\n"
+                + "policies: {routing: " + routing + "}\n"
+                + "workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 200}\n");
+        PlanSpec plan = CapacitySpec.of("m", tree, Path.of("."), SLOS, 0.5, 256.0, null);
+        return Drive.search(new PlanSearch(plan, Map.of()), p -> Drive.kernel(plan, p)).result().candidates().get(0)
+                .capacityRps();
+    }
+
+    @Property(tries = 12)
+    void oneMoreReplicaNeverSustainsLess(@ForAll("gpus") String gpu, @ForAll @IntRange(min = 1, max = 2) int tp,
+                                         @ForAll @IntRange(min = 1, max = 4) int replicas, @ForAll boolean leastLoaded)
+            throws Exception {
+        String routing = leastLoaded ? "least-loaded" : "round-robin";
+        String deployment = "{model: meta-llama/llama-3.1-8b-instruct, hardware: " + gpu + ", tp: " + tp
+                + ", latency_model: roofline, instances: ";
+        double fewer = capacity(deployment + replicas + "}", routing);
+        double more = capacity(deployment + (replicas + 1) + "}", routing);
+        assertTrue(more >= fewer, gpu + " TP " + tp + " " + routing + ": " + replicas + " replicas sustain " + fewer
+                + " req/s, " + (replicas + 1) + " only " + more);
+    }
+
+    @net.jqwik.api.Provide
+    net.jqwik.api.Arbitrary<String> gpus() {
+        return net.jqwik.api.Arbitraries.of("H100", "A100-80GB", "L40S");
+    }
+
+    @Test
+    void betweenPdRatiosMoreInstancesCanSustainLess() throws Exception {
+        // prompts of ~6,000 tokens and ~100 output tokens: the prefill pool is the bottleneck, so 1 prefill replica
+        // caps 1P3D near 1P1D's rate while 2P1D, one instance fewer, sustains about twice as much
+        String pd = "{model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline, architecture: pd,"
+                + " pd: {prefill: {replicas: %d}, decode: {replicas: %d}, transfer: {latency: 1ms, bandwidth: 50GB/s}}}";
+        String longPrompts = "\nworkload: {aggregate_rate: 4, num_requests: 300,"
+                + " input_distribution: {type: gaussian, params: {mean: 6000, std_dev: 1500, min: 2000, max: 10000}},"
+                + " output_distribution: {type: gaussian, params: {mean: 100, std_dev: 30, min: 16, max: 256}}}";
+        double twoOne = pdCapacity(String.format(pd, 2, 1) + longPrompts);
+        double oneThree = pdCapacity(String.format(pd, 1, 3) + longPrompts);
+        assertTrue(twoOne > oneThree * 1.5, "2P1D " + twoOne + " req/s, 1P3D " + oneThree);
+    }
+
+    private static double pdCapacity(String deploymentAndWorkload) throws Exception {
+        ObjectNode tree = CapacitySearchTest.config("seed: 3\ndeployment: " + deploymentAndWorkload
+                + "\nengine: {max_num_seqs: 256, max_num_batched_tokens: 2048, block_size: 16}\npolicies: {routing: least-loaded}\n");
+        List<Slo> slos = List.of(new Slo("ttft_p99_ms", 2000, true), new Slo("tpot_p90_ms", 50, true));
+        PlanSpec plan = CapacitySpec.of("pd", tree, Path.of("."), slos, 0.25, 64.0, null);
+        return Drive.search(new PlanSearch(plan, Map.of()), p -> Drive.kernel(plan, p)).result().candidates().get(0)
+                .capacityRps();
+    }
+}

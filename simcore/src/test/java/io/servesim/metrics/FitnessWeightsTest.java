@@ -1,0 +1,82 @@
+package io.servesim.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Fitness keys are catalog columns, each normalised by its declared rule; former names are refused naming the new ones. */
+class FitnessWeightsTest {
+    /**
+     * A run of 200 injected requests over 100 s: 150 completed, 10 rejected, 120 meeting their SLO; TTFT p99 500 ms,
+     * mean 250 ms; a fleet of 2 replicas for 3600 s (7200 replica-seconds) that cost 2 USD.
+     */
+    static RunSummary summary() {
+        Distribution ttft = new Distribution(150, 250, 10, 200, 400, 450, 500, 600);
+        Distribution none = Distribution.EMPTY;
+        Map<String, Double> byState = new LinkedHashMap<>();
+        byState.put("ready", 7200.0);
+        ScalingSummary scaling = new ScalingSummary(false, 0, 0, 0, 0, 0, 0, byState, 2.0, Double.NaN, Double.NaN,
+                Double.NaN, 2, 2, List.of(new ReplicaCounts(0, 0, 0, 0, 2, 0)));
+        ClusterSummary cluster = new ClusterSummary(2, new long[] {100, 100}, 0, 0, 120, 0.6, 1.2, 1, 0, 0, Double.NaN,
+                Map.of(), Map.of());
+        KvTierSummary tiers = new KvTierSummary(0, 0.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new RunSummary("blackbox", "test", "", 1000, 200, 150, 0, 10, 40, ttft, none, none, none, none, none, none,
+                none, 100, 1.5, 300, 150, 0, 0, 0.25, 0, 0.5, 0.9, 8, 1000, 5000, 0, tiers, cluster, Map.of(), scaling,
+                PdSummary.aggregated(2));
+    }
+
+    /**
+     * Each rule on the run above: throughput_rps over the offered rate = 150 completed / 200 injected = 0.75;
+     * goodput_rps likewise 120 / 200 = 0.6; ttft_p99_ms 1 / (1 + 500 / 1000) = 2/3; ttft_mean_ms 1 / (1 + 250 / 1000)
+     * = 0.8; rejection_rate 10 / 200 = 0.05, scored 1 - 0.05 = 0.95; prefix_hit_rate as it is, 0.25; cost_usd
+     * 1 / (1 + 2 / 1) = 1/3; replica_seconds 1 / (1 + 7200 / 3600) = 1/3.
+     */
+    @Test
+    void eachKeyIsNormalisedByItsRule() {
+        RunSummary s = summary();
+        assertEquals(0.75, FitnessWeights.normalised("throughput_rps", s), 1e-12);
+        assertEquals(0.6, FitnessWeights.normalised("goodput_rps", s), 1e-12);
+        assertEquals(2.0 / 3, FitnessWeights.normalised("ttft_p99_ms", s), 1e-12);
+        assertEquals(0.8, FitnessWeights.normalised("ttft_mean_ms", s), 1e-12);
+        assertEquals(0.95, FitnessWeights.normalised("rejection_rate", s), 1e-12);
+        assertEquals(0.25, FitnessWeights.normalised("prefix_hit_rate", s), 1e-12);
+        assertEquals(1.0 / 3, FitnessWeights.normalised("cost_usd", s), 1e-12);
+        assertEquals(1.0 / 3, FitnessWeights.normalised("replica_seconds", s), 1e-12);
+    }
+
+    /**
+     * The weighted sum: 1 x cost (1/3) + 0.5 x replica-seconds (1/3) = 0.5; an undefined metric (no TPOT: an empty
+     * distribution) counts 0, so adding tpot_p99_ms:2 leaves 0.5.
+     */
+    @Test
+    void fitnessIsTheWeightedSumAndAnUndefinedMetricCountsZero() {
+        RunSummary s = summary();
+        assertEquals(0.5, FitnessWeights.parse("cost_usd:1,replica_seconds:0.5", "--fitness-weights").score(s), 1e-12);
+        assertEquals(0.5, FitnessWeights.parse("cost_usd:1,replica_seconds:0.5,tpot_p99_ms:2", "x").score(s), 1e-12);
+    }
+
+    @Test
+    void aFormerNameWorksAsTheNewOneWithANoteAndAKeyWeightedTwiceIsRefused() {
+        RunSummary s = summary();
+        for (Renamed r : Renamed.ALL.stream().filter(r -> r.where() == Renamed.Where.FITNESS).toList()) {
+            FitnessWeights old = FitnessWeights.parse(r.old() + ":1", "fitness_weights");
+            assertEquals(FitnessWeights.parse(r.now() + ":1", "fitness_weights").weights(), old.weights(), r.old());
+            assertEquals(List.of("fitness_weights: '" + r.old() + "' is now named '" + r.now() + "' (the old name still"
+                    + " works; write the new one)"), old.notes());
+        }
+        // cost_usd at 2 USD scores 1/3 whichever way it is reached
+        assertEquals(1.0 / 3, FitnessWeights.parse("cost_usd:1", "x").score(s), 1e-12);
+        ConfigException twice = assertThrows(ConfigException.class,
+                () -> FitnessWeights.parse("p99_ttft:1,ttft_p99_ms:2", "fitness_weights"));
+        assertTrue(twice.getMessage().contains("'ttft_p99_ms' is weighted twice"), twice.getMessage());
+        ConfigException unknown = assertThrows(ConfigException.class, () -> FitnessWeights.parse("speed:1", "fitness_weights"));
+        assertTrue(unknown.getMessage().contains("unknown fitness metric 'speed'; valid: rejection_rate, ttft_mean_ms"),
+                unknown.getMessage());
+    }
+}
