@@ -13,6 +13,25 @@ final class ReadmeCommands {
     private ReadmeCommands() {
     }
 
+    /**
+     * The rows of every plain code block of {@code markdown} that shows a sweep's result table (its first line the
+     * table's header, {@code routing  load  seeds ...}): each line but the header and an elision ({@code ...}).
+     */
+    static List<String> quickstartRows(String markdown) {
+        List<String> rows = new ArrayList<>();
+        String[] lines = markdown.split("\n", -1);
+        for (int i = 0; i + 1 < lines.length; i++) {
+            if (lines[i].strip().equals("```") && lines[i + 1].startsWith("routing ") && lines[i + 1].contains("ttft_p99_ms")) {
+                for (int j = i + 2; j < lines.length && !lines[j].startsWith("```"); j++) {
+                    if (!lines[j].strip().equals("...")) {
+                        rows.add(lines[j]);
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
     static List<List<String>> parse(String readme) {
         List<List<String>> commands = new ArrayList<>();
         String[] lines = readme.split("\n", -1);

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * folder that sees the repository's {@code sweeps/} (a symbolic link), so what a command writes under {@code out/}
  * stays out of the checkout and a later command finds what an earlier one wrote, as a user going down the README
  * would. Every other line of a {@code bash} block must be a comment, a Maven command or a continuation, so a
- * command cannot hide in a block this test skips.
+ * command cannot hide in a block this test skips. The quickstart's result rows that README.md and docs/sweeps.md show
+ * must be among those the main job prints.
  */
 class ReadmeCommandsIT {
     private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
@@ -34,7 +35,15 @@ class ReadmeCommandsIT {
         assertEquals(List.of(LAUNCHER, "sweep", "sweeps/quickstart.yaml"), commands.get(0), "the main job comes first");
         Path link = Files.createSymbolicLink(home.resolve("sweeps"), RepoFiles.path("sweeps"));
         try {
-            for (List<String> command : commands) {
+            String quickstart = run(commands.get(0), home);
+            // the result rows the README and docs/sweeps.md show are the main job's, digit for digit
+            for (String doc : List.of("README.md", "docs/sweeps.md")) {
+                List<String> rows = ReadmeCommands.quickstartRows(Files.readString(RepoFiles.path(doc)));
+                assertFalse(rows.isEmpty(), doc + " shows the quickstart's result table");
+                rows.forEach(row -> assertTrue(quickstart.contains(row + "\n"), doc + " shows a row the main job does not"
+                        + " print:\n" + row + "\nit prints:\n" + quickstart));
+            }
+            for (List<String> command : commands.subList(1, commands.size())) {
                 run(command, home);
             }
         } finally {
@@ -42,7 +51,8 @@ class ReadmeCommandsIT {
         }
     }
 
-    private static void run(List<String> command, Path home) throws Exception {
+    /** Runs {@code command} in {@code home}, checks it exits 0 and prints something; returns its stdout. */
+    private static String run(List<String> command, Path home) throws Exception {
         List<String> argv = new ArrayList<>(command);
         argv.set(0, RepoFiles.path(LAUNCHER).toString());
         Process p = new ProcessBuilder(argv).directory(home.toFile())
@@ -56,6 +66,7 @@ class ReadmeCommandsIT {
         String err = Files.readString(home.resolve("stderr.txt"), StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), String.join(" ", command) + "\nstdout:\n" + tail(out) + "\nstderr:\n" + tail(err));
         assertFalse(out.isBlank() && err.isBlank(), String.join(" ", command) + " printed nothing");
+        return out;
     }
 
     private static String tail(String s) {

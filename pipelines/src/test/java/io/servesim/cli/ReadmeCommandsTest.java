@@ -14,6 +14,22 @@ class ReadmeCommandsTest {
     private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
 
     @Test
+    void quickstartRowsAreTheResultTablesRowsWithoutHeaderOrElision() {
+        String md = """
+                ```
+                routing  load  seeds  ttft_p99_ms
+                a        1     1      2.0
+                ...
+                b        3     1      4.0
+                ```
+                ```
+                other block
+                ```
+                """;
+        assertEquals(List.of("a        1     1      2.0", "b        3     1      4.0"), ReadmeCommands.quickstartRows(md));
+    }
+
+    @Test
     void parsesCommandsContinuationsQuotesAndComments() {
         String readme = """
                 text `scripts/servesim run --inline` is not run
