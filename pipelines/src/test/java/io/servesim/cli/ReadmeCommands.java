@@ -13,23 +13,36 @@ final class ReadmeCommands {
     private ReadmeCommands() {
     }
 
-    /**
-     * The rows of every plain code block of {@code markdown} that shows a sweep's result table (its first line the
-     * table's header, {@code routing  load  seeds ...}): each line but the header and an elision ({@code ...}).
-     */
-    static List<String> quickstartRows(String markdown) {
-        List<String> rows = new ArrayList<>();
-        String[] lines = markdown.split("\n", -1);
-        for (int i = 0; i + 1 < lines.length; i++) {
-            if (lines[i].strip().equals("```") && lines[i + 1].startsWith("routing ") && lines[i + 1].contains("ttft_p99_ms")) {
-                for (int j = i + 2; j < lines.length && !lines[j].startsWith("```"); j++) {
-                    if (!lines[j].strip().equals("...")) {
-                        rows.add(lines[j]);
-                    }
+    /** The lines of every plain code block of {@code markdown} (a fence without a language: shown output). */
+    static List<List<String>> outputBlocks(String markdown) {
+        List<List<String>> blocks = new ArrayList<>();
+        List<String> block = null;
+        boolean inOther = false;
+        for (String line : markdown.split("\n", -1)) {
+            boolean fence = line.strip().startsWith("```");
+            if (inOther) {
+                inOther = !fence;
+            } else if (block != null) {
+                if (fence) {
+                    blocks.add(block);
+                    block = null;
+                } else {
+                    block.add(line);
+                }
+            } else if (fence) {
+                if (line.strip().equals("```")) {
+                    block = new ArrayList<>();
+                } else {
+                    inOther = true;
                 }
             }
         }
-        return rows;
+        return blocks;
+    }
+
+    /** {@code line} stripped, its runs of blanks made one space (output columns align by padding). */
+    static String squeezed(String line) {
+        return line.strip().replaceAll("\\s+", " ");
     }
 
     static List<List<String>> parse(String readme) {

@@ -14,19 +14,24 @@ class ReadmeCommandsTest {
     private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
 
     @Test
-    void quickstartRowsAreTheResultTablesRowsWithoutHeaderOrElision() {
+    void outputBlocksAreThePlainFencedBlocks() {
         String md = """
                 ```
-                routing  load  seeds  ttft_p99_ms
-                a        1     1      2.0
-                ...
-                b        3     1      4.0
+                routing  load
+                a        1
+                ```
+                ```yaml
+                not: shown output
+                ```
+                ```bash
+                scripts/servesim x
                 ```
                 ```
-                other block
+                metric   n
                 ```
                 """;
-        assertEquals(List.of("a        1     1      2.0", "b        3     1      4.0"), ReadmeCommands.quickstartRows(md));
+        assertEquals(List.of(List.of("routing  load", "a        1"), List.of("metric   n")), ReadmeCommands.outputBlocks(md));
+        assertEquals("a 1 2.0", ReadmeCommands.squeezed("  a      1   2.0 "));
     }
 
     @Test
