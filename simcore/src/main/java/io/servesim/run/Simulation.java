@@ -97,8 +97,9 @@ public final class Simulation {
         int n = setup.cluster().instances();
         AutoscalingConfig scaling = setup.autoscaling();
         PdSetup pdSetup = setup.pd();
-        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo(),
-                (pdSetup == null ? setup.engine() : pdSetup.prefill().engine()).kvTiers().enabled());
+        // the specs were bound with their files' directories (a code policy's source is absolute by now)
+        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo())
+                .withCpuKvTier((pdSetup == null ? setup.engine() : pdSetup.prefill().engine()).kvTiers().enabled());
         this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         EngineEvents observer = new EngineEvents(metrics);
         PolicyBundle policies = setup.policies();
