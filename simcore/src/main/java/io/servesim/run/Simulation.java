@@ -109,6 +109,9 @@ public final class Simulation {
                     pool == null ? setup.latency() : pool.latency(), PolicyKind.SCHEDULER.create(policies, ctx), events, observer,
                     setup.frontEnd());
         }
+        if (setup.expertParallel() != null) {
+            new io.servesim.engine.Lockstep(engines, setup.expertParallel(), events);
+        }
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer, setup.frontEnd())) : null;
         long rtt = setup.frontEnd().defaultNetworkRttUs();
