@@ -216,7 +216,8 @@ public final class Simulation {
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
         ScalingSummary scaling = ScalingSummaries.of(setup, autoscaler, endUs);
-        return metrics.summary(new RunTotals(latency.name(), latency.describe(), calibrationNote(), setup.engine().totalKvBlocks(),
+        String described = setup.expertParallel() != null ? setup.expertParallel().describe() : latency.describe();
+        return metrics.summary(new RunTotals(latency.name(), described, calibrationNote(), setup.engine().totalKvBlocks(),
                 injected, endUs, totals.preemptions(), totals.allocationFailures(), queried == 0 ? 0 : (double) hits / queried,
                 preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried,
                 events.processed(), source.skippedLines(), requestsPerInstance(), totals.headOfLineBlocks(),
