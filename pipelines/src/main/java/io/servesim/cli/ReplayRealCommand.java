@@ -162,14 +162,17 @@ public final class ReplayRealCommand implements Callable<Integer> {
         ReplaySetup s = replay.setup();
         EngineSettings e = run.settings();
         out.printf("run: %s (vLLM %s, %d requests)%n", run.directory(), e.vllmVersion(), run.measured().size());
-        out.printf("model: %s on %s x TP%d%n", s.modelId(), s.gpu().name(), e.tensorParallel());
+        out.printf("model: %s on %s x TP%d%s%n", s.modelId(), s.gpu().name(), e.tensorParallel(), e.dataParallel() == 1 ? ""
+                : " x DP" + e.dataParallel() + " behind vLLM's DP load balancer" + (s.sim().expertParallel() != null
+                ? ", experts sharded over the ranks, stepping in lockstep" : ""));
         out.printf("engine: max_num_seqs %d, max_num_batched_tokens %d, block %d, prefix caching %s, KV %d blocks (%s)%n",
                 e.maxNumSeqs(), e.maxNumBatchedTokens(), e.blockSizeTokens(), e.prefixCaching() ? "on" : "off",
                 s.sim().engine().totalKvBlocks(), s.kvSource());
         if (!e.defaultsApplied().isEmpty()) {
             out.println("vLLM defaults assumed: " + String.join(", ", e.defaultsApplied()));
         }
-        out.println("latency: " + s.sim().latency().describe());
+        out.println("latency: " + (s.sim().expertParallel() != null ? s.sim().expertParallel().describe()
+                : s.sim().latency().describe()));
         out.printf("compared: %d requests (%d not completed by the simulator); preemptions %d%n%n",
                 replay.report().compared(), replay.report().missing(), replay.summary().preemptions());
     }

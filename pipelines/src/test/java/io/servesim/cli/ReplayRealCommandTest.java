@@ -119,4 +119,23 @@ class ReplayRealCommandTest {
         assertTrue(hasLine("TTFT mean\\s+7097\\.2\\s+.*"), stdout());
         assertTrue(stdout().contains("compared: 300 requests (0 not completed by the simulator)"), stdout());
     }
+
+    @Test
+    void replaysTheDataParallelExpertParallelRunAsLockstepRanks() throws Exception {
+        Path run = io.servesim.testing.RepoFiles.data("validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep");
+        Path parquet = dir.resolve("ep.parquet");
+        assertEquals(0, replay(run, ReplayOptions.profiled().withHardware("RTXPRO6000"), null, parquet), stderr());
+        assertTrue(stdout().contains("on RTXPRO6000 x TP1 x DP2 behind vLLM's DP load balancer, experts sharded over the"
+                + " ranks, stepping in lockstep"), stdout());
+        assertTrue(stdout().contains("latency: expert parallel over 2 ranks in lockstep"), stdout());
+        assertTrue(hasLine("TTFT mean\\s+1086\\.0\\s+.*"), stdout());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            ResultSet rs = st.executeQuery("SELECT count(*), count(sim_e2e_ms), avg(sim_tpot_ms) / avg(real_tpot_ms)"
+                    + " FROM '" + parquet + "'");
+            rs.next();
+            assertEquals(300, rs.getInt(1));
+            assertEquals(300, rs.getInt(2), "every request completed on one of the ranks");
+            assertTrue(Math.abs(rs.getDouble(3) - 1) < 0.08, "TPOT within 8%: " + rs.getDouble(3));
+        }
+    }
 }

@@ -51,6 +51,10 @@ public final class Engine {
     private final EngineConfig.Warmup warmup;
     private long firstStepUs = -1;
     private boolean stepPending;
+    /** Whether the step {@link #formStep} formed last is a steady decode step ({@link DecodeStretch}). */
+    private boolean formedSteady;
+    /** The data-parallel group this engine steps in lockstep with, or null ({@link #joinLockstep}). */
+    private Lockstep lockstep;
     private long busyUntilUs;
     private long enqueueSeq;
     private long steps;
@@ -198,12 +202,24 @@ public final class Engine {
         } else {
             waitQueue.add(r);
         }
-        if (!stepPending) {
-            // An idle engine starts at once; a busy one (a step still executing) right after it.
-            stepPending = true;
+        wake(nowUs);
+        publish();
+    }
+
+    /**
+     * Work arrived: an idle engine starts at once, a busy one (a step still executing) right after it; in a lockstep
+     * group, the group does ({@link Lockstep#wake}).
+     */
+    private void wake(long nowUs) {
+        if (stepPending) {
+            return;
+        }
+        stepPending = true;
+        if (lockstep != null) {
+            lockstep.wake(nowUs);
+        } else {
             events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
-        publish();
     }
 
     /** Requests waiting here: the wait queue and, under async scheduling, those queued during the current step. */
@@ -244,45 +260,71 @@ public final class Engine {
         kv.release(r);
         r.computedTokens = 0;
         waitQueue.addFront(r);
-        if (!stepPending) {
-            stepPending = true;
-            events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
-        }
+        wake(nowUs);
         publish();
     }
 
-    /** STEP: one engine iteration (the four phases). */
+    /** STEP: one engine iteration (the four phases); in a lockstep group, one step of the group ({@link Lockstep}). */
     public void onStep(long nowUs) {
+        if (lockstep != null) {
+            lockstep.onStep(nowUs);
+            return;
+        }
         stepPending = false;
+        StepShape step = formStep(nowUs);
+        if (step == null) {
+            return;
+        }
+        long stepUs = adjustedStepUs(nowUs, latency.stepTimeUs(step));
+        if (finishStep(nowUs, stepUs, step)) {
+            stepPending = true;
+            events.schedule(nowUs + stepUs, EventKind.STEP, id, null);
+        }
+        publish();
+        assert Invariants.checkEngine(this);
+    }
+
+    /** Phase 1: the step's shape (a steady decode step's or the batch former's), or null when there is nothing to run. */
+    StepShape formStep(long nowUs) {
         if (running.isEmpty() && waitQueue.isEmpty()) {
             // nothing was formed ahead of the requests queued meanwhile: they are scheduled at once
             releaseArrived();
             if (waitQueue.isEmpty()) {
-                return; // emptied by an immediate drain after this step was scheduled
+                return null; // emptied by an immediate drain after this step was scheduled
             }
         }
         if (tiered) {
             kv.setClockUs(nowUs);
         }
         StepShape steady = steadyStep(nowUs);
-        StepShape step = steady != null ? steady : shape;
+        formedSteady = steady != null;
         if (steady == null) {
             shape.clear();
             batchFormer.form(nowUs, shape);
         }
         releaseArrived();
-        long stepUs = Math.max(1, latency.stepTimeUs(step));
+        return steady != null ? steady : shape;
+    }
+
+    /** The priced step time with this replica's own additions: its warm-up factor and its CPU-tier reload stall. */
+    long adjustedStepUs(long nowUs, long pricedUs) {
+        long stepUs = Math.max(1, pricedUs);
         if (warmup != null && warmingUp(nowUs)) {
             stepUs = Math.max(1, Math.round(stepUs * warmup.factor()));
         }
         if (tiered) {
             stepUs += kv.takeReloadStallUs();
         }
+        return stepUs;
+    }
+
+    /** Phases 2-3: {@code step} (from {@link #formStep}) executes for {@code stepUs}; whether work remains after it. */
+    boolean finishStep(long nowUs, long stepUs, StepShape step) {
         long endUs = nowUs + stepUs;
         busyUntilUs = endUs;
         steps++;
         observer.onStep(this, nowUs, stepUs, step);
-        if (steady != null) {
+        if (formedSteady) {
             // every running request samples a token one step time (+ a2) after its previous one
             long itlUs = stepUs + outputProcessingUs;
             observer.onInterTokenLatency(itlUs, stretch.members());
@@ -295,12 +337,23 @@ public final class Engine {
         } else {
             execution.executeAndComplete(endUs);
         }
-        if (!running.isEmpty() || !waitQueue.isEmpty()) {
-            stepPending = true;
-            events.schedule(endUs, EventKind.STEP, id, null);
-        }
+        return !running.isEmpty() || !waitQueue.isEmpty();
+    }
+
+    /**
+     * A lockstep group's step is over for this rank (it ran a batch or a dummy one until {@code busyUntilUs}): whether it
+     * waits for another ({@code pending}).
+     */
+    void lockstepStepped(boolean pending, long groupBusyUntilUs) {
+        stepPending = pending;
+        busyUntilUs = Math.max(busyUntilUs, groupBusyUntilUs);
         publish();
         assert Invariants.checkEngine(this);
+    }
+
+    /** Whether this rank has requests to step (running or waiting, those queued during a step included). */
+    boolean hasWork() {
+        return !running.isEmpty() || waiting() > 0;
     }
 
     /** Whether the step starting now is in this replica's warm-up phase (its first steps, or its first seconds). */
@@ -447,10 +500,7 @@ public final class Engine {
         r.waitOrder = enqueueSeq++;
         r.state = Request.State.QUEUED;
         waitQueue.addReceived(r);
-        if (!stepPending) {
-            stepPending = true;
-            events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
-        }
+        wake(nowUs);
         publish();
     }
 
@@ -504,6 +554,14 @@ public final class Engine {
             board.running[id] = running.size();
             board.inFlight[id] = inFlight;
         }
+    }
+
+    /** From now on this engine steps only with {@code group} (before any request arrives; once per engine). */
+    void joinLockstep(Lockstep group) {
+        if (lockstep != null || stretch != null) {
+            throw new IllegalStateException("engine " + id + " already steps in a group, or runs macro-steps");
+        }
+        lockstep = group;
     }
 
     /** From now on this engine keeps its counts in {@code board} (once per engine). */

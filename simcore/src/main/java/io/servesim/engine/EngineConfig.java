@@ -198,6 +198,12 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
                 totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup);
     }
 
+    /** This config with macro-steps on or off ({@link #macroSteps()}; off for the ranks of a {@link Lockstep} group). */
+    public EngineConfig withMacroSteps(boolean on) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, on, asyncScheduling, warmup);
+    }
+
     /** This config with the warm-up phase {@code w}. */
     public EngineConfig withWarmup(Warmup w) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,

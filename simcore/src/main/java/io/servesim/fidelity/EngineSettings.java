@@ -16,16 +16,18 @@ import java.util.List;
  * {@code enable_prefix_caching} true (on by default in v1), {@code gpu_memory_utilization} 0.9,
  * {@code tensor_parallel_size} 1, {@code long_prefill_token_threshold} 0 (no cap with one partial
  * prefill), {@code max_model_len} the model's {@code max_position_embeddings}, {@code async_scheduling} true (the
- * default since vllm-project/vllm PR #27614). {@code max_num_seqs}
+ * default since vllm-project/vllm PR #27614); {@code data_parallel_size} 1 and {@code enable_expert_parallel} false
+ * apply unlisted (one engine, what a run without them is). {@code max_num_seqs}
  * and {@code max_num_batched_tokens} are required: their vLLM defaults depend on the GPU and the
  * entry point (offline LLM or API server), so they cannot be assumed. Arguments that change what the hardware does
- * and that a replay does not model (data, pipeline and expert parallelism, quantization, an fp8 KV cache, float32) are
- * refused, each named ({@link UnmodelledSettings}).
+ * and that a replay does not model (pipeline parallelism, quantization, an fp8 KV cache, float32) are refused, each named ({@link UnmodelledSettings}).
  *
  * @param model                   Hugging Face id served ({@code model}, else {@code engine_kwargs.model})
  * @param vllmVersion             {@code vllm_version}, or "unknown"
  * @param deviceNameOrNull        {@code hardware.device_name}, or null when the file has none
  * @param tensorParallel          {@code tensor_parallel_size}
+ * @param dataParallel            {@code data_parallel_size}: engines (ranks) behind vLLM's DP load balancer
+ * @param expertParallel          {@code enable_expert_parallel}: the ranks' MoE experts sharded over them, in lockstep
  * @param maxNumSeqs              {@code max_num_seqs}
  * @param maxNumBatchedTokens     {@code max_num_batched_tokens}
  * @param maxModelLenOrZero       {@code max_model_len}, or 0 for the model's own limit
@@ -39,7 +41,7 @@ import java.util.List;
  * @param defaultsApplied         settings taken from vLLM defaults, as "name value"
  */
 public record EngineSettings(String model, String vllmVersion, String deviceNameOrNull, int tensorParallel,
-                             int maxNumSeqs, int maxNumBatchedTokens, int maxModelLenOrZero, int blockSizeTokens,
+                             int dataParallel, boolean expertParallel, int maxNumSeqs, int maxNumBatchedTokens, int maxModelLenOrZero, int blockSizeTokens,
                              boolean prefixCaching, double gpuMemoryUtilization, int longPrefillTokenThreshold,
                              int numGpuBlocksOrZero, boolean asyncScheduling, List<String> defaultsApplied) {
     public EngineSettings {
@@ -54,6 +56,7 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         }
         UnmodelledSettings.refuse(kw, where);
         List<String> defaults = new ArrayList<>();
+        List<String> unlisted = new ArrayList<>(); // one engine without expert parallelism: what a run without them is
         String model = text(meta, "model");
         if (model == null) {
             model = text(kw, "model");
@@ -69,6 +72,8 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         }
         return new EngineSettings(model, version == null ? "unknown" : version, device,
                 orDefault(kw, "tensor_parallel_size", 1, where, defaults),
+                positive(orDefault(kw, "data_parallel_size", 1, where, unlisted), "data_parallel_size", where),
+                flag(kw, "enable_expert_parallel", false, where, unlisted),
                 required(kw, "max_num_seqs", where),
                 required(kw, "max_num_batched_tokens", where),
                 orDefault(kw, "max_model_len", 0, where, defaults),
@@ -77,6 +82,13 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
                 fraction(kw, "gpu_memory_utilization", 0.9, where, defaults),
                 orDefault(kw, "long_prefill_token_threshold", 0, where, defaults),
                 blocks, flag(kw, "async_scheduling", true, where, defaults), defaults);
+    }
+
+    private static int positive(int v, String field, String where) {
+        if (v < 1) {
+            throw new ConfigException(where + " engine_kwargs." + field, "must be a positive integer, got " + v);
+        }
+        return v;
     }
 
     private static String text(JsonNode node, String field) {

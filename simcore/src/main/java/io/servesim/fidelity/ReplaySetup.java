@@ -3,6 +3,8 @@ package io.servesim.fidelity;
 import io.servesim.config.ConfigException;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.latency.ExpertParallelModel;
+import io.servesim.latency.ExpertParallelStep;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.GpuSpec;
 import io.servesim.latency.KvCapacity;
@@ -14,6 +16,7 @@ import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ModelCatalog;
 import io.servesim.latency.ProfileCatalog;
 import io.servesim.latency.ResolvedLatency;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.SimSetup;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -36,6 +39,8 @@ import java.util.Locale;
  * @param kvSource   where the KV capacity came from
  */
 public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSource) {
+    /** vLLM's internal data-parallel load balancer, the router in front of a run's DP ranks. */
+    private static final String DP_LOAD_BALANCER = "dp-load-balancer";
 
     /** Resolves {@code options} against {@code run} on the bundled GPUs; problems are {@link ConfigException}s naming the flag or file. */
     public static ReplaySetup resolve(RealRun run, ReplayOptions options) {
@@ -63,6 +68,8 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             arch = resolved.architectureOrNull();
             latency = resolved.model();
         }
+        int ranks = s.dataParallel();
+        boolean ep = expertParallel(s, arch);
         int blocks;
         String kvSource;
         if (s.numGpuBlocksOrZero() > 0) {
@@ -73,20 +80,68 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
                 throw new ConfigException("--model", "the run does not record num_gpu_blocks and model " + modelId
                         + " is not bundled, so KV capacity cannot be derived; give a bundled model id or a config.json path");
             }
-            blocks = KvCapacity.estimate(arch, gpu, s.tensorParallel(), s.blockSizeTokens(), s.gpuMemoryUtilization(),
-                    s.maxNumBatchedTokens(), s.maxNumSeqs(), "meta.json engine_kwargs").totalBlocks();
-            kvSource = "derived from GPU memory as vLLM does (KvCapacity)";
+            blocks = KvCapacity.estimate(arch, gpu, s.tensorParallel(), ep ? ranks * s.tensorParallel() : 1,
+                    s.blockSizeTokens(), s.gpuMemoryUtilization(), s.maxNumBatchedTokens(), s.maxNumSeqs(),
+                    "meta.json engine_kwargs").totalBlocks();
+            kvSource = "derived from GPU memory as vLLM does (KvCapacity)" + (ranks > 1 ? ", per rank" : "");
         }
         int maxModelLen = s.maxModelLenOrZero() > 0 ? s.maxModelLenOrZero()
                 : arch != null ? arch.contextLength().tokens() : 0;
         EngineConfig engine = new EngineConfig(s.maxNumSeqs(), s.maxNumBatchedTokens(), s.longPrefillTokenThreshold(),
-                maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching()).withAsyncScheduling(s.asyncScheduling());
-        return new ReplaySetup(SimSetup.single(engine, latency), modelId, gpu, kvSource);
+                maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching()).withAsyncScheduling(s.asyncScheduling())
+                .withMacroSteps(!ep);
+        return new ReplaySetup(deployment(engine, latency, ranks, ep, gpu), modelId, gpu, kvSource);
     }
 
-    /** The same engine and GPU with another latency model. */
+    /**
+     * Whether the run's ranks step as one expert-parallel group: {@code enable_expert_parallel} over more than one GPU.
+     * Refused: expert parallelism of a dense model (vLLM ignores the flag there; a run recording it is not what it says)
+     * and within a TP group (the TP 1 MoE profile and the roofline's per-rank split assume one GPU per rank).
+     */
+    private static boolean expertParallel(EngineSettings s, ModelArchitecture arch) {
+        if (!s.expertParallel() || s.dataParallel() * s.tensorParallel() == 1) {
+            return false;
+        }
+        String path = "meta.json engine_kwargs.enable_expert_parallel";
+        if (arch == null || !arch.feedForward().isMoe()) {
+            throw new ConfigException(path, "true, but " + (arch == null ? "the model is not bundled, so whether it is a"
+                    + " mixture of experts is unknown; give --model a config.json" : arch.name() + " has no MoE layers")
+                    + ": expert parallelism shards MoE experts only");
+        }
+        if (s.tensorParallel() > 1) {
+            throw new ConfigException(path, "true with tensor_parallel_size " + s.tensorParallel() + ": expert parallelism"
+                    + " within a tensor-parallel group is not modelled (valid: tensor_parallel_size 1 with data_parallel_size"
+                    + " above 1)");
+        }
+        return true;
+    }
+
+    /**
+     * The deployment: one engine, or {@code ranks} engines behind vLLM's DP load balancer ({@code dp-load-balancer}),
+     * stepping in lockstep when {@code ep} ({@link ExpertParallelStep} over the GPU's interconnect).
+     */
+    private static SimSetup deployment(EngineConfig engine, LatencyModel latency, int ranks, boolean ep, GpuSpec gpu) {
+        SimSetup sim = SimSetup.single(engine, latency);
+        if (ranks > 1) {
+            sim = sim.withCluster(sim.cluster().withInstances(ranks))
+                    .withPolicies(sim.policies().with(PolicyKind.ROUTING, DP_LOAD_BALANCER));
+        }
+        if (!ep) {
+            return sim;
+        }
+        if (!(latency instanceof ExpertParallelModel m)) {
+            throw new ConfigException("--latency-model", latency.name() + " cannot price an expert-parallel run (its step"
+                    + " is one engine's); valid for data_parallel_size " + ranks + " with enable_expert_parallel: roofline,"
+                    + " profiled");
+        }
+        return sim.withExpertParallel(new ExpertParallelStep(m, ranks, gpu.interconnect()));
+    }
+
+    /** The same deployment and GPU with another latency model. */
     public ReplaySetup withLatency(LatencyModel latency) {
-        return new ReplaySetup(SimSetup.single(sim.engine(), latency), modelId, gpu, kvSource);
+        SimSetup s = sim.expertParallel() == null ? sim.withLatency(latency)
+                : deployment(sim.engine(), latency, sim.cluster().instances(), true, gpu);
+        return new ReplaySetup(s, modelId, gpu, kvSource);
     }
 
     private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients,

@@ -11,8 +11,9 @@
  *
  * <h2>Replay</h2>
  * {@code servesim replay-real RUN_DIR [--latency-model profiled|roofline|blackbox] [--hardware GPU]}
- * simulates exactly the run's requests, at their recorded arrival times, on one engine with the run's
- * {@code max_num_seqs}, {@code max_num_batched_tokens}, block size, prefix caching and KV capacity
+ * simulates exactly the run's requests, at their recorded arrival times, on one engine (or, for
+ * {@code data_parallel_size} ranks, one per rank behind vLLM's DP load balancer, stepping in lockstep with
+ * {@code enable_expert_parallel}: {@link io.servesim.engine.Lockstep}) with the run's {@code max_num_seqs}, {@code max_num_batched_tokens}, block size, prefix caching and KV capacity
  * ({@link io.servesim.fidelity.ReplaySetup}: {@code num_gpu_blocks} when recorded, else derived from GPU
  * memory as vLLM does), prints TTFT, TPOT, E2E and queueing statistics side by side
  * ({@link io.servesim.fidelity.ComparisonReport}) and writes per-request rows to Parquet

@@ -105,30 +105,63 @@ public final class AllReduce {
 
     /** NCCL {@code ncclTopoTuneModel} for an all-reduce over this group (see the class comment). */
     private void tuneNccl(boolean nvlink) {
-        int nodes = (gpus + link.gpusPerNode() - 1) / link.gpusPerNode();
+        tuneRing(link, gpus, 2 * (gpus - 1), ncclLatUs[RING], ncclBytesPerUs[RING]);
+        int nodes = nodes(link, gpus);
         double perNode = (double) gpus / nodes;
         int intraHw = nvlink ? 0 : 1;
-        double busBw = nodes == 1 ? link.effectiveLinkGBps() : Math.min(link.effectiveLinkGBps(), perNode * link.networkGBps());
-        // LL's cap: NCCL llMaxBws, single node by the GPU generation (NVLink 3/4/5: Ampere/Hopper/Blackwell), across
-        // nodes its Intel-CPU row
-        double llMaxBw = nodes > 2 ? 20.4 : nodes == 2 ? 39.0
-                : !nvlink ? 87.7 : link.generation() <= 3 ? 87.7 : link.generation() == 4 ? 141.0 : 282.0;
-        int steps = 2 * (gpus - 1);
-        int interSteps = 2 * (nodes - 1);
+        double busBw = busGBps(link, gpus);
+        double llMaxBw = llMaxGBps(link, nodes);
         for (int p = 0; p < 3; p++) {
             if (p == LL128 && !nvlink) {
                 continue; // NCCL enables LL128 only over NVLink paths
             }
-            double ring = p == LL ? Math.min(llMaxBw, busBw * .5) : p == LL128 ? busBw * 0.92 : busBw;
-            ncclLatUs[RING][p] = BASE_LAT[RING][p] + (steps - interSteps) * HW_LAT[intraHw][RING][p]
-                    + interSteps * HW_LAT[2][RING][p];
-            ncclBytesPerUs[RING][p] = ring * gpus / steps * 1e3;
             double tree = busBw * 0.92;
             tree = p == LL ? Math.min(tree / 3.8, llMaxBw) : p == LL128 ? tree * (nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0) : tree;
             ncclLatUs[TREE][p] = BASE_LAT[TREE][p] + 2 * ((perNode - 1) * HW_LAT[intraHw][TREE][p]
                     + log2(nodes) * HW_LAT[2][TREE][p]);
             ncclBytesPerUs[TREE][p] = tree * 0.5 * 1e3;
         }
+    }
+
+    /**
+     * NCCL's ring, per protocol (LL, LL128, Simple): latency (us) = base + {@code steps} hops at the link's per-hop
+     * latency (the hops between nodes at the network's), algorithm bandwidth (bytes per us) = bus bandwidth (halved and
+     * capped for LL, x 0.92 for LL128, which runs over NVLink only: 0 otherwise) x n / steps. An all-reduce takes
+     * 2 (n - 1) steps, an all-gather or reduce-scatter n - 1 ({@code ncclTopoGetAlgoTime}'s {@code nsteps}).
+     */
+    static void tuneRing(Interconnect link, int gpus, int steps, double[] latUs, double[] bytesPerUs) {
+        boolean nvlink = link.type() == Interconnect.LinkType.NVLINK;
+        int nodes = nodes(link, gpus);
+        int intraHw = nvlink ? 0 : 1;
+        double busBw = busGBps(link, gpus);
+        double llMaxBw = llMaxGBps(link, nodes);
+        int interSteps = Math.min(steps, (steps / (gpus - 1)) * (nodes - 1));
+        for (int p = 0; p < 3; p++) {
+            if (p == LL128 && !nvlink) {
+                bytesPerUs[p] = 0;
+                continue;
+            }
+            double ring = p == LL ? Math.min(llMaxBw, busBw * .5) : p == LL128 ? busBw * 0.92 : busBw;
+            latUs[p] = BASE_LAT[RING][p] + (steps - interSteps) * HW_LAT[intraHw][RING][p] + interSteps * HW_LAT[2][RING][p];
+            bytesPerUs[p] = ring * gpus / steps * 1e3;
+        }
+    }
+
+    private static int nodes(Interconnect link, int gpus) {
+        return (gpus + link.gpusPerNode() - 1) / link.gpusPerNode();
+    }
+
+    /** The ring's bus bandwidth, GB/s: the link's usable bandwidth, across nodes the lesser of it and the node's NICs. */
+    private static double busGBps(Interconnect link, int gpus) {
+        int nodes = nodes(link, gpus);
+        return nodes == 1 ? link.effectiveLinkGBps() : Math.min(link.effectiveLinkGBps(), (double) gpus / nodes * link.networkGBps());
+    }
+
+    /** LL's cap: NCCL llMaxBws, single node by the GPU generation (NVLink 3/4/5: Ampere/Hopper/Blackwell), across nodes its Intel-CPU row. */
+    private static double llMaxGBps(Interconnect link, int nodes) {
+        boolean nvlink = link.type() == Interconnect.LinkType.NVLINK;
+        return nodes > 2 ? 20.4 : nodes == 2 ? 39.0
+                : !nvlink ? 87.7 : link.generation() <= 3 ? 87.7 : link.generation() == 4 ? 141.0 : 282.0;
     }
 
     private static int log2(int n) {

@@ -213,6 +213,7 @@ final class GpuTable {
 
     /** The row's optional price and its source ({@link GpuSpec.Price#NONE} without one); null (a problem recorded) when bad. */
     private static GpuSpec.Price price(ConfigNode row) {
+        row.declare("usd_per_gpu_hour", "price_source"); // optional: an unknown key's message lists them too
         if (!row.has("usd_per_gpu_hour")) {
             if (row.has("price_source")) {
                 row.rawValue("price_source");

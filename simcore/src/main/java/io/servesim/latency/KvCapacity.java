@@ -64,14 +64,27 @@ public record KvCapacity(int blockSizeTokens, double requestedBytesPerGpu, doubl
     public static KvCapacity estimate(ModelArchitecture model, GpuSpec gpu, int tp, int blockSizeTokens,
                                       double gpuMemoryUtilization, int maxNumBatchedTokens, int maxNumSeqs,
                                       String path) {
-        if (tp < 1 || blockSizeTokens < 1 || maxNumBatchedTokens < 1 || maxNumSeqs < 1
+        return estimate(model, gpu, tp, 1, blockSizeTokens, gpuMemoryUtilization, maxNumBatchedTokens, maxNumSeqs, path);
+    }
+
+    /**
+     * As {@link #estimate(ModelArchitecture, GpuSpec, int, int, double, int, int, String)} for one rank of an
+     * expert-parallel deployment whose routed experts are sharded over {@code expertRanks} GPUs (vLLM's
+     * {@code enable_expert_parallel}: E / ep experts per GPU, the other weights per TP shard), with the non-torch memory
+     * of a multi-GPU instance (NCCL buffers) when {@code expertRanks} &gt; 1.
+     */
+    public static KvCapacity estimate(ModelArchitecture model, GpuSpec gpu, int tp, int expertRanks, int blockSizeTokens,
+                                      double gpuMemoryUtilization, int maxNumBatchedTokens, int maxNumSeqs,
+                                      String path) {
+        if (tp < 1 || expertRanks < 1 || blockSizeTokens < 1 || maxNumBatchedTokens < 1 || maxNumSeqs < 1
                 || !(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
             throw new IllegalArgumentException("tp, block size, token and sequence budgets must be >= 1 and utilization in (0, 1]");
         }
         double requested = gpu.memoryBytes() * gpuMemoryUtilization;
-        double weights = model.weightBytes() / tp;
+        double routed = model.routedExpertParams() * model.weightBytesPerParam();
+        double weights = expertRanks == 1 ? model.weightBytes() / tp : (model.weightBytes() - routed) / tp + routed / expertRanks;
         double activation = Math.max(forwardPeakBytes(model, tp, maxNumBatchedTokens), samplerPeakBytes(model, maxNumSeqs));
-        double nonTorch = (tp == 1 ? NON_TORCH_GIB_SINGLE_GPU : NON_TORCH_GIB_TENSOR_PARALLEL) * GIB;
+        double nonTorch = (tp == 1 && expertRanks == 1 ? NON_TORCH_GIB_SINGLE_GPU : NON_TORCH_GIB_TENSOR_PARALLEL) * GIB;
         long perBlock = (long) blockSizeTokens * model.kvBytesPerTokenPerGpu(tp);
         double free = requested - weights - activation - nonTorch;
         long blocks = free <= 0 ? 0 : (long) Math.floor(free / perBlock);

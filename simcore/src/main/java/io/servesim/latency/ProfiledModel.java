@@ -34,7 +34,7 @@ import java.util.OptionalInt;
  * <p>No CPU overhead is added: vLLM's scheduling overlaps the GPU, and LLMServingSim reports
  * -1.0% TPOT against the real RTX PRO 6000 run with the GPU tables alone.
  */
-public final class ProfiledModel implements LatencyModel {
+public final class ProfiledModel implements ExpertParallelModel {
     /** The MoE block's layer name in the architectures' sequences. */
     private static final String MOE = "moe";
 
@@ -55,6 +55,7 @@ public final class ProfiledModel implements LatencyModel {
     private final MoeTable moe;
     private final int expertsPerToken;
     private final int experts;
+    private final ModelArchitecture model;
 
     /**
      * @param profile  the measured tables
@@ -66,6 +67,7 @@ public final class ProfiledModel implements LatencyModel {
     ProfiledModel(LayerProfile profile, ProfileArchitecture sequence, ModelArchitecture model, GpuSpec gpu, String label) {
         this.label = String.format(Locale.ROOT, "%s (%s, vLLM %s, %s TP%d) x %d layers of %s", label, profile.model(),
                 profile.vllmVersion(), profile.hardware(), profile.tp(), model.layers(), model.name());
+        this.model = model;
         this.layers = model.layers();
         this.attention = profile.attention();
         this.skew = profile.skew();
@@ -143,11 +145,49 @@ public final class ProfiledModel implements LatencyModel {
     @Override
     public long stepTimeUs(StepShape step) {
         double tokens = Math.max(1, step.totalTokens());
-        double seqs = Math.max(1, step.batchSize());
-        double perLayer = attentionsPerLayer * attentionUs(step);
-        if (moe != null) {
-            perLayer += moesPerLayer * moe.timeUs(tokens, Math.min(Math.round(tokens * expertsPerToken), experts));
+        double moeUs = moe == null ? 0 : moesPerLayer * moe.timeUs(tokens, Math.min(Math.round(tokens * expertsPerToken), experts));
+        return Math.max(1L, Math.round(layersUs(step, tokens, Math.max(1, step.batchSize()), moeUs)));
+    }
+
+    /**
+     * Expert parallelism: the rank's tables at the padded {@code tokens}, its per-sequence layers at its sequences plus
+     * the padding's tokens (each padded token a dummy decode with a logit, as LLMServingSim's {@code _build_batch_ctx}
+     * counts {@code lm_head_len}), attention over its own requests; then the shared MoE part.
+     */
+    @Override
+    public double rankStepUs(StepShape own, long paddedTokens, double sharedUs) {
+        double seqs = Math.max(1, own.batchSize() + paddedTokens - own.totalTokens());
+        return layersUs(own, Math.max(1, paddedTokens), seqs, 0) + sharedUs;
+    }
+
+    /**
+     * LLMServingSim's balanced gate over {@code ep} ranks ({@code serving/core/gate_function.py _balanced_route_ep}
+     * @ 5daddb2, called with the rank's padded token count T): a rank computes the tokens that picked at least one of
+     * its experts, {@code round(T x (1 - ((ep - 1) / ep)^k))}, on {@code min(round(T x k / ep), E / ep)} of its experts,
+     * looked up in the TP 1 MoE table as its {@code _lookup_moe} does.
+     */
+    @Override
+    public double expertBlockUs(long paddedTokens, int ep) {
+        if (moe == null) {
+            return 0;
         }
+        long local = Math.round(paddedTokens * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)));
+        long activated = Math.min(Math.round((double) paddedTokens * expertsPerToken / ep), Math.max(1, experts / ep));
+        return local <= 0 ? 0 : moesPerLayer * moe.timeUs(local, Math.max(1, activated));
+    }
+
+    @Override
+    public ModelArchitecture architecture() {
+        return model;
+    }
+
+    /**
+     * The step's layers, dense tables at {@code tokens}, per-sequence ones at {@code seqs}, and {@code moePerLayerUs} of
+     * MoE blocks in every decoder layer.
+     */
+    private double layersUs(StepShape step, double tokens, double seqs, double moePerLayerUs) {
+        double perLayer = attentionsPerLayer * attentionUs(step);
+        perLayer += moePerLayerUs;
         for (PiecewiseLinear c : layerByTokens) {
             perLayer += c.at(tokens);
         }
@@ -164,7 +204,7 @@ public final class ProfiledModel implements LatencyModel {
         if (allReduce != null) {
             us += allReduces * allReduce.timeUs(tokens * allReduceBytesPerToken);
         }
-        return Math.max(1L, Math.round(us));
+        return us;
     }
 
     /** One layer's attention: the table at the mean decode KV, corrected toward the longest (LLMServingSim's skew model). */

@@ -48,7 +48,7 @@ import java.util.OptionalInt;
  * kernels' own tiling, MoE load imbalance (routing is uniform: the expected number of distinct experts
  * T tokens touch is E x (1 - (1 - k/E)^T)).
  */
-public final class RooflineModel implements LatencyModel {
+public final class RooflineModel implements ExpertParallelModel {
     /**
      * Kernels of a decoder layer besides its GEMMs, each costing {@link RooflineConstants#kernelLaunchUs()}:
      * input and post-attention RMSNorm, rotary embedding, attention, SiLU-and-mul, as vLLM's Llama layer runs
@@ -253,7 +253,14 @@ public final class RooflineModel implements LatencyModel {
         if (step.batchSize() == 0) {
             return 0;
         }
-        long tokens = step.totalTokens();
+        return gpuUs(step, step.totalTokens(), step.batchSize(), true);
+    }
+
+    /**
+     * The step's GPU work with GEMMs and element-wise ops at {@code tokens}, the LM head at {@code seqs}, attention over
+     * {@code step}'s sequences, and the routed experts when {@code experts} (at {@code tokens}).
+     */
+    private double gpuUs(StepShape step, long tokens, long seqs, boolean withExperts) {
         double layerUs = 0;
         for (Gemm g : everyLayer) {
             layerUs += layers * g.timeUs(tokens);
@@ -265,15 +272,52 @@ public final class RooflineModel implements LatencyModel {
             for (Gemm g : moeLayer) {
                 layerUs += moeLayers * g.timeUs(tokens);
             }
-            double touched = touchedExperts(tokens);
-            long rowsPerExpert = (long) Math.ceil(tokens * expertsPerToken / touched);
-            for (Gemm g : expert) {
-                // one fused-MoE kernel per GEMM: every touched expert's work, one launch
-                layerUs += moeLayers * (touched * (g.timeUs(rowsPerExpert) - kernelLaunchUs) + kernelLaunchUs);
+            if (withExperts) {
+                double touched = touchedExperts(tokens);
+                long rowsPerExpert = (long) Math.ceil(tokens * expertsPerToken / touched);
+                for (Gemm g : expert) {
+                    // one fused-MoE kernel per GEMM: every touched expert's work, one launch
+                    layerUs += moeLayers * (touched * (g.timeUs(rowsPerExpert) - kernelLaunchUs) + kernelLaunchUs);
+                }
             }
         }
-        return gpuFixedUs + layerUs + lmHead.timeUs(step.batchSize()) + attentionUs(step) + tokens * usPerToken
-                + allReduceUs(tokens);
+        return gpuFixedUs + layerUs + lmHead.timeUs(seqs) + attentionUs(step) + tokens * usPerToken + allReduceUs(tokens);
+    }
+
+    /**
+     * Expert parallelism: the rank's GPU work at the padded {@code tokens} (its LM head at its sequences plus the
+     * padding's dummy tokens, attention over its own requests) plus the shared MoE part, against its CPU work, which
+     * async scheduling overlaps as on one engine.
+     */
+    @Override
+    public double rankStepUs(StepShape own, long paddedTokens, double sharedUs) {
+        long seqs = Math.max(1, own.batchSize() + paddedTokens - own.totalTokens());
+        return Math.max(gpuUs(own, paddedTokens, seqs, false) + sharedUs, cpuUs(own));
+    }
+
+    /**
+     * One MoE layer's routed experts on one of {@code ep} ranks: the dispatch gathers ep x T tokens, of whose T x k
+     * expert choices (uniform routing, as on one GPU) this rank's E / ep experts take T x k in all, on the
+     * expected number of them touched, (E / ep) x (1 - (1 - k/E)^(ep x T)).
+     */
+    @Override
+    public double expertBlockUs(long paddedTokens, int ep) {
+        if (moeLayers == 0) {
+            return 0;
+        }
+        double gathered = (double) ep * paddedTokens;
+        double touched = (double) experts / ep * (1.0 - StrictMath.pow(expertMissProbability, gathered));
+        long rows = (long) Math.ceil(paddedTokens * expertsPerToken / touched);
+        double us = 0;
+        for (Gemm g : expert) {
+            us += touched * (g.timeUs(rows) - kernelLaunchUs) + kernelLaunchUs;
+        }
+        return us;
+    }
+
+    @Override
+    public ModelArchitecture architecture() {
+        return model;
     }
 
     /** The step's all-reduces: two per layer of {@code tokens} x hidden x dtype bytes (0 at TP 1). */

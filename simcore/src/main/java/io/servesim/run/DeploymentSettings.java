@@ -52,9 +52,23 @@ public final class DeploymentSettings {
                     + " start.")
             .flag("--num-instances").alias("num_instances");
 
+    public static final Setting<Long> DP = Setting.of("deployment.dp",
+            ValueType.integer(1, 1024).in("ranks", "at least one rank; more than 1,024 data-parallel ranks of one"
+                    + " deployment are beyond any vLLM deployment"), 1L,
+            "Data-parallel ranks (vLLM data_parallel_size): engines of tp GPUs each, with their own scheduler and KV"
+                    + " cache, behind vLLM's DP load balancer (policies.routing defaults to dp-load-balancer); one"
+                    + " deployment per run (deployment.instances 1).")
+            .flag("--dp");
+    public static final Setting<Boolean> EP = Setting.of("deployment.ep", ValueType.bool(), false,
+            "Expert parallelism (vLLM enable_expert_parallel) of a MoE model over the dp ranks: experts sharded over"
+                    + " them, every MoE layer's dispatch and combine collectives over the GPUs' link, the ranks stepping in"
+                    + " lockstep (an idle one runs a dummy batch). Needs a MoE model, dp above 1, tp 1, and latency_model"
+                    + " roofline or profiled.")
+            .flag("--ep");
+
     /** Every deployment setting, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, LATENCY_MODEL, COEFFICIENTS, PROFILE, GPUS,
-            INSTANCES);
+    public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, DP, EP, LATENCY_MODEL, COEFFICIENTS, PROFILE,
+            GPUS, INSTANCES);
 
     private DeploymentSettings() {
     }

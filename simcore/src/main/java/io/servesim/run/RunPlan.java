@@ -8,7 +8,10 @@ import io.servesim.engine.EngineConfig;
 import io.servesim.engine.FrontEnd;
 import io.servesim.engine.KvTierConfig;
 import io.servesim.latency.GpuSpec;
+import io.servesim.latency.ExpertParallelModel;
+import io.servesim.latency.ExpertParallelStep;
 import io.servesim.latency.KvCapacity;
+import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.LatencyModels;
 import io.servesim.latency.ModelArchitecture;
@@ -52,7 +55,9 @@ public final class RunPlan {
         }
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
         List<ConfigException.Problem> problems = new ArrayList<>();
-        Engines engines = resolveEngine(cfg.engine(), resolved, cfg.latency().tp(), cfg.cluster().instances(),
+        ExpertParallelStep ep = cfg.expertParallel() ? expertParallel(resolved, cfg.dataParallel(), problems) : null;
+        Engines engines = resolveEngine(ep == null ? cfg.engine() : cfg.engine().withMacroSteps(false), resolved,
+                cfg.latency().tp(), ep == null ? 1 : ep.ranks(), cfg.cluster().instances(),
                 cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null,
                 FleetKeys.AGGREGATED, problems);
         checkWorkload(cfg, cfg.engine().blockSizeTokens(), problems);
@@ -67,8 +72,28 @@ public final class RunPlan {
         }
         SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
                 cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents())
-                .withFrontEnd(frontEnd);
+                .withFrontEnd(frontEnd).withExpertParallel(ep);
         return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
+    }
+
+    /**
+     * {@code deployment.ep}: the resolved model must be a mixture of experts, priced by a model that can split a rank's
+     * step ({@link ExpertParallelModel}: roofline, profiled); the group's step is {@link ExpertParallelStep} over the
+     * GPU's interconnect. Null (with the problem added) otherwise.
+     */
+    private static ExpertParallelStep expertParallel(ResolvedLatency resolved, int ranks, List<ConfigException.Problem> problems) {
+        ModelArchitecture arch = resolved.architectureOrNull();
+        if (arch != null && !arch.feedForward().isMoe()) {
+            problems.add(new ConfigException.Problem("deployment.ep", "true, but " + arch.name() + " has no MoE layers:"
+                    + " expert parallelism shards a mixture of experts' experts; valid for it: false"));
+            return null;
+        }
+        if (!(resolved.model() instanceof ExpertParallelModel m) || resolved.gpuOrNull() == null) {
+            problems.add(new ConfigException.Problem("deployment.latency_model", resolved.model().name() + " cannot price"
+                    + " an expert-parallel deployment (its step is one engine's); valid with deployment.ep: roofline, profiled"));
+            return null;
+        }
+        return new ExpertParallelStep(m, ranks, resolved.gpuOrNull().interconnect());
     }
 
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */
@@ -148,6 +173,15 @@ public final class RunPlan {
      */
     static Engines resolveEngine(EngineConfig e, ResolvedLatency resolved, int tp, int instances, String calibratedFile,
                                  FleetKeys keys, List<ConfigException.Problem> problems) {
+        return resolveEngine(e, resolved, tp, 1, instances, calibratedFile, keys, problems);
+    }
+
+    /**
+     * As above, for engines whose MoE experts are sharded over {@code expertRanks} GPUs (an expert-parallel
+     * deployment's ranks, {@link KvCapacity}: E / ep experts each; 1 otherwise).
+     */
+    static Engines resolveEngine(EngineConfig e, ResolvedLatency resolved, int tp, int expertRanks, int instances,
+                                 String calibratedFile, FleetKeys keys, List<ConfigException.Problem> problems) {
         int blocks;
         String source;
         String phrase; // where the blocks come from, as the KV checks' messages say it
@@ -189,7 +223,7 @@ public final class RunPlan {
                     : "trained coefficients (total_kv_blocks)";
             phrase = calibratedFile != null ? "of the " + source : "of the trained coefficients' total_kv_blocks";
         } else if (resolved.architectureOrNull() != null && resolved.gpuOrNull() != null) {
-            blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp,
+            blocks = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp, expertRanks,
                     e.blockSizeTokens(), e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(),
                     keys.deployment()).totalBlocks();
             source = "derived from GPU memory";

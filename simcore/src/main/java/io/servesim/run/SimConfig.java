@@ -28,9 +28,11 @@ import io.servesim.workload.WorkloadSpec;
  *                      for aggregated
  * @param maxEvents  {@code max_events}: events a run may process before it stops with a {@link RunLimitException}
  * @param frontEnd   {@code frontend:} the serving front end (whether it is on may still depend on the latency model)
+ * @param dataParallel {@code deployment.dp}: the data-parallel ranks (then the cluster's instances)
+ * @param expertParallel {@code deployment.ep}: the ranks shard a MoE model's experts and step in lockstep
  */
 public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
                         PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload,
                         AutoscalingConfig autoscaling, PdSpec pd, PolicySpec decodeRouting, long maxEvents,
-                        io.servesim.engine.FrontEndSettings.Bound frontEnd) {
+                        io.servesim.engine.FrontEndSettings.Bound frontEnd, int dataParallel, boolean expertParallel) {
 }

@@ -38,6 +38,8 @@ import java.util.Set;
  * config file's directory.
  */
 public final class SimConfigLoader {
+    /** The routing of a data-parallel deployment unless policies.routing names another: vLLM's DP load balancer. */
+    static final String DP_LOAD_BALANCER = "dp-load-balancer";
     /**
      * The workload when a config has none (for {@code run}, {@code sweep}, {@code evaluate} alike): the built-in
      * {@code chat} scenario's request lengths (fitted to the Azure LLM inference trace 2023, conversation service:
@@ -111,7 +113,10 @@ public final class SimConfigLoader {
         long maxEvents = root.get(RunSettings.MAX_EVENTS);
         ConfigNode deployment = root.child("deployment");
         int instances = deployment.getInt(DeploymentSettings.INSTANCES);
+        int dp = deployment.getInt(DeploymentSettings.DP);
+        boolean ep = deployment.get(DeploymentSettings.EP);
         LatencySpec latency = bindDeployment(deployment, baseDir);
+        instances = dataParallel(deployment, instances, dp, ep, latency.tp());
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
         PdSpec pd = PdBinder.bind(deployment, tree.get("engine"), latency);
         if (pd != null) {
@@ -133,6 +138,15 @@ public final class SimConfigLoader {
             specs.put(kind, b.spec());
         }
         policies.finish();
+        if (dp > 1 && !policies.has(PolicyKind.ROUTING.name())) {
+            // vLLM's API server sends each request to a DP rank by its internal load balancer
+            specs.put(PolicyKind.ROUTING, PolicySpec.of(DP_LOAD_BALANCER, PolicyKind.ROUTING.configPath()));
+        }
+        if (dp > 1 && (pd != null || autoscaling.enabled())) {
+            deployment.problem(deployment.pathOf("dp"), dp + " with " + (pd != null ? "deployment.architecture: pd"
+                    : "autoscaling.enabled: true") + " is not modelled (one data-parallel deployment of fixed ranks);"
+                    + " valid there: 1");
+        }
         refuseUnusedAutoscalePolicy(policies, autoscaling);
         PolicySpec decodeRouting = null;
         if (pd != null) {
@@ -156,7 +170,27 @@ public final class SimConfigLoader {
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd,
-                decodeRouting, maxEvents, frontEnd);
+                decodeRouting, maxEvents, frontEnd, dp, ep);
+    }
+
+    /**
+     * {@code deployment.dp} and {@code deployment.ep}: the instances of a data-parallel deployment are its {@code dp}
+     * ranks, so {@code instances} must stay 1 there; expert parallelism needs ranks to shard over and is modelled at TP 1
+     * only (whether the model is a MoE one is checked when it resolves, {@link RunPlan}). Returns the instances.
+     */
+    private static int dataParallel(ConfigNode d, int instances, int dp, boolean ep, int tp) {
+        if (dp > 1 && instances > 1) {
+            d.problem(d.pathOf("instances"), instances + " with deployment.dp " + dp + ": a run models one data-parallel"
+                    + " deployment, whose ranks are its instances; valid: 1");
+        }
+        if (ep && dp == 1) {
+            d.problem(d.pathOf("ep"), "true needs deployment.dp above 1: the experts are sharded over the data-parallel"
+                    + " ranks (expert parallelism within one tensor-parallel group is not modelled)");
+        } else if (ep && tp > 1) {
+            d.problem(d.pathOf("ep"), "true with deployment.tp " + tp + ": expert parallelism within a tensor-parallel"
+                    + " group is not modelled; valid: tp 1 with dp above 1");
+        }
+        return dp > 1 ? dp : instances;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.servesim.cluster.ClusterConfig;
 import io.servesim.disagg.PdSetup;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.FrontEnd;
+import io.servesim.latency.ExpertParallelStep;
 import io.servesim.latency.LatencyModel;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.policy.PolicySpec;
@@ -27,10 +28,21 @@ import io.servesim.slo.SloTargets;
  * @param decodeRouting the P/D decode pool's router; null for aggregated
  * @param maxEvents  events a run may process before it stops with a {@link RunLimitException} ({@code max_events})
  * @param frontEnd   the serving front end of every instance ({@link FrontEnd#OFF}: none)
+ * @param expertParallel the instances as the data-parallel ranks of one expert-parallel MoE deployment stepping in
+ *                   lockstep ({@link io.servesim.engine.Lockstep}), priced together by it; null: independent instances
  */
 public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                        SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents, FrontEnd frontEnd) {
+                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents, FrontEnd frontEnd,
+                       ExpertParallelStep expertParallel) {
+    /** A deployment of independent instances. */
+    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
+                    SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
+                    int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents, FrontEnd frontEnd) {
+        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting,
+                maxEvents, frontEnd, null);
+    }
+
     /** A deployment without a serving front end. */
     public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                     SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
@@ -60,22 +72,22 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
 
     public SimSetup withPolicies(PolicyBundle p) {
         return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd);
+                decodeRouting, maxEvents, frontEnd, expertParallel);
     }
 
     public SimSetup withCluster(ClusterConfig c) {
         return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd);
+                decodeRouting, maxEvents, frontEnd, expertParallel);
     }
 
     public SimSetup withHorizonUs(long h) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd);
+                decodeRouting, maxEvents, frontEnd, expertParallel);
     }
 
     public SimSetup withFitness(FitnessWeights f) {
         return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd);
+                decodeRouting, maxEvents, frontEnd, expertParallel);
     }
 
     /**
@@ -84,7 +96,7 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
      */
     public SimSetup withPd(PdSetup p, PolicySpec decode) {
         return new SimSetup(engine, latency, cluster.withInstances(p.instances()), policies, slo, fitness, horizonUs,
-                autoscaling, gpusPerReplica, p, decode, maxEvents, frontEnd);
+                autoscaling, gpusPerReplica, p, decode, maxEvents, frontEnd, expertParallel);
     }
 
     /** GPUs of the deployment: both pools', or instances x TP. */
@@ -95,17 +107,29 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     /** This setup stopping after {@code n} events ({@code max_events}). */
     public SimSetup withMaxEvents(long n) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, n, frontEnd);
+                decodeRouting, n, frontEnd, expertParallel);
     }
 
     /** This setup behind the serving front end {@code f}. */
     public SimSetup withFrontEnd(FrontEnd f) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, f);
+                decodeRouting, maxEvents, f, expertParallel);
+    }
+
+    /** This setup with every instance priced by {@code l}. */
+    public SimSetup withLatency(LatencyModel l) {
+        return new SimSetup(engine, l, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents, frontEnd, expertParallel);
+    }
+
+    /** This setup's instances as the lockstep ranks of one expert-parallel deployment priced by {@code ep}. */
+    public SimSetup withExpertParallel(ExpertParallelStep ep) {
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents, frontEnd, ep);
     }
 
     public SimSetup withAutoscaling(AutoscalingConfig a) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd);
+                decodeRouting, maxEvents, frontEnd, expertParallel);
     }
 }

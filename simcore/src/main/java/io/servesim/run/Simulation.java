@@ -109,6 +109,9 @@ public final class Simulation {
                     pool == null ? setup.latency() : pool.latency(), PolicyKind.SCHEDULER.create(policies, ctx), events, observer,
                     setup.frontEnd());
         }
+        if (setup.expertParallel() != null) {
+            new io.servesim.engine.Lockstep(engines, setup.expertParallel(), events);
+        }
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer, setup.frontEnd())) : null;
         long rtt = setup.frontEnd().defaultNetworkRttUs();
@@ -213,7 +216,8 @@ public final class Simulation {
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
         ScalingSummary scaling = ScalingSummaries.of(setup, autoscaler, endUs);
-        return metrics.summary(new RunTotals(latency.name(), latency.describe(), calibrationNote(), setup.engine().totalKvBlocks(),
+        String described = setup.expertParallel() != null ? setup.expertParallel().describe() : latency.describe();
+        return metrics.summary(new RunTotals(latency.name(), described, calibrationNote(), setup.engine().totalKvBlocks(),
                 injected, endUs, totals.preemptions(), totals.allocationFailures(), queried == 0 ? 0 : (double) hits / queried,
                 preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried,
                 events.processed(), source.skippedLines(), requestsPerInstance(), totals.headOfLineBlocks(),

@@ -124,7 +124,7 @@ class SimConfigLoaderTest {
         assertTrue(p.contains("cluster.observability.kv_utilization: periodic needs an interval: {mode: periodic, interval_us: N}"), p.toString());
         assertTrue(p.contains("cluster.observability.queue_depth.mode: unknown value 'sometimes'; valid: immediate, periodic, on-demand"), p.toString());
         assertTrue(p.contains("policies.routing.name: unknown routing policy 'nearest'; valid: round-robin, least-loaded, "
-                + "weighted-scoring, prefix-affinity, kv-router, always-busiest, code"), p.toString());
+                + "weighted-scoring, prefix-affinity, kv-router, always-busiest, dp-load-balancer, code"), p.toString());
         assertTrue(p.contains("policies.admission.params.refill_per_s: required: number in [0, 1000000000] per second"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: rejection_rate, ttft_mean_ms")), p.toString());
     }

@@ -74,8 +74,7 @@ class RealRunTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "\"data_parallel_size\": 2 | engine_kwargs.data_parallel_size: 2: data parallelism",
-        "\"enable_expert_parallel\": true | engine_kwargs.enable_expert_parallel: true: expert parallelism",
+        "\"enable_expert_parallel\": 1 | engine_kwargs.enable_expert_parallel: must be true or false, got 1",
         "\"pipeline_parallel_size\": 2 | engine_kwargs.pipeline_parallel_size: 2: pipeline parallelism",
         "\"quantization\": \"fp8\" | engine_kwargs.quantization: \"fp8\": quantized weights are not modelled",
         "\"kv_cache_dtype\": \"fp8_e4m3\" | engine_kwargs.kv_cache_dtype: \"fp8_e4m3\": a KV cache in another width",
@@ -89,10 +88,12 @@ class RealRunTest {
     }
 
     @Test
-    void theShippedDataParallelExpertParallelRunIsRefusedUntilModelled() {
-        Path run = io.servesim.testing.RepoFiles.data("validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep");
-        assertTrue(fails(run).startsWith(run.resolve("meta.json") + " engine_kwargs.data_parallel_size: 2: data parallelism"),
-                fails(run));
+    void theShippedDataParallelExpertParallelRunReadsBothFields() {
+        EngineSettings s = RealRun.read(io.servesim.testing.RepoFiles.data(
+                "validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep")).settings();
+        assertEquals(2, s.dataParallel());
+        assertTrue(s.expertParallel());
+        assertEquals(1, s.tensorParallel());
     }
 
     @Test

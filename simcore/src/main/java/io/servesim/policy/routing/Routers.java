@@ -16,6 +16,7 @@ public final class Routers {
             .register("prefix-affinity", PrefixAffinity::create)
             .register("kv-router", KvRouter::create, KvRouter.PARAMS)
             .register("always-busiest", AlwaysBusiest::create)
+            .register("dp-load-balancer", DpLoadBalancer::create)
             .register(CodePolicies.NAME, CodePolicies::routing, CodePolicies.ROUTING.all());
 
     private Routers() {

@@ -1,0 +1,22 @@
+package io.servesim.latency;
+
+/**
+ * A latency model that can price one rank of a data-parallel group whose MoE layers run expert-parallel
+ * ({@link ExpertParallelStep}): the rank's own work (attention over its own requests, every other operator at the
+ * group's padded token count) apart from the routed experts, and one MoE layer's routed experts on one rank.
+ */
+public interface ExpertParallelModel extends LatencyModel {
+    /**
+     * Microseconds one rank's step takes in a lockstep group: its own step {@code own} (empty for an idle rank's dummy
+     * batch) with its dense operators run at {@code paddedTokens} (vLLM pads every data-parallel rank's batch to the
+     * group's largest), without routed experts, plus {@code sharedUs}, the MoE layers' routed experts and collectives,
+     * which every rank waits for alike.
+     */
+    double rankStepUs(StepShape own, long paddedTokens, double sharedUs);
+
+    /** Microseconds of one MoE layer's routed experts on one of {@code ep} ranks when every rank runs {@code paddedTokens}. */
+    double expertBlockUs(long paddedTokens, int ep);
+
+    /** The served model (its MoE layers, hidden size, experts and dtype). */
+    ModelArchitecture architecture();
+}

@@ -1,0 +1,51 @@
+package io.servesim.latency;
+
+/**
+ * Time of one NCCL all-gather or reduce-scatter over a GPU's {@link Interconnect}: the collectives of vLLM's default
+ * expert-parallel all-to-all backend, {@code allgather_reducescatter} ({@code VLLM_ALL2ALL_BACKEND}; {@code
+ * vllm/distributed/device_communicators/all2all.py AgRsAll2AllManager}: the dispatch all-gathers every data-parallel
+ * rank's hidden states and router logits, the combine reduce-scatters the experts' outputs back), run over NCCL
+ * ({@code PyNcclCommunicator}, no custom kernel).
+ *
+ * <p>Priced by the same NCCL tuner model as {@link AllReduce}'s (NVIDIA/nccl @ v2.27.3-1, {@code src/graph/tuning.cc}):
+ * NCCL runs both collectives as a ring only, in n - 1 steps ({@code nsteps = nRanks - 1} for every collective but
+ * all-reduce), so time = ring latency (base + (n - 1) hops) + bytes / (bus bandwidth x n / (n - 1)), the fastest of
+ * its protocols, with {@code bytes} the whole gathered buffer (n ranks' chunks): the definition by which nccl-tests
+ * reports an all-gather's bus bandwidth, {@code busbw = size / time x (n - 1) / n}.
+ */
+public final class GatherScatter {
+    private final double[] latUs = new double[3];
+    private final double[] bytesPerUs = new double[3];
+    private final int gpus;
+
+    /**
+     * @param link the GPUs' interconnect
+     * @param gpus ranks taking part (at least 2)
+     */
+    public GatherScatter(Interconnect link, int gpus) {
+        if (gpus < 2) {
+            throw new IllegalArgumentException("an all-gather needs 2 GPUs or more, got " + gpus);
+        }
+        this.gpus = gpus;
+        AllReduce.tuneRing(link, gpus, gpus - 1, latUs, bytesPerUs);
+    }
+
+    /** Microseconds one all-gather (or reduce-scatter) of a {@code totalBytes} buffer takes over all ranks (0 when empty). */
+    public double timeUs(double totalBytes) {
+        if (totalBytes <= 0) {
+            return 0;
+        }
+        double best = Double.MAX_VALUE;
+        for (int p = 0; p < 3; p++) {
+            if (bytesPerUs[p] > 0) {
+                best = Math.min(best, latUs[p] + totalBytes / bytesPerUs[p]);
+            }
+        }
+        return best;
+    }
+
+    /** Ranks taking part. */
+    public int gpus() {
+        return gpus;
+    }
+}

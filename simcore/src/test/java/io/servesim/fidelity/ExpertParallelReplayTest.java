@@ -1,0 +1,134 @@
+package io.servesim.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.config.ConfigException;
+import io.servesim.latency.BlackboxCoefficients;
+import io.servesim.testing.RepoFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reference case of data and expert parallelism: the real vLLM 0.19 run of Qwen3-30B-A3B-Instruct-2507 with
+ * {@code data_parallel_size: 2, enable_expert_parallel: true} on two RTX PRO 6000s
+ * (sweeps/data/validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep, from casys-kaist/LLMServingSim @ 5daddb2; measured
+ * TTFT 1086.0, TPOT 47.3, E2E 32344.6 ms means; LLMServingSim reports -13.6% / -1.7% / -2.2%), replayed as two engines
+ * behind vLLM's DP load balancer stepping in lockstep. Each bound is the error reached when the case was recorded plus a
+ * margin, so a change that moves it is seen; nothing was fitted to the run. Recorded (sim vs real, means / p99):
+ * <pre>
+ * profiled: TTFT -26.4% / -12.6%, TPOT -4.5% / -3.5%, E2E -5.2% / -4.2%
+ * roofline: TTFT +108.8% / +85.8%, TPOT +16.8% / +21.9%, E2E +19.8% / +15.1%
+ * </pre>
+ * TTFT is mostly queueing: from about 25 s both ranks hold max_num_seqs 128 requests and later arrivals wait for seats,
+ * so a few percent of step time move TTFT by tens of percent.
+ */
+class ExpertParallelReplayTest {
+    private static RealRun run;
+
+    @BeforeAll
+    static void read() {
+        run = RealRun.read(RepoFiles.data("validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep"));
+    }
+
+    private static ComparisonReport replay(String latency) {
+        Replay r = Replay.run(run, ReplaySetup.resolve(run, new ReplayOptions(latency, "RTXPRO6000", null, null, null)));
+        assertNotNull(r.setup().sim().expertParallel(), "the ranks step as one expert-parallel group");
+        assertEquals(2, r.setup().sim().cluster().instances());
+        assertEquals(300, r.report().compared());
+        assertEquals(0, r.report().missing());
+        return r.report();
+    }
+
+    private static void assertWithin(ComparisonReport report, String metric, String stat, double lo, double hi) {
+        double diff = report.line(metric, stat).diffPercent();
+        assertTrue(diff >= lo && diff <= hi, metric + " " + stat + " " + diff + "% not in [" + lo + ", " + hi + "]\n"
+                + report.render());
+    }
+
+    @Test
+    void theProfiledModelHoldsTheRecordedErrors() {
+        ComparisonReport r = replay("profiled");
+        assertEquals(1086.0, r.line("TTFT", "mean").realMs(), 0.05);
+        assertEquals(47.3, r.line("TPOT", "mean").realMs(), 0.05);
+        assertEquals(32344.6, r.line("E2E", "mean").realMs(), 0.05);
+        assertWithin(r, "TTFT", "mean", -30, -22);
+        assertWithin(r, "TPOT", "mean", -6, -3);
+        assertWithin(r, "E2E", "mean", -7, -3.5);
+        assertWithin(r, "TTFT", "p99", -17, -8);
+        assertWithin(r, "TPOT", "p99", -5, -2);
+        assertWithin(r, "E2E", "p99", -6, -2.5);
+    }
+
+    @Test
+    void theRooflineHoldsTheRecordedErrors() {
+        ComparisonReport r = replay("roofline");
+        assertWithin(r, "TTFT", "mean", 95, 120);
+        assertWithin(r, "TPOT", "mean", 14, 19);
+        assertWithin(r, "E2E", "mean", 17, 22.5);
+        assertWithin(r, "TTFT", "p99", 75, 95);
+        assertWithin(r, "TPOT", "p99", 19, 24.5);
+        assertWithin(r, "E2E", "p99", 12.5, 17.5);
+    }
+
+    private static ConfigException refused(Path dir, String kwargs, ReplayOptions options) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", kwargs));
+        RealRun tiny = RealRun.read(dir);
+        return assertThrows(ConfigException.class, () -> ReplaySetup.resolve(tiny, options));
+    }
+
+    @Test
+    void expertParallelismOfADenseModelIsRefusedNamingTheField(@TempDir Path dir) throws IOException {
+        ConfigException e = refused(dir, "\"data_parallel_size\": 2, \"enable_expert_parallel\": true",
+                new ReplayOptions("roofline", "RTXPRO6000", null, null, null));
+        assertEquals("meta.json engine_kwargs.enable_expert_parallel", e.problems().get(0).path());
+        assertTrue(e.getMessage().contains("has no MoE layers: expert parallelism shards MoE experts only"), e.getMessage());
+    }
+
+    @Test
+    void expertParallelismInsideATensorParallelGroupIsRefused(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Path moe = run.directory().resolve("meta.json");
+        String meta = Files.readString(moe).replace("\"tensor_parallel_size\": 1", "\"tensor_parallel_size\": 2");
+        Path copy = dir.resolve("ep-tp2");
+        Files.createDirectories(copy);
+        Files.writeString(copy.resolve("meta.json"), meta);
+        for (String f : new String[] {"requests.jsonl", "workload_sharegpt-qwen3-30b-a3b-300-sps10.jsonl"}) {
+            Files.copy(run.directory().resolve(f), copy.resolve(f));
+        }
+        RealRun tp2 = RealRun.read(copy);
+        ConfigException e = assertThrows(ConfigException.class, () -> ReplaySetup.resolve(tp2,
+                new ReplayOptions("roofline", "RTXPRO6000", null, null, null)));
+        assertEquals("meta.json engine_kwargs.enable_expert_parallel", e.problems().get(0).path());
+        assertTrue(e.getMessage().contains("within a tensor-parallel group is not modelled"), e.getMessage());
+    }
+
+    @Test
+    void aLatencyModelPricingOneEngineOnlyIsRefusedForAnExpertParallelRun() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ReplaySetup.resolve(run,
+                ReplayOptions.blackbox(new BlackboxCoefficients(1, 1, 1, 1, 1, 1)).withHardware("RTXPRO6000")));
+        assertEquals("--latency-model", e.problems().get(0).path());
+        assertTrue(e.getMessage().contains("valid for data_parallel_size 2 with enable_expert_parallel: roofline, profiled"),
+                e.getMessage());
+    }
+
+    @Test
+    void denseDataParallelRanksAreIndependentEnginesBehindTheBalancer(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"",
+                "\"data_parallel_size\": 2"));
+        RealRun tiny = RealRun.read(dir);
+        Replay r = Replay.run(tiny, ReplaySetup.resolve(tiny, new ReplayOptions("roofline", "RTXPRO6000", null, null, null)));
+        assertNull(r.setup().sim().expertParallel(), "no lockstep without expert parallelism");
+        assertEquals(2, r.setup().sim().cluster().instances());
+        assertEquals(2, r.report().compared());
+    }
+}

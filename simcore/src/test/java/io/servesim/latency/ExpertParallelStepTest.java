@@ -1,0 +1,90 @@
+package io.servesim.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two expert-parallel ranks of Qwen3-30B-A3B-Instruct-2507 on RTX PRO 6000s (PCIe Gen5 x16, peer-to-peer), priced by
+ * hand from the bundled profile's CSVs (the decode numbers of ProfiledModelTest) and NCCL's ring model.
+ */
+class ExpertParallelStepTest {
+    private static final GpuSpec GPU = GpuCatalog.builtIn().lookup("RTXPRO6000", "test");
+
+    private static ProfiledModel qwen3MoeProfile() {
+        return assertInstanceOf(ProfiledModel.class, LatencyModels.resolve(new LatencySpec("profiled",
+                "Qwen/Qwen3-30B-A3B-Instruct-2507", "RTXPRO6000", 1, null), "deployment").model());
+    }
+
+    private static StepShape oneDecode() {
+        StepShape s = new StepShape();
+        s.addDecode(16);
+        return s;
+    }
+
+    @Test
+    void anAllGatherOfTwoPcieRanksIsNcclsRingAtItsFastestProtocol() {
+        // 2 ranks: n - 1 = 1 ring step; PCIe Gen5 x16 usable 16 x 240 / 80 = 48 GB/s (NCCL's lanes x speed / 80).
+        // LL: base 6.6 + 1 hop x 1.0 (PCI) = 7.6 us at min(87.7, 48 x 0.5) x 2 / 1 = 48 GB/s = 48,000 B/us;
+        // Simple: 8.4 + 5.7 = 14.1 us at 48 x 2 = 96,000 B/us; LL128 is NVLink-only.
+        // 8,704 B: LL 7.6 + 0.181333 = 7.781333 < Simple 14.190667. 8 MiB: Simple 14.1 + 87.381333 < LL 182.36.
+        GatherScatter ag = new GatherScatter(GPU.interconnect(), 2);
+        assertEquals(7.6 + 8704 / 48000.0, ag.timeUs(8704), 1e-9);
+        assertEquals(14.1 + (8 << 20) / 96000.0, ag.timeUs(8 << 20), 1e-9);
+        assertEquals(0, ag.timeUs(0));
+        assertThrows(IllegalArgumentException.class, () -> new GatherScatter(GPU.interconnect(), 1));
+    }
+
+    @Test
+    void anIdleRankRunsADummyBatchAndTheBusyRankSetsTheStep() {
+        ProfiledModel m = qwen3MoeProfile();
+        // One decode token on rank 0, rank 1 idle; padded T = 1.
+        // Busy rank without its MoE block: 83.35537 - 50.2297 (ProfiledModelTest's layer, its MoE row) = 33.12567 us
+        // per layer x 48 = 1590.03216, + once 435.47803 = 2025.51019 us.
+        // Dummy batch (1 token padded to T, no attention): 33.12567 - 7.69067 = 25.435 x 48 = 1220.88 + 435.47803
+        // = 1656.35803 us.
+        assertEquals(2025.51019, m.rankStepUs(oneDecode(), 1, 0), 1e-6);
+        assertEquals(1656.35803, m.rankStepUs(new StepShape(), 1, 0), 1e-6);
+        // MoE block per rank (balanced EP gate): round(1 x (1 - (1/2)^8)) = 1 token on min(round(1 x 8 / 2), 64) = 4
+        // experts -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
+        assertEquals(50.2297, m.expertBlockUs(1, 2), 1e-9);
+        // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.781333 us, reduce-scatter
+        // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us. Shared: 48 x (50.2297 + 15.552) = 3157.5216.
+        // Step: max(2025.51019, 1656.35803) + 3157.5216 = 5183.03179 -> 5183 us (one engine alone: 4437 us).
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect());
+        StepShape dummy = new StepShape();
+        assertEquals(15.552, ep.collectivesUs(1), 1e-9);
+        assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
+        assertEquals(5183, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
+        assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
+                "a second busy rank of the same batch costs the group nothing more");
+    }
+
+    @Test
+    void theSlowestRanksAttentionSetsTheStep() {
+        ProfiledModel m = qwen3MoeProfile();
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect());
+        StepShape shortKv = oneDecode();
+        StepShape longKv = new StepShape();
+        longKv.addDecode(8000);
+        long both = ep.stepTimeUs(new StepShape[] {shortKv, longKv}, new StepShape());
+        double shared = 48 * (m.expertBlockUs(1, 2) + ep.collectivesUs(1));
+        assertEquals(Math.round(m.rankStepUs(longKv, 1, 0) + shared), both);
+        assertTrue(m.rankStepUs(longKv, 1, 0) > m.rankStepUs(shortKv, 1, 0));
+    }
+
+    @Test
+    void theRooflinePricesARanksExpertsOverTheGatheredTokens() {
+        RooflineModel r = new RooflineModel(ModelCatalog.builtIn().lookup("qwen/qwen3-30b-a3b", "x"), GPU, 1);
+        // 2 ranks x 1 token gathered: a rank's 64 experts, each missed by a token with probability 1 - 8/128, are touched
+        // 64 x (1 - 0.9375^2) = 7.75 times in expectation: fewer than one GPU's 8 of 128 for its one token, more weight
+        // read than half of it; at 4,096 tokens both saturate and a rank reads half the experts.
+        assertTrue(r.expertBlockUs(1, 2) > 0);
+        assertTrue(r.expertBlockUs(4096, 2) < r.expertBlockUs(4096, 1));
+        assertEquals(0, new RooflineModel(ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b", "x"), GPU, 1)
+                .expertBlockUs(16, 2), "a dense model has no routed experts");
+    }
+}

@@ -1,0 +1,123 @@
+package io.servesim.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.cluster.ClusterConfig;
+import io.servesim.engine.EngineConfig;
+import io.servesim.engine.Request;
+import io.servesim.engine.RequestTags;
+import io.servesim.engine.TokenSequence;
+import io.servesim.latency.ExpertParallelModel;
+import io.servesim.latency.ExpertParallelStep;
+import io.servesim.latency.GpuCatalog;
+import io.servesim.latency.ModelArchitecture;
+import io.servesim.latency.ModelCatalog;
+import io.servesim.latency.StepShape;
+import io.servesim.metrics.RequestRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two data-parallel ranks of Qwen3-30B-A3B on RTX PRO 6000s behind vLLM's DP load balancer, stepping in lockstep
+ * (engine.Lockstep) with a per-rank model simple enough to price by hand: a rank's own work is 10 us per padded token
+ * + 100 us per sequence of its own, a MoE layer's routed experts 2 us per padded token.
+ */
+class LockstepRunTest {
+    /** The hand-priced per-rank model on Qwen3-30B-A3B's shape (48 MoE layers, hidden 2048, 128 experts, BF16). */
+    static final class HandModel implements ExpertParallelModel {
+        private final ModelArchitecture arch = ModelCatalog.builtIn().lookup("qwen/qwen3-30b-a3b", "test");
+
+        @Override
+        public double rankStepUs(StepShape own, long paddedTokens, double sharedUs) {
+            return 10.0 * paddedTokens + 100.0 * own.batchSize() + sharedUs;
+        }
+
+        @Override
+        public double expertBlockUs(long paddedTokens, int ep) {
+            return 2.0 * paddedTokens;
+        }
+
+        @Override
+        public ModelArchitecture architecture() {
+            return arch;
+        }
+
+        @Override
+        public String name() {
+            return "hand";
+        }
+
+        @Override
+        public String describe() {
+            return "hand";
+        }
+
+        @Override
+        public long stepTimeUs(StepShape step) {
+            return Math.round(rankStepUs(step, Math.max(1, step.totalTokens()), 48 * expertBlockUs(step.totalTokens(), 1)));
+        }
+    }
+
+    static SimSetup twoRanks(boolean lockstep) {
+        HandModel m = new HandModel();
+        EngineConfig engine = new EngineConfig(8, 512, 0, 4096, 16, 1000, true).withMacroSteps(!lockstep);
+        SimSetup s = SimSetup.single(engine, m).withCluster(ClusterConfig.SINGLE.withInstances(2))
+                .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "dp-load-balancer"));
+        return lockstep ? s.withExpertParallel(new ExpertParallelStep(m, 2,
+                GpuCatalog.builtIn().lookup("RTXPRO6000", "test").interconnect())) : s;
+    }
+
+    static Request request(int id, int promptTokens, int outputTokens, long arrivalUs) {
+        return new Request(id, RequestTags.DEFAULT, TokenSequence.unique(1000 + id, promptTokens), outputTokens, 0,
+                arrivalUs, 0, true);
+    }
+
+    @Test
+    void oneRequestsFirstStepIsTheBusyRanksTimePlusTheSharedMoeWork() {
+        // Rank 0 prefills 16 tokens (1 sequence), rank 1 is idle: T = 16.
+        // Collectives of 2 x 16 tokens over PCIe Gen5 x16 (NCCL ring, LL at 7.6 us + bytes / 48,000 B/us):
+        // all-gather 32 x 4,352 = 139,264 B -> 10.501333 us; reduce-scatter 32 x 4,096 = 131,072 B -> 10.330667 us.
+        // Shared: 48 x (2 x 16 + 10.501333 + 10.330667) = 48 x 52.832 = 2,535.936 us.
+        // Busy rank 10 x 16 + 100 x 1 + 2,535.936 = 2,795.936; rank 1's dummy batch (one token padded to 16, no
+        // sequence of its own) 160 + 2,535.936 = 2,695.936. Step (and TTFT, no front end) = 2,796 us.
+        Runs.Result r = Runs.run(twoRanks(true), Runs.listOf(List.of(request(0, 16, 1, 0))));
+        RequestRecord rec = r.byId(0);
+        assertEquals(RequestRecord.COMPLETED, rec.status());
+        assertEquals(0, rec.instanceId());
+        assertEquals(2796, rec.ttftUs());
+    }
+
+    @Test
+    void theLoadBalancerCountsItsOwnPicksBetweenPublications() {
+        // All three arrive within one 100 ms publication: counts (0, 0) published at t = 0. Request 0: tie -> rank 0,
+        // whose waiting count the balancer raises to 1 (score 4); request 1: 4 vs 0 -> rank 1; request 2: 4 vs 4 -> rank 0.
+        List<Request> reqs = List.of(request(0, 16, 4, 0), request(1, 16, 4, 1), request(2, 16, 4, 2));
+        Runs.Result r = Runs.run(twoRanks(true), Runs.listOf(reqs));
+        assertEquals(List.of(0, 1, 0), r.records().stream().sorted(java.util.Comparator.comparingLong(RequestRecord::requestId))
+                .map(RequestRecord::instanceId).toList());
+        assertTrue(r.records().stream().allMatch(x -> RequestRecord.COMPLETED.equals(x.status())));
+    }
+
+    @Test
+    void lockstepMakesTheIdleRanksRequestWaitForTheGroupsStep() {
+        // Independent ranks serve a late request on the idle rank at once; in lockstep it waits for the busy rank's
+        // step in flight, so its TTFT can only grow.
+        List<Request> reqs = List.of(request(0, 400, 50, 0), request(1, 16, 1, 1_000));
+        long independent = Runs.run(twoRanks(false), Runs.listOf(reqs)).byId(1).ttftUs();
+        long lockstep = Runs.run(twoRanks(true), Runs.listOf(List.of(request(0, 400, 50, 0), request(1, 16, 1, 1_000))))
+                .byId(1).ttftUs();
+        assertTrue(lockstep > independent, lockstep + " vs " + independent + " us");
+    }
+
+    @Test
+    void aRankWithMacroStepsCannotJoinAGroup() {
+        SimSetup s = twoRanks(true);
+        SimSetup withStretches = s.withCluster(s.cluster()).withExpertParallel(s.expertParallel());
+        EngineConfig macro = withStretches.engine().withMacroSteps(true);
+        assertThrows(IllegalStateException.class, () -> Runs.run(new SimSetup(macro, s.latency(), s.cluster(), s.policies(),
+                s.slo(), s.fitness(), 0, s.autoscaling(), 1, null, null, Long.MAX_VALUE, s.frontEnd(), s.expertParallel()),
+                Runs.listOf(List.of())));
+    }
+}
