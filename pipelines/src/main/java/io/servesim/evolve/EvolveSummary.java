@@ -61,8 +61,8 @@ final class EvolveSummary {
         return s == null ? "-" : num(s.fitness()) + (s.failed() > 0 ? " (" + s.failed() + " failed)" : "");
     }
 
-    /** Four significant decimals, as the summary shows numbers. */
+    /** Five decimals (trailing zeros dropped), as the summary shows numbers. */
     static String num(double x) {
-        return String.format(Locale.ROOT, "%.4f", x).replaceAll("0+$", "").replaceAll("\\.$", "");
+        return String.format(Locale.ROOT, "%.5f", x).replaceAll("0+$", "").replaceAll("\\.$", "");
     }
 }
