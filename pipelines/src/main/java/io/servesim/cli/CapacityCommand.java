@@ -45,6 +45,10 @@ public final class CapacityCommand implements Callable<Integer> {
             + CapacitySpec.DEFAULT_MAX_FACTOR + ")")
     Double maxRate;
 
+    @Option(names = "--seeds", split = ",", paramLabel = "SEED", description = "run every rate once per seed, a rate"
+            + " counting as met only when it is with every seed (default: the config's seed)")
+    List<Long> seeds;
+
     @Mixin
     ConfigOptions configOptions = new ConfigOptions();
 
@@ -72,7 +76,10 @@ public final class CapacityCommand implements Callable<Integer> {
             }
             ConfigOptions.Tree tree = configOptions.tree(config, note -> System.err.println("servesim capacity: note: " + note));
             String name = "capacity-" + (config == null ? "config" : stem(config));
-            plan = CapacitySpec.of(name, tree.tree(), tree.baseDir().toAbsolutePath(), bounds, tolerance, maxRate);
+            if (seeds != null && seeds.size() != new java.util.HashSet<>(seeds).size()) {
+                throw new ConfigException("--seeds", "a seed is given twice: " + seeds);
+            }
+            plan = CapacitySpec.of(name, tree.tree(), tree.baseDir().toAbsolutePath(), bounds, tolerance, maxRate, seeds);
         } catch (ConfigException e) {
             return errors.report("invalid capacity search", e);
         } catch (RuntimeException e) {

@@ -81,6 +81,11 @@ public final class PlanCommand implements Callable<Integer> {
                     r.cellsRun(), r.wallSeconds());
         }
         out.print(r.summary());
+        if (!r.spec().capacityOnly() && !r.recommends()) {
+            err.println("servesim " + command + ": no candidate meets every objective (exit " + ExitCode.NO_ANSWER
+                    + "); the closest and what it misses are above, every candidate's runs in " + r.dir());
+            return ExitCode.NO_ANSWER;
+        }
         return ExitCode.OK;
     }
 }

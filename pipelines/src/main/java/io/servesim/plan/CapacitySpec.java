@@ -30,9 +30,11 @@ public final class CapacitySpec {
 
     /**
      * The search of {@code tree} (relative paths from {@code baseDir}), named {@code name}, within {@code slos}, on a
-     * grid of {@code toleranceRps} (null: the config's rate / 50) up to {@code maxRateRps} (null: its rate x 64).
+     * grid of {@code toleranceRps} (null: the config's rate / 50) up to {@code maxRateRps} (null: its rate x 64), every
+     * rate run with each of {@code seeds} (null: the config's seed).
      */
-    public static PlanSpec of(String name, ObjectNode tree, Path baseDir, List<Slo> slos, Double toleranceRps, Double maxRateRps) {
+    public static PlanSpec of(String name, ObjectNode tree, Path baseDir, List<Slo> slos, Double toleranceRps, Double maxRateRps,
+                              List<Long> seeds) {
         JsonNode w = tree.get("workload");
         if (w == null || !w.isObject()) {
             throw new ConfigException("workload", "a capacity search sets the workload's aggregate_rate, so the workload must"
@@ -66,6 +68,6 @@ public final class CapacitySpec {
         Candidate config = new Candidate(0, "config", gpu, cfg.latency().tp(), fleet, "config", Map.of(), price.usdPerGpuHour(),
                 price.known() ? price.source() : "none: the GPU table has no price for " + gpu);
         SearchSettings search = new SearchSettings(requests, requests, 2, 1, tolerance, max, PROBES_PER_ROUND);
-        return new PlanSpec(name, tree, baseDir, Double.NaN, start, slos, List.of(config), search, cfg.seed());
+        return new PlanSpec(name, tree, baseDir, Double.NaN, start, slos, List.of(config), search, seeds != null ? seeds : List.of(cfg.seed()));
     }
 }

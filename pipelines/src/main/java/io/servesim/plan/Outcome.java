@@ -29,6 +29,26 @@ public record Outcome(Map<String, Double> values, long injected, long completed,
         return new Outcome(Map.of(), 0, 0, why);
     }
 
+    /**
+     * The outcome of one probe run with several seeds: its worst run, so a candidate meets the objectives at a rate
+     * only if it does with every seed. Worst is, in order: a run that failed, a run that misses an objective, the least
+     * {@link #slack}; of equals, the first in {@code bySeed} (seed order).
+     */
+    public static Outcome worst(List<Outcome> bySeed, List<Slo> slos) {
+        Outcome worst = null;
+        for (Outcome o : bySeed) {
+            if (worst == null || o.rank(slos) < worst.rank(slos)
+                    || (o.rank(slos) == worst.rank(slos) && o.slack(slos) < worst.slack(slos))) {
+                worst = o;
+            }
+        }
+        return worst;
+    }
+
+    private int rank(List<Slo> slos) {
+        return failure != null ? 0 : feasible(slos) ? 2 : 1;
+    }
+
     /** Whether every injected request completed. */
     public boolean served() {
         return failure == null && injected > 0 && completed == injected;

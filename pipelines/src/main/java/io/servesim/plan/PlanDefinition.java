@@ -49,7 +49,7 @@ final class PlanDefinition {
             c.assignments().forEach(set::set);
         }
         body.set("search", YAML.valueToTree(spec.search()));
-        body.put("seed", spec.seed());
+        spec.seeds().forEach(body.putArray("seeds")::add);
         ObjectNode root = YAML.createObjectNode();
         root.put("plan_id", Grid.cellId(body.toString()));
         root.put("base_dir", spec.baseDir().toString()); // not hashed: like a cell id, the id is the plan's content

@@ -30,7 +30,8 @@ import java.util.List;
  *   pd: {prefill: {min: 1, max: 2}, decode: {min: 1, max: 4}}   # P/D fleets: every (prefill, decode) pair
  *   engine: {default: {}, big-batch: {max_num_batched_tokens: 8192}}   # label: engine keys; default one, the base's
  * prices: {L40S: 0.86}                  # USD per GPU-hour, over the GPU table's (required for a GPU it does not price)
- * seed: 1                               # the seed of every run (default 1)
+ * seed: 1                               # the seed of every run (default 1), or seeds: [1, 2, 3]: every probe runs
+ *                                       # once per seed and counts as its worst seed's run (Outcome#worst)
  * search: {screen_requests: 250, confirm_requests: 2000, eta: 3, keep: 4,
  *          capacity: {tolerance_rps: 0.48, max_rps: 384, probes_per_round: 1}}   # defaults: target / 50, target x 16
  * </pre>
@@ -55,13 +56,31 @@ public final class PlanFile {
             root.problem("target_rate_rps", "required: the arrival rate to serve, requests per second");
         }
         List<Slo> slos = slos(root);
-        long seed = root.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        List<Long> seeds = seeds(root);
         SearchSettings search = search(root.child("search"), target);
         List<Candidate> candidates = base.tree == null ? List.of()
                 : SpaceBinder.candidates(root, base.tree, base.gpus);
         root.finish();
         root.throwIfProblems();
-        return new PlanSpec(name, base.tree, base.dir, target, Double.NaN, slos, candidates, search, seed);
+        return new PlanSpec(name, base.tree, base.dir, target, Double.NaN, slos, candidates, search, seeds);
+    }
+
+    /** {@code seed: N} (default 1) or {@code seeds: [N, ...]}, every candidate judged on each. */
+    private static List<Long> seeds(ConfigNode root) {
+        JsonNode listed = root.rawValue("seeds");
+        if (listed == null) {
+            return List.of(root.longValue("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE));
+        }
+        if (root.rawValue("seed") != null) {
+            root.problem("seed", "give seed (one) or seeds (a list), not both");
+        }
+        if (!listed.isArray() || listed.isEmpty()) {
+            root.problem("seeds", "must be a non-empty list of integers (a candidate must meet the SLOs on each), got "
+                    + listed);
+            return List.of(1L);
+        }
+        List<Long> seeds = SweepFile.listedSeeds(root, listed);
+        return seeds.isEmpty() ? List.of(1L) : seeds;
     }
 
     /** The base config, the folder its paths resolve against and the GPUs it may name. */

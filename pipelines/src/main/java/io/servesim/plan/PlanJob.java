@@ -59,6 +59,10 @@ public final class PlanJob {
      */
     public record Run(PlanSpec spec, Path dir, boolean alreadyComplete, PlanResult result, Results results, int rounds,
                       int cells, int cellsRun, double wallSeconds, String summary) {
+        /** Whether the plan recommends a candidate (on a completed plan found again: whether it wrote one). */
+        public boolean recommends() {
+            return alreadyComplete ? Files.exists(dir.resolve(PlanOutputs.RECOMMENDED)) : result.recommended() != null;
+        }
     }
 
     /**
@@ -111,7 +115,7 @@ public final class PlanJob {
                 Path roundDir = staging.resolve(PlanLayout.ROUNDS).resolve(String.format("%02d", round));
                 SweepPlan plan = SweepPlan.prepare(PlanRounds.spec(spec, spec.name() + "-round-" + String.format("%02d", round),
                         probes));
-                cells += probes.size();
+                cells += probes.size() * spec.seeds().size();
                 if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed plan reads the rounds it had finished
                     boolean interrupted = Files.isDirectory(roundDir.resolve(OutputDir.STAGING));
                     progress.printf("%s %s: round %d: %s%s%n", noun(command), spec.name(), round, describe(probes),

@@ -93,7 +93,7 @@ final class PlanLayout implements OutputLayout {
     @Override
     public String difference(Path staging) {
         return PlanDefinition.read(staging).map(then -> GridDifference.describe(then, PlanDefinition.of(spec),
-                List.of("base", "target_rate_rps", "start_rps", "slo", "candidates", "search", "seed"),
+                List.of("base", "target_rate_rps", "start_rps", "slo", "candidates", "search", "seeds"),
                 "the plan file is the same, but a file its base config reads changed since")).orElse("unreadable "
                 + PlanDefinition.FILE);
     }

@@ -117,7 +117,7 @@ final class PlanReport {
             rows.add(row.toArray());
         }
         ObjectNode s = Charts.section("candidates", "Candidates", "Every candidate of the space and its verdict (the"
-                + " candidates/ dataset); the SLO columns are its longest run at the target rate.");
+                + " candidates/ dataset); the SLO columns are its longest run at the target rate (its worst seed's).");
         s.set("table", Charts.table(columns, text, rows));
         return s;
     }

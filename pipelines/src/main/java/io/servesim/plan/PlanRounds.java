@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import io.servesim.decisions.TraceOptions;
 import io.servesim.sweep.Axis;
 import io.servesim.sweep.Dataset;
+import io.servesim.sweep.DatasetSchemas;
 import io.servesim.sweep.SweepOutputs;
 import io.servesim.sweep.SweepResults;
 import io.servesim.sweep.SweepSpec;
@@ -53,7 +54,7 @@ final class PlanRounds {
         }
         List<Axis> axes = List.of(new Axis(AXES.get(0), candidate), new Axis(AXES.get(1), stage), new Axis(AXES.get(2), rate),
                 new Axis(AXES.get(3), requests));
-        return new SweepSpec(name, plan.base(), plan.baseDir(), axes, List.of(AXES), List.of(plan.seed()), ROWS_ONLY);
+        return new SweepSpec(name, plan.base(), plan.baseDir(), axes, List.of(AXES), plan.seeds(), ROWS_ONLY);
     }
 
     /** A rate as its column shows it: {@code 24}, {@code 25.44}. */
@@ -70,25 +71,37 @@ final class PlanRounds {
         return out;
     }
 
-    /** Reads the rows of the finished round in {@code roundDir} into {@code results}; returns the rows read. */
+    /**
+     * Reads the rows of the finished round in {@code roundDir} into {@code results}, a probe's runs over the plan's
+     * seeds as their worst ({@link Outcome#worst}); returns the rows read.
+     */
     static int read(Path roundDir, PlanSpec plan, Results results) throws IOException {
         Map<String, Integer> byId = new HashMap<>();
         plan.candidates().forEach(c -> byId.put(c.id(), c.index()));
         Set<String> metrics = columns(plan);
+        Set<String> cellColumns = new LinkedHashSet<>(metrics);
+        cellColumns.add(DatasetSchemas.SEED);
+        Map<Probe.Key, Map<Long, Outcome>> bySeed = new HashMap<>();
         int[] rows = {0};
-        SweepResults.forEachRow(roundDir, Dataset.CELLS, AXES, metrics, r -> {
+        SweepResults.forEachRow(roundDir, Dataset.CELLS, AXES, cellColumns, r -> {
             Map<String, Double> values = new LinkedHashMap<>();
             for (String m : metrics) {
                 Object v = r.get(m);
                 values.put(m, v == null ? null : ((Number) v).doubleValue());
             }
-            results.put(key(r, byId), new Outcome(values, ((Number) r.get("injected")).longValue(),
-                    ((Number) r.get("completed")).longValue(), null));
+            bySeed.computeIfAbsent(key(r, byId), k -> new HashMap<>()).put((Long) r.get(DatasetSchemas.SEED), new Outcome(values,
+                    ((Number) r.get("injected")).longValue(), ((Number) r.get("completed")).longValue(), null));
             rows[0]++;
         });
-        SweepResults.forEachRow(roundDir, Dataset.ERRORS, AXES, List.of("exception_class", "message"), r -> {
-            results.put(key(r, byId), Outcome.failed(r.get("exception_class") + ": " + r.get("message")));
+        SweepResults.forEachRow(roundDir, Dataset.ERRORS, AXES, List.of("exception_class", "message", DatasetSchemas.SEED), r -> {
+            bySeed.computeIfAbsent(key(r, byId), k -> new HashMap<>()).put((Long) r.get(DatasetSchemas.SEED),
+                    Outcome.failed(r.get("exception_class") + ": " + r.get("message")));
             rows[0]++;
+        });
+        bySeed.forEach((key, runs) -> {
+            List<Outcome> inSeedOrder = new ArrayList<>();
+            plan.seeds().stream().filter(runs::containsKey).forEach(s -> inSeedOrder.add(runs.get(s)));
+            results.put(key, Outcome.worst(inSeedOrder, plan.slos()));
         });
         return rows[0];
     }

@@ -16,13 +16,18 @@ import java.util.List;
  * @param slos        the objectives every run is judged by
  * @param candidates  the space, in order
  * @param search      how to search
- * @param seed        the seed of every run (one trace for every candidate)
+ * @param seeds       the seeds every probe runs with (one trace per seed, the same for every candidate); a probe's
+ *                    outcome is its worst seed's ({@link Outcome#worst})
  */
 public record PlanSpec(String name, ObjectNode base, Path baseDir, double targetRps, double startRps, List<Slo> slos,
-                       List<Candidate> candidates, SearchSettings search, long seed) {
+                       List<Candidate> candidates, SearchSettings search, List<Long> seeds) {
     public PlanSpec {
         slos = List.copyOf(slos);
         candidates = List.copyOf(candidates);
+        seeds = List.copyOf(seeds);
+        if (seeds.isEmpty()) {
+            throw new IllegalArgumentException("a plan runs at least one seed");
+        }
     }
 
     /** Whether this is a capacity search of one config (no target, no space). */

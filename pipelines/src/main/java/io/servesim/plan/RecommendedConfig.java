@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * The recommended candidate as a run config that {@code servesim run -c recommended.yaml} runs as it is: the plan's base
- * with the candidate's paths, the target rate, the full trace's requests and the plan's seed set (so the run is the one
+ * with the candidate's paths, the target rate, the full trace's requests and the plan's (first) seed set (so the run is the one
  * that met every SLO), keys set to null (a cleared {@code deployment.pd}) left out, and every relative path the base
  * names ({@code deployment.gpus}, {@code deployment.profile}, {@code deployment.coefficients}, an empirical
  * distribution's {@code file}) rewritten to resolve from the folder the file is written in.
@@ -35,7 +35,7 @@ final class RecommendedConfig {
             Overrides.set(tree, e.getKey(), e.getValue().deepCopy());
         }
         PlanRounds.workload(rateRps, requests).forEach((k, v) -> Overrides.set(tree, k, v));
-        tree.put("seed", plan.seed());
+        tree.put("seed", plan.seeds().get(0));
         dropNulls(tree);
         if (tree.get("deployment") instanceof ObjectNode deployment) {
             for (String key : List.of("gpus", "profile", "coefficients")) {

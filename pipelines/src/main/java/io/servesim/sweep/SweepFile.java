@@ -299,6 +299,12 @@ public final class SweepFile {
             root.problem("seeds", "required: a non-empty list of seeds, or replicates: N");
             return seeds;
         }
+        return listedSeeds(root, s);
+    }
+
+    /** The seeds of the non-empty list {@code s} under {@code seeds}, each an integer and none twice (else a problem). */
+    public static List<Long> listedSeeds(ConfigNode root, JsonNode s) {
+        List<Long> seeds = new ArrayList<>();
         for (int i = 0; i < s.size(); i++) {
             if (!s.get(i).isIntegralNumber()) {
                 root.problem("seeds[" + i + "]", "must be an integer, got " + s.get(i));

@@ -2,6 +2,7 @@ package io.servesim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -122,15 +123,41 @@ class PlanCommandTest {
     }
 
     @Test
+    void withSeveralSeedsEveryProbeRunsOncePerSeedAndCountsAsItsWorst() throws Exception {
+        Path seeds = Files.writeString(tmp.resolve("seeds.yaml"), io.servesim.plan.TestPlans.small("seeds", 2, 500,
+                "{screen_requests: 100, confirm_requests: 300, keep: 2}") + "seeds: [1, 2]\n");
+        Path dir = tmp.resolve("seeds");
+        CliRun.Result r = CliRun.exec("plan", seeds.toString(), "--output", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        String rounds = "read_parquet('" + dir.resolve("rounds") + "/*/cells/*.parquet')";
+        assertEquals(0, scalar("SELECT count(*) FROM (SELECT candidate, rate_rps, requests FROM " + rounds
+                + " GROUP BY ALL HAVING count(*) <> 2 OR count(DISTINCT seed) <> 2)"), "each probe ran with seeds 1 and 2");
+        // a candidate's values at the target on the full trace are its worst seed's: every candidate here meets the SLOs
+        // or misses them on both seeds alike, so the worst is the larger p99 TTFT
+        assertEquals(0, scalar("SELECT count(*) FROM " + parquet(dir, "candidates") + " c JOIN (SELECT candidate,"
+                + " max(ttft_p99_ms) AS worst, min(ttft_p99_ms) AS best FROM " + rounds + " WHERE rate_rps = '12' AND"
+                + " requests = '300' GROUP BY candidate) s USING (candidate) WHERE c.trace_requests = 300"
+                + " AND c.ttft_p99_ms <> s.worst"));
+        assertTrue(scalar("SELECT count(*) FROM (SELECT candidate FROM " + rounds + " WHERE rate_rps = '12' AND requests"
+                + " = '300' GROUP BY candidate HAVING max(ttft_p99_ms) > min(ttft_p99_ms))") > 0, "the seeds' traces differ");
+        assertTrue(Files.readString(dir.resolve("recommended.yaml")).contains("seed: 1"));
+    }
+
+    @Test
     void whenNothingMeetsTheSlosItSaysWhichAndTheClosest() throws Exception {
         Path impossible = Files.writeString(tmp.resolve("impossible.yaml"), io.servesim.plan.TestPlans.small("impossible", 2, 1,
                 "{screen_requests: 100, confirm_requests: 300, keep: 2}"));
         CliRun.Result r = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString());
-        assertEquals(0, r.code(), r.err());
+        assertEquals(3, r.code(), "no answer is its own exit code: " + r.err());
+        assertTrue(r.err().contains("servesim plan: no candidate meets every objective (exit 3)"), r.err());
         assertTrue(r.out().contains("no candidate meets every objective at 12 req/s on 300 requests: no candidate met"
                 + " ttft_p99_ms <= 1"), r.out());
         assertTrue(r.out().contains("closest: ") && r.out().contains("misses ttft_p99_ms <= 1"), r.out());
         assertFalse(Files.exists(tmp.resolve("impossible").resolve("recommended.yaml")));
+        CliRun.Result again = CliRun.exec("plan", impossible.toString(), "--output", tmp.resolve("impossible").toString(),
+                "--resume");
+        assertEquals(3, again.code(), "a complete plan found again gives the same answer: " + again.err());
+        assertEquals(r.out(), again.out());
     }
 
     @Test
@@ -144,5 +171,30 @@ class PlanCommandTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("capacity: ") && r.out().contains(" misses; grid step 0.25)"), r.out());
         assertEquals(1, scalar("SELECT count(*) FROM " + parquet(tmp.resolve("cap"), "candidates") + " WHERE capacity_rps > 4"));
+    }
+
+    @Test
+    void capacityWithSeveralSeedsIsTheLeastOfEachSeeds() throws Exception {
+        // the SLO metrics grow with the rate on each seed's trace, so the rates met on every seed are those up to the
+        // least of the seeds' capacities, and the bisection over the joint verdict finds that grid point
+        Path cfg = Files.writeString(tmp.resolve("seeds.yaml"), """
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1, latency_model: roofline}
+                workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 200}
+                """);
+        long[] capacity = new long[3];
+        String[] seeds = {"1,2", "1", "2"};
+        for (int i = 0; i < 3; i++) {
+            Path dir = tmp.resolve("cap-seeds-" + i);
+            CliRun.Result r = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=300", "--tolerance", "0.5",
+                    "--seeds", seeds[i], "--output", dir.toString());
+            assertEquals(0, r.code(), r.err());
+            capacity[i] = scalar("SELECT round(capacity_rps * 1000) FROM " + parquet(dir, "candidates"));
+        }
+        assertNotEquals(capacity[1], capacity[2], "the seeds' traces differ in what they sustain");
+        assertEquals(Math.min(capacity[1], capacity[2]), capacity[0], "seeds 1 and 2 alone: " + capacity[1] + ", " + capacity[2]);
+        CliRun.Result twice = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=300", "--seeds", "1,1",
+                "--output", tmp.resolve("cap-twice").toString());
+        assertEquals(2, twice.code());
+        assertTrue(twice.err().contains("--seeds: a seed is given twice: [1, 1]"), twice.err());
     }
 }

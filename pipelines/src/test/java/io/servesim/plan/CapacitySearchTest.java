@@ -93,7 +93,7 @@ class CapacitySearchTest {
                   input_distribution: {type: constant, params: {value: 100}}
                   output_distribution: {type: constant, params: {value: 1}}
                 """);
-        PlanSpec plan = CapacitySpec.of("md1", tree, Path.of("."), List.of(TTFT_MEAN), 0.5, 400.0);
+        PlanSpec plan = CapacitySpec.of("md1", tree, Path.of("."), List.of(TTFT_MEAN), 0.5, 400.0, null);
         Drive.Done done = Drive.search(new PlanSearch(plan, Map.of()), p -> Drive.kernel(plan, p));
         double capacity = done.result().candidates().get(0).capacityRps();
         assertEquals(80, capacity, 80 * 0.04, "lambda* = 0.8 / D");
@@ -114,7 +114,7 @@ class CapacitySearchTest {
                 workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 300}
                 """);
         List<Slo> slos = List.of(new Slo("ttft_p99_ms", 500, true), new Slo("tpot_p90_ms", 50, true));
-        PlanSpec plan = CapacitySpec.of("fine", tree, Path.of("."), slos, 0.25, 64.0);
+        PlanSpec plan = CapacitySpec.of("fine", tree, Path.of("."), slos, 0.25, 64.0, null);
         double scanned = 0;
         int misses = 0;
         for (int j = 1; misses < 2; j++) {
@@ -128,7 +128,7 @@ class CapacitySearchTest {
         }
         for (int k : new int[] {1, 3}) {
             PlanSpec withK = new PlanSpec(plan.name(), plan.base(), plan.baseDir(), plan.targetRps(), plan.startRps(), slos,
-                    plan.candidates(), new SearchSettings(300, 300, 2, 1, 0.25, 64, k), plan.seed());
+                    plan.candidates(), new SearchSettings(300, 300, 2, 1, 0.25, 64, k), plan.seeds());
             Drive.Done done = Drive.search(new PlanSearch(withK, Map.of()), p -> Drive.kernel(withK, p));
             assertEquals(scanned, done.result().candidates().get(0).capacityRps(), 1e-9, k + " rates a round");
         }

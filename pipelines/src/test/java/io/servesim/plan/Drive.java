@@ -7,6 +7,7 @@ import io.servesim.sweep.CellRunner;
 import io.servesim.sweep.Grid;
 import io.servesim.sweep.SweepOutputs;
 import io.servesim.decisions.TraceOptions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,15 +41,18 @@ final class Drive {
         return new Done(results, search.conclude(results), rounds, runs);
     }
 
-    /** {@code p} run on the kernel as its round's cell would be. */
+    /** {@code p} run on the kernel as its round's cells would be (one per seed, the worst counting). */
     static Outcome kernel(PlanSpec plan, Probe p) {
-        Cell cell = Grid.expand(PlanRounds.spec(plan, "probe", List.of(p))).cells().get(0);
-        RunSummary s = CellRunner.run(cell, ROWS_ONLY).summary();
-        Map<String, Double> values = new LinkedHashMap<>();
-        for (String m : PlanRounds.columns(plan)) {
-            Object v = MetricCatalog.column(m).rowValue(s);
-            values.put(m, v == null ? null : ((Number) v).doubleValue());
+        List<Outcome> bySeed = new ArrayList<>();
+        for (Cell cell : Grid.expand(PlanRounds.spec(plan, "probe", List.of(p))).cells()) {
+            RunSummary s = CellRunner.run(cell, ROWS_ONLY).summary();
+            Map<String, Double> values = new LinkedHashMap<>();
+            for (String m : PlanRounds.columns(plan)) {
+                Object v = MetricCatalog.column(m).rowValue(s);
+                values.put(m, v == null ? null : ((Number) v).doubleValue());
+            }
+            bySeed.add(new Outcome(values, s.injected(), s.completed(), null));
         }
-        return new Outcome(values, s.injected(), s.completed(), null);
+        return Outcome.worst(bySeed, plan.slos());
     }
 }

@@ -50,7 +50,7 @@ class PlanSearchTest {
             }
         }
         return new PlanSpec("model", JsonNodeFactory.instance.objectNode(), Path.of("."), target, Double.NaN, List.of(TTFT),
-                out, search, 1);
+                out, search, List.of(1L));
     }
 
     /** The model: the rate {@code c} sustains (GPU type g: 3 + 2.5 g req/s per replica at TP 1, x TP^0.8). */

@@ -28,7 +28,7 @@ class ReplicaMonotonicityTest {
                 + "engine: {max_num_seqs: 128, max_num_batched_tokens: 2048, block_size: 16}\n"
                 + "policies: {routing: " + routing + "}\n"
                 + "workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 200}\n");
-        PlanSpec plan = CapacitySpec.of("m", tree, Path.of("."), SLOS, 0.5, 256.0);
+        PlanSpec plan = CapacitySpec.of("m", tree, Path.of("."), SLOS, 0.5, 256.0, null);
         return Drive.search(new PlanSearch(plan, Map.of()), p -> Drive.kernel(plan, p)).result().candidates().get(0)
                 .capacityRps();
     }
@@ -69,7 +69,7 @@ class ReplicaMonotonicityTest {
         ObjectNode tree = CapacitySearchTest.config("seed: 3\ndeployment: " + deploymentAndWorkload
                 + "\nengine: {max_num_seqs: 256, max_num_batched_tokens: 2048, block_size: 16}\npolicies: {routing: least-loaded}\n");
         List<Slo> slos = List.of(new Slo("ttft_p99_ms", 2000, true), new Slo("tpot_p90_ms", 50, true));
-        PlanSpec plan = CapacitySpec.of("pd", tree, Path.of("."), slos, 0.25, 64.0);
+        PlanSpec plan = CapacitySpec.of("pd", tree, Path.of("."), slos, 0.25, 64.0, null);
         return Drive.search(new PlanSearch(plan, Map.of()), p -> Drive.kernel(plan, p)).result().candidates().get(0)
                 .capacityRps();
     }

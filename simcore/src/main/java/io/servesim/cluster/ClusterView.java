@@ -4,48 +4,31 @@ import io.servesim.engine.Engine;
 import io.servesim.engine.KvCache;
 import io.servesim.engine.LoadBoard;
 import io.servesim.engine.Request;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * What the control plane sees of the instances: every {@link Signal} read through its
  * observability mode. Immediate and on-demand signals read live engine state; periodic ones read
- * the values captured at the last scrape ({@link #scrape}). The prefix-cache index follows the same
- * rule: immediate applies every stored/removed block event at once, periodic buffers them per
- * instance and applies them at the scrape (incrementally, never copying a cache).
- * Recent TTFT/TPOT are exponentially weighted means (weight {@value #EWMA_WEIGHT}) over completions.
+ * the values captured at the last scrape ({@link #scrape}, {@link ScrapedSignals}). The prefix-cache
+ * indexes follow the same rule ({@link PrefixIndexes}): immediate applies every stored/removed block
+ * event at once, periodic buffers them per instance and applies them at the scrape (incrementally,
+ * never copying a cache). Recent TTFT/TPOT are exponentially weighted means over completions
+ * ({@link RecentLatencies}).
  *
  * <p>Policies see the instances as positions {@code 0 .. instances() - 1}: every instance of a fixed
  * fleet, or the READY replicas of an autoscaled one ({@link Fleet}, ascending ids); {@link #id} maps a
  * position to the engine id. Replicas attach when ready and detach when gone (their prefix-index
- * entries and recent-latency means are cleared).
+ * entries, scraped values and recent-latency means are cleared).
  */
 public final class ClusterView {
-    /** Weight of the newest sample in the recent-latency means. */
-    public static final double EWMA_WEIGHT = 0.1;
-
     private final Engine[] engines;
     private final Observability observability;
-    /** Per signal ordinal: read from the last scrape (periodic) instead of live (one array read per value, not a map lookup). */
-    private final boolean[] periodic;
-    private final double[][] scraped;
-    private final long[] scrapedAtUs;
-    private final double[] ttftEwmaUs;
-    private final double[] tpotEwmaUs;
-    private final double[] stepEwmaUs;
-    /**
-     * The GPU caches' block index ({@link Signal#PREFIX_CACHE}), or null when no policy reads it or
-     * when it is read from the engines' own indexes ({@link #prefixDirect}).
-     */
-    private final PrefixFeed prefix;
-    /** {@link Signal#PREFIX_CACHE} is read by walking the engines' own indexes ({@link DirectPrefixOverlap}). */
-    private final boolean prefixDirect;
-    /** The CPU tiers' block index ({@link Signal#CPU_PREFIX_CACHE}), or null when no policy reads it. */
-    private final PrefixFeed cpuPrefix;
+    private final ScrapedSignals scraped;
+    private final RecentLatencies recent;
+    private final PrefixIndexes prefixes;
     /** The attached engines' queue, running, in-flight and KV counts, per engine id in contiguous arrays. */
     private final LoadBoard board;
-    private final int[] overlapScratch;
     private final int[] readyOverlap;
     private final int[] cpuOverlap;
     private final Fleet fleet;
@@ -66,23 +49,10 @@ public final class ClusterView {
         this.fleet = fleet;
         this.observability = observability;
         int n = engines.length;
-        this.periodic = new boolean[Signal.all().length];
-        for (Signal s : Signal.all()) {
-            periodic[s.ordinal()] = observability.mode(s).kind() == Observability.Kind.PERIODIC;
-        }
-        this.scraped = new double[Signal.all().length][n];
-        this.scrapedAtUs = new long[Signal.all().length];
-        this.ttftEwmaUs = new double[n];
-        this.tpotEwmaUs = new double[n];
-        this.stepEwmaUs = new double[n];
-        this.prefixDirect = read.contains(Signal.PREFIX_CACHE)
-                && DirectPrefixOverlap.applies(n, observability.mode(Signal.PREFIX_CACHE));
-        this.prefix = read.contains(Signal.PREFIX_CACHE) && !prefixDirect
-                ? new PrefixFeed(n, observability.mode(Signal.PREFIX_CACHE)) : null;
-        this.cpuPrefix = read.contains(Signal.CPU_PREFIX_CACHE)
-                ? new PrefixFeed(n, observability.mode(Signal.CPU_PREFIX_CACHE)) : null;
+        this.scraped = new ScrapedSignals(observability, n);
+        this.recent = new RecentLatencies(n);
+        this.prefixes = new PrefixIndexes(n, observability, read);
         this.board = new LoadBoard(n);
-        this.overlapScratch = new int[n];
         this.readyOverlap = new int[n];
         this.cpuOverlap = new int[n];
         this.poolOffset = 0;
@@ -99,17 +69,10 @@ public final class ClusterView {
         this.engines = all.engines;
         this.fleet = null;
         this.observability = all.observability;
-        this.periodic = all.periodic;
         this.scraped = all.scraped;
-        this.scrapedAtUs = all.scrapedAtUs;
-        this.ttftEwmaUs = all.ttftEwmaUs;
-        this.tpotEwmaUs = all.tpotEwmaUs;
-        this.stepEwmaUs = all.stepEwmaUs;
-        this.prefix = all.prefix;
-        this.prefixDirect = all.prefixDirect;
-        this.cpuPrefix = all.cpuPrefix;
+        this.recent = all.recent;
+        this.prefixes = all.prefixes;
         this.board = all.board;
-        this.overlapScratch = all.overlapScratch;
         this.readyOverlap = new int[size];
         this.cpuOverlap = new int[size];
         this.poolOffset = offset;
@@ -135,29 +98,14 @@ public final class ClusterView {
      */
     public void attach(int id) {
         engines[id].publishTo(board);
-        KvCache kv = engines[id].kvCache();
-        if (prefix != null) {
-            kv.setListener(prefix.listener(id));
-        }
-        if (cpuPrefix != null && kv.offload() != null) {
-            kv.offload().setListener(cpuPrefix.listener(id));
-        }
+        prefixes.attach(id, engines[id].kvCache());
     }
 
     /** Engine {@code id} is gone: nothing of it stays visible to the next replica in its slot. */
     public void detach(int id) {
-        if (prefix != null) {
-            prefix.clear(id);
-        }
-        if (cpuPrefix != null) {
-            cpuPrefix.clear(id);
-        }
-        ttftEwmaUs[id] = 0;
-        tpotEwmaUs[id] = 0;
-        stepEwmaUs[id] = 0;
-        for (double[] values : scraped) {
-            values[id] = 0;
-        }
+        prefixes.clear(id);
+        recent.clear(id);
+        scraped.clear(id);
     }
 
     /** Instances a routing decision chooses among (positions {@code 0 .. instances() - 1}). */
@@ -195,8 +143,8 @@ public final class ClusterView {
     /** The value of {@code s} at instance {@code i} as the control plane sees it now. */
     public double value(Signal s, int i) {
         int id = id(i);
-        if (periodic[s.ordinal()]) {
-            return scraped[s.ordinal()][id];
+        if (scraped.periodic(s.ordinal())) {
+            return scraped.value(s.ordinal(), id);
         }
         return live(s, id);
     }
@@ -216,17 +164,17 @@ public final class ClusterView {
 
     public int queueDepth(int i) {
         int id = boardId(i);
-        return periodic[QUEUE_DEPTH] ? (int) scraped[QUEUE_DEPTH][id] : board.queued(id);
+        return scraped.periodic(QUEUE_DEPTH) ? (int) scraped.value(QUEUE_DEPTH, id) : board.queued(id);
     }
 
     public int running(int i) {
         int id = boardId(i);
-        return periodic[RUNNING] ? (int) scraped[RUNNING][id] : board.running(id);
+        return scraped.periodic(RUNNING) ? (int) scraped.value(RUNNING, id) : board.running(id);
     }
 
     public double kvUtilization(int i) {
         int id = boardId(i);
-        return periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION][id] : board.kvUtilization(id);
+        return scraped.periodic(KV_UTILIZATION) ? scraped.value(KV_UTILIZATION, id) : board.kvUtilization(id);
     }
 
     public int freeKvBlocks(int i) { return (int) value(Signal.FREE_KV_BLOCKS, i); }
@@ -242,9 +190,9 @@ public final class ClusterView {
      */
     public void readLoads(long[] loads, int[] queues, double[] kvUtilizations) {
         int n = instances();
-        double[] scrapedQueue = periodic[QUEUE_DEPTH] ? scraped[QUEUE_DEPTH] : null;
-        double[] scrapedRunning = periodic[RUNNING] ? scraped[RUNNING] : null;
-        double[] scrapedKv = periodic[KV_UTILIZATION] ? scraped[KV_UTILIZATION] : null;
+        double[] scrapedQueue = scraped.values(QUEUE_DEPTH);
+        double[] scrapedRunning = scraped.values(RUNNING);
+        double[] scrapedKv = scraped.values(KV_UTILIZATION);
         for (int i = 0; i < n; i++) {
             int id = boardId(i);
             int queued = board.queued(id);
@@ -283,7 +231,6 @@ public final class ClusterView {
         return board.inFlight(id) - board.queued(id) - board.running(id);
     }
 
-    /** KV blocks in use at instance {@code i} (total minus free), as seen. */
     /**
      * Prompt KV blocks of the requests routed to instance {@code i} that have not left (waiting,
      * running or in queueing delay). Router-local bookkeeping of its own dispatches, as NVIDIA Dynamo's
@@ -293,26 +240,16 @@ public final class ClusterView {
     public int totalKvBlocks(int i) { return engines[id(i)].kvCache().totalBlocks(); }
 
     /**
-     * Per-instance count of leading prompt blocks of {@code r} cached there (as seen); the returned
+     * Per-position count of leading prompt blocks of {@code r} cached there (as seen); the returned
      * array is reused by the next call. Returns all zeros when no policy needs the index.
      */
     public int[] prefixOverlapBlocks(Request r) {
-        if (prefixDirect) {
-            int bs = blockSizeTokens();
-            for (int k = 0, n = instances(); k < n; k++) {
-                int id = id(k);
-                overlapScratch[id] = DirectPrefixOverlap.overlap(engines[id].kvCache(), r, bs);
-            }
-        } else if (prefix == null) {
-            java.util.Arrays.fill(overlapScratch, 0);
-        } else {
-            prefix.index().overlap(r, blockSizeTokens(), overlapScratch);
-        }
+        int[] byId = prefixes.gpuOverlapById(r, blockSizeTokens(), engines, this);
         if (fleet == null && poolSize == engines.length) {
-            return overlapScratch;
+            return byId;
         }
         for (int k = 0, n = instances(); k < n; k++) {
-            readyOverlap[k] = overlapScratch[id(k)];
+            readyOverlap[k] = byId[id(k)];
         }
         return readyOverlap;
     }
@@ -330,9 +267,9 @@ public final class ClusterView {
         int max = (r.inputTokens() - 1) / bs;
         for (int k = 0; k < n; k++) {
             int b = gpuOverlap[k];
-            if (cpuPrefix != null) {
+            if (prefixes.cpuIndexed()) {
                 int id = id(k);
-                while (b < max && cpuPrefix.index().holds(id, r.blockHash(b, bs))) {
+                while (b < max && prefixes.cpuHolds(id, r.blockHash(b, bs))) {
                     b++;
                 }
             }
@@ -353,38 +290,13 @@ public final class ClusterView {
     }
 
     /** Captures every periodic signal whose interval is {@code intervalUs} (a scrape). */
-    public void scrape(long intervalUs, long nowUs) {
-        for (Signal s : Signal.all()) {
-            Observability.Mode m = observability.mode(s);
-            if (m.kind() != Observability.Kind.PERIODIC || m.intervalUs() != intervalUs) {
-                continue;
-            }
-            scrapedAtUs[s.ordinal()] = nowUs;
-            if (s == Signal.PREFIX_CACHE || s == Signal.CPU_PREFIX_CACHE) {
-                PrefixFeed feed = s == Signal.PREFIX_CACHE ? prefix : cpuPrefix;
-                if (feed != null) {
-                    feed.applyPending();
-                }
-                continue;
-            }
-            for (int i = 0; i < engines.length; i++) {
-                if (engines[i] != null) {
-                    scraped[s.ordinal()][i] = live(s, i);
-                }
-            }
-        }
+    public void scrape(long intervalUs) {
+        scraped.scrape(intervalUs, engines, this::live, prefixes);
     }
 
     /** Distinct scrape intervals of the periodic signals (each drives one recurring scrape). */
     public List<Long> scrapeIntervals() {
-        List<Long> out = new ArrayList<>();
-        for (Signal s : Signal.all()) {
-            Observability.Mode m = observability.mode(s);
-            if (m.kind() == Observability.Kind.PERIODIC && !out.contains(m.intervalUs())) {
-                out.add(m.intervalUs());
-            }
-        }
-        return out;
+        return scraped.intervals();
     }
 
     /**
@@ -392,25 +304,17 @@ public final class ClusterView {
      * them); 0 when it reads none.
      */
     public long onDemandLatencyUs(Set<Signal> read) {
-        long max = 0;
-        for (Signal s : read) {
-            Observability.Mode m = observability.mode(s);
-            if (m.kind() == Observability.Kind.ON_DEMAND) {
-                max = Math.max(max, m.latencyUs());
-            }
-        }
-        return max;
+        return scraped.onDemandLatencyUs(read);
     }
 
     /** A request left instance {@code i}: update its recent TTFT/TPOT. */
     public void onCompleted(int i, long ttftUs, double tpotUs) {
-        ttftEwmaUs[i] = ttftEwmaUs[i] == 0 ? ttftUs : ttftEwmaUs[i] + EWMA_WEIGHT * (ttftUs - ttftEwmaUs[i]);
-        tpotEwmaUs[i] = tpotEwmaUs[i] == 0 ? tpotUs : tpotEwmaUs[i] + EWMA_WEIGHT * (tpotUs - tpotEwmaUs[i]);
+        recent.onCompleted(i, ttftUs, tpotUs);
     }
 
     /** Instance {@code i} ran a step of {@code stepUs}. */
     public void onStep(int i, long stepUs) {
-        stepEwmaUs[i] = stepEwmaUs[i] == 0 ? stepUs : stepEwmaUs[i] + EWMA_WEIGHT * (stepUs - stepEwmaUs[i]);
+        recent.onStep(i, stepUs);
     }
 
     private double live(Signal s, int i) {
@@ -422,16 +326,15 @@ public final class ClusterView {
             case KV_UTILIZATION -> kv.utilization();
             case FREE_KV_BLOCKS -> kv.freeBlocks();
             case IN_FLIGHT -> e.inFlight();
-            case RECENT_TTFT -> ttftEwmaUs[i];
-            case RECENT_TPOT -> tpotEwmaUs[i];
+            case RECENT_TTFT -> recent.ttftUs(i);
+            case RECENT_TPOT -> recent.tpotUs(i);
             case CACHE_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.hitTokens() / kv.queriedTokens();
-            case ESTIMATED_WAIT -> (double) e.waitingPromptTokens() / e.config().maxNumBatchedTokens() * stepEwmaUs[i];
-            case PREFIX_CACHE -> prefixDirect ? DirectPrefixOverlap.distinctHashes(engines)
-                    : prefix == null ? 0 : prefix.index().size();
+            case ESTIMATED_WAIT -> (double) e.waitingPromptTokens() / e.config().maxNumBatchedTokens() * recent.stepUs(i);
+            case PREFIX_CACHE -> prefixes.gpuSize(engines);
             case KV_CPU_UTILIZATION -> kv.offload() == null ? 0 : kv.offload().cpuUtilization();
             case GPU_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) (kv.hitTokens() - kv.cpuHitTokens()) / kv.queriedTokens();
             case CPU_HIT_RATE -> kv.queriedTokens() == 0 ? 0 : (double) kv.cpuHitTokens() / kv.queriedTokens();
-            case CPU_PREFIX_CACHE -> cpuPrefix == null ? 0 : cpuPrefix.index().size();
+            case CPU_PREFIX_CACHE -> prefixes.cpuSize();
         };
     }
 }

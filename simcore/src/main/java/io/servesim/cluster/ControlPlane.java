@@ -105,7 +105,7 @@ public final class ControlPlane {
     /** Schedules the first scrape of every periodic signal group. */
     public void start() {
         for (long interval : view.scrapeIntervals()) {
-            view.scrape(interval, 0);
+            view.scrape(interval);
             events.schedule(interval, EventKind.SNAPSHOT_REFRESH, -1, interval);
             liveScrapeChains++;
         }
@@ -198,7 +198,7 @@ public final class ControlPlane {
 
     /** SNAPSHOT_REFRESH: scrape, and keep scraping while anything else is pending. */
     public void onScrape(long intervalUs, long nowUs) {
-        view.scrape(intervalUs, nowUs);
+        view.scrape(intervalUs);
         // each other live chain has exactly one pending scrape; anything beyond (but the autoscaler's
         // own check and lifecycle events) is real work
         int background = autoscaler == null ? 0 : autoscaler.backgroundEvents();

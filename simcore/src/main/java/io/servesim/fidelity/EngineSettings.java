@@ -17,7 +17,9 @@ import java.util.List;
  * {@code tensor_parallel_size} 1, {@code long_prefill_token_threshold} 0 (no cap with one partial
  * prefill), {@code max_model_len} the model's {@code max_position_embeddings}. {@code max_num_seqs}
  * and {@code max_num_batched_tokens} are required: their vLLM defaults depend on the GPU and the
- * entry point (offline LLM or API server), so they cannot be assumed.
+ * entry point (offline LLM or API server), so they cannot be assumed. Arguments that change what the hardware does
+ * and that a replay does not model (data, pipeline and expert parallelism, quantization, an fp8 KV cache, float32) are
+ * refused, each named ({@link UnmodelledSettings}).
  *
  * @param model                   Hugging Face id served ({@code model}, else {@code engine_kwargs.model})
  * @param vllmVersion             {@code vllm_version}, or "unknown"
@@ -48,6 +50,7 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         if (!kw.isObject()) {
             throw new ConfigException(where + " engine_kwargs", "required: the vLLM engine arguments of the run");
         }
+        UnmodelledSettings.refuse(kw, where);
         List<String> defaults = new ArrayList<>();
         String model = text(meta, "model");
         if (model == null) {

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class RealRunTest {
@@ -67,6 +69,31 @@ class RealRunTest {
         TinyRun.write(dir);
         Files.delete(dir.resolve("meta.json"));
         assertEquals(dir.resolve("meta.json") + ": missing file: the vLLM engine settings of the run", fails(dir));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "\"data_parallel_size\": 2 | engine_kwargs.data_parallel_size: 2: data parallelism",
+        "\"enable_expert_parallel\": true | engine_kwargs.enable_expert_parallel: true: expert parallelism",
+        "\"pipeline_parallel_size\": 2 | engine_kwargs.pipeline_parallel_size: 2: pipeline parallelism",
+        "\"quantization\": \"fp8\" | engine_kwargs.quantization: \"fp8\": quantized weights are not modelled",
+        "\"kv_cache_dtype\": \"fp8_e4m3\" | engine_kwargs.kv_cache_dtype: \"fp8_e4m3\": a KV cache in another width",
+        "\"dtype\": \"float32\" | engine_kwargs.dtype: \"float32\": the latency models assume 16-bit",
+        "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be a positive integer, got 0"})
+    void whatAReplayCannotModelIsRefusedNamingTheArgument(String argument, String message, @TempDir Path dir)
+            throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", argument));
+        assertTrue(fails(dir).startsWith(dir.resolve("meta.json") + " " + message), fails(dir));
+    }
+
+    @Test
+    void theModelledValuesOfThoseArgumentsAreAccepted(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"dtype\": \"auto\","
+                + " \"data_parallel_size\": 1, \"pipeline_parallel_size\": 1, \"enable_expert_parallel\": false,"
+                + " \"quantization\": null, \"kv_cache_dtype\": \"auto\""));
+        assertEquals(8, RealRun.read(dir).settings().maxNumSeqs());
     }
 
     @Test
