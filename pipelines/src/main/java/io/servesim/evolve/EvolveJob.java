@@ -3,31 +3,25 @@ package io.servesim.evolve;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.servesim.config.ConfigException;
-import io.servesim.exit.ErrorReport;
-import io.servesim.exit.UsageException;
 import io.servesim.io.OutputLock;
 import io.servesim.sweep.InterruptGuard;
 import io.servesim.sweep.OutputCommit;
 import io.servesim.sweep.OutputDir;
-import io.servesim.sweep.OutputManifest;
+import io.servesim.sweep.RoundsLayout;
 import io.servesim.sweep.RunnerChoice;
 import io.servesim.sweep.SweepJob;
 import io.servesim.sweep.SweepPlan;
 import io.servesim.sweep.SweepResult;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The work of {@code servesim evolve}: check the baselines, check the output folder under the rules a sweep's follows
@@ -72,7 +66,7 @@ public final class EvolveJob {
         checkBaselines(spec);
         Path dir = (outDir != null ? outDir : Path.of("out", spec.name())).toAbsolutePath().normalize();
         String resume = SweepJob.launcher() + " " + command + " --output " + dir + " --resume";
-        EvolveLayout layout = new EvolveLayout(spec);
+        RoundsLayout layout = EvolveLayout.of(spec);
         OutputLock.refuseIfHeld(dir);
         OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
         boolean existed = Files.exists(dir);
@@ -109,7 +103,7 @@ public final class EvolveJob {
     /** One invocation's search: its rounds run into the staging folder, counted. */
     private static final class Search {
         private final EvolveSpec spec;
-        private final EvolveLayout layout;
+        private final RoundsLayout layout;
         private final Path dir;
         private final RunnerChoice runner;
         private final PrintStream progress;
@@ -120,7 +114,7 @@ public final class EvolveJob {
         private int cells;
         private int cellsRun;
 
-        Search(EvolveSpec spec, EvolveLayout layout, Path dir, RunnerChoice runner, PrintStream progress, String command,
+        Search(EvolveSpec spec, RoundsLayout layout, Path dir, RunnerChoice runner, PrintStream progress, String command,
                String resume) {
             this.spec = spec;
             this.layout = layout;
@@ -139,10 +133,10 @@ public final class EvolveJob {
                 return new Run(spec, dir, true, null, 0, 0, (System.nanoTime() - t0) / 1e9, stored);
             }
             staging = verdict.staging();
-            stage(verdict);
+            layout.stage(verdict, "search " + spec.name(), resume);
             try (InterruptGuard guard = InterruptGuard.install(progress, "evolve", dir, () -> layout.finished(staging)
                             + " finished rounds, and the finished cells of the round that was running, are kept in "
-                            + staging.resolve(EvolveLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
+                            + staging.resolve(RoundsLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
                 List<Evaluated> all = generations();
                 Evaluated best = all.stream().max(Comparator.comparingDouble(Evaluated::value)).orElseThrow();
                 Map<String, EvolveRounds.Score> trainScores = new LinkedHashMap<>();
@@ -165,7 +159,7 @@ public final class EvolveJob {
                 JSON.writeValue(staging.resolve(EvolveOutputs.SUMMARY_JSON).toFile(), stats(result, generations, wall));
                 fresh.add(EvolveOutputs.SUMMARY_JSON);
                 fresh.add(EvolveDefinition.FILE);
-                fresh.addAll(roundFiles());
+                fresh.addAll(RoundsLayout.roundFiles(staging));
                 guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "search"));
                 return new Run(spec, dir, false, result, cells, cellsRun, wall, summary);
             }
@@ -214,7 +208,7 @@ public final class EvolveJob {
             List<EvolveRounds.Entry> runnable = entries.stream().filter(e -> !reasons.containsKey(e.label())).toList();
             Map<String, EvolveRounds.Score> scores = new LinkedHashMap<>();
             if (!runnable.isEmpty()) {
-                Path roundDir = staging.resolve(EvolveLayout.ROUNDS).resolve(name);
+                Path roundDir = staging.resolve(RoundsLayout.ROUNDS).resolve(name);
                 SweepPlan plan = SweepPlan.prepare(EvolveRounds.spec(spec, spec.name() + "-" + name, runnable, split));
                 cells += plan.cells().size();
                 if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed search reads the rounds it had finished
@@ -234,42 +228,6 @@ public final class EvolveJob {
                 }
             });
             return scores;
-        }
-
-        /**
-         * Prepares the staging folder: a fresh one ({@code _EVOLVE.yaml} first, and {@code _INCOMPLETE} in the output
-         * folder when it holds no complete earlier search), or, on resume, the interrupted one as it is.
-         */
-        private void stage(OutputDir.Verdict v) throws IOException {
-            try {
-                Files.createDirectories(v.dir());
-                if (v.mode() == OutputDir.Mode.FRESH && v.discardStaging()) {
-                    OutputCommit.deleteTree(staging);
-                }
-                Files.createDirectories(staging);
-                EvolveDefinition.write(staging, spec);
-                if (!v.previousComplete()) {
-                    Set<String> owned = new HashSet<>(v.ownedFiles());
-                    owned.remove(OutputManifest.Marker.INCOMPLETE.file);
-                    OutputManifest.incomplete("search " + spec.name() + " is running, or was interrupted or failed: its"
-                            + " finished rounds are kept in " + OutputDir.STAGING + "/" + EvolveLayout.ROUNDS
-                            + "; finish it with: " + resume, owned).write(v.dir());
-                }
-            } catch (IOException | UncheckedIOException e) {
-                throw new UsageException("cannot write the search output " + v.dir() + ": " + ErrorReport.describe(e));
-            }
-        }
-
-        /** Every file under the staging folder's rounds, relative to it. */
-        private List<String> roundFiles() throws IOException {
-            Path rounds = staging.resolve(EvolveLayout.ROUNDS);
-            if (!Files.isDirectory(rounds)) {
-                return List.of();
-            }
-            try (Stream<Path> walk = Files.walk(rounds)) {
-                return walk.filter(Files::isRegularFile).sorted(Comparator.naturalOrder())
-                        .map(f -> staging.relativize(f).toString().replace('\\', '/')).toList();
-            }
         }
 
         private Map<String, Object> stats(EvolveResult result, int generations, double wall) {
