@@ -64,21 +64,9 @@ public final class EvolveJob {
         long t0 = System.nanoTime();
         SweepJob.prepareRunner(runner);
         checkBaselines(spec);
-        Path dir = (outDir != null ? outDir : Path.of("out", spec.name())).toAbsolutePath().normalize();
-        String resume = SweepJob.launcher() + " " + command + " --output " + dir + " --resume";
         RoundsLayout layout = EvolveLayout.of(spec);
-        OutputLock.refuseIfHeld(dir);
-        OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
-        boolean existed = Files.exists(dir);
-        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command, progress, "evolve");
-        try {
-            return new Search(spec, layout, dir, runner, progress, command, resume).run(lock, flags, t0);
-        } finally {
-            lock.close();
-            if (!existed) {
-                OutputLock.removeUnusedFolder(dir);
-            }
-        }
+        return layout.locked(outDir, spec.name(), command, flags, progress, "evolve", (dir, resume, lock) ->
+                new Search(spec, layout, dir, runner, progress, command, resume).run(lock, flags, t0));
     }
 
     /** A baseline that cannot run on a split is the file's own error, at {@code baselines.<label>}. */

@@ -68,21 +68,9 @@ public final class PlanJob {
         long t0 = System.nanoTime();
         SweepJob.prepareRunner(runner);
         Map<Integer, String> invalid = CandidateCheck.invalid(spec);
-        Path dir = (outDir != null ? outDir : Path.of("out", spec.name())).toAbsolutePath().normalize();
-        String resume = SweepJob.launcher() + " " + command + " --output " + dir + " --resume";
         RoundsLayout layout = PlanLayout.of(spec);
-        OutputLock.refuseIfHeld(dir);
-        OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
-        boolean existed = Files.exists(dir);
-        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command, progress, noun(command));
-        try {
-            return run(spec, invalid, layout, dir, lock, runner, flags, progress, command, resume, t0);
-        } finally {
-            lock.close();
-            if (!existed) {
-                OutputLock.removeUnusedFolder(dir);
-            }
-        }
+        return layout.locked(outDir, spec.name(), command, flags, progress, noun(command), (dir, resume, lock) ->
+                run(spec, invalid, layout, dir, lock, runner, flags, progress, command, resume, t0));
     }
 
     private static Run run(PlanSpec spec, Map<Integer, String> invalid, RoundsLayout layout, Path dir, OutputLock lock,

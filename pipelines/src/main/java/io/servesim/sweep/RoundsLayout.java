@@ -3,7 +3,9 @@ package io.servesim.sweep;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
+import io.servesim.io.OutputLock;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,6 +143,35 @@ public final class RoundsLayout implements OutputLayout {
             }
         } catch (IOException | UncheckedIOException e) {
             throw new UsageException("cannot write the " + noun + " output " + v.dir() + ": " + ErrorReport.describe(e));
+        }
+    }
+
+    /** What a job does once its output folder is checked and locked. */
+    public interface Body<R> {
+        /** Runs the job into {@code dir}; {@code resume} is the whole command that would finish it. */
+        R run(Path dir, String resume, OutputLock lock) throws IOException;
+    }
+
+    /**
+     * Checks the output folder {@code outDir} (null: {@code out/<name>/}) under these rules, so a refused job leaves it
+     * as it was; takes its lock for {@code command} (after the launcher's name; {@code who} in messages), runs
+     * {@code body}, and releases the lock, removing the folder if this call created it and nothing was written.
+     */
+    public <R> R locked(Path outDir, String name, String command, SweepJob.OutputFlags flags, PrintStream progress,
+                        String who, Body<R> body) throws IOException {
+        Path dir = (outDir != null ? outDir : Path.of("out", name)).toAbsolutePath().normalize();
+        String resume = SweepJob.launcher() + " " + command + " --output " + dir + " --resume";
+        OutputLock.refuseIfHeld(dir);
+        OutputDir.inspect(dir, this, flags.overwrite(), flags.resume());
+        boolean existed = Files.exists(dir);
+        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command, progress, who);
+        try {
+            return body.run(dir, resume, lock);
+        } finally {
+            lock.close();
+            if (!existed) {
+                OutputLock.removeUnusedFolder(dir);
+            }
         }
     }
 
