@@ -71,7 +71,7 @@ class PlanCommandTest {
         long runs = scalar("SELECT count(*) FROM read_parquet('" + out.resolve("rounds") + "/*/cells/*.parquet')");
         assertTrue(first.err().contains(runs + " runs"), runs + " in " + first.err());
         String vllm = Files.readString(out.resolve("vllm-serve.txt"));
-        assertTrue(vllm.contains("vllm serve meta-llama/llama-3.1-8b-instruct --port 8000 --tensor-parallel-size"), vllm);
+        assertTrue(vllm.contains("vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000 --tensor-parallel-size"), vllm);
     }
 
     @Test

@@ -19,7 +19,9 @@ import java.util.TreeMap;
  *       (LM head over each sequence's last token, sampler);</li>
  *   <li>{@code attention.csv} ({@code prefill_chunk,kv_prefill,n_decode,kv_decode,time_us}), see
  *       {@link AttentionGrid};</li>
- *   <li>optionally {@code skew_fit.csv}, see {@link SkewCorrection}.</li>
+ *   <li>optionally {@code skew_fit.csv}, see {@link SkewCorrection};</li>
+ *   <li>for a MoE model, {@code moe.csv} in {@code tp1/} ({@link MoeTable}): the profiler measures the MoE block
+ *       once, at TP 1 (LLMServingSim's {@code _lookup_moe} reads it from there whatever the TP).</li>
  * </ul>
  * Times are of ONE decoder layer (the profiler runs the model with {@code num_hidden_layers: 1}); a
  * step runs each decoder layer {@code num_hidden_layers} times ({@link ProfiledModel}). A folder
@@ -37,10 +39,11 @@ import java.util.TreeMap;
  * @param perSequence   per-layer curves over the step's sequences
  * @param attention     attention time of one layer
  * @param skew          attention skew correction
+ * @param moeOrNull     the MoE block's table, or null when the profile has none
  */
 record LayerProfile(String where, String model, String hardware, String architecture, String vllmVersion,
                            int tp, Map<String, PiecewiseLinear> dense, Map<String, PiecewiseLinear> perSequence,
-                           AttentionGrid attention, SkewCorrection skew) {
+                           AttentionGrid attention, SkewCorrection skew, MoeTable moeOrNull) {
 
     /** Reads the tables of TP degree {@code tp} from {@code root}. */
     static LayerProfile read(ProfileFiles root, int tp) {
@@ -58,7 +61,16 @@ record LayerProfile(String where, String model, String hardware, String architec
         return new LayerProfile(metaWhere, text(meta, "model", metaWhere), text(meta, "hardware", metaWhere),
                 text(meta, "architecture", metaWhere), meta.path("vllm_version").asText("unknown"), tp,
                 curves(tables.csv("dense.csv"), "tokens"), curves(tables.csv("per_sequence.csv"), "sequences"),
-                AttentionGrid.read(tables.csv("attention.csv")), SkewCorrection.read(meta, tp, tables, metaWhere));
+                AttentionGrid.read(tables.csv("attention.csv")), SkewCorrection.read(meta, tp, tables, metaWhere),
+                moe(root, tables));
+    }
+
+    private static MoeTable moe(ProfileFiles root, ProfileFiles tables) {
+        ProfileFiles tp1 = root.sub("tp1");
+        if (tp1.exists("moe.csv")) {
+            return MoeTable.read(tp1.csv("moe.csv"));
+        }
+        return tables.exists("moe.csv") ? MoeTable.read(tables.csv("moe.csv")) : null;
     }
 
     /** Names of the profiled dense and per-sequence layers (for error messages). */

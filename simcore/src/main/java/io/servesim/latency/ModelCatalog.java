@@ -33,8 +33,22 @@ public final class ModelCatalog {
      * @param source  where the config comes from
      */
     public record Entry(String id, String file, List<String> aliases, String source) {
+        private static final String HUB = "https://huggingface.co/";
+
         public Entry {
             aliases = List.copyOf(aliases);
+        }
+
+        /**
+         * The id as the Hugging Face Hub spells it ({@code meta-llama/Llama-3.1-8B-Instruct}), read from the source
+         * URL; empty when the source is not the model's Hub page.
+         */
+        public Optional<String> hubId() {
+            if (!source.startsWith(HUB)) {
+                return Optional.empty();
+            }
+            String repo = source.substring(HUB.length());
+            return repo.equalsIgnoreCase(id) ? Optional.of(repo) : Optional.empty();
         }
     }
 

@@ -17,7 +17,12 @@ import java.util.OptionalInt;
  * per-sequence     at the step's sequences (vLLM computes logits for every scheduled request; at least 1)
  * attention        at (new prefill tokens, their prior KV summed, decode count, mean decode KV),
  *                  plus the skew correction toward the longest decode's KV
+ * moe              at (the step's tokens, the experts they activate), {@link MoeTable}
  * </pre>
+ * The experts a MoE step activates follow LLMServingSim's default BALANCED gate
+ * ({@code serving/core/gate_function.py _balanced_route_ep} @ 5daddb2, one expert-parallel rank): a gate trained with a
+ * load-balancing loss spreads the tokens' {@code top_k} choices evenly, so {@code min(round(tokens x top_k), experts)}
+ * distinct experts fire.
  * Interpolation and extrapolation are those of {@link PiecewiseLinear} and {@link AttentionGrid}.
  * An empty step is priced like a one-token, one-sequence step without attention.
  *
@@ -30,6 +35,9 @@ import java.util.OptionalInt;
  * -1.0% TPOT against the real RTX PRO 6000 run with the GPU tables alone.
  */
 public final class ProfiledModel implements LatencyModel {
+    /** The MoE block's layer name in the architectures' sequences. */
+    private static final String MOE = "moe";
+
     private final String label;
     private final int layers;
     private final PiecewiseLinear[] layerByTokens;
@@ -39,6 +47,10 @@ public final class ProfiledModel implements LatencyModel {
     private final PiecewiseLinear[] onceBySequences;
     private final AttentionGrid attention;
     private final SkewCorrection skew;
+    private final int moesPerLayer;
+    private final MoeTable moe;
+    private final int expertsPerToken;
+    private final int experts;
     private final double allReduceFixedUs;
     private final double allReduceUsPerToken;
 
@@ -58,14 +70,21 @@ public final class ProfiledModel implements LatencyModel {
         List<PiecewiseLinear> byTokens = new ArrayList<>();
         List<PiecewiseLinear> bySeqs = new ArrayList<>();
         int attentions = 0;
+        int moes = 0;
         for (String name : sequence.layer()) {
             if (name.equals("attention")) {
                 attentions++;
+            } else if (name.equals(MOE)) {
+                moes++;
             } else {
                 add(profile, name, byTokens, bySeqs);
             }
         }
         this.attentionsPerLayer = attentions;
+        this.moesPerLayer = moes;
+        this.moe = moes == 0 ? null : moeTable(profile, model);
+        this.expertsPerToken = model.feedForward().expertsPerToken();
+        this.experts = model.feedForward().experts();
         this.layerByTokens = byTokens.toArray(PiecewiseLinear[]::new);
         this.layerBySequences = bySeqs.toArray(PiecewiseLinear[]::new);
         byTokens.clear();
@@ -125,6 +144,9 @@ public final class ProfiledModel implements LatencyModel {
         double tokens = Math.max(1, step.totalTokens());
         double seqs = Math.max(1, step.batchSize());
         double perLayer = attentionsPerLayer * attentionUs(step);
+        if (moe != null) {
+            perLayer += moesPerLayer * moe.timeUs(tokens, Math.min(Math.round(tokens * expertsPerToken), experts));
+        }
         for (PiecewiseLinear c : layerByTokens) {
             perLayer += c.at(tokens);
         }
@@ -170,6 +192,26 @@ public final class ProfiledModel implements LatencyModel {
         }
         double tMax = attention.timeUs(step.prefillTokens(), step.prefillContextTokens(), decodes, maxKv);
         return tMax > t ? t + alpha * (tMax - t) : t;
+    }
+
+    /** The MoE table of a profile whose architecture runs a MoE block in every decoder layer. */
+    private static MoeTable moeTable(LayerProfile profile, ModelArchitecture model) {
+        ModelArchitecture.FeedForward f = model.feedForward();
+        if (!f.isMoe() || f.moeLayers() != model.layers()) {
+            throw new ConfigException(profile.where(), "architecture " + profile.architecture() + " runs a MoE block in"
+                    + " every decoder layer, but " + model.name() + " has " + f.moeLayers() + " MoE layers of "
+                    + model.layers());
+        }
+        if (profile.moeOrNull() == null) {
+            throw new ConfigException(profile.where(), "architecture " + profile.architecture() + " runs layer 'moe',"
+                    + " which the profile does not measure (no tp1/moe.csv)");
+        }
+        if (profile.tp() > 1) {
+            throw new ConfigException(profile.where(), "a MoE model's profile is used at TP 1 only: at TP " + profile.tp()
+                    + " vLLM splits every expert across the GPUs (or, with enable_expert_parallel, the experts), which the"
+                    + " TP 1 MoE table does not measure");
+        }
+        return profile.moeOrNull();
     }
 
     private static void add(LayerProfile profile, String name, List<PiecewiseLinear> byTokens, List<PiecewiseLinear> bySeqs) {

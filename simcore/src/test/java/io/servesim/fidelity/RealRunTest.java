@@ -88,6 +88,13 @@ class RealRunTest {
     }
 
     @Test
+    void theShippedDataParallelExpertParallelRunIsRefusedUntilModelled() {
+        Path run = io.servesim.testing.RepoFiles.data("validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep");
+        assertTrue(fails(run).startsWith(run.resolve("meta.json") + " engine_kwargs.data_parallel_size: 2: data parallelism"),
+                fails(run));
+    }
+
+    @Test
     void theModelledValuesOfThoseArgumentsAreAccepted(@TempDir Path dir) throws IOException {
         TinyRun.write(dir);
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"dtype\": \"auto\","

@@ -34,9 +34,10 @@ class ModelCatalogTest {
     }
 
     @Test
-    void fourteenModelsAreBundled() {
-        // the 13 of inference-sim @ f90a1e3a model_configs/, and Llama-2-70B (sweeps/data/PROVENANCE.md)
-        assertEquals(14, catalog.ids().size());
+    void sixteenModelsAreBundled() {
+        // the 13 of inference-sim @ f90a1e3a model_configs/, Llama-2-70B, and LLMServingSim's Qwen3-32B and
+        // Qwen3-30B-A3B-Instruct-2507 (sweeps/data/PROVENANCE.md)
+        assertEquals(16, catalog.ids().size());
     }
 
     @Test

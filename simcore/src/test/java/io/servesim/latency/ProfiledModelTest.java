@@ -67,6 +67,49 @@ class ProfiledModelTest {
         assertTrue(llama8b().stepTimeUs(withContext) > llama8b().stepTimeUs(step));
     }
 
+    private static LatencyModel profiled(String model, int tp) {
+        return LatencyModels.resolve(new LatencySpec("profiled", model, "RTX PRO 6000", tp, null), "deployment").model();
+    }
+
+    @Test
+    void aMoeStepAddsTheMoeBlockAtTheExpertsItsTokensActivate() {
+        StepShape step = new StepShape();
+        step.addDecode(16);
+        // Qwen3-30B-A3B-Instruct-2507 tp1, one decode token: dense.csv at 1 token: layernorm 2.12267 (twice), qkv_proj
+        // 9.39733, qk_norm 1.936, rotary_emb 2.42133, o_proj 7.435; attention.csv (0,0,1,16) 7.69067; moe.csv at
+        // (1 token, min(1 x top-8, 128) = 8 experts) 50.2297 -> 83.35537 us per layer, x 48 = 4001.05776.
+        // Once: embedding 3.10433 + final_layernorm 2.027 + lm_head 420.224 + sampler 10.1227 = 435.47803.
+        // Total 4436.53579 -> 4437 us.
+        assertEquals(4437, profiled("Qwen/Qwen3-30B-A3B-Instruct-2507", 1).stepTimeUs(step));
+    }
+
+    @Test
+    void theMoeTableBlendsTheActivatedExpertRowsThatBracketTheQuery() throws IOException {
+        MoeTable t = MoeTable.read(ProfileCsv.read(Files.newInputStream(RepoFiles.data(
+                "profiling/llmservingsim_rtxpro6000_qwen3_30b_a3b_instruct_2507/tp1/moe.csv")), "moe.csv"));
+        // 3 tokens, 24 experts: row 16 between tokens 2 (134.976) and 4 (135.221) -> 135.0985; row 32 starts at 4
+        // tokens, clamped below -> 234.315; halfway from 16 to 32 experts -> 135.0985 + 0.5 x 99.2165 = 184.70675
+        assertEquals(184.70675, t.timeUs(3, 24), 1e-9);
+        assertEquals(50.2297, t.timeUs(1, 8), 1e-9);
+        assertEquals(50.2297, t.timeUs(1, 4), 1e-9, "below the fewest experts measured: that row");
+    }
+
+    @Test
+    void aMoeProfileAboveTpOneIsRefusedSayingWhy() {
+        ConfigException e = assertThrows(ConfigException.class, () -> profiled("Qwen/Qwen3-30B-A3B-Instruct-2507", 2));
+        assertTrue(e.getMessage().contains("a MoE model's profile is used at TP 1 only"), e.getMessage());
+    }
+
+    @Test
+    void qwen3DenseProfilesRunAtBothMeasuredDegrees() {
+        StepShape step = new StepShape();
+        step.addDecode(16);
+        long tp1 = profiled("Qwen/Qwen3-32B", 1).stepTimeUs(step);
+        long tp2 = profiled("Qwen/Qwen3-32B", 2).stepTimeUs(step);
+        assertTrue(profiled("Qwen/Qwen3-32B", 2).describe().contains("Qwen/Qwen3-32B"));
+        assertTrue(tp1 > 0 && tp2 > 0 && tp2 != tp1, tp1 + " vs " + tp2 + " us");
+    }
+
     @Test
     void aTensorParallelDegreeWithoutTablesIsRejected() {
         ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(
