@@ -63,16 +63,24 @@ public final class EvolveJob {
                           PrintStream progress) throws IOException {
         long t0 = System.nanoTime();
         SweepJob.prepareRunner(runner);
-        checkBaselines(spec);
+        checkRunnable(spec);
         RoundsLayout layout = EvolveLayout.of(spec);
         return layout.locked(outDir, spec.name(), command, flags, progress, "evolve", (dir, resume, lock) ->
                 new Search(spec, layout, dir, runner, progress, command, resume).run(lock, flags, t0));
     }
 
-    /** A baseline that cannot run on a split is the file's own error, at {@code baselines.<label>}. */
-    private static void checkBaselines(EvolveSpec spec) {
-        List<EvolveRounds.Entry> entries = baselineEntries(spec);
+    /**
+     * A baseline that cannot run on a split is the file's own error, at {@code baselines.<label>}; so is a start point
+     * (every searched parameter at its start) that cannot, at {@code search}: then the template itself is at fault
+     * (a fixed parameter out of range, a policy the base cannot run), and no candidate would run.
+     */
+    private static void checkRunnable(EvolveSpec spec) {
         List<ConfigException.Problem> problems = new ArrayList<>();
+        double[] start = spec.params().stream().mapToDouble(Param::start).toArray();
+        EvolveRounds.unrunnable(spec, List.of(EvolveRounds.candidate(spec, "start", start)), spec.train()).values()
+                .forEach(why -> problems.add(new ConfigException.Problem("search", "the start point (every parameter at"
+                        + " its start) cannot run: " + why)));
+        List<EvolveRounds.Entry> entries = baselineEntries(spec);
         for (EvolveSpec.Split split : List.of(spec.train(), spec.heldOut())) {
             EvolveRounds.unrunnable(spec, entries, split).forEach((label, why) -> problems.add(
                     new ConfigException.Problem("baselines." + label, why)));

@@ -108,6 +108,9 @@ final class EvolveRounds {
      * are another's (two candidates at the same corner of the bounds) as "same as <label>".
      */
     static Map<String, String> unrunnable(EvolveSpec spec, List<Entry> entries, EvolveSpec.Split split) {
+        if (entries.isEmpty()) {
+            return Map.of();
+        }
         Grid.Expansion grid = Grid.expand(spec(spec, spec.name(), entries, split));
         Map<String, String> out = new LinkedHashMap<>();
         for (InvalidCell i : grid.invalid()) {
