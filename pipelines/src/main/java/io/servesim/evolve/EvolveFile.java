@@ -195,11 +195,17 @@ public final class EvolveFile {
         double dflt = setting.defaultValue() == null ? (min + max) / 2 : type == Param.Type.SECONDS
                 ? ((Number) setting.defaultValue()).doubleValue() / 1e6 : ((Number) setting.defaultValue()).doubleValue();
         double start = p.doubleValue("start", Math.min(max, Math.max(min, dflt)), min, max);
-        if (!p.has("sigma")) {
-            p.problem(p.pathOf("sigma"), "required: CMA-ES's initial step along this parameter, in (0, max - min]");
+        JsonNode sigma = p.rawValue("sigma");
+        String range = "in (0, " + plain(max - min) + "] (max - min: CMA-ES's initial step along this parameter)";
+        if (sigma == null) {
+            p.problem(p.pathOf("sigma"), "required: a number " + range);
+            return null;
         }
-        double sigma = p.doubleValue("sigma", (max - min) / 4, Double.MIN_VALUE, max - min);
-        return new Param(kind, key, type, min, max, start, sigma);
+        if (!sigma.isNumber() || !(sigma.asDouble() > 0) || sigma.asDouble() > max - min) {
+            p.problem(p.pathOf("sigma"), "must be a number " + range + ", got " + sigma);
+            return null;
+        }
+        return new Param(kind, key, type, min, max, start, sigma.asDouble());
     }
 
     private static double bounded(ConfigNode p, String key, double[] range, String valid) {

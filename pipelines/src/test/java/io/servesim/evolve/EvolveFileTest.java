@@ -37,11 +37,15 @@ class EvolveFileTest {
         String base = TestSearches.small("bad", 2, 1);
         String m = problems(tmp, base.replace("routing.load: {min: 0, max: 4,", "routing.load: {min: 0, max: 2000,")
                 .replace("routing.cache_affinity:", "routing.cache_afinity:").replace("population: 3", "population: 1")
-                .replace("ttft_p99_ms:0.5", "p42:0.5"));
+                .replace("ttft_p99_ms:0.5", "p42:0.5").replace("routing.load: {min: 0, max: 2000, start: 1, sigma: 1}",
+                        "routing.load: {min: 0, max: 2000, start: 1, sigma: 1}\n  routing.queue_depth: {min: 0, max: 2,"
+                        + " sigma: 3}"));
         assertTrue(m.contains("search.routing.load.max: must be a number within [0, 1000]"), m);
         assertTrue(m.contains("search.routing.cache_afinity: routing policy weighted-scoring has no parameter"
                 + " 'cache_afinity'; its numeric parameters: cache_affinity, load, queue_depth, kv_utilization"), m);
         assertTrue(m.contains("cmaes.population"), m);
+        assertTrue(m.contains("search.routing.queue_depth.sigma: must be a number in (0, 2] (max - min: CMA-ES's initial"
+                + " step along this parameter), got 3"), m);
         assertTrue(m.contains("fitness_weights: unknown fitness metric 'p42'"), m);
     }
 
@@ -51,7 +55,7 @@ class EvolveFileTest {
                 "params: {load: 2}").replace("routing.cache_affinity: {min: 0, max: 4, start: 1, sigma: 1}",
                 "routing.cache_affinity: {min: 0, max: 4}"));
         assertTrue(m.contains("search.routing.load: policies.routing.params.load is set in the template too"), m);
-        assertTrue(m.contains("search.routing.cache_affinity.sigma: required"), m);
+        assertTrue(m.contains("search.routing.cache_affinity.sigma: required: a number in (0, 4]"), m);
     }
 
     @Test
