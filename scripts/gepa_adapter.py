@@ -1,21 +1,30 @@
-"""A GEPA adapter for servesim policy candidates (GEPA's GEPAAdapter protocol, gepa core/adapter.py).
+"""A GEPA adapter for servesim policy candidates: GEPA's GEPAAdapter protocol as gepa-ai/gepa v0.1.4 defines it
+(src/gepa/core/adapter.py @ 8b0ce6cd) and its optimize loop calls it.
 
-A candidate is {component: text}; the component (default "policy_config") holds a policy-config
-YAML with policy parameters only. A batch is a list of data instances, each a dict with an optional
-"workload" (a workload YAML path) and "seed"; each instance is one `servesim evaluate --format gepa`
-run on top of SERVESIM_EVAL_ARGS (see servesim_eval.py). evaluate returns an EvaluationBatch
-(outputs, scores, trajectories): gepa's own class when gepa is importable, else a namedtuple with the
-same fields. make_reflective_dataset turns the trajectories (decision-trace summaries) into GEPA's
-{"Inputs", "Generated Outputs", "Feedback"} records. An invalid candidate scores 0.0 on every instance
-with the bad config paths as feedback.
+A candidate is {component: text}; the component (default "policy_config") holds a policy-config YAML with policy
+parameters only. A batch is a list of data instances, each a dict with an optional "workload" (a workload YAML path)
+and "seed"; each instance is one `servesim evaluate --format gepa` run on top of SERVESIM_EVAL_ARGS (see
+servesim_eval.py). What GEPA calls, in its order:
+  evaluate(batch, candidate, capture_traces)  -> EvaluationBatch(outputs, scores, trajectories, objective_scores,
+      num_metric_calls): gepa's own class when gepa is importable, else a namedtuple with the same fields and defaults.
+      capture_traces=False for the seed's and merges' scores, True for the reflective minibatches and the valset
+      (gepa's default_batch_evaluate). A candidate that does not bind, or whose run fails, scores 0.0 on that
+      instance with the reason as its output and feedback: the protocol's "never raise for individual example
+      failures"; only a systemic failure (a bad base config, no launcher) raises.
+  make_reflective_dataset(candidate, eval_batch, components_to_update) -> {component: [{"Inputs", "Generated
+      Outputs", "Feedback"}]}, the feedback being each run's fitness, behaviour descriptors and decision-trace summary.
+  propose_new_texts: None, the protocol's default: GEPA reads the attribute itself (reflective_mutation.py) and, as
+      it is None, asks its reflection LM for the new text from the reflective dataset.
 """
 import collections
 import os
 import tempfile
 
-from servesim_eval import describe_problems, run_cli
+from servesim_eval import failure, run_cli
 
-_FallbackEvaluationBatch = collections.namedtuple("EvaluationBatch", ["outputs", "scores", "trajectories"])
+_FallbackEvaluationBatch = collections.namedtuple(
+    "EvaluationBatch", ["outputs", "scores", "trajectories", "objective_scores", "num_metric_calls"],
+    defaults=[None, None, None])
 
 
 def _evaluation_batch_type():
@@ -28,6 +37,10 @@ def _evaluation_batch_type():
 
 class ServesimAdapter:
     """GEPAAdapter for servesim: evaluate(batch, candidate, capture_traces) and make_reflective_dataset."""
+
+    # GEPA's GEPAAdapter protocol declares it with this default and reads it directly
+    # (`adapter.propose_new_texts is not None`): None hands the proposal to GEPA's reflection LM.
+    propose_new_texts = None
 
     def __init__(self, component="policy_config"):
         self.component = component
@@ -55,9 +68,9 @@ class ServesimAdapter:
         if instance.get("seed") is not None:
             extra += ["--seeds", str(instance["seed"])]
         result = run_cli(path, "gepa", extra)
-        if "error" in result:
-            feedback = "invalid candidate: " + describe_problems(result)
-            return {"error": feedback}, 0.0, {"instance": instance, "feedback": feedback}
+        why = failure(result)
+        if why is not None:
+            return {"error": why}, 0.0, {"instance": instance, "feedback": why}
         trajectory = dict(result["trajectories"][0])
         trajectory["instance"] = instance
         return result["outputs"][0], float(result["scores"][0]), trajectory

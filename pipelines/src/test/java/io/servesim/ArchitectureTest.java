@@ -2,6 +2,7 @@ package io.servesim;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -24,7 +25,10 @@ import org.junit.jupiter.api.Test;
  *   engine   -> kernel, latency, config, rng           (declares the SchedulingPolicy it uses)
  *   cluster  -> engine, decisions, ...                 (declares routing/admission/priority policies)
  *   disagg   -> cluster, engine, latency, kernel, config  (P/D pools, decider, KV links, ownership)
- *   policy   -> cluster, engine, slo, config           (implementations + registries)
+ *   usercode -> config                                 (Java source compiled, checked and loaded at load time;
+ *                                                        its watchdog is simcore's one thread besides the run's)
+ *   policy   -> cluster, engine, slo, config, usercode (implementations + registries; policy.api, the public
+ *                                                        policy interface a code policy implements, is plain Java)
  *   metrics  -> cluster, engine, latency, slo, config
  *   workload -> engine, metrics, slo, config, rng
  *   run      -> all of the above                       (config loading, RunPlan, the run loop)
@@ -62,6 +66,7 @@ class ArchitectureTest {
                 .layer("engine").definedBy("io.servesim.engine")
                 .layer("cluster").definedBy("io.servesim.cluster")
                 .layer("disagg").definedBy("io.servesim.disagg")
+                .layer("usercode").definedBy("io.servesim.usercode")
                 .layer("policy").definedBy("io.servesim.policy..")
                 .layer("metrics").definedBy("io.servesim.metrics")
                 .layer("workload").definedBy("io.servesim.workload..")
@@ -76,6 +81,7 @@ class ArchitectureTest {
                 .whereLayer("workload").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
                 .whereLayer("metrics").mayOnlyBeAccessedByLayers("workload", "run", "fidelity", "pipelines")
                 .whereLayer("policy").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
+                .whereLayer("usercode").mayOnlyBeAccessedByLayers("policy")
                 .whereLayer("disagg").mayOnlyBeAccessedByLayers("run", "fidelity", "pipelines")
                 .whereLayer("cluster").mayOnlyBeAccessedByLayers("policy", "disagg", "metrics", "run", "fidelity", "pipelines")
                 .whereLayer("engine").mayOnlyBeAccessedByLayers("cluster", "disagg", "policy", "metrics", "workload", "run",
@@ -96,12 +102,28 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * User code's compiler and loader are generic (any API, any interface): of servesim they know only the config
+     * errors they report. The public policy interface a code policy compiles against is plain Java, so the compiler's
+     * class path needs nothing of servesim but it.
+     */
+    @Test
+    void userCodeSeesOnlyItsApi() {
+        noClasses().that().resideInAPackage("io.servesim.usercode")
+                .should().dependOnClassesThat(resideInAPackage("io.servesim..")
+                        .and(not(resideInAnyPackage("io.servesim.usercode", "io.servesim.config"))))
+                .check(classes);
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes().that().resideInAPackage("io.servesim.policy.api")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.servesim.policy.api", "java.lang..", "java.util..")
+                .check(classes);
+    }
+
     @Test
     void theKernelIsPlainJava() {
         noClasses().that().resideInAnyPackage("io.servesim.config", "io.servesim.rng", "io.servesim.slo",
                         "io.servesim.decisions", "io.servesim.kernel", "io.servesim.latency", "io.servesim.engine",
-                        "io.servesim.cluster", "io.servesim.disagg", "io.servesim.policy..", "io.servesim.metrics", "io.servesim.workload..",
-                        "io.servesim.run", "io.servesim.fidelity")
+                        "io.servesim.cluster", "io.servesim.disagg", "io.servesim.policy..", "io.servesim.usercode",
+                        "io.servesim.metrics", "io.servesim.workload..", "io.servesim.run", "io.servesim.fidelity")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.beam..", "org.apache.avro..",
                         "org.apache.parquet..", "org.apache.hadoop..", "picocli..", "org.duckdb..")
                 .check(classes);
@@ -180,8 +202,10 @@ class ArchitectureTest {
     /**
      * The kernel's promises, which determinism rests on: simcore reads no clock, no system property or environment
      * variable, starts no thread and keeps no static non-final field, and the packages a run executes do no file I/O (a
-     * run's results depend only on its config and seed; the loaders in config, latency, workload, fidelity and run read
-     * files before a run starts, and the bundled catalogs memoize what they parse from the application's resources).
+     * run's results depend only on its config and seed; the loaders in config, latency, workload, fidelity, usercode and
+     * run read files before a run starts, and the bundled catalogs memoize what they parse from the application's
+     * resources). One class is exempt: usercode's {@code Watchdog}, the one thread that reads the wall clock, to stop a
+     * code policy's call that overran its time budget (a call within it is never touched, so results are unchanged).
      */
     @Test
     void theRunLoopReadsNoClockStartsNoThreadAndDoesNoIo() {
@@ -190,8 +214,8 @@ class ArchitectureTest {
         String[] simcore = {"io.servesim.config..", "io.servesim.rng..", "io.servesim.slo..", "io.servesim.decisions..",
             "io.servesim.kernel..", "io.servesim.latency..", "io.servesim.engine..", "io.servesim.cluster..",
             "io.servesim.disagg..", "io.servesim.policy..", "io.servesim.metrics..", "io.servesim.workload..",
-            "io.servesim.run..", "io.servesim.fidelity.."};
-        noClasses().that().resideInAnyPackage(simcore)
+            "io.servesim.run..", "io.servesim.fidelity..", "io.servesim.usercode.."};
+        noClasses().that().resideInAnyPackage(simcore).and().doNotHaveFullyQualifiedName("io.servesim.usercode.Watchdog")
                 .should().callMethod(System.class, "currentTimeMillis").orShould().callMethod(System.class, "nanoTime")
                 .orShould().callMethod(java.time.Instant.class, "now").orShould().callMethod(System.class, "getProperty",
                         String.class)

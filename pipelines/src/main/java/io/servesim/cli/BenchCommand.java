@@ -5,6 +5,7 @@ import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
+import io.servesim.policy.code.CodePolicies;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,12 +74,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The registered routing policies, for {@code --routing}'s help. */
+    /** The routing templates (the registry's policies but code, which needs a source), for {@code --routing}'s help. */
     static final class RoutingNames implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return PolicyKind.ROUTING.registry().names().iterator();
+            return templates().iterator();
         }
+    }
+
+    private static List<String> templates() {
+        return PolicyKind.ROUTING.registry().names().stream().filter(n -> !n.equals(CodePolicies.NAME)).toList();
     }
 
     /** True (and says so on stderr) when {@code value} of {@code flag} is below 1. */
@@ -140,7 +144,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (instances < 1) {
             bad.add("--instances must be >= 1, got " + instances);
         }
-        Set<String> routers = PolicyKind.ROUTING.registry().names();
+        List<String> routers = templates();
         if (!routers.contains(routing)) {
             bad.add("--routing: unknown routing policy '" + routing + "'; valid: " + String.join(", ", routers));
         }

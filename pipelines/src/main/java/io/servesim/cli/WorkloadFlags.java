@@ -88,9 +88,16 @@ final class WorkloadFlags {
             refuseSkip();
             GeneratorSpec g = (GeneratorSpec) w;
             Double r = parsed(WorkloadSettings.AGGREGATE_RATE, rate);
+            if (r != null && !g.stages().isEmpty()) {
+                throw new UsageException("--rate does not apply to a staged load (workload.stages): each stage's rate sets"
+                        + " the clients' rates; drop --rate");
+            }
+            if (r != null && !g.hasRate()) {
+                throw new UsageException("--rate does not apply to this workload: every client's arrival process is"
+                        + " distribution, whose inter_arrival_us sets its rate; drop --rate");
+            }
             Long n = parsed(WorkloadSettings.NUM_REQUESTS, numRequests);
-            applied = new GeneratorSpec(g.seed(), r != null ? r : g.aggregateRateRps(),
-                    n != null ? n : g.numRequests(), g.horizonUs(), g.clients(), g.warnings());
+            applied = g.with(r != null ? r : g.aggregateRateRps(), n != null ? n : g.numRequests(), g.warnings());
         }
         return new SimConfig(config.seed(), config.horizonUs(), config.latency(), config.engine(), config.cluster(),
                 config.policies(), config.slo(), config.fitness(), applied, config.autoscaling(), config.pd(),

@@ -17,11 +17,14 @@ import java.util.function.Function;
  *   <li>{@link #NATIVE}: the {@code EvaluationResult} of BLIS macro plan, G.3 (inference-sim/inference-sim
  *       @ 7d4e8bac, {@code docs/plans/2026-02-11-macro-implementation-plan-v2.md}): fitness, features, and
  *       per run the raw metrics ({@link RawMetrics}) and trace summary;</li>
- *   <li>{@link #OPENEVOLVE}: OpenEvolve's evaluator result, a flat dict of numbers with
- *       {@code combined_score} the primary metric (OpenEvolve {@code examples/README.md}), the
- *       behaviour descriptors as plain metrics, so {@code feature_dimensions} can name them, and every
- *       numeric column of the metric catalog under its name, its mean over the runs where it is defined (a column
- *       undefined in every run, such as a fixed fleet's time to ready, is left out: the dict holds numbers only);</li>
+ *   <li>{@link #OPENEVOLVE}: OpenEvolve's {@code EvaluationResult(metrics, artifacts)} (codelion/openevolve v0.2.25
+ *       @ fda1963b, {@code openevolve/evaluation_result.py}): {@code metrics} a flat dict of numbers with
+ *       {@code combined_score} the primary one ({@code examples/README.md}), the behaviour descriptors as plain
+ *       metrics, so {@code feature_dimensions} can name them, and every numeric column of the metric catalog under its
+ *       name, its mean over the runs where it is defined (a column undefined in every run, such as a fixed fleet's
+ *       time to ready, is left out: the dict holds numbers only); {@code artifacts} the text side channel OpenEvolve
+ *       puts in the next prompt ({@code prompt/sampler.py}, {@code include_artifacts}): {@code decision_trace}, each
+ *       run's trace summary under its label;</li>
  *   <li>{@link #GEPA}: the parts of GEPA's {@code EvaluationBatch} (gepa {@code core/adapter.py}),
  *       one element per run: {@code outputs}, {@code scores} and {@code trajectories} (the trace
  *       summaries that {@code make_reflective_dataset} turns into feedback).</li>
@@ -30,7 +33,7 @@ import java.util.function.Function;
  */
 public enum EvaluationFormat {
     NATIVE(EvaluationFormat::nativeMap),
-    OPENEVOLVE(EvaluationFormat::openEvolve),
+    OPENEVOLVE(EvaluationFormat::openEvolveResult),
     GEPA(EvaluationFormat::gepa);
 
     private final Function<Evaluation, Map<String, Object>> render;
@@ -76,6 +79,18 @@ public enum EvaluationFormat {
             rm.put("trace_summary", r.trace().toMap());
             return rm;
         }).toList());
+        return m;
+    }
+
+    private static Map<String, Object> openEvolveResult(Evaluation e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("metrics", openEvolve(e));
+        StringBuilder trace = new StringBuilder();
+        for (RunEvaluation r : e.runs()) {
+            trace.append(trace.length() == 0 ? "" : "\n").append("== ").append(r.label()).append(" ==\n")
+                    .append(r.trace().text());
+        }
+        m.put("artifacts", Map.of("decision_trace", trace.toString()));
         return m;
     }
 

@@ -27,9 +27,12 @@ import java.util.regex.Pattern;
  * {@link Main#RUNTIME_ERROR} (1) for anything else.
  */
 public final class ErrorReport {
-    /** A qualified Java class name as {@code Throwable.toString()} puts it in messages, with its colon. */
-    private static final Pattern CLASS_NAME = Pattern.compile(
-            "\\b(?:java|javax|jdk|sun|com|org|io|net|picocli)\\.(?:[a-z_][a-z0-9_]*\\.)*[A-Z][A-Za-z0-9_$]*:?\\s*");
+    /**
+     * A qualified exception or error class name as {@code Throwable.toString()} puts it in messages, with its colon; a
+     * message that names another type on purpose ({@code java.nio.file.Files: not allowed in a policy}) keeps it.
+     */
+    private static final Pattern CLASS_NAME = Pattern.compile("\\b(?:java|javax|jdk|sun|com|org|io|net|picocli)\\."
+            + "(?:[a-z_][a-z0-9_]*\\.)*[A-Z][A-Za-z0-9_$]*(?<=Exception|Error|Throwable)\\b:?\\s*");
 
     private final String command;
     private final PrintWriter err;

@@ -46,6 +46,14 @@ public final class CapacitySpec {
         }
         SimConfig cfg = SimConfigLoader.bind(tree, baseDir);
         GeneratorSpec g = (GeneratorSpec) cfg.workload();
+        if (!g.stages().isEmpty()) {
+            throw new ConfigException("workload.stages", "a capacity search sets the workload's aggregate_rate; a staged"
+                    + " load's stages set their own rates");
+        }
+        if (!g.hasRate()) {
+            throw new ConfigException("workload.aggregate_rate", "a capacity search sets the workload's aggregate_rate, but"
+                    + " every client's arrival process is distribution, whose inter_arrival_us sets its own rate");
+        }
         double start = g.aggregateRateRps();
         double tolerance = toleranceRps != null ? toleranceRps : start / DEFAULT_STEPS;
         double max = maxRateRps != null ? maxRateRps : start * DEFAULT_MAX_FACTOR;

@@ -58,7 +58,7 @@ public final class SweepFile {
         ConfigNode root = ConfigNode.root(tree);
         String name = name(root, "the sweep name");
         Base base = base(root, dir, "sweep file");
-        List<Axis> axes = axes(root, dir);
+        List<Axis> axes = axes(root, dir, base.dir());
         List<List<String>> zip = zip(root, axes);
         List<Long> seeds = seeds(root);
         SweepOutputs outputs = outputs(root.child("outputs"));
@@ -117,7 +117,7 @@ public final class SweepFile {
         return names.stream().anyMatch(name::equals) ? "" : " (SQL matches column names case-insensitively)";
     }
 
-    private static List<Axis> axes(ConfigNode root, Path dir) {
+    private static List<Axis> axes(ConfigNode root, Path dir, Path baseDir) {
         List<Axis> axes = new ArrayList<>();
         if (!root.has("axes")) {
             root.problem("axes", "required: a list of axes ({name, path, values}, {name, values: {label: {path: value}}}"
@@ -145,7 +145,8 @@ public final class SweepFile {
             String path = a.stringValue("path", null);
             JsonNode values = a.rawValue("values");
             JsonNode candidates = a.rawValue("policy_configs");
-            List<Axis.Value> bound = candidates == null ? values(a, path, values) : candidates(a, path, values, candidates, dir);
+            List<Axis.Value> bound = candidates == null ? values(a, path, values)
+                    : candidates(a, path, values, candidates, dir, baseDir);
             a.finish();
             if (named && !bound.isEmpty()) {
                 axes.add(new Axis(name, bound));
@@ -202,9 +203,11 @@ public final class SweepFile {
     /**
      * An axis of PolicyBundle files ({@code policy_configs: [cands/a.yaml, ...]}, relative to the
      * sweep file): each file is a value labelled by its path as written, setting {@code policies.<kind>}
-     * for each kind it names, so a population of search candidates evaluates as one sweep.
+     * for each kind it names, so a population of search candidates evaluates as one sweep. A code policy's source,
+     * relative to its bundle, is written relative to {@code baseDir}, against which the cells are bound.
      */
-    private static List<Axis.Value> candidates(ConfigNode a, String path, JsonNode values, JsonNode files, Path dir) {
+    private static List<Axis.Value> candidates(ConfigNode a, String path, JsonNode values, JsonNode files, Path dir,
+                                               Path baseDir) {
         String at = a.pathOf("policy_configs");
         List<Axis.Value> out = new ArrayList<>();
         if (path != null || values != null) {
@@ -224,7 +227,8 @@ public final class SweepFile {
             }
             try {
                 Map<String, JsonNode> set = new LinkedHashMap<>();
-                PolicyBundleFile.read(dir.resolve(label).normalize()).forEach((kind, node) -> set.put("policies." + kind, node));
+                PolicyBundleFile.read(dir.resolve(label).normalize(), baseDir)
+                        .forEach((kind, node) -> set.put("policies." + kind, node));
                 out.add(new Axis.Value(label, set));
             } catch (ConfigException e) {
                 a.problem(at + "[" + i + "]", e.getMessage());

@@ -108,23 +108,36 @@ class EvaluateCommandTest {
     }
 
     @Test
-    void openEvolveIsAFlatDictOfNumbersWithACombinedScore(@TempDir Path tmp) throws Exception {
-        Out o = evaluate(candidate(tmp, GOOD), "openevolve", List.of(1L));
+    void openEvolveIsAnEvaluationResultOfNumbersAndTheTraceAsAnArtifact(@TempDir Path tmp) throws Exception {
+        Out o = evaluate(candidate(tmp, GOOD), "openevolve", List.of(1L, 2L));
         assertEquals(0, o.code(), o.err());
-        JsonNode j = o.json();
+        assertEquals(List.of("metrics", "artifacts"), iterator(o.json()));
+        JsonNode j = o.json().get("metrics");
         assertEquals(j.get("fitness").asDouble(), j.get("combined_score").asDouble());
         j.fields().forEachRemaining(e -> assertTrue(e.getValue().isNumber(), e.getKey() + " is " + e.getValue()));
         assertTrue(j.has("routing_concentration"));
-        // every numeric column of the catalog the run defines, by its name: the same run's native raw metrics say which
-        JsonNode raw = evaluate(candidate(tmp, GOOD), "native", List.of(1L)).json().get("runs").get(0).get("raw_metrics");
+        // every numeric column of the catalog a run defines, by its name, its mean over the runs defining it: the same
+        // runs' native raw metrics say which
+        JsonNode runs = evaluate(candidate(tmp, GOOD), "native", List.of(1L, 2L)).json().get("runs");
         for (Column c : MetricCatalog.COLUMNS) {
-            boolean numeric = c.kind() != Metric.Kind.TEXT;
-            assertEquals(numeric && !raw.get(c.name()).isNull(), j.has(c.name()), c.name());
+            List<Double> defined = new ArrayList<>();
+            runs.forEach(r -> {
+                if (!r.get("raw_metrics").get(c.name()).isNull()) {
+                    defined.add(r.get("raw_metrics").get(c.name()).asDouble());
+                }
+            });
+            assertEquals(c.kind() != Metric.Kind.TEXT && !defined.isEmpty(), j.has(c.name()), c.name());
             if (j.has(c.name())) {
-                assertEquals(raw.get(c.name()).asDouble(), j.get(c.name()).asDouble(), 1e-12, c.name());
+                double mean = defined.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+                assertEquals(mean, j.get(c.name()).asDouble(), 1e-9 * Math.max(1, Math.abs(mean)), c.name());
             }
         }
         assertTrue(j.has("ttft_p99_ms") && !j.has("time_to_ready_mean_s"), "a fixed fleet never waits for a replica");
+        String trace = o.json().get("artifacts").get("decision_trace").asText();
+        // one trace summary per run, each under its label
+        assertTrue(trace.startsWith("== llama8b-h100.yaml@seed=1 ==\ndecisions: "), trace);
+        assertTrue(trace.contains("\n== llama8b-h100.yaml@seed=2 ==\ndecisions: "), trace);
+        assertEquals(2, trace.split("score regret", -1).length - 1, trace);
     }
 
     @Test
@@ -206,7 +219,7 @@ class EvaluateCommandTest {
         Out oe = evaluate(AUTOSCALED, "cost_usd:1", cand, "openevolve", List.of(1L), 0, List.of());
         assertEquals(0, oe.code(), oe.err());
         for (String k : List.of("scale_ups", "scale_downs", "oscillations", "replica_seconds", "cost_usd")) {
-            assertEquals(raw.get(k).asDouble(), oe.json().get(k).asDouble(), 1e-12, k);
+            assertEquals(raw.get(k).asDouble(), oe.json().get("metrics").get(k).asDouble(), 1e-12, k);
         }
         Out gepa = evaluate(AUTOSCALED, "cost_usd:1", cand, "gepa", List.of(1L), 0, List.of());
         assertEquals(0, gepa.code(), gepa.err());

@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Python shims ({@code scripts/openevolve_evaluator.py}, {@code scripts/gepa_adapter.py}) called
- * directly by {@code src/test/python/test_shims.py} with Debian's python3, against the real CLI on
- * the test classpath; gepa and openevolve are not installed (the shims must not need them).
+ * The Python shims ({@code scripts/openevolve_evaluator.py}, {@code scripts/gepa_adapter.py}) called by
+ * {@code src/test/python/test_shims.py} with Debian's python3, against the real CLI on the test classpath: directly,
+ * and as the frameworks call them, replayed from their source at the pinned releases ({@code gepa_replay.py}: GEPA
+ * v0.1.4, gepa-ai/gepa @ 8b0ce6cd; {@code openevolve_replay.py}: OpenEvolve v0.2.25, codelion/openevolve @ fda1963b).
+ * Neither framework is installed (the shims must not need them).
  */
 class ShimsTest {
     @Test

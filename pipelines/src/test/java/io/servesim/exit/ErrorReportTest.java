@@ -33,6 +33,10 @@ class ErrorReportTest {
                         false, ExitCode.RUNTIME_ERROR));
         assertEquals("servesim run: internal error without a message (--debug shows the stack trace)\n",
                 report(new NullPointerException(), false, ExitCode.RUNTIME_ERROR));
+        // a message naming a type that is no exception keeps it
+        assertEquals("servesim run: policies.routing.params.source: R.java:2: java.nio.file.Files: not allowed\n",
+                report(new ConfigException("policies.routing.params.source", "R.java:2: java.nio.file.Files: not allowed"),
+                        false, ExitCode.CONFIG_ERROR));
     }
 
     @Test

@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * The other names a config key may be written under, one list per key: vLLM's engine-argument names
  * ({@code max_num_running_reqs}, {@code max_num_scheduled_tokens}: vLLM's {@code SchedulerConfig}), the
- * spellings of BLIS's flags ({@code num_instances}, {@code tensor_parallelism}) and a unit-less
+ * spellings of BLIS's flags ({@code num_instances}, {@code tensor_parallelism}), BLIS's {@code horizon} (its
+ * WorkloadSpec's name of a horizon in microseconds) and a unit-less
  * {@code kv_transfer_base_latency}. The settings catalog declares the same aliases beside each setting
  * ({@code io.servesim.run.SettingsCatalog}; AliasesTest checks the two agree), and the binders read a key with them,
  * which refuses a setting written under two names; an override of a key ({@link Overrides#set}) replaces
@@ -18,7 +19,8 @@ public final class Aliases {
             "max_num_batched_tokens", List.of("max_num_scheduled_tokens"),
             "kv_transfer_base_latency_us", List.of("kv_transfer_base_latency"),
             "instances", List.of("num_instances"),
-            "tp", List.of("tensor_parallelism"));
+            "tp", List.of("tensor_parallelism"),
+            "horizon_us", List.of("horizon"));
 
     private Aliases() {
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Setting;
+import io.servesim.policy.code.CodePolicies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,8 @@ import java.util.Optional;
  * Binds {@code policies.<kind>} given either as a bare name ({@code scheduler: sjf}, the short form of
  * {@code {name: sjf}}) or as {@code {name: slo-based, params: {...}}}; the name is read through the kind's name
  * setting (one of the registry's), and the template's factory is run once so unknown or bad params fail at load time.
+ * A code policy's relative {@code source} is resolved against the config's directory here
+ * ({@link PolicyContext#baseDir}), so the bound spec holds it absolute.
  */
 public final class PolicyBinder {
     /**
@@ -70,7 +73,7 @@ public final class PolicyBinder {
         if (chosen.isEmpty()) {
             return new Bound<>(fallback, Optional.empty());
         }
-        PolicySpec spec = new PolicySpec(chosen.get(), params, path);
+        PolicySpec spec = CodePolicies.withSourceResolved(new PolicySpec(chosen.get(), params, path), ctx.baseDir());
         try {
             return new Bound<>(spec, Optional.of(registry.create(spec, ctx)));
         } catch (ConfigException e) {

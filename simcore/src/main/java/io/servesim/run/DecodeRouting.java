@@ -9,6 +9,7 @@ import io.servesim.disagg.PdBinder;
 import io.servesim.policy.PolicyBinder;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
+import io.servesim.policy.code.CodePolicies;
 import io.servesim.policy.routing.Routers;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,11 +66,14 @@ final class DecodeRouting {
         return read;
     }
 
-    /** The registry's routers that read no prefix cache with their default params, in registry order. */
+    /**
+     * The registry's templates that read no prefix cache with their default params, in registry order (a code policy
+     * has no default: it reads what its source calls).
+     */
     private static List<String> blind(PolicyContext ctx) {
         List<String> names = new ArrayList<>();
         for (String name : Routers.REGISTRY.names()) {
-            if (prefixSignals(Routers.REGISTRY.create(PolicySpec.of(name, PdBinder.DECODE_ROUTING_KEY), ctx)).isEmpty()) {
+            if (!name.equals(CodePolicies.NAME) && prefixSignals(Routers.REGISTRY.create(PolicySpec.of(name, PdBinder.DECODE_ROUTING_KEY), ctx)).isEmpty()) {
                 names.add(name);
             }
         }

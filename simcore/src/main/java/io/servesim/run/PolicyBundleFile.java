@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
 import io.servesim.config.StrictJson;
+import io.servesim.policy.code.CodePolicies;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +15,8 @@ import java.util.Map;
  * A PolicyBundle file ({@code --policy-config}, a sweep's {@code policy_configs} axis, a search
  * candidate): one YAML mapping with any of the policy kinds ({@link PolicyKind#ALL}: {@code admission},
  * {@code priority}, {@code routing}, {@code scheduler}, {@code autoscale}), each a template name or {@code {name, params}}:
- * policy parameters only, no code. Its entries replace a run config's {@code policies.*}; unknown kinds
+ * policy parameters, or a code policy naming its Java source (relative to the bundle file:
+ * {@code routing: {name: code, params: {source: LeastQueue.java}}}). Its entries replace a run config's {@code policies.*}; unknown kinds
  * fail naming the file, unknown or out-of-range params fail when the config is bound, naming their path.
  */
 public final class PolicyBundleFile {
@@ -23,14 +25,26 @@ public final class PolicyBundleFile {
     private PolicyBundleFile() {
     }
 
-    /** The file's entries, kind -> its node, in file order; throws {@link ConfigException} for unknown kinds. */
+    /**
+     * The file's entries, kind -> its node, in file order, a code policy's relative {@code source} made absolute;
+     * throws {@link ConfigException} for unknown kinds.
+     */
     public static Map<String, JsonNode> read(Path file) {
+        return read(file, null);
+    }
+
+    /**
+     * {@link #read(Path)}, a code policy's relative {@code source} (relative to the file) written relative to
+     * {@code relativeTo} instead (a sweep's cells resolve paths against their base's directory).
+     */
+    public static Map<String, JsonNode> read(Path file, Path relativeTo) {
+        Path dir = file.toAbsolutePath().getParent();
         ObjectNode bundle = StrictJson.readMapping(file);
         List<ConfigException.Problem> problems = new ArrayList<>();
         Map<String, JsonNode> entries = new LinkedHashMap<>();
         bundle.fields().forEachRemaining(e -> {
             if (KEYS.contains(e.getKey())) {
-                entries.put(e.getKey(), e.getValue());
+                entries.put(e.getKey(), CodePolicies.withSourceRebased(e.getValue(), dir, relativeTo));
             } else {
                 problems.add(new ConfigException.Problem(file + ": " + e.getKey(),
                         "unknown policy kind; valid: " + String.join(", ", KEYS)));

@@ -13,8 +13,9 @@ public final class RunSettings {
     public static final Setting<Long> HORIZON = Setting.of("horizon_us",
             ValueType.duration(0, Durations.MAX_US).bareMicros().because("0 runs until every request has left; simulated"
                     + " time is microseconds in a long"), 0L,
-            "Simulated time limit; requests still queued or running then are counted unfinished. 0: run until drained.")
-            .flag("--horizon-us");
+            "Simulated time limit; requests still queued or running then are counted unfinished. 0: run until drained."
+                    + " Also read as horizon, BLIS's name (microseconds).")
+            .flag("--horizon-us").alias("horizon");
     public static final Setting<Long> MAX_EVENTS = Setting.of("max_events",
             ValueType.integer(1, Long.MAX_VALUE).in("events", null), 500_000_000L,
             "Events a run may process before it stops with an error, so a run that cannot end (a link or rate far below"

@@ -54,7 +54,8 @@ public final class SettingsCatalog {
                     + " own parameters.", ArrivalSettings.ALL),
             new Section("distributions", "A distribution block, wherever one stands: a client's"
                     + " input_distribution, output_distribution, priority_distribution, a conversation's turns and"
-                    + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations."
+                    + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations, the gaps of"
+                    + " a distribution arrival process (arrival.inter_arrival_us)."
                     + " Parameters are in the unit of what is measured; each type reads only its own.",
                     DistributionSettings.ALL),
             new Section("trace", "A trace replay (workload.trace).", TraceSettings.ALL),

@@ -122,7 +122,7 @@ public final class SimConfigLoader {
         AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
         // the routing policy routes to the prefill pool of a P/D deployment, the decode routing to the decode pool
         PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo,
-                (pd == null ? engine : pd.prefill().engine()).kvTiers().enabled());
+                (pd == null ? engine : pd.prefill().engine()).kvTiers().enabled(), baseDir);
         ConfigNode policies = root.child("policies");
         List<PolicyBinder.Bound<?>> bound = new ArrayList<>();
         Map<PolicyKind<?>, PolicySpec> specs = new LinkedHashMap<>();

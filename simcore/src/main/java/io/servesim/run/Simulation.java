@@ -91,8 +91,9 @@ public final class Simulation {
         int n = setup.cluster().instances();
         AutoscalingConfig scaling = setup.autoscaling();
         PdSetup pdSetup = setup.pd();
-        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo(),
-                (pdSetup == null ? setup.engine() : pdSetup.prefill().engine()).kvTiers().enabled());
+        // the specs were bound with their files' directories (a code policy's source is absolute by now)
+        PolicyContext ctx = new PolicyContext(scaling.enabled() ? scaling.maxReplicas() : n, setup.slo())
+                .withCpuKvTier((pdSetup == null ? setup.engine() : pdSetup.prefill().engine()).kvTiers().enabled());
         this.engines = new Engine[scaling.enabled() ? 2 * scaling.maxReplicas() : n];
         EngineEvents observer = new EngineEvents(metrics);
         PolicyBundle policies = setup.policies();
@@ -118,7 +119,7 @@ public final class Simulation {
             @Override
             public void onRejected(Request r, String reason, long nowUs) {
                 metrics.onRejected(r, reason, nowUs);
-                source.onLeft(r, nowUs, injector);
+                sourceLeft(r, nowUs);
             }
 
             @Override
@@ -271,7 +272,7 @@ public final class Simulation {
                         autoscaler.window().onLeft(r, autoscaler.fleet().starting() > 0);
                         autoscaler.maybeRetire(target, now);
                     }
-                    source.onLeft(r, now, injector);
+                    sourceLeft(r, now);
                 }
                 case SCALE_CHECK -> autoscaler.onCheck(now, control.liveScrapeChains());
                 case REPLICA_LIFECYCLE -> autoscaler.onLifecycle(events.poppedTarget(), (Integer) ref, now);
@@ -347,6 +348,17 @@ public final class Simulation {
                     + ", before now (" + events.nowUs() + ")");
         }
         events.schedule(r.arrivalUs(), EventKind.CLUSTER_ARRIVAL, -1, r);
+    }
+
+    /**
+     * {@code r} left the system: the source may inject follow-ups, and a source that had run dry may have requests
+     * again (a staged load's next stage, once the previous one drained).
+     */
+    private void sourceLeft(Request r, long nowUs) {
+        source.onLeft(r, nowUs, injector);
+        if (sourcePending == null && source.resumed()) {
+            scheduleNextArrival();
+        }
     }
 
     private void scheduleNextArrival() {

@@ -41,7 +41,14 @@ final class ClientBinder {
         String tenant = c.get(ClientSettings.TENANT_ID);
         String slo = c.get(ClientSettings.SLO_CLASS);
         double fraction = c.get(ClientSettings.RATE_FRACTION);
-        ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"));
+        ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"), baseDir);
+        if (arrival != null && !arrival.hasRate()) {
+            if (c.has(ClientSettings.RATE_FRACTION.key())) {
+                c.problem(c.pathOf(ClientSettings.RATE_FRACTION.key()), "not used: this client's arrival process is"
+                        + " distribution, whose inter_arrival_us sets its rate (it takes no share of aggregate_rate)");
+            }
+            fraction = 0;
+        }
         c.declare("agentic");
         boolean agenticClient = c.has("agentic");
         AgenticSpec agentic = agenticClient ? AgenticBinder.bind(c.child("agentic"), baseDir) : null;
@@ -65,6 +72,8 @@ final class ClientBinder {
         life.finish();
         NetworkSpec network = network(c.child("network"));
         int maxOutput = c.getInt(ClientSettings.MAX_OUTPUT_TOKENS);
+        c.declare("prompt_pool");
+        PromptPoolSpec pool = c.has("prompt_pool") ? promptPool(c, baseDir) : null;
         if (agenticClient) {
             for (String key : new String[] {"conversation", "network"}) {
                 if (c.has(key)) {
@@ -77,11 +86,55 @@ final class ClientBinder {
                     || c.has("network")) {
                 return null;
             }
-        } else if (id == null || arrival == null || input == null || output == null || priority == null) {
+        } else if (id == null || arrival == null || input == null || output == null || priority == null
+                || c.has("prompt_pool") && pool == null) {
             return null;
         }
         return new ClientSpec(id, tenant, slo, fraction, arrival, input, output, prefix, priority, streaming,
-                conversation, startUs, stopUs == null ? Long.MAX_VALUE : stopUs, network, maxOutput, agentic);
+                conversation, startUs, stopUs == null ? Long.MAX_VALUE : stopUs, network, maxOutput, agentic, pool);
+    }
+
+    /**
+     * The client's {@code prompt_pool}: N system prompts of M questions, at most {@link PromptPoolSpec#MAX_PROMPTS}.
+     * The pool brings its own system prompts and sends the same prompts again, so it excludes {@code prefix},
+     * {@code conversation} and {@code agentic} on the same client. Null when invalid (problems recorded).
+     */
+    private static PromptPoolSpec promptPool(ConfigNode c, Path baseDir) {
+        ConfigNode p = c.child("prompt_pool");
+        if (!p.present()) {
+            return null; // not a mapping: reported
+        }
+        Long groups = p.get(ClientSettings.POOL_SYSTEM_PROMPTS);
+        Long questions = p.get(ClientSettings.POOL_QUESTIONS);
+        Long seed = p.get(ClientSettings.POOL_SEED);
+        for (var s : java.util.List.of(ClientSettings.POOL_SYSTEM_PROMPTS, ClientSettings.POOL_QUESTIONS)) {
+            if (!p.has(s.key())) {
+                p.problem(p.pathOf(s.key()), "required in a prompt_pool block");
+            }
+        }
+        DistributionSpec system = required(p, "system_prompt_distribution", Kind.TOKENS, baseDir,
+                "a system prompt's length, e.g. {type: constant, params: {value: 100}}");
+        p.finish();
+        boolean ok = true;
+        if (groups != null && questions != null && groups * questions > PromptPoolSpec.MAX_PROMPTS) {
+            p.problem(p.pathOf(ClientSettings.POOL_QUESTIONS.key()), "the pool would hold " + groups * questions
+                    + " prompts (system_prompts x questions_per_system_prompt); at most " + PromptPoolSpec.MAX_PROMPTS
+                    + ", every prompt of it being kept in memory");
+            ok = false;
+        }
+        for (String key : new String[] {"prefix", "conversation", "agentic"}) {
+            if (c.has(key)) {
+                c.problem(c.pathOf("prompt_pool"), "excludes " + key + " on the same client (" + switch (key) {
+                    case "prefix" -> "the pool's system prompts are its prefixes";
+                    case "conversation" -> "the pool sends the same prompts again, not growing conversations";
+                    default -> "an agentic client's steps carry their own prompts";
+                } + "); remove one of them");
+                ok = false;
+            }
+        }
+        return ok && groups != null && questions != null && system != null
+                ? new PromptPoolSpec(Math.toIntExact(groups), Math.toIntExact(questions), system,
+                seed == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(seed)) : null;
     }
 
     /** Marks {@code key} read and reports it if given: an agentic client's steps carry their own lengths. */

@@ -9,7 +9,8 @@ import java.util.List;
  * One client's settings ({@code workload.clients[]}, or directly under {@code workload:} in the single-client form),
  * after BLIS workload spec v2 {@code ClientSpec}: who it is, its share of the rate, its prefix, conversations
  * (BLIS {@code MultiTurnSpec}), lifecycle and network (BLIS {@code NetworkSpec}; client-side latencies as vLLM's
- * {@code benchmarks/benchmark_serving.py} measures them). Its arrival process is {@code arrival.ArrivalSettings}, its
+ * {@code benchmarks/benchmark_serving.py} measures them), and a prompt pool (inference-perf's {@code shared_prefix}
+ * data generator, {@link PromptPoolSpec}). Its arrival process is {@code arrival.ArrivalSettings}, its
  * length distributions {@code dist.DistributionSettings}, an agentic client's workflow {@code agentic.AgenticSettings}.
  */
 public final class ClientSettings {
@@ -65,10 +66,26 @@ public final class ClientSettings {
                     + " minute is no network"), 0L,
             "Round trip between client and server: half delays the request, half the response.");
 
+    public static final Setting<Long> POOL_SYSTEM_PROMPTS = Setting.derived("workload.clients[].prompt_pool.system_prompts",
+            ValueType.integer(1, PromptPoolSpec.MAX_PROMPTS).in("prompts", "the pool holds at most a million prompts"),
+            "required in a prompt_pool block",
+            "N: system prompts of the pool, each of a length drawn once from system_prompt_distribution"
+                    + " (inference-perf's num_unique_system_prompts).");
+    public static final Setting<Long> POOL_QUESTIONS = Setting.derived(
+            "workload.clients[].prompt_pool.questions_per_system_prompt",
+            ValueType.integer(1, PromptPoolSpec.MAX_PROMPTS).in("prompts", "the pool holds at most a million prompts"),
+            "required in a prompt_pool block",
+            "M: questions after each system prompt, each of a length drawn once from input_distribution and with an"
+                    + " output length drawn once from output_distribution (inference-perf's num_users_per_system_prompt);"
+                    + " N x M is at most a million.");
+    public static final Setting<Long> POOL_SEED = Setting.derived("workload.clients[].prompt_pool.seed",
+            ValueType.integer(Long.MIN_VALUE, Long.MAX_VALUE), "the workload's seed",
+            "The pool's own seed (inference-perf's shared_prefix.seed): the same prompts whatever the run's seed.");
+
     /** Every client setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(ID, TENANT_ID, SLO_CLASS, RATE_FRACTION, STREAMING_PROBABILITY,
             MAX_OUTPUT_TOKENS, PREFIX_GROUP, PREFIX_LENGTH, CONVERSATION_PROBABILITY, CONVERSATION_CONTEXT_GROWTH, START_US,
-            STOP_US, BYTES_PER_TOKEN, BANDWIDTH_MBPS, RTT_US);
+            STOP_US, BYTES_PER_TOKEN, BANDWIDTH_MBPS, RTT_US, POOL_SYSTEM_PROMPTS, POOL_QUESTIONS, POOL_SEED);
 
     private ClientSettings() {
     }

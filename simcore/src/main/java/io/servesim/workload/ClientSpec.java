@@ -24,23 +24,16 @@ import io.servesim.workload.dist.DistributionSpec;
  * @param network              client-to-server network, or null for none
  * @param maxOutputTokens      output budget (max_tokens) carried by each request and capping its sampled output; 0 = none
  * @param agentic              agentic workflow sessions, or null; then input and output are null (each llm_call step has its own)
+ * @param promptPool           a fixed pool of prompts sent in a cycle, or null; then input gives its questions' lengths
+ *                             and output its outputs', each drawn once per prompt
  */
 public record ClientSpec(String id, String tenantId, String sloClass, double rateFraction, ArrivalSpec arrival,
                          DistributionSpec input, DistributionSpec output, PrefixSpec prefix, DistributionSpec priority,
                          double streamingProbability, ConversationSpec conversation, long startUs, long stopUs,
-                         NetworkSpec network, int maxOutputTokens, AgenticSpec agentic) {
-    /** A client without agentic sessions. */
-    public ClientSpec(String id, String tenantId, String sloClass, double rateFraction, ArrivalSpec arrival,
-                      DistributionSpec input, DistributionSpec output, PrefixSpec prefix, DistributionSpec priority,
-                      double streamingProbability, ConversationSpec conversation, long startUs, long stopUs,
-                      NetworkSpec network, int maxOutputTokens) {
-        this(id, tenantId, sloClass, rateFraction, arrival, input, output, prefix, priority, streamingProbability,
-                conversation, startUs, stopUs, network, maxOutputTokens, null);
-    }
-
+                         NetworkSpec network, int maxOutputTokens, AgenticSpec agentic, PromptPoolSpec promptPool) {
     /** This client with another rate share. */
     public ClientSpec withRateFraction(double fraction) {
         return new ClientSpec(id, tenantId, sloClass, fraction, arrival, input, output, prefix, priority,
-                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens, agentic);
+                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens, agentic, promptPool);
     }
 }

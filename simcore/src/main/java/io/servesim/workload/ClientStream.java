@@ -12,7 +12,8 @@ import java.util.function.IntToLongFunction;
 /**
  * One client's open-loop requests in engine-arrival order. Every draw comes from the client's own
  * partitioned streams ({@code workload.client.<id>.arrivals}, {@code .input}, {@code .output},
- * {@code .priority}, {@code .streaming}, {@code .conversation}, {@code .content}, {@code .sessions}),
+ * {@code .priority}, {@code .streaming}, {@code .conversation}, {@code .content}, {@code .sessions}, {@code .pool},
+ * {@code .pool-content}),
  * so adding, removing or changing another client never changes this client's requests.
  *
  * <p>Network delay depends on the prompt, so a later send can arrive earlier. Drafts wait in a
@@ -26,7 +27,7 @@ final class ClientStream {
     final RequestTags tags;
     /** The client's agentic workflow context, or null for a client of single requests or conversations. */
     final AgenticClient agentic;
-    private final ArrivalProcess process;
+    private ArrivalProcess process;
     private final SplittableRandom arrivals;
     private final SplittableRandom inputs;
     private final SplittableRandom outputs;
@@ -35,8 +36,13 @@ final class ClientStream {
     private final SplittableRandom conversations;
     private final long contentSalt;
     private final long sessionSalt;
-    private final long lastSendUs;
+    /** The client's last send time: its lifecycle stop, capped by the horizon. */
+    private final long clientLastSendUs;
+    /** The last send time of the stage being sent (the client's own outside a staged load). */
+    private long lastSendUs;
     private final long minDelayUs;
+    /** The client's prompt pool, or null. */
+    private final PromptPool pool;
     /** The network's response leg (output tokens of a chunk to microseconds), or null without one. */
     final IntToLongFunction responseDelayUs;
     private final PriorityQueue<Draft> pending = new PriorityQueue<>(Draft.ORDER);
@@ -45,13 +51,16 @@ final class ClientStream {
     private long sessionsStarted;
     private boolean exhausted;
 
-    ClientStream(ClientSpec spec, int index, double rateRps, long seed, long horizonUs) {
+    /**
+     * The client's stream at {@code rateRps} from its lifecycle start; with {@code staged}, no arrival until
+     * {@link #startStage} starts a stage.
+     */
+    ClientStream(ClientSpec spec, int index, double rateRps, long seed, long horizonUs, boolean staged) {
         this.spec = spec;
         this.index = index;
         this.tags = new RequestTags(spec.id(), spec.tenantId(), spec.sloClass(), -1, 0);
         PartitionedRng rng = new PartitionedRng(seed);
         String base = "workload.client." + spec.id() + ".";
-        this.process = spec.arrival().atRate(rateRps);
         this.arrivals = rng.stream(base + "arrivals");
         this.inputs = rng.stream(base + "input");
         this.outputs = rng.stream(base + "output");
@@ -60,14 +69,39 @@ final class ClientStream {
         this.conversations = rng.stream(base + "conversation");
         this.contentSalt = PartitionedRng.streamSeed(seed, base + "content");
         this.sessionSalt = PartitionedRng.streamSeed(seed, base + "sessions");
-        this.lastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
+        this.clientLastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
         this.minDelayUs = spec.network() == null ? 0 : spec.network().minRequestDelayUs();
         this.responseDelayUs = spec.network() == null ? null : spec.network()::responseDelayUs;
-        this.nextSendUs = process.nextUs(spec.startUs(), arrivals);
+        PromptPoolSpec poolSpec = spec.promptPool();
+        if (poolSpec == null) {
+            this.pool = null;
+        } else {
+            long poolSeed = poolSpec.seed().orElse(seed);
+            this.pool = new PromptPool(poolSpec, spec, new PartitionedRng(poolSeed).stream(base + "pool"),
+                    PartitionedRng.streamSeed(poolSeed, base + "pool-content"));
+        }
+        if (staged) {
+            this.exhausted = true;
+        } else {
+            this.process = spec.arrival().atRate(rateRps);
+            this.lastSendUs = clientLastSendUs;
+            this.nextSendUs = process.nextUs(spec.startUs(), arrivals);
+        }
         PrefixSpec p = spec.prefix();
         this.agentic = spec.agentic() == null ? null : new AgenticClient(spec.agentic(), spec.id(), spec.tenantId(),
                 spec.sloClass(), p == null ? 0 : p.contentId(), p == null ? 0 : p.lengthTokens(), spec.maxOutputTokens(),
                 spec.priority(), spec.streamingProbability());
+    }
+
+    /**
+     * Starts a stage of a staged load: sends at {@code rateRps} from {@code startUs} (or the client's lifecycle start)
+     * until {@code endUs} (or its lifecycle stop, or the horizon). The client's random streams carry on.
+     */
+    void startStage(double rateRps, long startUs, long endUs) {
+        process = spec.arrival().forStage(rateRps, startUs, endUs - startUs);
+        lastSendUs = Math.min(endUs, clientLastSendUs);
+        exhausted = false;
+        nextSendUs = process.nextUs(Math.max(startUs, spec.startUs()), arrivals);
     }
 
     /** The earliest pending draft (not removed), or null when the client has no more arrivals. */
@@ -103,9 +137,17 @@ final class ClientStream {
             pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, false, sessionRng, 0));
             return;
         }
-        int user = spec.input().sampleInt(inputs);
-        TokenSequence prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
-        int out = outputTokens(outputs);
+        TokenSequence prompt;
+        int out;
+        if (pool != null) {
+            int p = pool.next();
+            prompt = pool.prompt(p);
+            out = pool.outputTokens(p);
+        } else {
+            int user = spec.input().sampleInt(inputs);
+            prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
+            out = outputTokens(outputs);
+        }
         double priority = spec.priority().sample(priorities);
         boolean stream = streams(streaming);
         SplittableRandom sessionRng = null;

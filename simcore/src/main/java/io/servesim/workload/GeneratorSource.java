@@ -6,6 +6,7 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import io.servesim.metrics.SessionSink;
 import io.servesim.workload.agentic.SessionRegistry;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -21,6 +22,12 @@ import java.util.function.Consumer;
  * <p>Request ids and session ids are assigned in emission order. {@code num_requests} counts every
  * request, follow-up turns included: once reached, no further arrival or turn is generated (running
  * sessions end early).
+ *
+ * <p>A staged load ({@link Stage}) sends one stage at a time: each client runs at its share of the stage's rate
+ * until the stage's end; then, once every request made so far has left (follow-up turns and agentic steps included),
+ * the next stage starts {@code stage_interval_us} after the later of that moment and the stage's end, as
+ * inference-perf waits for a stage's requests to finish before the next ({@code load_generator.py} {@code run_stage}).
+ * Until then {@link #next()} gives nothing and {@link #resumed()} tells the simulation when it has requests again.
  */
 public final class GeneratorSource implements RequestSource {
     private final long maxRequests;
@@ -35,16 +42,48 @@ public final class GeneratorSource implements RequestSource {
     private long nextRequestId;
     private long nextSessionId;
     private long produced;
+    /** Staged load: the stages, every client's stream, the stage being sent and when it ends; else empty and unused. */
+    private final List<Stage> stages;
+    private final long stageIntervalUs;
+    private final List<ClientStream> streams = new ArrayList<>();
+    private int stage;
+    private long stageEndUs;
+    /** Requests made and not yet left (counted only for a staged load, whose stages drain). */
+    private long inFlight;
+    /** A stage's arrivals are done and it waits for its requests to leave before the next one starts. */
+    private boolean draining;
+    /** The next stage started after {@link #next()} had given nothing ({@link #resumed()}). */
+    private boolean resumed;
 
     GeneratorSource(GeneratorSpec spec, long seed, long horizonUs) {
         this.maxRequests = spec.numRequests();
         this.horizonUs = horizonUs;
+        this.stages = spec.stages();
+        this.stageIntervalUs = spec.stageIntervalUs();
         List<ClientSpec> clients = spec.clients();
         boolean anyAgentic = clients.stream().anyMatch(c -> c.agentic() != null);
         this.agentic = anyAgentic ? new SessionRegistry(this::reserveRequestId, horizonUs) : null;
+        boolean staged = !stages.isEmpty();
         for (int i = 0; i < clients.size(); i++) {
             ClientSpec c = clients.get(i);
-            ClientStream s = new ClientStream(c, i, spec.aggregateRateRps() * c.rateFraction(), seed, horizonUs);
+            ClientStream s = new ClientStream(c, i, spec.aggregateRateRps() * c.rateFraction(), seed, horizonUs, staged);
+            streams.add(s);
+            if (!staged && s.peek() != null) {
+                heads.add(s);
+            }
+        }
+        if (staged) {
+            startStage(0, 0);
+        }
+    }
+
+    /** Starts stage {@code i} at {@code startUs}: every client at its share of the stage's rate until its end. */
+    private void startStage(int i, long startUs) {
+        Stage st = stages.get(i);
+        stage = i;
+        stageEndUs = startUs + st.durationUs();
+        for (ClientStream s : streams) {
+            s.startStage(st.rateRps() * s.spec.rateFraction(), startUs, stageEndUs);
             if (s.peek() != null) {
                 heads.add(s);
             }
@@ -60,8 +99,17 @@ public final class GeneratorSource implements RequestSource {
             return null;
         }
         ClientStream c = heads.poll();
-        if (c == null) {
-            return null;
+        while (c == null) {
+            if (stages.isEmpty() || stage == stages.size() - 1) {
+                return null;
+            }
+            if (inFlight > 0) {
+                draining = true; // resumed when the last request out leaves (onLeft)
+                return null;
+            }
+            // nothing out: the stage drained by its end
+            startStage(stage + 1, stageEndUs + stageIntervalUs);
+            c = heads.poll();
         }
         Draft d = c.poll();
         if (c.peek() != null) {
@@ -88,6 +136,7 @@ public final class GeneratorSource implements RequestSource {
             }
         }
         produced++;
+        inFlight++;
         Request r = new Request(nextRequestId++, tags, d.prompt, d.outputTokens, d.client.spec.maxOutputTokens(),
                 d.arrivalUs, d.priority, d.streaming);
         if (d.client.responseDelayUs != null) {
@@ -105,10 +154,21 @@ public final class GeneratorSource implements RequestSource {
      */
     @Override
     public void onLeft(Request r, long nowUs, Consumer<Request> inject) {
+        inFlight--;
         if (r.tags().stepId() != null) {
             agentic.onLeft(r, nowUs, inject);
-            return;
+        } else {
+            nextTurn(r, inject);
         }
+        if (draining && inFlight == 0) {
+            draining = false;
+            startStage(stage + 1, Math.max(nowUs, stageEndUs) + stageIntervalUs);
+            resumed = true;
+        }
+    }
+
+    /** Injects the next turn of {@code r}'s conversation, if any. */
+    private void nextTurn(Request r, Consumer<Request> inject) {
         long sid = r.tags().sessionId();
         Session s = sid < 0 ? null : sessions.get(sid);
         if (s == null) {
@@ -128,7 +188,15 @@ public final class GeneratorSource implements RequestSource {
         }
         nextRequestId++;
         produced++;
+        inFlight++;
         inject.accept(next);
+    }
+
+    @Override
+    public boolean resumed() {
+        boolean r = resumed;
+        resumed = false;
+        return r;
     }
 
     @Override
@@ -156,6 +224,7 @@ public final class GeneratorSource implements RequestSource {
             return -1;
         }
         produced++;
+        inFlight++;
         return nextRequestId++;
     }
 

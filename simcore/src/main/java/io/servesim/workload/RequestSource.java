@@ -22,6 +22,14 @@ public interface RequestSource extends AutoCloseable {
     default void onLeft(Request r, long nowUs, java.util.function.Consumer<Request> inject) {
     }
 
+    /**
+     * Whether {@link #next()}, having given null, has requests again: a staged load's next stage starts once the
+     * previous one drained. Asked after each {@link #onLeft}; true once per resumption.
+     */
+    default boolean resumed() {
+        return false;
+    }
+
     /** Session records (agentic workloads) go to {@code sink}; called once, before the first {@link #next()}. */
     default void reportSessionsTo(io.servesim.metrics.SessionSink sink) {
     }

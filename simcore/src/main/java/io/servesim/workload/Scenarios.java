@@ -31,6 +31,9 @@ import java.util.Map;
  *       shape 0.4192 (CV 2.910; 14,478 vs gamma 12,279); rates 19,365 / 3,501.7 s = 5.530 and
  *       8,818 / 3,435.9 s = 2.566 requests per second.</li>
  * </ul>
+ * {@code bursty-traffic} and {@code diurnal-cycle} take the parameters of BLIS's macro plan (inference-sim/inference-sim
+ * @ 7d4e8bac, docs/plans/2026-02-11-macro-implementation-plan-v2.md, its built-in scenario table): spikes of 10x the
+ * baseline rate every minute, and a day whose peak is 10x its trough.
  */
 public final class Scenarios {
     private static final ObjectMapper YAML = StrictJson.yaml();
@@ -58,24 +61,24 @@ public final class Scenarios {
                 output_distribution: {type: lognormal, params: {mu: 2.7882, sigma: 0.8472, min: 6, max: 1899}}
                 """);
         SCENARIOS.put("bursty-traffic", """
-                # Chat-sized requests whose rate jumps 5x for 10 s every minute; mean 10 req/s
-                # (baseline 10 x 60 / (60 + 4 x 10) = 6 req/s, spikes 30 req/s).
+                # Chat-sized requests whose rate jumps 10x for 10 s every minute; mean 10 req/s
+                # (baseline 10 x 60 / (60 + 9 x 10) = 4 req/s, spikes 40 req/s).
                 aggregate_rate: 10
                 num_requests: 5000
                 id: bursty
                 slo_class: interactive
-                arrival: {process: bursty, spike_factor: 5, spike_interval_us: 60000000, spike_duration_us: 10000000,
+                arrival: {process: bursty, spike_factor: 10, spike_interval_us: 60000000, spike_duration_us: 10000000,
                           first_spike_us: 30000000}
                 input_distribution: {type: gamma, params: {shape: 1.3375, scale: 863.33, min: 2, max: 14050}}
                 output_distribution: {type: lognormal, params: {mu: 5.0190, sigma: 0.8590, min: 7, max: 1000}}
                 """);
         SCENARIOS.put("diurnal-cycle", """
-                # One simulated day of chat traffic, mean 5 req/s, peak 4x the trough at 14:00.
+                # One simulated day of chat traffic, mean 5 req/s, peak 10x the trough at 14:00.
                 aggregate_rate: 5
                 horizon_us: 86400000000
                 id: diurnal
                 slo_class: interactive
-                arrival: {process: diurnal, period_us: 86400000000, peak_to_trough_ratio: 4, peak_us: 50400000000}
+                arrival: {process: diurnal, period_us: 86400000000, peak_to_trough_ratio: 10, peak_us: 50400000000}
                 input_distribution: {type: gamma, params: {shape: 1.3375, scale: 863.33, min: 2, max: 14050}}
                 output_distribution: {type: lognormal, params: {mu: 5.0190, sigma: 0.8590, min: 7, max: 1000}}
                 """);

@@ -18,11 +18,12 @@ public final class TraceSettings {
             "The trace file, relative to the config's directory.");
     public static final Setting<String> MODE = Setting.of("workload.trace.mode", ValueType.choice(ReplayMode.NAMES),
             "trace",
-            "trace: open loop at the trace's timestamps; concurrency: closed loop of max_in_flight resident requests,"
-                    + " ignoring timestamps.");
+            "trace: open loop at the trace's timestamps, a session's follow-up turn released its delay after the previous"
+                    + " turn completes; concurrency: closed loop of max_in_flight resident requests, ignoring timestamps.");
     public static final Setting<Double> ARRIVAL_SPEEDUP_RATIO = Setting.of("workload.trace.arrival_speedup_ratio",
             ValueType.real(0, 1e4).above().in("", "10^4 times compresses a day of trace into under 9 s"), 1.0,
-            "Trace mode only: the trace's gaps are divided by this (2: twice as fast).");
+            "Trace mode only: the trace's gaps, and the delays of follow-up turns, are divided by this (2: twice as"
+                    + " fast).");
     public static final Setting<Long> MAX_IN_FLIGHT = Setting.derived("workload.trace.max_in_flight",
             ValueType.integer(1, 1 << 20).in("requests", "2^20 resident requests is more than any benchmark client keeps"
                     + " in flight"),

@@ -7,8 +7,9 @@ import io.servesim.config.ConfigNode;
 import io.servesim.config.ReadFailure;
 import io.servesim.config.StrictJson;
 import io.servesim.slo.SloTargets;
-import io.servesim.workload.Scenarios;
+import io.servesim.workload.inferenceperf.InferencePerfConfig;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.TreeSet;
 
 /**
@@ -18,7 +19,9 @@ import java.util.TreeSet;
  *   <li>a string: the path of a standalone workload file holding that mapping, relative to the
  *       config's directory (paths inside it are relative to its own directory);</li>
  *   <li>either of those with {@code scenario: name}: a built-in {@link Scenarios scenario}, the
- *       other keys overriding it.</li>
+ *       other keys overriding it;</li>
+ *   <li>either of those with {@code inference_perf: file}: an inference-perf config read as the workload
+ *       ({@link InferencePerfConfig}).</li>
  * </ul>
  * An optional {@code version} must be 2. Binding is strict (unknown keys are errors) and every
  * problem names its path from the config root ({@code workload.clients[1].arrival.cv: must be > 0});
@@ -85,7 +88,9 @@ public final class WorkloadBinder {
     private static WorkloadSpec bindTree(JsonNode tree, String prefix, String note, ConfigNode sink, Path baseDir,
                                          long horizonUs, SloTargets slo) {
         ConfigNode root = sink.detached(tree, prefix);
-        ConfigNode w = withScenario(root); // over root's tree or the expanded one, sharing root's problems and settings
+        root.declare(WorkloadSettings.INFERENCE_PERF.key());
+        // over root's tree or the expanded one, sharing root's problems and settings
+        ConfigNode w = root.has(WorkloadSettings.INFERENCE_PERF.key()) ? withInferencePerf(root, baseDir) : withScenario(root);
         WorkloadSpec spec = null;
         if (w != null && w.raw().isObject()) {
             String version = w.get(WorkloadSettings.VERSION);
@@ -111,8 +116,8 @@ public final class WorkloadBinder {
             return null;
         }
         if (spec instanceof GeneratorSpec g && !g.warnings().isEmpty() && !prefix.isEmpty()) {
-            spec = new GeneratorSpec(g.seed(), g.aggregateRateRps(), g.numRequests(), g.horizonUs(), g.clients(),
-                    g.warnings().stream().map(m -> prefix + "." + m + note).toList());
+            spec = g.with(g.aggregateRateRps(), g.numRequests(), g.warnings().stream().map(m -> prefix + "." + m + note)
+                    .toList());
         }
         return spec;
     }
@@ -128,6 +133,36 @@ public final class WorkloadBinder {
                         + " (define it under slo:)");
             }
         }
+    }
+
+    /**
+     * {@code w} over the workload its {@code inference_perf} file describes ({@link InferencePerfConfig}), the keys
+     * beside it ({@code version}, {@code seed}, {@code num_requests}, {@code horizon_us}) replacing the file's; null
+     * after recording a problem.
+     */
+    private static ConfigNode withInferencePerf(ConfigNode w, Path baseDir) {
+        String file = w.get(WorkloadSettings.INFERENCE_PERF);
+        List<String> beside = List.of("inference_perf", "version", "seed", "num_requests", "horizon_us");
+        boolean ok = file != null;
+        for (var names = w.raw().fieldNames(); names.hasNext(); ) {
+            String k = names.next();
+            if (!beside.contains(k)) {
+                w.problem(w.pathOf(k), "not beside inference_perf, whose file describes the workload; beside it only "
+                        + String.join(", ", beside.subList(1, beside.size())));
+                ok = false;
+            }
+        }
+        ObjectNode tree = ok ? InferencePerfConfig.read(baseDir.resolve(file).normalize(), w,
+                w.pathOf(WorkloadSettings.INFERENCE_PERF.key())) : null;
+        if (tree == null) {
+            return null;
+        }
+        for (String k : beside.subList(1, beside.size())) {
+            if (w.raw().has(k)) {
+                tree.set(k, w.raw().get(k));
+            }
+        }
+        return w.over(tree);
     }
 
     /**

@@ -41,10 +41,33 @@ public final class WorkloadSettings {
             .flag("--num-requests");
     public static final Setting<Long> HORIZON_US = Setting.of("workload.horizon_us",
             ValueType.duration(0, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), 0L,
-            "No request arrives after this time; 0: no limit (the run's horizon_us also applies).");
+            "No request arrives after this time; 0: no limit (the run's horizon_us also applies). Also read as horizon,"
+                    + " BLIS's name (WorkloadSpec.Horizon, microseconds).")
+            .alias("horizon");
+    public static final Setting<String> CATEGORY = Setting.derived("workload.category",
+            ValueType.choice(List.of("language", "agentic")), "none (not checked)",
+            "What the clients are, as BLIS's WorkloadSpec.Category names it, checked against them: language, no client"
+                    + " has an agentic block; agentic, some client has one.");
+
+    public static final Setting<Double> STAGE_RATE = Setting.derived("workload.stages[].rate",
+            ValueType.real(0, 1e6).above().in("requests/s", "a million requests a second is beyond any serving fleet"),
+            "required in a stage", "The stage's arrivals (sessions) per second across the clients, replacing"
+                    + " aggregate_rate (inference-perf's stages[].rate).");
+    public static final Setting<Long> STAGE_DURATION_US = Setting.derived("workload.stages[].duration_us",
+            ValueType.duration(1, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), "required in a stage",
+            "How long the stage sends; it then drains (every request it sent has left) before the next stage starts"
+                    + " (inference-perf's stages[].duration, in seconds there).");
+    public static final Setting<Long> STAGE_INTERVAL_US = Setting.of("workload.stage_interval_us",
+            ValueType.duration(0, Durations.MAX_US).bareMicros().because(SIMULATED_TIME), 0L,
+            "Staged load: the pause between a stage draining and the next one starting (inference-perf's load.interval).");    public static final Setting<String> INFERENCE_PERF = Setting.derived("workload.inference_perf", ValueType.text(),
+            "none", "A kubernetes-sigs/inference-perf config file, relative to the config's directory, read as the"
+                    + " workload: its load stages (constant or poisson) and its shared_prefix, random or synthetic data;"
+                    + " what it says that servesim does not model is refused with its key. Beside it only version, seed,"
+                    + " num_requests and horizon_us, which override the file's.");
 
     /** Every setting of the section, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US);
+    public static final List<Setting<?>> ALL = List.of(VERSION, SCENARIO, SEED, AGGREGATE_RATE, NUM_REQUESTS, HORIZON_US, CATEGORY,
+            STAGE_RATE, STAGE_DURATION_US, STAGE_INTERVAL_US, INFERENCE_PERF);
 
     private WorkloadSettings() {
     }

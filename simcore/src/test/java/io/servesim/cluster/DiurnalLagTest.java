@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The replica count follows the diurnal workload ({@code sweeps/workloads/diurnal-cycle.yaml}: rate
- * {@code 5 (1 + 0.6 cos(2 pi (t - 14 h) / 24 h))} req/s, 2 at 02:00, 8 at 14:00) with the lag the
+ * {@code 5 (1 + (9/11) cos(2 pi (t - 14 h) / 24 h))} req/s, 0.91 at 02:00, 9.09 at 14:00) with the lag the
  * policy and the lifecycle predict.
  *
  * <p>The policy is HPA's target-utilization on the windowed request rate per replica, target 1 req/s:
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  *
  * The measured time is the first timeline row with more than {@code k} ready replicas. Its deviation from
  * the prediction is the Poisson noise of the window's arrival count: {@code sqrt(1.1 k / W)} req/s,
- * i.e. that over the windowed curve's slope in seconds (170 s at 3.3 req/s to 490 s at 7.7 req/s);
+ * i.e. that over the windowed curve's slope in seconds (112 s at 3.3 req/s to 208 s at 7.7 req/s);
  * each crossing must lie within 3 of those. The life-cycle part is checked exactly: arrivals do not
  * depend on the fleet and the crossings are an hour apart, so 10 more minutes of warm-up delays every
  * replica by exactly 10 minutes.
@@ -51,16 +51,18 @@ class DiurnalLagTest {
     private static final double STARTUP_S = 30 + 70 + 30;
     private static final double PERIOD_S = 86_400;
     private static final double PEAK_S = 14 * 3600;
+    /** The sine's relative amplitude for a peak-to-trough ratio of 10: (10 - 1) / (10 + 1). */
+    private static final double AMPLITUDE = 9.0 / 11;
 
     /** The workload's arrival rate at {@code t} seconds, req/s. */
     private static double rate(double t) {
-        return 5 * (1 + 0.6 * Math.cos(2 * Math.PI * (t - PEAK_S) / PERIOD_S));
+        return 5 * (1 + AMPLITUDE * Math.cos(2 * Math.PI * (t - PEAK_S) / PERIOD_S));
     }
 
     /** The mean rate over the window ending at {@code t} (the analytic integral), req/s. */
     private static double windowRate(double t) {
         double w = 2 * Math.PI / PERIOD_S;
-        double integral = 5 * WINDOW_S + 5 * 0.6 / w * (Math.sin(w * (t - PEAK_S)) - Math.sin(w * (t - WINDOW_S - PEAK_S)));
+        double integral = 5 * WINDOW_S + 5 * AMPLITUDE / w * (Math.sin(w * (t - PEAK_S)) - Math.sin(w * (t - WINDOW_S - PEAK_S)));
         return integral / WINDOW_S;
     }
 

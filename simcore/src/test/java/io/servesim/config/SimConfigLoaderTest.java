@@ -58,9 +58,9 @@ class SimConfigLoaderTest {
         assertTrue(p.contains("engine.max_num_seqs: must be in [1, 1048576] requests, got -1"), p.toString());
         assertTrue(p.contains("engine.block_size: must be one of vLLM's block sizes [1, 8, 16, 32, 64, 128], got 12"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("engine.bogus: unknown key; valid keys here: ")), p.toString());
-        assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority"), p.toString());
+        assertTrue(p.contains("policies.scheduler.name: unknown scheduler policy 'lifo'; valid: fcfs, priority-fcfs, sjf, reverse-priority, code"), p.toString());
         assertTrue(p.contains("policies.priority.params.age_wieght: unknown parameter for 'slo-based'; valid: age_weight, class_scores, default_score"), p.toString());
-        assertTrue(p.contains("workload.arrival.process: unknown value 'sometimes'; valid: poisson, constant, gamma, weibull, bursty, diurnal"), p.toString());
+        assertTrue(p.contains("workload.arrival.process: unknown value 'sometimes'; valid: poisson, constant, gamma, weibull, bursty, diurnal, distribution, spread"), p.toString());
         assertTrue(p.contains("workload.input_distribution.params.min: min 9 > max 3"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("extra: unknown key")), p.toString());
     }
@@ -124,7 +124,7 @@ class SimConfigLoaderTest {
         assertTrue(p.contains("cluster.observability.kv_utilization: periodic needs an interval: {mode: periodic, interval_us: N}"), p.toString());
         assertTrue(p.contains("cluster.observability.queue_depth.mode: unknown value 'sometimes'; valid: immediate, periodic, on-demand"), p.toString());
         assertTrue(p.contains("policies.routing.name: unknown routing policy 'nearest'; valid: round-robin, least-loaded, "
-                + "weighted-scoring, prefix-affinity, kv-router, always-busiest"), p.toString());
+                + "weighted-scoring, prefix-affinity, kv-router, always-busiest, code"), p.toString());
         assertTrue(p.contains("policies.admission.params.refill_per_s: required: number in [0, 1000000000] per second"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("fitness_weights: unknown fitness metric 'speed'; valid: rejection_rate, ttft_mean_ms")), p.toString());
     }

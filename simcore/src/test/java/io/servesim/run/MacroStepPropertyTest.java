@@ -112,8 +112,10 @@ class MacroStepPropertyTest {
         List<String> schedulers = List.copyOf(Schedulers.REGISTRY.names()); // registration order
         List<String> priorities = List.copyOf(Priorities.REGISTRY.names());
         PolicyBundle policies = PolicyBundle.DEFAULT
-                .with(PolicyKind.SCHEDULER, schedulers.get(schedulerPick % schedulers.size()))
-                .with(PolicyKind.PRIORITY, priorities.get(priorityPick % priorities.size()));
+                .with(PolicyKind.SCHEDULER, spec(PolicyKind.SCHEDULER, schedulers.get(schedulerPick % schedulers.size()),
+                        "ShortestPromptFirst.java"))
+                .with(PolicyKind.PRIORITY, spec(PolicyKind.PRIORITY, priorities.get(priorityPick % priorities.size()),
+                        "SloClassThenAge.java"));
         WorkloadSpec spec = Workloads.of("""
                 {aggregate_rate: %d, num_requests: 200, clients: [
                   {id: a, slo_class: interactive, rate_fraction: 0.5, prefix: {group: p, length: 48},
@@ -126,6 +128,14 @@ class MacroStepPropertyTest {
                    priority_distribution: {type: uniform, params: {min: 0, max: 5}}}]}""".formatted(rate));
         SimSetup setup = SimSetup.single(cfg, new ContextLatency(0)).withPolicies(policies);
         assertSameBothWays(setup, spec, seed, 0);
+    }
+
+    /** Template {@code name}, or for {@code code} the kind's example in sweeps/policies/code/ ({@code example}). */
+    private static io.servesim.policy.PolicySpec spec(PolicyKind<?> kind, String name, String example) {
+        return name.equals(io.servesim.policy.code.CodePolicies.NAME)
+                ? new io.servesim.policy.PolicySpec(name, java.util.Map.of("source", "../sweeps/policies/code/" + example),
+                        kind.configPath())
+                : io.servesim.policy.PolicySpec.of(name, kind.configPath());
     }
 
     /**

@@ -102,7 +102,7 @@ class WorkloadBinderTest {
         assertTrue(p.contains("workload.clients[1].streaming_probability: must be in [0, 1], got 1.5 (a probability)"), p.toString());
         assertTrue(p.stream().anyMatch(s -> s.startsWith("workload.clients[1].colour: unknown key; valid keys here: ")), p.toString());
         assertTrue(p.contains("workload.clients[2].arrival.process: unknown value 'sometimes'; valid: poisson, constant, "
-                + "gamma, weibull, bursty, diurnal"), p.toString());
+                + "gamma, weibull, bursty, diurnal, distribution, spread"), p.toString());
         assertTrue(p.contains("workload.clients[2].input_distribution.params.min: min 9 > max 3"), p.toString());
         assertTrue(p.contains("workload.clients[2].output_distribution: required: the output length distribution, "
                 + "e.g. {type: exponential, params: {mean: 220}}"), p.toString());
@@ -256,6 +256,6 @@ class WorkloadBinderTest {
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl, mode: concurrency}", dir)
                 .contains("workload.trace.max_in_flight: required for mode: concurrency (requests kept resident)"));
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\naggregate_rate: 3", dir)
-                .contains("workload.aggregate_rate: unknown key; valid keys here: scenario, trace, version"));
+                .contains("workload.aggregate_rate: unknown key; valid keys here: inference_perf, scenario, trace, version"));
     }
 }

@@ -2,6 +2,7 @@ package io.servesim.policy.priority;
 
 import io.servesim.cluster.PriorityPolicy;
 import io.servesim.policy.Registry;
+import io.servesim.policy.code.CodePolicies;
 
 /**
  * Priority templates (BLIS {@code sim/priority.go} plus tenant and deadline variants), one class
@@ -15,7 +16,8 @@ public final class Priorities {
             .register("slo-based", SloBased::create, SloBased.PARAMS.all())
             .register("tenant-priority", TenantPriority::create, TenantPriority.PARAMS.all())
             .register("deadline-aware", DeadlineAware::create, DeadlineAware.PARAMS)
-            .register("inverted-slo", InvertedSlo::create, InvertedSlo.PARAMS.all());
+            .register("inverted-slo", InvertedSlo::create, InvertedSlo.PARAMS.all())
+            .register(CodePolicies.NAME, CodePolicies::priority, CodePolicies.PRIORITY.all());
 
     private Priorities() {
     }

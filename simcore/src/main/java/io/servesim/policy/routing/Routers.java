@@ -2,6 +2,7 @@ package io.servesim.policy.routing;
 
 import io.servesim.cluster.RoutingPolicy;
 import io.servesim.policy.Registry;
+import io.servesim.policy.code.CodePolicies;
 
 /**
  * The routing templates, one class each, in the order help and error messages list them
@@ -14,7 +15,8 @@ public final class Routers {
             .register("weighted-scoring", WeightedScoring::create, WeightedScoring.PARAMS)
             .register("prefix-affinity", PrefixAffinity::create)
             .register("kv-router", KvRouter::create, KvRouter.PARAMS)
-            .register("always-busiest", AlwaysBusiest::create);
+            .register("always-busiest", AlwaysBusiest::create)
+            .register(CodePolicies.NAME, CodePolicies::routing, CodePolicies.ROUTING.all());
 
     private Routers() {
     }

@@ -2,6 +2,7 @@ package io.servesim.policy.scheduling;
 
 import io.servesim.engine.SchedulingPolicy;
 import io.servesim.policy.Registry;
+import io.servesim.policy.code.CodePolicies;
 
 /**
  * Per-instance wait-queue orders, one class each, in the order help and error messages list them
@@ -15,7 +16,8 @@ public final class Schedulers {
             .register("fcfs", Fcfs::create)
             .register("priority-fcfs", PriorityFcfs::create)
             .register("sjf", Sjf::create)
-            .register("reverse-priority", ReversePriority::create);
+            .register("reverse-priority", ReversePriority::create)
+            .register(CodePolicies.NAME, CodePolicies::scheduling, CodePolicies.SCHEDULING.all());
 
     private Schedulers() {
     }

@@ -3,7 +3,13 @@ package io.servesim.workload.arrival;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Durations;
 import io.servesim.config.Setting;
+import io.servesim.workload.dist.DistributionBinder;
+import io.servesim.workload.dist.DistributionBinder.Kind;
+import io.servesim.workload.dist.DistributionSpec;
+import io.servesim.workload.dist.DistributionType;
 import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
 
 /**
  * Binds {@code arrival: {process, ...}} strictly: each process ({@link ArrivalType}) reads only its
@@ -15,10 +21,13 @@ public final class ArrivalBinder {
     private ArrivalBinder() {
     }
 
-    /** The process of a present or absent {@code arrival} node (absent: Poisson); null when invalid. */
-    public static ArrivalSpec bind(ConfigNode a) {
+    /**
+     * The process of a present or absent {@code arrival} node (absent: Poisson; files relative to {@code baseDir});
+     * null when invalid.
+     */
+    public static ArrivalSpec bind(ConfigNode a, Path baseDir) {
         if (!a.present()) {
-            return ArrivalType.POISSON.bind(a);
+            return ArrivalType.POISSON.bind(a, baseDir);
         }
         String process = a.get(ArrivalSettings.PROCESS);
         if (process == null) {
@@ -27,7 +36,7 @@ public final class ArrivalBinder {
             }
             return null;
         }
-        ArrivalSpec spec = ArrivalType.of(process).bind(a);
+        ArrivalSpec spec = ArrivalType.of(process).bind(a, baseDir);
         a.finish();
         return spec;
     }
@@ -86,6 +95,33 @@ public final class ArrivalBinder {
             return null;
         }
         return valid && ratio != null ? new ArrivalSpec.Diurnal(period, ratio, peak) : null;
+    }
+
+    /**
+     * {@link ArrivalType#DISTRIBUTION}: {@code inter_arrival_us}, a distribution of durations whose draws are not all
+     * 0 (then every arrival would fall at one instant, for ever).
+     */
+    static ArrivalSpec distribution(ConfigNode a, Path baseDir) {
+        ConfigNode gaps = a.child(ArrivalSettings.INTER_ARRIVAL_US);
+        if (!gaps.present()) {
+            a.problem(a.pathOf(ArrivalSettings.INTER_ARRIVAL_US), "required for distribution: the gaps between arrivals,"
+                    + " a distribution block in microseconds, e.g. {type: lognormal, params: {mean: 100000, sigma: 1.2}}");
+            return null;
+        }
+        DistributionSpec spec = DistributionBinder.bind(gaps, Kind.MICROS, baseDir);
+        if (spec == null) {
+            return null;
+        }
+        // the largest gap it can draw: a constant's value (drawn: rounded as its draws are), else the upper clamp
+        double largest = DistributionType.CONSTANT.configName().equals(spec.type()) ? spec.sample(new SplittableRandom(0))
+                : spec.isInt() ? Math.floor(spec.max()) : spec.max();
+        if (largest <= 0) {
+            a.problem(a.pathOf(ArrivalSettings.INTER_ARRIVAL_US), "every gap would be 0 us (the distribution's largest"
+                    + " value is " + DistributionBinder.fmt(largest) + (spec.isInt() ? ", rounded to whole microseconds" : "")
+                    + "): the arrivals would never advance in time");
+            return null;
+        }
+        return new ArrivalSpec.Distribution(spec);
     }
 
     /** The value of {@code setting}, which {@code process} requires: null (the problem recorded) when absent or invalid. */

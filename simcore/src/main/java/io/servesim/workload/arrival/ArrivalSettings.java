@@ -20,7 +20,11 @@ public final class ArrivalSettings {
 
     public static final Setting<String> PROCESS = Setting.derived("workload.clients[].arrival.process",
             ValueType.choice(ArrivalType.names()), "poisson without an arrival block; required in one",
-            "The arrival process; every process has the client's mean rate (its share of aggregate_rate).");
+            "The arrival process; every process but distribution has the client's mean rate (its share of"
+                    + " aggregate_rate); distribution draws the gaps from inter_arrival_us, a distribution block in"
+                    + " microseconds, which sets the client's rate; spread (staged loads only) sends each stage's"
+                    + " floor(rate x duration) requests with gaps scaled to fill the stage, as inference-perf's constant"
+                    + " load does.");
     public static final Setting<Double> CV = Setting.derived("workload.clients[].arrival.cv",
             ValueType.real(0, 20).above().in("", "the Azure LLM inference traces of 2023 measure 1.07 for conversation and"
                     + " 2.91 for code; 20 is burstier than any measured serving traffic"),
@@ -50,6 +54,9 @@ public final class ArrivalSettings {
     public static final Setting<Long> PEAK_US = Setting.of("workload.clients[].arrival.peak_us",
             ValueType.duration(0, Durations.MAX_US).bareMicros().because(WorkloadSettings.SIMULATED_TIME), 0L,
             "Diurnal: when in the period the rate peaks; before period_us.");
+
+    /** The key of the {@code distribution} process's gap distribution (a distribution block, see {@code dist}). */
+    public static final String INTER_ARRIVAL_US = "inter_arrival_us";
 
     /** Every arrival setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(PROCESS, CV, SPIKE_FACTOR, SPIKE_INTERVAL_US, SPIKE_DURATION_US,

@@ -1,5 +1,6 @@
 package io.servesim.workload.arrival;
 
+import io.servesim.workload.dist.DistributionSpec;
 import io.servesim.workload.dist.Samplers;
 import io.servesim.workload.dist.SpecialFunctions;
 import java.util.SplittableRandom;
@@ -22,13 +23,37 @@ import java.util.SplittableRandom;
  *   <li>{@code diurnal {period_us, peak_to_trough_ratio, peak_us}}: Poisson with rate
  *       r(t) = rate x (1 + a cos(2 pi (t - peak_us) / period_us)), a = (R - 1) / (R + 1), so
  *       max / min = R and the mean over a period is the configured rate.</li>
+ *   <li>{@code distribution {inter_arrival_us}}: gaps drawn from a distribution block in microseconds, the
+ *       workload-generator design's {@code inter_arrival_time_dist_config} (a client profile's gaps from any
+ *       {@code DistributionSampler} type); the distribution sets the client's rate, which then takes no
+ *       share of the aggregate rate ({@link #hasRate()} is false).</li>
+ *   <li>{@code spread}: only in a staged load, inference-perf's {@code constant} load (kubernetes-sigs/inference-perf
+ *       @ 7de5ef2e, {@code inference_perf/loadgen/load_timer.py} {@code ConstantLoadTimer}): a stage of rate r and
+ *       duration d sends exactly n = floor(r x d) requests, their gaps exponential and scaled to sum to d, so the last
+ *       is sent at the stage's end ({@link SpreadProcess}).</li>
  * </ul>
  * Non-homogeneous processes are sampled by thinning (Lewis and Shedler 1979): candidates at the
  * peak rate, each kept with probability r(t) / peak.
  */
 public sealed interface ArrivalSpec {
-    /** The process at a mean of {@code ratePerSecond} arrivals per second. */
+    /**
+     * The process at a mean of {@code ratePerSecond} arrivals per second; a process without a rate of its own
+     * ({@link #hasRate()} false) does not read it.
+     */
     ArrivalProcess atRate(double ratePerSecond);
+
+    /** Whether the process runs at the client's share of the aggregate rate (else its own parameters set its rate). */
+    default boolean hasRate() {
+        return true;
+    }
+
+    /**
+     * The process during one stage of a staged load ({@code workload.stages}): from {@code startUs}, for
+     * {@code durationUs}, at a mean of {@code ratePerSecond}. Most processes are the same as outside a stage.
+     */
+    default ArrivalProcess forStage(double ratePerSecond, long startUs, long durationUs) {
+        return atRate(ratePerSecond);
+    }
 
     /** Poisson arrivals. */
     record Poisson() implements ArrivalSpec {
@@ -102,6 +127,33 @@ public sealed interface ArrivalSpec {
             double a = (peakToTroughRatio - 1) / (peakToTroughRatio + 1);
             double peak = ratePerSecond / 1e6 * (1 + a);
             return (t, rng) -> thin(t, rng, peak, u -> ratePerUs(ratePerSecond, u));
+        }
+    }
+
+    /** Gaps drawn from {@code gapsUs} (whole microseconds, >= 0): the distribution sets the rate. */
+    record Distribution(DistributionSpec gapsUs) implements ArrivalSpec {
+        @Override
+        public boolean hasRate() {
+            return false;
+        }
+
+        @Override
+        public ArrivalProcess atRate(double ratePerSecond) {
+            return (t, rng) -> t + gapsUs.sample(rng);
+        }
+    }
+
+    /** inference-perf's constant load: each stage's floor(rate x duration) requests spread over the stage. */
+    record Spread() implements ArrivalSpec {
+        /** Not defined outside a stage: the binder admits {@code spread} only in a staged load. */
+        @Override
+        public ArrivalProcess atRate(double ratePerSecond) {
+            throw new IllegalStateException("spread arrivals exist only in a stage of a staged load");
+        }
+
+        @Override
+        public ArrivalProcess forStage(double ratePerSecond, long startUs, long durationUs) {
+            return new SpreadProcess(startUs, durationUs, (long) Math.floor(ratePerSecond * durationUs / 1e6));
         }
     }
 

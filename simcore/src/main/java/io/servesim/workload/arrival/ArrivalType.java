@@ -19,22 +19,29 @@ import java.util.List;
  */
 public enum ArrivalType {
     /** Exponential gaps, CV 1 (the default when there is no {@code arrival}). */
-    POISSON("poisson", a -> new ArrivalSpec.Poisson()),
+    POISSON("poisson", (a, dir) -> new ArrivalSpec.Poisson()),
     /** Gaps of exactly 1/rate, CV 0. */
-    CONSTANT("constant", a -> new ArrivalSpec.Constant()),
+    CONSTANT("constant", (a, dir) -> new ArrivalSpec.Constant()),
     /** {@code {cv}}: Gamma gaps. */
-    GAMMA("gamma", ArrivalBinder::gamma),
+    GAMMA("gamma", (a, dir) -> ArrivalBinder.gamma(a)),
     /** {@code {cv}}: Weibull gaps. */
-    WEIBULL("weibull", ArrivalBinder::weibull),
+    WEIBULL("weibull", (a, dir) -> ArrivalBinder.weibull(a)),
     /** {@code {spike_factor, spike_interval_us, spike_duration_us, first_spike_us}}: Poisson with periodic spikes. */
-    BURSTY("bursty", ArrivalBinder::bursty),
+    BURSTY("bursty", (a, dir) -> ArrivalBinder.bursty(a)),
     /** {@code {period_us, peak_to_trough_ratio, peak_us}}: Poisson with a sinusoidal rate. */
-    DIURNAL("diurnal", ArrivalBinder::diurnal);
+    DIURNAL("diurnal", (a, dir) -> ArrivalBinder.diurnal(a)),
+    /** {@code {inter_arrival_us}}: gaps from a distribution block, which sets the rate. */
+    DISTRIBUTION("distribution", ArrivalBinder::distribution),
+    /** Staged loads only: each stage's floor(rate x duration) requests spread over it (inference-perf's constant load). */
+    SPREAD("spread", (a, dir) -> new ArrivalSpec.Spread());
 
-    /** Binds a process's parameters from its {@code arrival} node; null (with problems recorded) when invalid. */
+    /**
+     * Binds a process's parameters from its {@code arrival} node (files relative to {@code baseDir}); null (with
+     * problems recorded) when invalid.
+     */
     @FunctionalInterface
     interface Binder {
-        ArrivalSpec bind(ConfigNode arrival);
+        ArrivalSpec bind(ConfigNode arrival, java.nio.file.Path baseDir);
     }
 
     private final String configName;
@@ -50,8 +57,8 @@ public enum ArrivalType {
         return configName;
     }
 
-    ArrivalSpec bind(ConfigNode arrival) {
-        return binder.bind(arrival);
+    ArrivalSpec bind(ConfigNode arrival, java.nio.file.Path baseDir) {
+        return binder.bind(arrival, baseDir);
     }
 
     /** Every process's name, in declaration order. */

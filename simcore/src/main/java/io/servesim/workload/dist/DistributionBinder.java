@@ -100,7 +100,8 @@ public final class DistributionBinder {
         return ok;
     }
 
-    static String fmt(double x) {
+    /** {@code x} as written in a message: an integer without a decimal point. */
+    public static String fmt(double x) {
         return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
  * {@code sim/workload/distribution.go}), wherever one stands ({@code <distribution>}: a client's
  * {@code input_distribution}, {@code output_distribution} and {@code priority_distribution}, a conversation's
  * {@code turns} and {@code think_time_us}, an agentic step's lengths, a tool's {@code latency} and
- * {@code output_tokens}, a loop's {@code iterations}). Parameters are in the unit of what the values measure (tokens,
+ * {@code output_tokens}, a loop's {@code iterations}, an arrival process's {@code inter_arrival_us}). Parameters are in the unit of what the values measure (tokens,
  * turns, microseconds, priority), so their range is that of the block ({@link DistributionBinder.Kind}: token counts
  * >= 1, durations >= 0), checked by {@link DistributionParams}; each type reads only its own ({@link DistributionType}).
  */

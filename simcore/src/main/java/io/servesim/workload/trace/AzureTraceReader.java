@@ -35,7 +35,7 @@ public final class AzureTraceReader extends TraceReader {
         long timestampUs = micros(f[0].strip());
         int input = tokens(parseLong(f[1], "ContextTokens", 1), "ContextTokens");
         int output = tokens(parseLong(f[2], "GeneratedTokens", 0), "GeneratedTokens");
-        return new TraceRow(lineNo, timestampUs, TokenSequence.unique(uniqueContent(lineNo), input), output, null, 0);
+        return new TraceRow(lineNo, timestampUs, TokenSequence.unique(uniqueContent(lineNo), input), output);
     }
 
     /** Microseconds since the epoch of a UTC timestamp, rounded half up. */

@@ -23,6 +23,6 @@ public final class CsvTraceReader extends TraceReader {
         long arrivalUs = parseLong(f[0], "arrival_us", 0);
         int input = tokens(parseLong(f[1], "input_tokens", 1), "input_tokens");
         int output = tokens(parseLong(f[2], "output_tokens", 0), "output_tokens");
-        return new TraceRow(lineNo, arrivalUs, TokenSequence.unique(uniqueContent(lineNo), input), output, null, 0);
+        return new TraceRow(lineNo, arrivalUs, TokenSequence.unique(uniqueContent(lineNo), input), output);
     }
 }

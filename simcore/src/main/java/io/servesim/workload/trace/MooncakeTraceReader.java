@@ -7,6 +7,8 @@ import io.servesim.engine.TokenSequence;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Mooncake JSONL traces (kvcache-ai/Mooncake FAST25-release/traces, Mooncake FAST'25):
@@ -18,7 +20,12 @@ import java.util.Arrays;
  *
  * <p>Optional multi-turn fields (the Mooncake-style session convention of NVIDIA Dynamo's mocker
  * replay and AIPerf): {@code session_id} (rows with equal ids are consecutive turns of one session)
- * and {@code delay} (ms after the previous turn completes; used in concurrency mode).
+ * and {@code delay} (ms from the previous turn's completion to this turn's release). As Dynamo's
+ * loader reads them (ai-dynamo/dynamo @ 0230a315, {@code lib/mocker/src/loadgen/trace.rs}
+ * {@code Trace::from_mooncake}): a session's first turn arrives at its timestamp and may not set a
+ * delay; a follow-up without {@code delay} takes the gap between its timestamp and its previous
+ * turn's, and may omit its timestamp (then its delay is 0 unless given); a delay is never negative.
+ * Sessions are numbered in order of first appearance ({@link TraceRow#sessionId()}).
  *
  * <p>A prompt's tokens past the hash ids that another row of the file also starts with are declared
  * unshared ({@link SharedHashPrefixes}), so the KV cache indexes only blocks another request can hit.
@@ -30,6 +37,20 @@ public final class MooncakeTraceReader extends JsonTraceReader {
     private final Path path;
     /** Built on the first row read (a validation that reads no row does not scan the file). */
     private SharedHashPrefixes shared;
+    /** The sessions seen so far, by the trace's {@code session_id}: O(sessions in the file). */
+    private final Map<String, SessionSoFar> sessions = new HashMap<>();
+
+    /** What a follow-up turn needs of its session's earlier rows. */
+    private static final class SessionSoFar {
+        final long id;
+        int rows;
+        /** The last timestamp a row of the session gave, in microseconds, or {@link TraceRow#NO_TIMESTAMP}. */
+        long lastTimestampUs = TraceRow.NO_TIMESTAMP;
+
+        SessionSoFar(long id) {
+            this.id = id;
+        }
+    }
 
     public MooncakeTraceReader(Path path, Options options) {
         super(path, options);
@@ -38,14 +59,14 @@ public final class MooncakeTraceReader extends JsonTraceReader {
 
     @Override
     TraceRow parse(JsonNode n, long lineNo) throws BadLine {
-        double timestampMs = number(n, "timestamp", options.timestampsRequired(), 0);
+        double timestampMs = number(n, "timestamp", false, Double.NaN);
         int input = tokens(integer(n, "input_length", 1), "input_length");
         int output = tokens(integer(n, "output_length", 0), "output_length");
         JsonNode hashIds = array(n, "hash_ids");
         long[] raw = hashIds == null ? null : hashIds(hashIds, input);
         JsonNode session = n.get("session_id");
         String sessionKey = session == null || session.isNull() ? null : session.asText();
-        return row(lineNo, timestampMs, input, output, raw, sessionKey, number(n, "delay", false, 0));
+        return row(lineNo, timestampMs, input, output, raw, sessionKey, number(n, "delay", false, Double.NaN));
     }
 
     /**
@@ -60,7 +81,7 @@ public final class MooncakeTraceReader extends JsonTraceReader {
         long output = -1;
         long[] raw = null;
         String sessionKey = null;
-        double delayMs = 0;
+        double delayMs = Double.NaN;
         JsonToken t;
         for (t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
             String name = p.currentName();
@@ -71,7 +92,7 @@ public final class MooncakeTraceReader extends JsonTraceReader {
                     case "timestamp" -> timestamp = false;
                     case "hash_ids" -> raw = null;
                     case "session_id" -> sessionKey = null;
-                    case "delay" -> delayMs = 0;
+                    case "delay" -> delayMs = Double.NaN;
                     default -> { }
                 }
                 continue;
@@ -107,11 +128,15 @@ public final class MooncakeTraceReader extends JsonTraceReader {
                 default -> p.skipChildren();
             }
         }
-        if (t != JsonToken.END_OBJECT || input < 0 || output < 0 || !timestamp && options.timestampsRequired()
+        if (t != JsonToken.END_OBJECT || input < 0 || output < 0
                 || raw != null && raw.length != (input + BLOCK_TOKENS - 1) / BLOCK_TOKENS) {
             return null;
         }
-        return row(lineNo, timestamp ? timestampMs : 0, (int) input, (int) output, raw, sessionKey, delayMs);
+        try {
+            return row(lineNo, timestamp ? timestampMs : Double.NaN, (int) input, (int) output, raw, sessionKey, delayMs);
+        } catch (BadLine e) {
+            return null; // the tree path reports it
+        }
     }
 
     /** The ids of a {@code hash_ids} array of ints and longs (the current token its start), else null. */
@@ -133,11 +158,50 @@ public final class MooncakeTraceReader extends JsonTraceReader {
         return Arrays.copyOf(ids, n);
     }
 
-    /** The row both paths build from a line's values ({@code raw}: its hash ids as the file gives them, or null). */
+    /**
+     * The row both paths build from a line's values ({@code raw}: its hash ids as the file gives them, or null;
+     * {@code timestampMs} and {@code delayMs}: NaN when absent). Checks the session rules (see the class comment)
+     * before it records the row in its session, so a refused line leaves the sessions as they were.
+     */
     private TraceRow row(long lineNo, double timestampMs, int input, int output, long[] raw, String sessionKey,
-                         double delayMs) {
+                         double delayMs) throws BadLine {
+        boolean stamped = !Double.isNaN(timestampMs);
+        long timestampUs = stamped ? Math.round(timestampMs * 1000) : TraceRow.NO_TIMESTAMP;
+        SessionSoFar s = sessionKey == null ? null : sessions.get(sessionKey);
+        long delayUs = 0;
+        if (s == null) {
+            if (!stamped && options.timestampsRequired()) {
+                throw new BadLine("missing field timestamp" + (sessionKey == null ? ""
+                        : " (the first turn of session " + sessionKey + " arrives at it)"));
+            }
+            if (sessionKey != null && !Double.isNaN(delayMs) && delayMs != 0) {
+                throw new BadLine("delay on the first turn of session " + sessionKey + ": a first turn arrives at its"
+                        + " timestamp, only a follow-up is released a delay after its previous turn completes");
+            }
+        } else if (!Double.isNaN(delayMs)) {
+            delayUs = Math.round(delayMs * 1000);
+        } else if (stamped && s.lastTimestampUs != TraceRow.NO_TIMESTAMP) {
+            delayUs = timestampUs - s.lastTimestampUs;
+            if (delayUs < 0) {
+                throw new BadLine("timestamp " + timestampUs + " us is before the previous turn of session " + sessionKey
+                        + " (" + s.lastTimestampUs + " us), so the delay it implies is negative; give delay instead");
+            }
+        }
         TokenSequence prompt = raw == null ? TokenSequence.unique(uniqueContent(lineNo), input) : blocks(raw, input);
-        return new TraceRow(lineNo, Math.round(timestampMs * 1000), prompt, output, sessionKey, Math.round(delayMs * 1000));
+        if (sessionKey == null) {
+            return new TraceRow(lineNo, stamped ? timestampUs : 0, prompt, output);
+        }
+        if (s == null) {
+            s = new SessionSoFar(sessions.size());
+            sessions.put(sessionKey, s);
+        }
+        if (stamped) {
+            s.lastTimestampUs = timestampUs;
+        }
+        int turn = s.rows++;
+        // a first turn without a timestamp (concurrency mode) is stamped 0, as a row without a session
+        return new TraceRow(lineNo, stamped || turn == 0 ? Math.max(timestampUs, 0) : TraceRow.NO_TIMESTAMP, prompt,
+                output, s.id, turn, delayUs);
     }
 
     /** The hash ids of a {@code hash_ids} array, checked: one per block of {@code input}, each an integer. */

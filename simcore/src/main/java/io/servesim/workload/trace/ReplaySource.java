@@ -4,8 +4,6 @@ import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.workload.RequestSource;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * What both replay modes share: the reader, request ids in emission order, the request limit and
@@ -17,10 +15,8 @@ abstract class ReplaySource implements RequestSource {
 
     final TraceReader reader;
     private final long maxRequests;
-    private final Map<String, TraceSession> sessionsByKey = new HashMap<>();
     private final Long2ObjectOpenHashMap<TraceSession> sessionsById = new Long2ObjectOpenHashMap<>();
     private long nextRequestId;
-    private long nextSessionId;
 
     ReplaySource(TraceReader reader, long maxRequests) {
         this.reader = reader;
@@ -34,14 +30,15 @@ abstract class ReplaySource implements RequestSource {
 
     /** The session of {@code row}, or null when the row is not part of one. */
     final TraceSession sessionOf(TraceRow row) {
-        if (row.sessionKey() == null) {
+        if (row.sessionId() < 0) {
             return null;
         }
-        return sessionsByKey.computeIfAbsent(row.sessionKey(), k -> {
-            TraceSession s = new TraceSession(nextSessionId++);
+        TraceSession s = sessionsById.get(row.sessionId());
+        if (s == null) {
+            s = new TraceSession(row.sessionId());
             sessionsById.put(s.sessionId, s);
-            return s;
-        });
+        }
+        return s;
     }
 
     /** The session with id {@code sessionId}. */
@@ -49,11 +46,11 @@ abstract class ReplaySource implements RequestSource {
         return sessionsById.get(sessionId);
     }
 
-    /** Builds the request for {@code row} arriving at {@code arrivalUs}; advances the session's turn. */
+    /** Builds the request for {@code row} arriving at {@code arrivalUs}, tagged with its session and turn. */
     final Request request(TraceRow row, TraceSession session, long arrivalUs) {
         RequestTags tags = TAGS;
         if (session != null) {
-            tags = new RequestTags(TAGS.clientId(), TAGS.tenantId(), TAGS.sloClass(), session.sessionId, session.nextTurn++);
+            tags = new RequestTags(TAGS.clientId(), TAGS.tenantId(), TAGS.sloClass(), session.sessionId, row.turn());
         }
         return new Request(nextRequestId++, tags, row.prompt(), row.outputTokens(), 0, arrivalUs, 0, true);
     }

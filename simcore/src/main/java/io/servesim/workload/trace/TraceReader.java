@@ -12,7 +12,8 @@ import java.nio.file.Path;
  * Streams a trace file one line at a time (never more than one line in memory) and turns lines
  * into {@link TraceRow}s. A malformed line is reported as {@code file:line: message}
  * ({@link TraceFormatException}); with {@code skipBadLines} it is counted and skipped instead.
- * When timestamps matter (trace mode) they must not decrease; a decreasing one is a bad line.
+ * When timestamps matter (trace mode) they must not decrease; a decreasing one is a bad line (a follow-up turn
+ * that gives none is not compared).
  */
 public abstract class TraceReader implements AutoCloseable {
     /** How to read. */
@@ -69,7 +70,7 @@ public abstract class TraceReader implements AutoCloseable {
             }
             try {
                 TraceRow row = parse(line, lineNo);
-                if (options.timestampsRequired()) {
+                if (options.timestampsRequired() && row.timestampUs() != TraceRow.NO_TIMESTAMP) {
                     if (row.timestampUs() < lastTimestampUs) {
                         throw new BadLine("timestamp " + row.timestampUs() + " us is before the previous line's "
                                 + lastTimestampUs + " us");

@@ -39,6 +39,6 @@ public final class VllmTraceReader extends JsonTraceReader {
             }
             prompt = TokenSequence.ofTokenIds(tokens);
         }
-        return new TraceRow(lineNo, Math.floorDiv(arrivalNs + 500, 1000), prompt, output, null, 0);
+        return new TraceRow(lineNo, Math.floorDiv(arrivalNs + 500, 1000), prompt, output);
     }
 }

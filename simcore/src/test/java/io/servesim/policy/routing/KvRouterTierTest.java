@@ -34,7 +34,7 @@ class KvRouterTierTest {
 
     private static RoutingPolicy router(Map<String, Object> params) {
         return KvRouter.create(new PolicySpec("kv-router", params, "policies.routing"),
-                new io.servesim.policy.PolicyContext(2, io.servesim.slo.SloTargets.DEFAULT, true));
+                new io.servesim.policy.PolicyContext(2, io.servesim.slo.SloTargets.DEFAULT).withCpuKvTier(true));
     }
 
     /**

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract of every {@link ArrivalType} (an exhaustive switch in {@link #example}, so a new
- * process does not compile until it has one), bound from config at 50 req/s: arrival times never
+ * process does not compile until it has one), bound from config at 50 req/s (a process that sets its own rate is
+ * configured for 50 req/s): arrival times never
  * decrease (a gamma gap of high CV can round to 0 us), 100,000 arrivals realise the mean rate (within 3%: the modulated processes here span
  * 200 spike intervals or 20 diurnal periods), and the same seed gives the same arrivals.
  */
@@ -28,11 +29,13 @@ class ArrivalContractTest {
 
     private static String example(ArrivalType type) {
         String params = switch (type) {
-            case POISSON, CONSTANT -> "";
+            case POISSON, CONSTANT, SPREAD -> "";
             case GAMMA -> ", cv: 2";
             case WEIBULL -> ", cv: 0.5";
             case BURSTY -> ", spike_factor: 5, spike_interval_us: 10000000, spike_duration_us: 2000000";
             case DIURNAL -> ", period_us: 100000000, peak_to_trough_ratio: 4";
+            // its own rate: gaps of mean 20,000 us are 50 req/s
+            case DISTRIBUTION -> ", inter_arrival_us: {type: lognormal, params: {mean: 20000, sigma: 1}}";
         };
         return "{process: " + type.configName() + params + "}";
     }
@@ -43,9 +46,10 @@ class ArrivalContractTest {
 
     private static ArrivalProcess bind(ArrivalType type) throws IOException {
         ConfigNode root = ConfigNode.root(YAML.readTree("arrival: " + example(type)));
-        ArrivalSpec spec = ArrivalBinder.bind(root.child("arrival"));
+        ArrivalSpec spec = ArrivalBinder.bind(root.child("arrival"), java.nio.file.Path.of("."));
         root.throwIfProblems();
-        return spec.atRate(RATE);
+        // as the one stage of a staged load that lasts N / RATE seconds (the same as atRate but for spread: N arrivals)
+        return spec.forStage(RATE, 0, (long) (N / RATE * 1e6));
     }
 
     @ParameterizedTest

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link MooncakeTraceReader} reads plain lines straight off the parser's tokens and leaves every
  * other line to its tree path, which reports what is wrong. Every row the plain path gives must be
  * the tree path's row for that line (all fields, every prompt segment and the shared length); every
- * line it declines goes through the tree path, so bad lines are reported as before.
+ * line it declines goes through the tree path, so bad lines are reported as before. A reader keeps the sessions it has
+ * read, so each path reads the lines with a reader of its own.
  */
 class MooncakePlainRowsTest {
     private static final TraceReader.Options REPLAY = new TraceReader.Options(false, true);
@@ -33,13 +34,15 @@ class MooncakePlainRowsTest {
         for (String slice : List.of("mooncake_conversation_head500.jsonl", "mooncake_synthetic_head150.jsonl")) {
             Path trace = TraceReaderTest.TRACES.resolve(slice);
             MooncakeTraceReader reader = new MooncakeTraceReader(trace, REPLAY);
+            MooncakeTraceReader treeReader = new MooncakeTraceReader(trace, REPLAY);
             long lineNo = 0;
             for (String line : Files.readAllLines(trace)) {
                 lineNo++;
                 String plain = describe(plain(reader, line, lineNo));
-                assertEquals(describe(tree(reader, line, lineNo)), plain, slice + ":" + lineNo);
+                assertEquals(describe(tree(treeReader, line, lineNo)), plain, slice + ":" + lineNo);
             }
             reader.close();
+            treeReader.close();
         }
     }
 
@@ -51,23 +54,30 @@ class MooncakePlainRowsTest {
                 "{\"hash_ids\": [3, 9], \"output_length\": 0, \"input_length\": 513, \"timestamp\": 40}",
                 "{\"timestamp\": 1e3, \"input_length\": 5, \"output_length\": 1, \"hash_ids\": null}",
                 "{\"timestamp\": 2, \"input_length\": 5, \"output_length\": 1}",
+                "{\"timestamp\": 2, \"input_length\": 5, \"output_length\": 1, \"session_id\": \"s-1\", \"delay\": 0}",
                 "{\"timestamp\": 3, \"input_length\": 512, \"output_length\": 2, \"hash_ids\": [3], \"session_id\": \"s-1\","
                         + " \"delay\": 1.5, \"extra\": {\"a\": [1, {\"b\": null}]}, \"more\": [[], \"x\"]}",
                 "{\"timestamp\": 4, \"input_length\": 512, \"output_length\": 2, \"hash_ids\": [9007199254740993],"
                         + " \"session_id\": null, \"delay\": 250}",
-                "{\"timestamp\": 5, \"input_length\": 512, \"output_length\": 2, \"hash_ids\": [-7], \"delay\": null} trailing");
+                "{\"timestamp\": 5, \"input_length\": 512, \"output_length\": 2, \"hash_ids\": [-7], \"delay\": null} trailing",
+                "{\"input_length\": 7, \"output_length\": 2, \"session_id\": \"s-1\"}",
+                "{\"timestamp\": 9, \"input_length\": 7, \"output_length\": 2, \"session_id\": \"s-1\"}");
         Path trace = Files.write(dir.resolve("plain.jsonl"), lines);
         MooncakeTraceReader reader = new MooncakeTraceReader(trace, REPLAY);
+        MooncakeTraceReader treeReader = new MooncakeTraceReader(trace, REPLAY);
         for (int i = 0; i < lines.size(); i++) {
             TraceRow plain = plain(reader, lines.get(i), i + 1);
             assertNotNull(plain, lines.get(i));
-            assertEquals(describe(tree(reader, lines.get(i), i + 1)), describe(plain), lines.get(i));
+            assertEquals(describe(tree(treeReader, lines.get(i), i + 1)), describe(plain), lines.get(i));
         }
         String untimed = "{\"input_length\": 20, \"output_length\": 3}";
         MooncakeTraceReader concurrency = new MooncakeTraceReader(trace, NO_TIMESTAMPS);
-        assertEquals(describe(tree(concurrency, untimed, 9)), describe(plain(concurrency, untimed, 9)));
+        MooncakeTraceReader concurrencyTree = new MooncakeTraceReader(trace, NO_TIMESTAMPS);
+        assertEquals(describe(tree(concurrencyTree, untimed, 9)), describe(plain(concurrency, untimed, 9)));
         reader.close();
+        treeReader.close();
         concurrency.close();
+        concurrencyTree.close();
     }
 
     /** Lines the plain path declines (the tree path then accepts some and reports the others). */
@@ -137,7 +147,7 @@ class MooncakePlainRowsTest {
         assertNotNull(r);
         TokenSequence p = r.prompt();
         StringBuilder s = new StringBuilder(r.lineNo() + " " + r.timestampUs() + " " + r.outputTokens() + " "
-                + r.sessionKey() + " " + r.delayUs() + " len " + p.length() + " shared " + p.sharedTokens() + " [");
+                + r.sessionId() + " " + r.turn() + " " + r.delayUs() + " len " + p.length() + " shared " + p.sharedTokens() + " [");
         for (int i = 0; i < p.segmentCount(); i++) {
             s.append(p.segmentId(i)).append(':').append(p.segmentLength(i)).append(' ');
         }

@@ -143,4 +143,71 @@ class ReplayModeTest {
         assertEquals(1, res.summary().dropped());
         assertTrue(res.records().stream().noneMatch(r -> r.inputTokens() == 60));
     }
+
+    /**
+     * Trace mode releases a follow-up turn its delay after the previous turn completes, not at its own timestamp
+     * (NVIDIA Dynamo's mocker trace mode), both divided by arrival_speedup_ratio (2 here). Steps cost
+     * 1000 us + 10 us per prefill token + 100 us per decode token, and no two requests overlap:
+     * <ul>
+     *   <li>a0 (100 in, 5 out) arrives at 0: prefill 1000 + 1000 = 2000 us, first token at 2000, four decodes of
+     *       1100 us: completes at 6400.</li>
+     *   <li>a1 says timestamp 5 ms (it used to arrive at 2.5 ms, before a0 finished) but delay 500 ms: it arrives at
+     *       6400 + 500000 / 2 = 256400; prefill 1000 + 1200 = 2200, four decodes: completes at 256400 + 6600 = 263000.</li>
+     *   <li>the sessionless row at 1000 ms arrives at 500000 and completes at 500000 + 1500 + 2 x 1100 = 503700.</li>
+     *   <li>a2 gives no delay: it takes the gap between its timestamp and a1's, 1200 - 5 = 1195 ms, halved: it arrives
+     *       at 263000 + 597500 = 860500 (its own timestamp would say 600000) and completes at
+     *       860500 + 2400 + 1100 = 864000.</li>
+     * </ul>
+     */
+    @Test
+    void traceModeReleasesAFollowUpItsDelayAfterThePreviousTurnCompletes(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("sessions.jsonl");
+        Files.writeString(trace, String.join("\n",
+                "{\"timestamp\": 0, \"session_id\": \"a\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"timestamp\": 5, \"session_id\": \"a\", \"input_length\": 120, \"output_length\": 5, \"delay\": 500}",
+                "{\"timestamp\": 1000, \"input_length\": 50, \"output_length\": 3}",
+                "{\"timestamp\": 1200, \"session_id\": \"a\", \"input_length\": 140, \"output_length\": 2}", ""));
+        List<RequestRecord> rs = byId(run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.TRACE, 2, 0, false, 0),
+                Runs.engine(10_000)));
+        // ids in creation order: the sessionless row is read ahead when a0 arrives, a1 made when a0 completes
+        assertEquals(List.of(100, 50, 120, 140), rs.stream().map(RequestRecord::inputTokens).toList());
+        assertEquals(List.of(0L, 500_000L, 256_400L, 860_500L), rs.stream().map(RequestRecord::arrivalUs).toList());
+        assertEquals(List.of(6_400L, 503_700L, 263_000L, 864_000L), rs.stream().map(RequestRecord::completionUs).toList());
+        assertEquals(List.of(0, 0, 1, 2), rs.stream().map(RequestRecord::turnIndex).toList());
+        assertEquals(-1, rs.get(1).sessionId());
+    }
+
+    /**
+     * A follow-up whose line the replay reaches after its previous turn completed is released then: b0 completes at
+     * 6400 (as a0 above), and its follow-up (delay 1 ms) is listed after the row arriving at 100 ms, so it arrives at
+     * max(6400 + 1000, 100000) = 100000, with that row.
+     */
+    @Test
+    void aFollowUpListedAfterItsReleaseArrivesWhenTheReplayReachesItsLine(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("late.jsonl");
+        Files.writeString(trace, String.join("\n",
+                "{\"timestamp\": 0, \"session_id\": \"b\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"timestamp\": 100, \"input_length\": 50, \"output_length\": 3}",
+                "{\"timestamp\": 100, \"session_id\": \"b\", \"input_length\": 60, \"output_length\": 2, \"delay\": 1}", ""));
+        List<RequestRecord> rs = byId(run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.TRACE, 1, 0, false, 0),
+                Runs.engine(10_000)));
+        assertEquals(List.of(0L, 100_000L, 100_000L), rs.stream().map(RequestRecord::arrivalUs).toList());
+        assertEquals(6_400L, rs.get(0).completionUs());
+    }
+
+    /** A dropped turn ends its session in trace mode too: max_model_len 110 drops a1, so a2 is never replayed. */
+    @Test
+    void aDroppedTurnEndsTheSessionInTraceMode(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("drop.jsonl");
+        Files.writeString(trace, String.join("\n",
+                "{\"timestamp\": 0, \"session_id\": \"a\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"session_id\": \"a\", \"input_length\": 120, \"output_length\": 5, \"delay\": 2}",
+                "{\"session_id\": \"a\", \"input_length\": 60, \"output_length\": 5, \"delay\": 2}",
+                "{\"timestamp\": 50, \"input_length\": 50, \"output_length\": 3}", ""));
+        Runs.Result res = run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.TRACE, 1, 0, false, 0),
+                new EngineConfig(256, 2048, 0, 110, 16, 10_000, true));
+        assertEquals(3, res.summary().injected());
+        assertEquals(1, res.summary().dropped());
+        assertTrue(res.records().stream().noneMatch(r -> r.inputTokens() == 60));
+    }
 }
