@@ -196,13 +196,13 @@ public final class EvolveFile {
                 ? ((Number) setting.defaultValue()).doubleValue() / 1e6 : ((Number) setting.defaultValue()).doubleValue();
         double start = p.doubleValue("start", Math.min(max, Math.max(min, dflt)), min, max);
         JsonNode sigma = p.rawValue("sigma");
-        String range = "in (0, " + plain(max - min) + "] (max - min: CMA-ES's initial step along this parameter)";
+        String steps = "in (0, " + plain(max - min) + "] (max - min: CMA-ES's initial step along this parameter)";
         if (sigma == null) {
-            p.problem(p.pathOf("sigma"), "required: a number " + range);
+            p.problem(p.pathOf("sigma"), "required: a number " + steps);
             return null;
         }
         if (!sigma.isNumber() || !(sigma.asDouble() > 0) || sigma.asDouble() > max - min) {
-            p.problem(p.pathOf("sigma"), "must be a number " + range + ", got " + sigma);
+            p.problem(p.pathOf("sigma"), "must be a number " + steps + ", got " + sigma);
             return null;
         }
         return new Param(kind, key, type, min, max, start, sigma.asDouble());
