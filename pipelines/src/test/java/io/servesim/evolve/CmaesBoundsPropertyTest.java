@@ -27,8 +27,10 @@ class CmaesBoundsPropertyTest {
                                                 @ForAll @IntRange(min = 2, max = 12) int population,
                                                 @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
         double hi = lo + width;
-        List<Param> params = List.of(new Param("routing", "a", Param.Type.REAL, lo, hi, lo + width / 2, width * sigmaShare),
-                new Param("routing", "b", Param.Type.REAL, lo, hi, lo, width * sigmaShare));
+        // at most hi - lo as the optimizer computes it: lo + width - lo may round below width
+        double sigma = (hi - lo) * sigmaShare;
+        List<Param> params = List.of(new Param("routing", "a", Param.Type.REAL, lo, hi, lo + width / 2, sigma),
+                new Param("routing", "b", Param.Type.REAL, lo, hi, lo, sigma));
         EvolveSpec spec = new EvolveSpec("p", null, Path.of("."), "", null, Map.of(), params, population, 5, seed, null,
                 null, Map.of());
         Random noise = new Random(seed);
