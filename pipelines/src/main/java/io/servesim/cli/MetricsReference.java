@@ -64,7 +64,8 @@ final class MetricsReference {
             md.append("| `").append(b.key()).append("` | ").append(b.group() == Metric.Group.RUN ? "top level" : "`" + b.group().key() + "`")
                     .append(" | ").append(cell(b.doc())).append(" |\n");
         }
-        md.append("\n`servesim run` adds `kv_capacity_source` (where the KV capacity came from), `drop_reasons` (dropped and"
+        md.append("\n`servesim run` adds `kv_capacity_source` (where the KV capacity came from), `frontend` (what the serving"
+                + " front end adds to the server-side latencies, or why it is off), `drop_reasons` (dropped and"
                 + " rejected requests by reason, when any) and, with `--trace-level`, `trace_summary`.\n");
         md.append("\n## Renamed\n\nNames earlier releases used. A former fitness key still works in `fitness_weights`, with a note"
                 + " naming the new one; `compare --metrics` refuses a former column name, naming the new one (the columns it"

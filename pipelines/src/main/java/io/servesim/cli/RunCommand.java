@@ -157,6 +157,8 @@ public final class RunCommand implements Callable<Integer> {
         double wallS = (System.nanoTime() - startNs) / 1e9;
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("kv_capacity_source", plan.kvCapacitySource());
+        // what ttft_ms and e2e_ms hold (server side: arrival at the server to the chunk leaving it) beside the client's
+        json.put("frontend", plan.frontEndDescription());
         json.putAll(summary.toMap());
         if (drops.refused() > 0) {
             json.put("drop_reasons", drops.byReason());

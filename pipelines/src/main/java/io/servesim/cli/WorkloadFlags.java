@@ -101,7 +101,7 @@ final class WorkloadFlags {
         }
         return new SimConfig(config.seed(), config.horizonUs(), config.latency(), config.engine(), config.cluster(),
                 config.policies(), config.slo(), config.fitness(), applied, config.autoscaling(), config.pd(),
-                config.decodeRouting(), config.maxEvents());
+                config.decodeRouting(), config.maxEvents(), config.frontEnd());
     }
 
     /** A flag's value parsed and range-checked by {@code setting}, as the same value in a config would be; null if not given. */

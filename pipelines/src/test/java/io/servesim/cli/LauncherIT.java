@@ -50,9 +50,9 @@ class LauncherIT {
         assertTrue(Files.size(parquet) > 0);
         List<String> keys = new java.util.ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("kv_capacity_source", "latency_model", "latency_description", "latency_calibration",
+        assertEquals(List.of("kv_capacity_source", "frontend", "latency_model", "latency_description", "latency_calibration",
                 "latency_calibration_note", "total_kv_blocks", "injected", "completed", "dropped", "rejected"),
-                keys.subList(0, 10));
+                keys.subList(0, 11));
         assertEquals("calibrated", json.get("latency_calibration").asText());
     }
 

@@ -13,6 +13,38 @@ final class ReadmeCommands {
     private ReadmeCommands() {
     }
 
+    /** The lines of every plain code block of {@code markdown} (a fence without a language: shown output). */
+    static List<List<String>> outputBlocks(String markdown) {
+        List<List<String>> blocks = new ArrayList<>();
+        List<String> block = null;
+        boolean inOther = false;
+        for (String line : markdown.split("\n", -1)) {
+            boolean fence = line.strip().startsWith("```");
+            if (inOther) {
+                inOther = !fence;
+            } else if (block != null) {
+                if (fence) {
+                    blocks.add(block);
+                    block = null;
+                } else {
+                    block.add(line);
+                }
+            } else if (fence) {
+                if (line.strip().equals("```")) {
+                    block = new ArrayList<>();
+                } else {
+                    inOther = true;
+                }
+            }
+        }
+        return blocks;
+    }
+
+    /** {@code line} stripped, its runs of blanks made one space (output columns align by padding). */
+    static String squeezed(String line) {
+        return line.strip().replaceAll("\\s+", " ");
+    }
+
     static List<List<String>> parse(String readme) {
         List<List<String>> commands = new ArrayList<>();
         String[] lines = readme.split("\n", -1);

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * folder that sees the repository's {@code sweeps/} (a symbolic link), so what a command writes under {@code out/}
  * stays out of the checkout and a later command finds what an earlier one wrote, as a user going down the README
  * would. Every other line of a {@code bash} block must be a comment, a Maven command or a continuation, so a
- * command cannot hide in a block this test skips.
+ * command cannot hide in a block this test skips. Output the README or docs/sweeps.md shows (a plain code block
+ * whose first line a command prints, such as the quickstart's and compare's tables) must be what the command prints,
+ * row for row, blanks aside.
  */
 class ReadmeCommandsIT {
     private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
@@ -33,16 +37,37 @@ class ReadmeCommandsIT {
         assertTrue(commands.size() >= 10, "README commands found: " + commands);
         assertEquals(List.of(LAUNCHER, "sweep", "sweeps/quickstart.yaml"), commands.get(0), "the main job comes first");
         Path link = Files.createSymbolicLink(home.resolve("sweeps"), RepoFiles.path("sweeps"));
+        List<List<String>> shown = new ArrayList<>();
+        for (String doc : List.of("README.md", "docs/sweeps.md")) {
+            shown.addAll(ReadmeCommands.outputBlocks(Files.readString(RepoFiles.path(doc))));
+        }
+        Set<List<String>> checked = new HashSet<>();
         try {
             for (List<String> command : commands) {
-                run(command, home);
+                String out = run(command, home);
+                Set<String> printed = new HashSet<>();
+                out.lines().map(ReadmeCommands::squeezed).forEach(printed::add);
+                for (List<String> block : shown) {
+                    // a shown block headed by a line the command printed is that command's output, row for row
+                    if (!block.isEmpty() && printed.contains(ReadmeCommands.squeezed(block.get(0)))) {
+                        checked.add(block);
+                        for (String row : block) {
+                            assertTrue(row.strip().equals("...") || printed.contains(ReadmeCommands.squeezed(row)),
+                                    "the docs show a row '" + row + "' that " + String.join(" ", command)
+                                            + " does not print; it prints:\n" + out);
+                        }
+                    }
+                }
             }
+            assertTrue(checked.size() >= 3, "the quickstart's table (README, docs/sweeps.md) and compare's are checked: "
+                    + checked);
         } finally {
             Files.delete(link); // before @TempDir's clean-up, which would warn about a link leaving the folder
         }
     }
 
-    private static void run(List<String> command, Path home) throws Exception {
+    /** Runs {@code command} in {@code home}, checks it exits 0 and prints something; returns its stdout. */
+    private static String run(List<String> command, Path home) throws Exception {
         List<String> argv = new ArrayList<>(command);
         argv.set(0, RepoFiles.path(LAUNCHER).toString());
         Process p = new ProcessBuilder(argv).directory(home.toFile())
@@ -56,6 +81,7 @@ class ReadmeCommandsIT {
         String err = Files.readString(home.resolve("stderr.txt"), StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), String.join(" ", command) + "\nstdout:\n" + tail(out) + "\nstderr:\n" + tail(err));
         assertFalse(out.isBlank() && err.isBlank(), String.join(" ", command) + " printed nothing");
+        return out;
     }
 
     private static String tail(String s) {

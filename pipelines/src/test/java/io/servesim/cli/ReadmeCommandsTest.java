@@ -14,6 +14,27 @@ class ReadmeCommandsTest {
     private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
 
     @Test
+    void outputBlocksAreThePlainFencedBlocks() {
+        String md = """
+                ```
+                routing  load
+                a        1
+                ```
+                ```yaml
+                not: shown output
+                ```
+                ```bash
+                scripts/servesim x
+                ```
+                ```
+                metric   n
+                ```
+                """;
+        assertEquals(List.of(List.of("routing  load", "a        1"), List.of("metric   n")), ReadmeCommands.outputBlocks(md));
+        assertEquals("a 1 2.0", ReadmeCommands.squeezed("  a      1   2.0 "));
+    }
+
+    @Test
     void parsesCommandsContinuationsQuotesAndComments() {
         String readme = """
                 text `scripts/servesim run --inline` is not run

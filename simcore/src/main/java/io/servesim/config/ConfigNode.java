@@ -227,6 +227,11 @@ public final class ConfigNode {
         read.addAll(List.of(keys));
     }
 
+    /** Whether the value at {@code key} here came from the command line (a flag or {@code --set}), not the config file. */
+    public boolean fromCommandLine(String key) {
+        return fromFlag(pathOf(key));
+    }
+
     public boolean has(String key) {
         JsonNode v = node.get(key);
         return v != null && !v.isNull();

@@ -76,7 +76,8 @@ public final class PdBinder {
 
     private static PoolSpec pool(ConfigNode p, String name, Setting<Long> replicasSetting, JsonNode engineRaw, LatencySpec d) {
         int replicas = p.getInt(replicasSetting);
-        String hardware = Objects.requireNonNullElse(p.get(PdSettings.POOL_HARDWARE), d.hardware());
+        String ownHardware = p.get(PdSettings.POOL_HARDWARE);
+        String hardware = ownHardware != null ? ownHardware : d.hardware(); // null: a GPU coefficients leave unknown
         int tp = Objects.requireNonNullElse(p.get(PdSettings.POOL_TP), (long) d.tp()).intValue();
         String kind = Objects.requireNonNullElse(p.get(PdSettings.POOL_LATENCY_MODEL),
                 d.kind() == null ? LatencyKind.AUTO.configName() : d.kind());

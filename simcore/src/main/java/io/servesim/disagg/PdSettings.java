@@ -45,15 +45,17 @@ public final class PdSettings {
             "The prefix-threshold decider disaggregates prompts with more uncached tokens than this (Dynamo's"
                     + " max_local_prefill_length, default 1000).")
             .flag("--pd-prefix-threshold");
-    public static final Setting<Long> TRANSFER_LATENCY = Setting.of("deployment.pd.transfer.latency",
-            ValueType.duration(0, 60_000_000L).because("a fixed cost per transfer beyond a minute is no link"), 0L,
+    public static final Setting<Long> TRANSFER_LATENCY = Setting.derived("deployment.pd.transfer.latency",
+            ValueType.duration(0, 60_000_000L).because("a fixed cost per transfer beyond a minute is no link"),
+            "the greater network latency of the two pools' GPUs (gpus.yaml network.latency_us, rounded up to a us)",
             "Fixed cost per KV transfer (handshake and completion notification).")
             .flag("--pd-transfer-latency");
-    public static final Setting<Double> TRANSFER_BANDWIDTH = Setting.of("deployment.pd.transfer.bandwidth",
+    public static final Setting<Double> TRANSFER_BANDWIDTH = Setting.derived("deployment.pd.transfer.bandwidth",
             ValueType.bandwidth(0.01, 10_000).because("a P/D link below 10 MB/s moves a prompt's KV in minutes; above"
-                    + " 10 TB/s is beyond any NVLink or RDMA fabric"), 50.0,
-            "One link's bandwidth per GPU stream: 50 GB/s is one 400 Gb/s NIC per GPU (the ConnectX-7 of a DGX H100, as"
-                    + " Dynamo's NIXL moves KV GPU to GPU over RDMA).")
+                    + " 10 TB/s is beyond any NVLink or RDMA fabric"),
+            "the lesser network bandwidth per GPU of the two pools' GPUs (gpus.yaml network.bandwidth_gbps)",
+            "One link's bandwidth per GPU stream: the GPUs' network, one NIC per GPU (a DGX H100's 400 Gb/s ConnectX-7:"
+                    + " 50 GB/s, as Dynamo's NIXL moves KV GPU to GPU over RDMA).")
             .flag("--pd-transfer-bandwidth");
     public static final Setting<String> TRANSFER_TOPOLOGY = Setting.of("deployment.pd.transfer.topology",
             ValueType.choice(Topology.names()), Topology.PER_PAIR.configName(),

@@ -18,6 +18,12 @@ package io.servesim.disagg;
  */
 public record PdSetup(PoolSetup prefill, PoolSetup decode, PdDecider decider, int thresholdTokens,
                       TransferSpec transfer, double usdPerHour) {
+    public PdSetup {
+        if (!transfer.isResolved()) {
+            throw new IllegalArgumentException("a P/D deployment's transfer links must be settled: " + transfer);
+        }
+    }
+
     /** Bytes per prompt token one stream carries. */
     public long streamBytesPerToken() {
         return Math.max(prefill.kvBytesPerTokenPerGpu(), decode.kvBytesPerTokenPerGpu());

@@ -17,11 +17,22 @@ import java.util.function.Consumer;
  *   <li>schedule the next step while any work remains (work-conserving, INV-8).</li>
  * </ol>
  * Token timing follows BLIS's blackbox semantics: the first token is visible at step end + a2, and
- * every later token one GPU gap + a2 after the previous one (a2 never blocks the GPU).
+ * every later token one GPU gap + a2 after the previous one (a2 never blocks the GPU). Behind a serving
+ * front end ({@link FrontEnd}) a request reaches the wait queue after its ingress, and every token leaves the
+ * server its egress after that.
  *
  * <p>With a CPU KV tier ({@link KvOffload}), reloads either lengthen the step that admits the
  * request ({@code kv_reload: step}) or park the request until a {@code KV_LOADED} event
  * ({@code kv_reload: blocking}, {@link #onKvLoaded}).
+ *
+ * <p>Async scheduling ({@link EngineConfig#asyncScheduling()}): vLLM's engine core with a batch queue of two
+ * ({@code EngineCore.step_with_batch_queue} in {@code vllm/v1/engine/core.py}, vllm-project/vllm PR #19970; on by
+ * default since PR #27614) schedules step n+1 and queues it on the GPU right after launching step n, and only then
+ * blocks on step n's output; the requests that reached the engine core while step n executed are read from its input
+ * queue after that, so the first step that can take them is n+2. Here a request queued while a step executes waits
+ * in {@link #arrivedDuringStep} and joins the wait queue once the next step has been formed; one queued while the
+ * engine is idle, or when the next step would be empty, is taken at once (the scheduler then has nothing queued
+ * ahead of it).
  */
 public final class Engine {
     private final int id;
@@ -35,6 +46,10 @@ public final class Engine {
     private final EventQueue events;
     private final EngineObserver observer;
     private final long outputProcessingUs;
+    private final FrontEnd frontEnd;
+    /** The warm-up phase, or null without one; the start of this replica's first step (-1 before it). */
+    private final EngineConfig.Warmup warmup;
+    private long firstStepUs = -1;
     private boolean stepPending;
     private long busyUntilUs;
     private long enqueueSeq;
@@ -56,9 +71,23 @@ public final class Engine {
     /** Macro-steps over steady decode stretches, or null when off ({@code engine.macro_steps: false}). */
     private final DecodeStretch stretch;
     private final StepExecution execution;
+    /**
+     * Async scheduling: requests queued while a step executes, in arrival order; they join the wait queue once the
+     * next step is formed. Null without async scheduling.
+     */
+    private final java.util.ArrayDeque<Request> arrivedDuringStep;
+    /** Prompt tokens of {@link #arrivedDuringStep}. */
+    private long arrivedPromptTokens;
 
+    /** An engine without a serving front end (requests reach the engine core at arrival). */
     public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
                   EventQueue events, EngineObserver observer) {
+        this(id, config, latency, scheduling, events, observer, FrontEnd.OFF);
+    }
+
+    /** An engine behind the serving front end {@code frontEnd} ({@link FrontEnd}: ingress before the wait queue, egress per token). */
+    public Engine(int id, EngineConfig config, LatencyModel latency, SchedulingPolicy scheduling,
+                  EventQueue events, EngineObserver observer, FrontEnd frontEnd) {
         if (!config.isResolved()) {
             throw new IllegalArgumentException("engine config with max_model_len or total_kv_blocks unresolved: " + config);
         }
@@ -109,15 +138,19 @@ public final class Engine {
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
-        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs);
+        this.frontEnd = frontEnd;
+        this.warmup = config.warmup().enabled() ? config.warmup() : null;
+        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs,
+                frontEnd.egressUs());
         this.stretch = config.macroSteps() ? new DecodeStretch(running, kv, config) : null;
+        this.arrivedDuringStep = config.asyncScheduling() ? new java.util.ArrayDeque<>() : null;
     }
 
     public int id() { return id; }
     public EngineConfig config() { return config; }
     public KvCache kvCache() { return kv; }
     public LatencyModel latencyModel() { return latency; }
-    public int queueDepth() { return waitQueue.size(); }
+    public int queueDepth() { return waiting(); }
     public int runningCount() { return running.size(); }
     /** Requests routed here that have not left yet (in queueing delay, waiting or running). */
     public long inFlight() { return inFlight; }
@@ -129,16 +162,20 @@ public final class Engine {
     public long preemptions() { return preemptions; }
     public boolean stepPending() { return stepPending; }
     /** Tokens the waiting requests must compute before their first token (for wait estimates). */
-    public long waitingPromptTokens() { return waitQueue.promptTokens(); }
+    public long waitingPromptTokens() { return waitQueue.promptTokens() + arrivedPromptTokens; }
     /** Steps in which the head of the wait queue lacked KV blocks while the next request would have fit. */
     public long headOfLineBlocks() { return headOfLineBlocks; }
 
-    /** ARRIVAL: the request reaches this instance; it joins the wait queue after the queueing delay. */
+    /**
+     * ARRIVAL: the request reaches this instance's server; it joins the engine core's wait queue after the front end's
+     * ingress and the latency model's queueing delay.
+     */
     public void onArrival(Request r, long nowUs) {
         r.instanceId = id;
         inFlight++;
         inFlightPromptBlocks += kv.blocksFor(r.inputTokens());
-        events.schedule(nowUs + latency.queueingDelayUs(r.inputTokens()), EventKind.QUEUED, id, r);
+        events.schedule(nowUs + frontEnd.ingressUs(r.inputTokens()) + latency.queueingDelayUs(r.inputTokens()),
+                EventKind.QUEUED, id, r);
         publish();
     }
 
@@ -154,13 +191,35 @@ public final class Engine {
         }
         r.waitOrder = enqueueSeq++;
         r.state = Request.State.QUEUED;
-        waitQueue.add(r);
+        if (arrivedDuringStep != null && nowUs < busyUntilUs) {
+            // async scheduling: the step after this one is already formed
+            arrivedDuringStep.addLast(r);
+            arrivedPromptTokens += r.numTokens();
+        } else {
+            waitQueue.add(r);
+        }
         if (!stepPending) {
             // An idle engine starts at once; a busy one (a step still executing) right after it.
             stepPending = true;
             events.schedule(Math.max(nowUs, busyUntilUs), EventKind.STEP, id, null);
         }
         publish();
+    }
+
+    /** Requests waiting here: the wait queue and, under async scheduling, those queued during the current step. */
+    private int waiting() {
+        return waitQueue.size() + (arrivedDuringStep == null ? 0 : arrivedDuringStep.size());
+    }
+
+    /** Async scheduling: the requests queued during the step that just ended join the wait queue. */
+    private void releaseArrived() {
+        if (arrivedDuringStep != null && !arrivedDuringStep.isEmpty()) {
+            Request r;
+            while ((r = arrivedDuringStep.pollFirst()) != null) {
+                waitQueue.add(r);
+            }
+            arrivedPromptTokens = 0;
+        }
     }
 
     private DropReason unservable(Request r) {
@@ -196,7 +255,11 @@ public final class Engine {
     public void onStep(long nowUs) {
         stepPending = false;
         if (running.isEmpty() && waitQueue.isEmpty()) {
-            return; // emptied by an immediate drain after this step was scheduled
+            // nothing was formed ahead of the requests queued meanwhile: they are scheduled at once
+            releaseArrived();
+            if (waitQueue.isEmpty()) {
+                return; // emptied by an immediate drain after this step was scheduled
+            }
         }
         if (tiered) {
             kv.setClockUs(nowUs);
@@ -207,7 +270,11 @@ public final class Engine {
             shape.clear();
             batchFormer.form(nowUs, shape);
         }
+        releaseArrived();
         long stepUs = Math.max(1, latency.stepTimeUs(step));
+        if (warmup != null && warmingUp(nowUs)) {
+            stepUs = Math.max(1, Math.round(stepUs * warmup.factor()));
+        }
         if (tiered) {
             stepUs += kv.takeReloadStallUs();
         }
@@ -234,6 +301,14 @@ public final class Engine {
         }
         publish();
         assert Invariants.checkEngine(this);
+    }
+
+    /** Whether the step starting now is in this replica's warm-up phase (its first steps, or its first seconds). */
+    private boolean warmingUp(long nowUs) {
+        if (firstStepUs < 0) {
+            firstStepUs = nowUs;
+        }
+        return warmup.steps() > 0 ? steps < warmup.steps() : nowUs - firstStepUs < warmup.durationUs();
     }
 
     /**
@@ -294,6 +369,7 @@ public final class Engine {
     public void drainUnfinished(Consumer<Request> sink) {
         endStretch();
         running.drain(sink);
+        releaseArrived();
         waitQueue.drain(sink);
         publish();
     }
@@ -383,6 +459,7 @@ public final class Engine {
      * here. Waiting requests hold no KV blocks (a preempted one released them).
      */
     public void evacuateWaiting(Consumer<Request> sink) {
+        releaseArrived();
         waitQueue.drain(r -> {
             leaveForElsewhere(r);
             sink.accept(r);
@@ -423,7 +500,7 @@ public final class Engine {
      */
     private void publish() {
         if (board != null) {
-            board.queued[id] = waitQueue.size();
+            board.queued[id] = waiting();
             board.running[id] = running.size();
             board.inFlight[id] = inFlight;
         }
@@ -441,7 +518,7 @@ public final class Engine {
     }
 
     int waitingForInvariants() {
-        return waitQueue.size();
+        return waiting();
     }
 
     RunningBatch runningForInvariants() {

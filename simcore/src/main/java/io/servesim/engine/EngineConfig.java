@@ -24,10 +24,38 @@ import java.util.List;
  * @param kvTiers                    the CPU tier under the GPU cache and its link ({@link KvTierConfig#OFF}: none)
  * @param macroSteps                 steady decode stretches run as macro-steps ({@link DecodeStretch}; the same results,
  *                                   faster); false runs every step on its own, a debug switch ({@code engine.macro_steps})
+ * @param asyncScheduling            vLLM's async scheduling ({@code async_scheduling}): the scheduler forms step n+1 while
+ *                                   step n executes, so a request queued during a step joins the step after next
+ *                                   ({@link Engine}); false: a step takes every request queued before it starts
+ * @param warmup                     a replica's first steps run slower ({@link Warmup#OFF}: none)
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
-                           boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps) {
+                           boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling,
+                           Warmup warmup) {
+    /**
+     * A warm-up phase of each replica: its first {@code steps} steps, or the steps it starts within {@code durationUs} of
+     * its first step, take {@code factor} times as long (first-use kernel compilation and autotuning, which vLLM's
+     * start-up warm-up does not cover for every shape). Off by default: no source gives a factor for every model and GPU.
+     *
+     * @param steps      steps slowed, counted from the replica's first (0: none by count)
+     * @param durationUs time slowed from the replica's first step (0: none by time)
+     * @param factor     slowdown of a warm-up step, at least 1
+     */
+    public record Warmup(int steps, long durationUs, double factor) {
+        public static final Warmup OFF = new Warmup(0, 0, 1.0);
+
+        public Warmup {
+            if (steps < 0 || durationUs < 0 || !(factor >= 1) || Double.isInfinite(factor)) {
+                throw new IllegalArgumentException("invalid warm-up " + steps + " " + durationUs + " " + factor);
+            }
+        }
+
+        public boolean enabled() {
+            return factor > 1 && (steps > 0 || durationUs > 0);
+        }
+    }
+
     /** {@code max_model_len} not given: the model's context length. */
     public static final int MAX_MODEL_LEN_FROM_MODEL = -1;
     /** {@code total_kv_blocks} not given: from the trained coefficients or GPU memory. */
@@ -37,7 +65,18 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** The KV block sizes vLLM accepts ({@code CacheConfig.block_size}). */
     public static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
 
+    /** A config without a warm-up phase. */
+    public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
+                        int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
+                        KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling) {
+        this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
+                gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, Warmup.OFF);
+    }
+
     public EngineConfig {
+        if (warmup == null) {
+            throw new IllegalArgumentException("warmup is null");
+        }
         if (maxNumSeqs <= 0 || maxNumBatchedTokens <= 0 || longPrefillTokenThreshold < 0
                 || maxModelLen < MAX_MODEL_LEN_FROM_MODEL || blockSizeTokens <= 0 || totalKvBlocks < 0
                 || !(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1) || kvTiers == null) {
@@ -45,12 +84,15 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
     }
 
-    /** A config with macro-steps on. */
+    /**
+     * A config with macro-steps on and without async scheduling: every step takes what was queued before it starts (the
+     * engine most tests derive their expected numbers for; configs bound from YAML follow vLLM's default instead).
+     */
     public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
                         int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
                         KvTierConfig kvTiers) {
         this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
-                gpuMemoryUtilization, prefixCaching, kvTiers, true);
+                gpuMemoryUtilization, prefixCaching, kvTiers, true, false);
     }
 
     /** A config without a CPU tier. */
@@ -83,6 +125,8 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         double util = e.get(EngineSettings.GPU_MEMORY_UTILIZATION);
         boolean prefix = e.get(EngineSettings.ENABLE_PREFIX_CACHING);
         boolean macroSteps = e.get(EngineSettings.MACRO_STEPS);
+        boolean asyncScheduling = e.get(EngineSettings.ASYNC_SCHEDULING);
+        Warmup warmup = bindWarmup(e);
         KvTierConfig tiers = KvTierConfig.bind(e);
         if (tiers.enabled() && !prefix) {
             e.problem(e.pathOf("kv_cpu_blocks"), "needs enable_prefix_caching: true (the CPU tier holds prefix-cached blocks), got "
@@ -90,7 +134,33 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
         e.finish();
         return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix,
-                tiers, macroSteps);
+                tiers, macroSteps, asyncScheduling, warmup);
+    }
+
+    /**
+     * {@code warmup_steps}, {@code warmup_duration} and {@code warmup_factor}: one of the first two with a factor above 1,
+     * or none; a factor alone, or a phase with the factor left at 1, would do nothing and is refused.
+     */
+    private static Warmup bindWarmup(ConfigNode e) {
+        long steps = e.get(EngineSettings.WARMUP_STEPS);
+        long duration = e.get(EngineSettings.WARMUP_DURATION);
+        double factor = e.get(EngineSettings.WARMUP_FACTOR);
+        boolean phase = steps > 0 || duration > 0;
+        if (steps > 0 && duration > 0) {
+            e.problem(e.pathOf("warmup_duration"), "give the warm-up by steps or by time, not both (warmup_steps is "
+                    + steps + ")");
+            return Warmup.OFF;
+        }
+        if (phase && factor == 1.0) {
+            e.problem(e.pathOf("warmup_factor"), "required above 1 with a warm-up phase (" + (steps > 0 ? "warmup_steps"
+                    : "warmup_duration") + " is set): a factor of 1 slows nothing");
+            return Warmup.OFF;
+        }
+        if (!phase && e.has("warmup_factor")) {
+            e.problem(e.pathOf("warmup_factor"), "applies only with warmup_steps or warmup_duration; set one or remove it");
+            return Warmup.OFF;
+        }
+        return new Warmup((int) Math.min(Integer.MAX_VALUE, steps), duration, factor);
     }
 
     /** Whether the deployment-dependent values are known (an {@link Engine} needs that). */
@@ -101,7 +171,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps);
+                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup);
     }
 
     /**
@@ -122,9 +192,21 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         return null;
     }
 
+    /** This config with vLLM's async scheduling on or off ({@link #asyncScheduling()}). */
+    public EngineConfig withAsyncScheduling(boolean on) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup);
+    }
+
+    /** This config with the warm-up phase {@code w}. */
+    public EngineConfig withWarmup(Warmup w) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, w);
+    }
+
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling, warmup);
     }
 }

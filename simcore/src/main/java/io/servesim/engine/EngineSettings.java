@@ -36,14 +36,35 @@ public final class EngineSettings {
             .flag("--block-size");
     public static final Setting<Long> TOTAL_KV_BLOCKS = Setting.derived("engine.total_kv_blocks",
             ValueType.integer(1, KvCache.MAX_BLOCKS).in("blocks", "at most the largest cache the simulator indexes per instance"),
-            "the trained coefficients' capacity, else derived from GPU memory at gpu_memory_utilization",
+            "the trained coefficients' capacity (at another gpu_memory_utilization than 0.9, scaled by the GPU-memory"
+                    + " estimate), else derived from GPU memory at gpu_memory_utilization",
             "KV blocks of one instance (vLLM num_gpu_blocks).")
             .flag("--total-kv-blocks");
     public static final Setting<Double> GPU_MEMORY_UTILIZATION = Setting.of("engine.gpu_memory_utilization",
             ValueType.real(0.01, 1.0).in("", "a share of the GPU's memory"), EngineConfig.DEFAULT_GPU_MEMORY_UTILIZATION,
-            "Share of GPU memory vLLM may use, when the KV capacity is derived from it (vLLM gpu_memory_utilization).");
+            "Share of GPU memory vLLM may use (vLLM gpu_memory_utilization): sizes a KV capacity derived from GPU memory,"
+                    + " and scales trained coefficients' capacity, taken as measured at 0.9.");
     public static final Setting<Boolean> ENABLE_PREFIX_CACHING = Setting.of("engine.enable_prefix_caching",
             ValueType.bool(), true, "Automatic prefix caching (vLLM enable_prefix_caching; on by default in vLLM v1).");
+    public static final Setting<Boolean> ASYNC_SCHEDULING = Setting.of("engine.async_scheduling", ValueType.bool(), true,
+            "vLLM's async scheduling: step n+1 is formed while step n executes, so a request queued during a step joins"
+                    + " the step after next (vLLM async_scheduling, on by default since vLLM PR #27614; false for vLLM up"
+                    + " to 0.11).")
+            .flag("--async-scheduling");
+    public static final Setting<Long> WARMUP_STEPS = Setting.of("engine.warmup_steps",
+            ValueType.integer(0, Integer.MAX_VALUE).in("steps", null), 0L,
+            "A replica's first steps that run warmup_factor times slower (first-use kernel compilation and autotuning);"
+                    + " 0: no warm-up by count.")
+            .flag("--engine-warmup-steps");
+    public static final Setting<Long> WARMUP_DURATION = Setting.of("engine.warmup_duration",
+            ValueType.duration(0, 86_400_000_000L).because("a warm-up beyond a day is no warm-up"), 0L,
+            "Steps a replica starts within this long of its first step run warmup_factor times slower; 0: no warm-up by"
+                    + " time. Not autoscaling.warmup_duration, the start-up time before a new replica serves at all.")
+            .flag("--engine-warmup-duration");
+    public static final Setting<Double> WARMUP_FACTOR = Setting.of("engine.warmup_factor",
+            ValueType.real(1, 100).in("x", "a step at least as fast as steady state, at most 100 times slower"), 1.0,
+            "How much slower a warm-up step is than the latency model's steady-state step.")
+            .flag("--engine-warmup-factor");
     public static final Setting<Boolean> MACRO_STEPS = Setting.of("engine.macro_steps", ValueType.bool(), true,
             "Run steady decode stretches as macro-steps (the same records and summary, faster; false is a debug switch"
                     + " that runs every step on its own, DecodeStretch).");
@@ -79,7 +100,8 @@ public final class EngineSettings {
 
     /** Every engine setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(MAX_NUM_SEQS, MAX_NUM_BATCHED_TOKENS, LONG_PREFILL_TOKEN_THRESHOLD,
-            MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, MACRO_STEPS,
+            MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, ASYNC_SCHEDULING, WARMUP_STEPS, WARMUP_DURATION,
+            WARMUP_FACTOR, MACRO_STEPS,
             KV_CPU_BLOCKS, KV_OFFLOAD_THRESHOLD, KV_TRANSFER_BANDWIDTH, KV_TRANSFER_BASE_LATENCY, KV_RELOAD,
             KV_RELOAD_ON_ALLOCATION_FAILURE);
 

@@ -136,6 +136,11 @@ public final class Request {
         this.responseDelayUs = responseDelayUs;
     }
 
+    /** Whether the workload gave this request a client network ({@link #setClientNetwork}). */
+    public boolean hasClientNetwork() {
+        return responseDelayUs != null;
+    }
+
     /** Microseconds a response chunk of {@code outputTokens} takes to reach the client (0 without a network). */
     public long responseDelayUs(int outputTokens) {
         return responseDelayUs == null ? 0 : responseDelayUs.applyAsLong(outputTokens);

@@ -19,13 +19,15 @@ final class StepExecution {
     private final EventQueue events;
     private final EngineObserver observer;
     private final long outputProcessingUs;
+    /** The front end's egress: every token leaves the server this long after its sampling ({@link FrontEnd}). */
+    private final long egressUs;
     private long pendingItlUs;
     private int pendingItlCount;
     /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
     private long finishingBlocks;
 
     StepExecution(int engineId, int maxModelLen, RunningBatch running, KvCache kv, EventQueue events,
-                  EngineObserver observer, long outputProcessingUs) {
+                  EngineObserver observer, long outputProcessingUs, long egressUs) {
         this.engineId = engineId;
         this.maxModelLen = maxModelLen;
         this.running = running;
@@ -33,6 +35,7 @@ final class StepExecution {
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = outputProcessingUs;
+        this.egressUs = egressUs;
     }
 
     /**
@@ -112,11 +115,14 @@ final class StepExecution {
         finishingBlocks -= blocks;
     }
 
-    /** Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS). */
+    /**
+     * Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS), plus the
+     * front end's egress (the same for every token: later tokens keep their gaps).
+     */
     private void sampleToken(int i, long endUs, int maxLen) {
         RunningBatch b = running;
         if (b.generated[i] == 0) {
-            long firstUs = endUs + outputProcessingUs;
+            long firstUs = endUs + outputProcessingUs + egressUs;
             b.request(i).firstTokenUs = firstUs;
             b.lastTokenUs[i] = firstUs;
         } else {

@@ -15,7 +15,8 @@ import java.util.List;
  * {@link #defaultsApplied()} so the report shows it: {@code block_size} 16 (CUDA),
  * {@code enable_prefix_caching} true (on by default in v1), {@code gpu_memory_utilization} 0.9,
  * {@code tensor_parallel_size} 1, {@code long_prefill_token_threshold} 0 (no cap with one partial
- * prefill), {@code max_model_len} the model's {@code max_position_embeddings}. {@code max_num_seqs}
+ * prefill), {@code max_model_len} the model's {@code max_position_embeddings}, {@code async_scheduling} true (the
+ * default since vllm-project/vllm PR #27614). {@code max_num_seqs}
  * and {@code max_num_batched_tokens} are required: their vLLM defaults depend on the GPU and the
  * entry point (offline LLM or API server), so they cannot be assumed. Arguments that change what the hardware does
  * and that a replay does not model (data, pipeline and expert parallelism, quantization, an fp8 KV cache, float32) are
@@ -34,12 +35,13 @@ import java.util.List;
  * @param longPrefillTokenThreshold {@code long_prefill_token_threshold}
  * @param numGpuBlocksOrZero      KV blocks vLLM allocated ({@code num_gpu_blocks}, or
  *                                {@code engine_kwargs.num_gpu_blocks_override}), 0 when unknown
+ * @param asyncScheduling         {@code async_scheduling}
  * @param defaultsApplied         settings taken from vLLM defaults, as "name value"
  */
 public record EngineSettings(String model, String vllmVersion, String deviceNameOrNull, int tensorParallel,
                              int maxNumSeqs, int maxNumBatchedTokens, int maxModelLenOrZero, int blockSizeTokens,
                              boolean prefixCaching, double gpuMemoryUtilization, int longPrefillTokenThreshold,
-                             int numGpuBlocksOrZero, List<String> defaultsApplied) {
+                             int numGpuBlocksOrZero, boolean asyncScheduling, List<String> defaultsApplied) {
     public EngineSettings {
         defaultsApplied = List.copyOf(defaultsApplied);
     }
@@ -74,7 +76,7 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
                 flag(kw, "enable_prefix_caching", true, where, defaults),
                 fraction(kw, "gpu_memory_utilization", 0.9, where, defaults),
                 orDefault(kw, "long_prefill_token_threshold", 0, where, defaults),
-                blocks, defaults);
+                blocks, flag(kw, "async_scheduling", true, where, defaults), defaults);
     }
 
     private static String text(JsonNode node, String field) {

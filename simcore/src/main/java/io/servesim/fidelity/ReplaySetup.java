@@ -80,7 +80,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         int maxModelLen = s.maxModelLenOrZero() > 0 ? s.maxModelLenOrZero()
                 : arch != null ? arch.contextLength().tokens() : 0;
         EngineConfig engine = new EngineConfig(s.maxNumSeqs(), s.maxNumBatchedTokens(), s.longPrefillTokenThreshold(),
-                maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching());
+                maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching()).withAsyncScheduling(s.asyncScheduling());
         return new ReplaySetup(SimSetup.single(engine, latency), modelId, gpu, kvSource);
     }
 

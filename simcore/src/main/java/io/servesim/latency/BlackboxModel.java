@@ -61,8 +61,15 @@ public final class BlackboxModel implements LatencyModel {
         if (trained.isEmpty()) {
             throw noCoefficients(c);
         }
-        String triple = c.modelKey() + " on " + c.gpu().name() + " TP" + spec.tp();
         CoefficientTable.Entry e = trained.get();
+        String triple = e.modelId() + " on " + c.gpu().name() + " TP" + spec.tp();
+        if (!e.modelId().equals(c.modelKey())) {
+            String note = "no trained coefficients for " + c.modelKey() + " on " + c.gpu().name() + " TP" + spec.tp()
+                    + "; took those of " + e.modelId() + ", a bundled model of the same architecture (layers, widths, heads,"
+                    + " experts and dtypes)";
+            return new ResolvedLatency(new BlackboxModel(e.coefficients(), triple + " (trained, BLIS defaults.yaml; taken for "
+                    + c.modelKey() + ", same architecture)"), OptionalInt.of(e.totalKvBlocks()), c.arch(), c.gpu(), note);
+        }
         return new ResolvedLatency(new BlackboxModel(e.coefficients(), triple + " (trained, BLIS defaults.yaml)"),
                 OptionalInt.of(e.totalKvBlocks()), c.arch(), c.gpu());
     }

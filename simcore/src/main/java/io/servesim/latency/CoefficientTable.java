@@ -53,6 +53,26 @@ public final class CoefficientTable {
         return Optional.ofNullable(byTriple.get(triple(modelId, gpu, tp)));
     }
 
+    /**
+     * The trained entry on {@code gpu} at {@code tp} of a bundled model whose architecture has {@code arch}'s shape
+     * ({@link ModelArchitecture#sameShape}), for a model with no entry of its own: the one with the lowest training
+     * loss, file order breaking ties.
+     */
+    public Optional<Entry> findByArchitecture(ModelArchitecture arch, String gpu, int tp) {
+        Entry best = null;
+        for (Entry e : byTriple.values()) {
+            if (!e.gpu().equals(gpu) || e.tp() != tp) {
+                continue;
+            }
+            Optional<ModelCatalog.Entry> bundled = ModelCatalog.builtIn().find(e.modelId());
+            if (bundled.isPresent() && arch.sameShape(ModelCatalog.builtIn().architecture(bundled.get(), "coefficients"))
+                    && (best == null || e.bestLoss() < best.bestLoss())) {
+                best = e;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
     /** Every trained triple of {@code modelId}, ordered by GPU then TP. */
     public List<Entry> entriesFor(String modelId) {
         String id = modelId.toLowerCase(Locale.ROOT);

@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * One GPU type as the roofline model and the KV-capacity estimate see it: datasheet peaks of dense
  * tensor throughput and memory bandwidth, memory size, the number of streaming multiprocessors (over
- * which the roofline model quantizes GEMM tiles into waves) and the effective bandwidth of
- * tensor-parallel all-reduces. Nothing here is fitted to one GPU: the roofline model applies the
+ * which the roofline model quantizes GEMM tiles into waves) and how it talks to other GPUs
+ * ({@link Interconnect}: the intra-node link, GPUs per node, the network), from which tensor-parallel
+ * all-reduces ({@link AllReduce}) and P/D KV transfers are priced. Nothing here is fitted to one GPU: the roofline model applies the
  * cross-GPU efficiencies of {@link RooflineConstants} to every row. Values come from vendor datasheets
  * and whitepapers and, for H100, A100 and L40S, BLIS's {@code hardware_config.json}
  * (inference-sim/inference-sim); each entry of {@code gpus.yaml} names its {@link #source()}.
@@ -18,28 +19,28 @@ import java.util.List;
  * @param memoryBandwidthTBps peak memory bandwidth, TB/s (1e12 B/s)
  * @param memoryGiB           device memory, GiB
  * @param smCount             streaming multiprocessors
- * @param allReduceGBps       effective all-reduce bus bandwidth per GPU, GB/s (1e9 B/s)
+ * @param interconnect        the intra-node link, GPUs per node and inter-node network
  * @param hostLinkGbPerS      host link (PCIe x16) bandwidth per direction, GB/s (1e9 B/s): the default
  *                            of the GPU-CPU KV transfer link
  * @param source              datasheet / file the numbers come from
  * @param price               what one GPU costs per hour and where that figure comes from ({@link Price#NONE}: no price)
  */
 public record GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops,
-                      double memoryBandwidthTBps, double memoryGiB, int smCount, double allReduceGBps,
+                      double memoryBandwidthTBps, double memoryGiB, int smCount, Interconnect interconnect,
                       double hostLinkGbPerS, String source, Price price) {
 
     public GpuSpec {
         aliases = List.copyOf(aliases);
         if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0 && smCount > 0
-                && allReduceGBps > 0 && hostLinkGbPerS > 0) || price == null) {
+                && interconnect != null && hostLinkGbPerS > 0) || price == null) {
             throw new IllegalArgumentException("GPU " + name + ": non-positive spec");
         }
     }
 
     /** A GPU without a price. */
     public GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops, double memoryBandwidthTBps,
-                   double memoryGiB, int smCount, double allReduceGBps, double hostLinkGbPerS, String source) {
-        this(name, aliases, bf16Tflops, fp8Tflops, memoryBandwidthTBps, memoryGiB, smCount, allReduceGBps, hostLinkGbPerS,
+                   double memoryGiB, int smCount, Interconnect interconnect, double hostLinkGbPerS, String source) {
+        this(name, aliases, bf16Tflops, fp8Tflops, memoryBandwidthTBps, memoryGiB, smCount, interconnect, hostLinkGbPerS,
                 source, Price.NONE);
     }
 
@@ -73,9 +74,5 @@ public record GpuSpec(String name, List<String> aliases, double bf16Tflops, doub
 
     public double memoryBytes() {
         return memoryGiB * (double) (1L << 30);
-    }
-
-    public double allReduceBytesPerSecond() {
-        return allReduceGBps * 1e9;
     }
 }

@@ -13,12 +13,21 @@ import java.util.List;
  * ({@code usd_per_gpu_hour}) is optional and, when given, needs its {@code price_source},
  * and unknown keys are refused listing the valid ones (a BLIS {@code hardware_config.json} row's
  * {@code mfu_prefill} is not a datasheet number). Problems name the row and key
- * ({@code gpus[0].bf16_tflops}) under the prefix the caller gives.
+ * ({@code gpus[0].bf16_tflops}, {@code gpus[1].link.lanes}) under the prefix the caller gives.
+ *
+ * <p>The interconnect ({@link Interconnect}) is three keys: {@code link} ({@code {type: nvlink, generation,
+ * bandwidth_gbps, latency_us}} or {@code {type: pcie, generation, lanes, p2p, latency_us}}: a PCIe link's bandwidth
+ * follows from its generation and lanes, an NVLink is always peer-to-peer), {@code gpus_per_node} and {@code network}
+ * ({@code {bandwidth_gbps, latency_us}}, per GPU).
  */
 final class GpuTable {
     /** The keys of a row, in the order {@code gpus.yaml} documents them. */
     static final List<String> KEYS = List.of("name", "aliases", "bf16_tflops", "fp8_tflops", "memory_bandwidth_tbps",
-            "memory_gib", "sm_count", "all_reduce_gbps", "host_link_gbps", "source", "usd_per_gpu_hour", "price_source");
+            "memory_gib", "sm_count", "link", "gpus_per_node", "network", "host_link_gbps", "source", "usd_per_gpu_hour",
+            "price_source");
+    /** The keys of {@code link} for each type. */
+    static final List<String> NVLINK_KEYS = List.of("type", "generation", "bandwidth_gbps", "latency_us");
+    static final List<String> PCIE_KEYS = List.of("type", "generation", "lanes", "p2p", "latency_us");
 
     private GpuTable() {
     }
@@ -78,17 +87,128 @@ final class GpuTable {
         if (!row.has("sm_count")) {
             row.problem(row.pathOf("sm_count"), "required: streaming multiprocessors (an integer from the GPU's whitepaper or datasheet)");
         }
-        double allReduce = positive(row, "all_reduce_gbps", 100_000,
-                "effective all-reduce bandwidth per GPU, GB/s (bundled rows use 0.67 x the link's per-direction bandwidth)");
+        Interconnect interconnect = interconnect(row);
         double hostLink = positive(row, "host_link_gbps", 100_000, "host link bandwidth per direction, GB/s (PCIe Gen5 x16 = 64)");
         String source = text(row, "source", "where the numbers come from (datasheet, whitepaper)");
         GpuSpec.Price price = price(row);
         row.finish();
-        if (name == null || source == null || bf16 <= 0 || bandwidth <= 0 || memory <= 0 || sms < 1 || allReduce <= 0
+        if (name == null || source == null || bf16 <= 0 || bandwidth <= 0 || memory <= 0 || sms < 1 || interconnect == null
                 || hostLink <= 0 || price == null) {
             return null;
         }
-        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, allReduce, hostLink, source, price);
+        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, interconnect, hostLink, source, price);
+    }
+
+    /** {@code link}, {@code gpus_per_node} and {@code network}; null (problems recorded) when any is missing or bad. */
+    private static Interconnect interconnect(ConfigNode row) {
+        boolean ok = true;
+        ConfigNode link = row.child("link");
+        Interconnect.LinkType type = null;
+        int generation = 0;
+        double linkGBps = 0;
+        int lanes = 0;
+        boolean p2p = true;
+        double linkLatency = -1;
+        if (!link.present()) {
+            row.problem(row.pathOf("link"), "required: the intra-node link, {" + String.join(", ", NVLINK_KEYS)
+                    + "} for NVLink (type: nvlink) or {" + String.join(", ", PCIE_KEYS) + "} for PCIe (type: pcie)");
+            ok = false;
+        } else {
+            String t = link.choice("type", null, List.of("nvlink", "pcie"));
+            if (t == null) {
+                if (!link.has("type")) {
+                    link.problem(link.pathOf("type"), "required: nvlink or pcie");
+                }
+                link.declare("generation", "bandwidth_gbps", "lanes", "p2p", "latency_us");
+                ok = false;
+            } else {
+                type = t.equals("nvlink") ? Interconnect.LinkType.NVLINK : Interconnect.LinkType.PCIE;
+                generation = (int) link.longValue("generation", 0, type.minGeneration(), type.maxGeneration());
+                if (!link.has("generation")) {
+                    link.problem(link.pathOf("generation"), "required: the " + (type == Interconnect.LinkType.NVLINK ? "NVLink"
+                            : "PCIe") + " generation, " + type.minGeneration() + "-" + type.maxGeneration());
+                }
+                ok &= generation > 0;
+                if (type == Interconnect.LinkType.NVLINK) {
+                    linkGBps = positive(link, "bandwidth_gbps", 10_000, "the GPU's NVLink bandwidth per direction over all its"
+                            + " links, GB/s (H100 SXM: 450, half the datasheet's 900 GB/s bidirectional)");
+                    ok &= linkGBps > 0;
+                    refuse(link, "lanes", "applies to type: pcie only (an NVLink's bandwidth is bandwidth_gbps)");
+                    refuse(link, "p2p", "applies to type: pcie only (GPUs on NVLink always reach each other's memory)");
+                } else {
+                    JsonNode l = link.rawValue("lanes");
+                    if (l == null || !l.canConvertToInt() || !l.isIntegralNumber() || !Interconnect.PCIE_LANES.contains(l.asInt())) {
+                        link.problem(link.pathOf("lanes"), (l == null ? "required" : "must be one of " + Interconnect.PCIE_LANES
+                                + ", got " + l) + ": the PCIe lanes of the GPU's link (x16 for every bundled card)");
+                        ok = false;
+                    } else {
+                        lanes = l.asInt();
+                    }
+                    JsonNode p = link.rawValue("p2p");
+                    if (p == null || !p.isBoolean()) {
+                        link.problem(link.pathOf("p2p"), (p == null ? "required" : "must be true or false, got " + p)
+                                + ": whether the GPUs reach each other's memory over PCIe (false: through host memory,"
+                                + " as GeForce cards; vLLM's custom all-reduce then stays off)");
+                        ok = false;
+                    } else {
+                        p2p = p.asBoolean();
+                    }
+                    refuse(link, "bandwidth_gbps", "is derived from generation and lanes for type: pcie (Gen5 x16: 63.0 GB/s"
+                            + " per direction); remove it");
+                }
+                linkLatency = nonNegative(link, "latency_us", 1_000, "one-way latency of a small write to a peer, us (NCCL's"
+                        + " per-hop NVLink / PCIe latency: 0.6 / 1.0)");
+                ok &= linkLatency >= 0;
+            }
+            link.finish();
+        }
+        int perNode = (int) row.longValue("gpus_per_node", 0, 1, 1024);
+        if (!row.has("gpus_per_node")) {
+            row.problem(row.pathOf("gpus_per_node"), "required: GPUs in one server (8 in an HGX board); a tensor-parallel"
+                    + " group larger than this spans servers over the network");
+        }
+        ok &= perNode > 0;
+        ConfigNode net = row.child("network");
+        double netGBps = 0;
+        double netLatency = -1;
+        if (!net.present()) {
+            row.problem(row.pathOf("network"), "required: the inter-node network per GPU, {bandwidth_gbps, latency_us}"
+                    + " (a DGX H100 has one 400 Gb/s NIC per GPU: bandwidth_gbps: 50)");
+            ok = false;
+        } else {
+            netGBps = positive(net, "bandwidth_gbps", 10_000, "the network bandwidth per GPU and direction, GB/s (400 Gb/s = 50)");
+            netLatency = nonNegative(net, "latency_us", 1_000, "one-way latency of the network, us");
+            net.finish();
+            ok &= netGBps > 0 && netLatency >= 0;
+        }
+        if (!ok) {
+            return null;
+        }
+        return type == Interconnect.LinkType.NVLINK
+                ? Interconnect.nvlink(generation, linkGBps, linkLatency, perNode, netGBps, netLatency)
+                : Interconnect.pcie(generation, lanes, p2p, linkLatency, perNode, netGBps, netLatency);
+    }
+
+    /** A key the other link type has: refused with why, so it is not an unknown key. */
+    private static void refuse(ConfigNode node, String key, String why) {
+        node.declare(key);
+        if (node.has(key)) {
+            node.problem(node.pathOf(key), why);
+        }
+    }
+
+    /** A required number in [0, max]; -1 (a problem recorded) when missing or out of range. */
+    private static double nonNegative(ConfigNode node, String key, double max, String what) {
+        JsonNode v = node.rawValue(key);
+        if (v == null) {
+            node.problem(node.pathOf(key), "required: " + what);
+            return -1;
+        }
+        if (!v.isNumber() || !(v.asDouble() >= 0 && v.asDouble() <= max)) {
+            node.problem(node.pathOf(key), "must be a number in [0, " + (long) max + "] (" + what + "), got " + v);
+            return -1;
+        }
+        return v.asDouble();
     }
 
     /** The row's optional price and its source ({@link GpuSpec.Price#NONE} without one); null (a problem recorded) when bad. */

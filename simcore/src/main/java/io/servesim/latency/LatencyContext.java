@@ -19,10 +19,18 @@ import java.util.Optional;
 record LatencyContext(LatencyKind kind, LatencySpec spec, String path, String kindKey, GpuSpec gpu,
                       ModelArchitecture arch, String modelKey) {
 
-    /** Trained blackbox coefficients of the (model, GPU, TP) triple, if both are named and trained. */
+    /**
+     * Trained blackbox coefficients of the (model, GPU, TP) triple, if both are named and trained; for a model without
+     * an entry of its own, those of a bundled model of the same architecture on that GPU and TP
+     * ({@link CoefficientTable#findByArchitecture}: Mixtral-8x7B-v0.1 takes Mixtral-8x7B-Instruct-v0.1's), whose
+     * {@link CoefficientTable.Entry#modelId()} then differs from {@link #modelKey()}.
+     */
     Optional<CoefficientTable.Entry> trained() {
-        return modelKey == null || gpu == null ? Optional.empty()
-                : CoefficientTable.builtIn().find(modelKey, gpu.name(), spec.tp());
+        if (modelKey == null || gpu == null) {
+            return Optional.empty();
+        }
+        Optional<CoefficientTable.Entry> own = CoefficientTable.builtIn().find(modelKey, gpu.name(), spec.tp());
+        return own.isPresent() || arch == null ? own : CoefficientTable.builtIn().findByArchitecture(arch, gpu.name(), spec.tp());
     }
 
     /** How to choose {@code kind}: {@code deployment.latency_model: roofline}, {@code --latency-model roofline}. */

@@ -73,6 +73,18 @@ public record ModelArchitecture(String name, String modelType, int layers, int h
         }
     }
 
+    /**
+     * Whether {@code other} has this model's serving shape: the same model type, layers, widths, vocabulary, embedding
+     * tying, dtypes, attention and feed-forward (names and context length aside), so that one's measured step times
+     * stand for the other's (an instruct model and its base model; Llama 3.1 and 3.3 70B).
+     */
+    public boolean sameShape(ModelArchitecture other) {
+        return other != null && modelType.equals(other.modelType) && layers == other.layers && hiddenSize == other.hiddenSize
+                && vocabSize == other.vocabSize && tieWordEmbeddings == other.tieWordEmbeddings && dtypeBytes == other.dtypeBytes
+                && weightBytesPerParam == other.weightBytesPerParam && attention.equals(other.attention)
+                && feedForward.equals(other.feedForward);
+    }
+
     public long embeddingParams() {
         return (long) vocabSize * hiddenSize;
     }

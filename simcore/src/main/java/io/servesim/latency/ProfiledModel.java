@@ -28,8 +28,8 @@ import java.util.OptionalInt;
  *
  * <p>The tables hold one GPU's kernels only; for TP &gt; 1 the two all-reduces per decoder layer
  * (after o_proj and down_proj, as LLMServingSim attaches them) cost what {@link RooflineModel}
- * charges: {@link RooflineModel#ALL_REDUCE_LATENCY_US} each plus a ring transfer of
- * tokens x hidden x dtype bytes at the GPU's all-reduce bandwidth.
+ * charges: {@link AllReduce} of tokens x hidden x dtype bytes over the GPU's interconnect, its custom
+ * all-reduce's launch at the bundled cross-GPU per-kernel cost.
  *
  * <p>No CPU overhead is added: vLLM's scheduling overlaps the GPU, and LLMServingSim reports
  * -1.0% TPOT against the real RTX PRO 6000 run with the GPU tables alone.
@@ -47,18 +47,20 @@ public final class ProfiledModel implements LatencyModel {
     private final PiecewiseLinear[] onceBySequences;
     private final AttentionGrid attention;
     private final SkewCorrection skew;
+    private final AllReduce allReduce;
+    private final int allReduces;
+    private final double allReduceBytesPerToken;
+    private final String interconnectNote;
     private final int moesPerLayer;
     private final MoeTable moe;
     private final int expertsPerToken;
     private final int experts;
-    private final double allReduceFixedUs;
-    private final double allReduceUsPerToken;
 
     /**
      * @param profile  the measured tables
      * @param sequence the layers a step runs
      * @param model    the served model (its {@code num_hidden_layers}, hidden size and dtype)
-     * @param gpu      the GPU (its all-reduce bandwidth; used only when the profile's TP is above 1)
+     * @param gpu      the GPU (its interconnect; used only when the profile's TP is above 1)
      * @param label    short name of the profile for {@link #describe()}
      */
     ProfiledModel(LayerProfile profile, ProfileArchitecture sequence, ModelArchitecture model, GpuSpec gpu, String label) {
@@ -95,11 +97,10 @@ public final class ProfiledModel implements LatencyModel {
         this.onceByTokens = byTokens.toArray(PiecewiseLinear[]::new);
         this.onceBySequences = bySeqs.toArray(PiecewiseLinear[]::new);
         int tp = profile.tp();
-        int allReduces = 2 * model.layers();
-        this.allReduceFixedUs = tp > 1 ? allReduces * RooflineModel.ALL_REDUCE_LATENCY_US : 0;
-        this.allReduceUsPerToken = tp > 1
-                ? allReduces * 2.0 * (tp - 1) / tp * model.hiddenSize() * model.dtypeBytes() / gpu.allReduceBytesPerSecond() * 1e6
-                : 0;
+        this.allReduces = tp > 1 ? 2 * model.layers() : 0;
+        this.allReduce = tp > 1 ? new AllReduce(gpu.interconnect(), tp, RooflineConstants.bundled().kernelLaunchUs()) : null;
+        this.allReduceBytesPerToken = (double) model.hiddenSize() * model.dtypeBytes();
+        this.interconnectNote = RooflineModel.interconnectNote(gpu, allReduce);
     }
 
     /**
@@ -136,7 +137,7 @@ public final class ProfiledModel implements LatencyModel {
 
     @Override
     public String describe() {
-        return "profiled " + label;
+        return "profiled " + label + interconnectNote;
     }
 
     @Override
@@ -160,7 +161,9 @@ public final class ProfiledModel implements LatencyModel {
         for (PiecewiseLinear c : onceBySequences) {
             us += c.at(seqs);
         }
-        us += allReduceFixedUs + step.totalTokens() * allReduceUsPerToken;
+        if (allReduce != null) {
+            us += allReduces * allReduce.timeUs(tokens * allReduceBytesPerToken);
+        }
         return Math.max(1L, Math.round(us));
     }
 

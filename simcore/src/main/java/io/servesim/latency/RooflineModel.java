@@ -19,7 +19,7 @@ import java.util.OptionalInt;
  *                      decode reads each sequence's paged KV cache at the memory efficiency; in a
  *                      mixed step each decode also pays 64-row query tiles ({@link #attentionUs})
  *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
- *         + 2 all-reduces per layer when tp > 1
+ *         + 2 all-reduces per layer of tokens x hidden x dtype bytes when tp > 1 ({@link AllReduce})
  * </pre>
  * GEMMs per layer (N, K per rank): QKV ((heads + 2 kvHeads) x headDim / tp, hidden), O (hidden,
  * heads x headDim / tp), gate/up (2 x intermediate / tp, hidden), down (hidden, intermediate / tp);
@@ -38,21 +38,17 @@ import java.util.OptionalInt;
  * Engines without it (vLLM up to 0.11, which the trained BLIS coefficients measured, and Splitwise's)
  * pay both in series: {@link #serialStepTimeUs}.
  *
- * <p>Tensor parallelism: two all-reduces per layer (after attention and after the MLP) of
- * tokens x hidden x dtype bytes, ring cost 2(tp-1)/tp x bytes / {@link GpuSpec#allReduceGBps()} plus
- * {@link #ALL_REDUCE_LATENCY_US} each, not overlapped with compute.
+ * <p>Tensor parallelism: two all-reduces per layer, after attention's output projection and after the MLP's down
+ * projection, as vLLM's Megatron-style {@code RowParallelLinear} reduces them ({@code vllm/model_executor/models/llama.py}),
+ * each of tokens x hidden x dtype bytes, not overlapped with compute: vLLM's custom all-reduce or NCCL over the GPU's
+ * link ({@link AllReduce}, from {@link GpuSpec#interconnect()}), so the same step costs more over PCIe than over
+ * NVLink, and more again across nodes.
  *
  * <p>Not modelled: kernel fusion beyond what the element-wise bytes assume, split-K GEMMs, attention
  * kernels' own tiling, MoE load imbalance (routing is uniform: the expected number of distinct experts
  * T tokens touch is E x (1 - (1 - k/E)^T)).
  */
 public final class RooflineModel implements LatencyModel {
-    /**
-     * Fixed latency of one all-reduce in microseconds (launch plus synchronisation), BLIS's
-     * {@code allReduceLatency} example value; the vidur H100 profile measures 7-44 us for NCCL
-     * all-reduces up to 8 MB.
-     */
-    public static final double ALL_REDUCE_LATENCY_US = 20.0;
     /**
      * Kernels of a decoder layer besides its GEMMs, each costing {@link RooflineConstants#kernelLaunchUs()}:
      * input and post-attention RMSNorm, rotary embedding, attention, SiLU-and-mul, as vLLM's Llama layer runs
@@ -88,6 +84,10 @@ public final class RooflineModel implements LatencyModel {
     private final double gpuFixedUs;
     private final double perSequenceUs;
     private final double kernelLaunchUs;
+    /** The tensor-parallel all-reduce (null at TP 1), its count per step and bytes per token. */
+    private final AllReduce allReduce;
+    private final int allReducesPerStep;
+    private final double allReduceBytesPerToken;
 
     /** The model with the bundled cross-GPU constants. */
     public RooflineModel(ModelArchitecture model, GpuSpec gpu, int tp) {
@@ -137,10 +137,11 @@ public final class RooflineModel implements LatencyModel {
                 / layers / tp;
         double elementwiseBytesPerLayer = act * (4.0 * h + 3.0 * activeIntermediate
                 + 2.0 * (a.heads() / tp + kvHeadsPerRank) * a.qkHeadDim());
-        double allReduces = tp > 1 ? 2.0 * layers : 0;
-        this.usPerToken = layers * elementwiseBytesPerLayer * usPerByte
-                + allReduces * 2.0 * (tp - 1) / tp * h * act / gpu.allReduceBytesPerSecond() * 1e6;
-        this.gpuFixedUs = layers * OTHER_KERNELS_PER_LAYER * constants.kernelLaunchUs() + allReduces * ALL_REDUCE_LATENCY_US;
+        this.usPerToken = layers * elementwiseBytesPerLayer * usPerByte;
+        this.allReduce = tp > 1 ? new AllReduce(gpu.interconnect(), tp, constants.kernelLaunchUs()) : null;
+        this.allReducesPerStep = tp > 1 ? 2 * layers : 0;
+        this.allReduceBytesPerToken = (double) h * act;
+        this.gpuFixedUs = layers * OTHER_KERNELS_PER_LAYER * constants.kernelLaunchUs();
         this.perSequenceUs = constants.perSequenceUs();
         this.kernelLaunchUs = constants.kernelLaunchUs();
     }
@@ -203,8 +204,17 @@ public final class RooflineModel implements LatencyModel {
     @Override
     public String describe() {
         return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s; "
-                        + "cross-GPU constants: %s", model.name(), gpu.name(), tp, gpu.smCount(),
-                gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe());
+                        + "cross-GPU constants: %s%s", model.name(), gpu.name(), tp, gpu.smCount(),
+                gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe(),
+                interconnectNote(gpu, allReduce));
+    }
+
+    /**
+     * How a TP group's all-reduces run, for descriptions: {@code ; interconnect: NVLink 4, ...; all-reduce: vLLM custom
+     * all-reduce below 8 MiB ...}; empty at TP 1.
+     */
+    static String interconnectNote(GpuSpec gpu, AllReduce allReduce) {
+        return allReduce == null ? "" : "; interconnect: " + gpu.interconnect().describe() + "; all-reduce: " + allReduce.describe();
     }
 
     /**
@@ -262,7 +272,13 @@ public final class RooflineModel implements LatencyModel {
                 layerUs += moeLayers * (touched * (g.timeUs(rowsPerExpert) - kernelLaunchUs) + kernelLaunchUs);
             }
         }
-        return gpuFixedUs + layerUs + lmHead.timeUs(step.batchSize()) + attentionUs(step) + tokens * usPerToken;
+        return gpuFixedUs + layerUs + lmHead.timeUs(step.batchSize()) + attentionUs(step) + tokens * usPerToken
+                + allReduceUs(tokens);
+    }
+
+    /** The step's all-reduces: two per layer of {@code tokens} x hidden x dtype bytes (0 at TP 1). */
+    double allReduceUs(long tokens) {
+        return allReduce == null ? 0 : allReducesPerStep * allReduce.timeUs(tokens * allReduceBytesPerToken);
     }
 
     /**

@@ -79,7 +79,8 @@ public final class MetricCatalog {
             Metric.count("kv_allocation_failures", "allocations", RUN, RunSummary::kvAllocationFailures,
                     "Failed KV allocations; each triggers a preemption or stops admission for the step.").lower(),
             Metric.distribution("ttft_ms", RUN, RunSummary::ttftMs,
-                    "time to first token (arrival at the engine to the first output token) of completed requests",
+                    "time to first token on the server side, from the request's arrival at the server to its first output token"
+                            + " leaving it (the serving front end's ingress and egress included), of completed requests",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(1000, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:time_to_first_token_seconds; " + VLLM_BENCH + ": ttfts"),
             Metric.distribution("tpot_ms", RUN, RunSummary::tpotMs,
@@ -94,12 +95,13 @@ public final class MetricCatalog {
                     .fitness(Normalisation.inverse(100, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:inter_token_latency_seconds; " + VLLM_BENCH + ": itls"),
             Metric.distribution("e2e_ms", RUN, RunSummary::e2eMs,
-                    "end-to-end latency (arrival at the engine to the last token) of completed requests",
+                    "end-to-end latency on the server side, from the request's arrival at the server to its last token leaving it"
+                            + " (the serving front end included), of completed requests",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(10_000, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:e2e_request_latency_seconds; " + VLLM_BENCH + ": e2els"),
             Metric.distribution("client_ttft_ms", RUN, RunSummary::clientTtftMs,
-                    "time to first token as the client sees it, send to receipt over the client network's two legs"
-                            + " (completed requests)",
+                    "time to first token as the client sees it, send to receipt: ttft_ms plus the client network's two legs"
+                            + " (a workload client's network, else frontend.network_rtt_us; completed requests)",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(1000, "ms"))
                     .source(VLLM_BENCH + ": ttfts, measured at the client"),
             Metric.distribution("client_e2e_ms", RUN, RunSummary::clientE2eMs,

@@ -15,7 +15,7 @@ public final class DeploymentSettings {
     public static final Setting<String> MODEL = Setting.derived("deployment.model", ValueType.text(),
             "required, unless deployment.coefficients gives a blackbox model",
             "The served model: a Hugging Face id (case-insensitive; the bundled configs in sweeps/data/models) or the path"
-                    + " of a config.json (relative to the config).")
+                    + " of a config.json (relative to the config; the flag's path is relative to the working directory).")
             .flag("--model");
     public static final Setting<String> HARDWARE = Setting.derived("deployment.hardware", ValueType.text(),
             "required, unless deployment.coefficients gives a blackbox model",
@@ -31,7 +31,8 @@ public final class DeploymentSettings {
             ValueType.choice(LatencyKind.names()), LatencyKind.AUTO.configName(),
             "How a step is priced: blackbox (trained coefficients), roofline (operators of the model on the GPU's"
                     + " datasheet), profiled (measured per-layer tables); auto takes the trained coefficients when they exist"
-                    + " for the model, GPU and TP, else the roofline.")
+                    + " for the model, GPU and TP (or, for a model without, for a bundled model of the same architecture,"
+                    + " named in the description), else the roofline.")
             .flag("--latency-model");
     public static final Setting<String> COEFFICIENTS = Setting.derived("deployment.coefficients", ValueType.text(),
             "the trained coefficients of the model, GPU and TP (BLIS's defaults.yaml), when latency_model is blackbox or auto",

@@ -17,7 +17,8 @@ import java.util.List;
  * ({@link FleetKeys}: {@code deployment.pd.decode.engine.total_kv_blocks}, {@code deployment.pd.decode.replicas}).
  * Both pools must agree on the KV block size (a transfer moves whole blocks), the decode pool's
  * {@code max_model_len} must hold what the prefill pool's accepts, and the model's architecture must be
- * known (its KV bytes per token size the transfers).
+ * known (its KV bytes per token size the transfers). The KV links not given in {@code deployment.pd.transfer} are the
+ * pools' GPUs' network ({@link io.servesim.disagg.TransferSpec#fromNetwork}).
  *
  * @param setup             the resolved deployment
  * @param decodeLatency     the decode pool's latency model as resolved (the run's headline model)
@@ -43,9 +44,19 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         if (!problems.isEmpty()) {
             return null;
         }
+        var transfer = spec.transfer();
+        if (!transfer.isResolved()) {
+            if (prefill.latency().gpuOrNull() == null || decode.latency().gpuOrNull() == null) {
+                problems.add(new ConfigException.Problem("deployment.pd.transfer." + (transfer.bandwidthGbPerS() > 0
+                        ? "latency" : "bandwidth"), "required: a pool's GPU is not known (blackbox coefficients without"
+                        + " hardware), so the network its KV moves over cannot be taken from the GPU table"));
+                return null;
+            }
+            transfer = transfer.fromNetwork(prefill.latency().gpuOrNull(), decode.latency().gpuOrNull());
+        }
         double usdPerHour = price(spec.prefill(), usdPerGpuHourOverride) + price(spec.decode(), usdPerGpuHourOverride);
         PdSetup setup = new PdSetup(prefill.setup(), decode.setup(), spec.decider(), spec.thresholdTokens(),
-                spec.transfer(), usdPerHour);
+                transfer, usdPerHour);
         return new PdPlan(setup, decode.latency(), "prefill: " + prefill.source() + "; decode: " + decode.source());
     }
 

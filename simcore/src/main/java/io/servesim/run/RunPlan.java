@@ -5,6 +5,7 @@ import io.servesim.config.ConfigException;
 import io.servesim.decisions.DecisionSink;
 import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.FrontEnd;
 import io.servesim.engine.KvTierConfig;
 import io.servesim.latency.GpuSpec;
 import io.servesim.latency.KvCapacity;
@@ -25,8 +26,9 @@ import java.util.List;
  * {@link #run} can then be called any number of times, each a fresh deterministic simulation.
  *
  * <p>KV capacity, in order: {@code engine.total_kv_blocks}; else the {@code total_kv_blocks} vLLM
- * reported in the runs the trained blackbox coefficients came from (as BLIS does); else derived from
- * GPU memory ({@link KvCapacity}). {@code max_model_len} defaults to the model's maximum length
+ * reported in the runs the trained blackbox coefficients came from (as BLIS does), taken as measured at vLLM's default
+ * {@code gpu_memory_utilization} 0.9 and, at another utilization, scaled by the ratio of the GPU-memory estimates at the
+ * two ({@link KvCapacity}); else derived from GPU memory. {@code max_model_len} defaults to the model's maximum length
  * ({@code max_position_embeddings}, rope scaling applied), as vLLM does; {@link StartupChecks}
  * refuses what vLLM refuses at start-up and what the simulator's heap cannot hold.
  */
@@ -59,8 +61,13 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
+        FrontEnd frontEnd = frontEnd(cfg, isBlackbox(resolved.model()), problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
         SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents());
+                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents())
+                .withFrontEnd(frontEnd);
         return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
     }
 
@@ -81,14 +88,38 @@ public final class RunPlan {
                     d.replicas(), d.engine().totalKvBlocks(), d.engine().prefixCaching(), Runtime.getRuntime().maxMemory(),
                     problems);
         }
+        FrontEnd frontEnd = pd == null ? FrontEnd.OFF : frontEnd(cfg, isBlackbox(pd.setup().prefill().latency())
+                || isBlackbox(pd.setup().decode().latency()), problems);
         if (!problems.isEmpty() || pd == null) {
             throw new ConfigException(problems);
         }
         var decode = pd.setup().decode();
         SimSetup setup = new SimSetup(decode.engine(), decode.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
                 cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting())
-                .withMaxEvents(cfg.maxEvents());
+                .withMaxEvents(cfg.maxEvents()).withFrontEnd(frontEnd);
         return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
+    }
+
+    private static boolean isBlackbox(LatencyModel model) {
+        return model instanceof io.servesim.latency.BlackboxModel;
+    }
+
+    /**
+     * The serving front end ({@code frontend:}): on unless {@code frontend.enabled} says otherwise or, left unsaid, the
+     * latency model is blackbox (its alpha coefficients already price the API server); costs given for a front end that
+     * is off would do nothing and are refused, naming why it is off.
+     */
+    private static FrontEnd frontEnd(SimConfig cfg, boolean blackbox, List<ConfigException.Problem> problems) {
+        io.servesim.engine.FrontEndSettings.Bound f = cfg.frontEnd();
+        if (!f.on(blackbox)) {
+            for (String path : f.given()) {
+                problems.add(new ConfigException.Problem(path, f.enabled() != null ? "applies only with the front end on,"
+                        + " but frontend.enabled is false" : "does nothing: the front end is off with the blackbox latency"
+                        + " model, whose alpha coefficients already price the API server; set frontend.enabled: true to add it"
+                        + " anyway, or remove " + path));
+            }
+        }
+        return f.resolve(blackbox);
     }
 
     /**
@@ -124,6 +155,33 @@ public final class RunPlan {
             blocks = e.totalKvBlocks();
             source = keys.engine("total_kv_blocks");
             phrase = "of " + source;
+        } else if (resolved.kvBlocksFromCoefficients().isPresent()
+                && e.gpuMemoryUtilization() != EngineConfig.DEFAULT_GPU_MEMORY_UTILIZATION) {
+            // the coefficients' capacity holds at vLLM's default utilization: another one scales it by the memory estimate
+            int measured = resolved.kvBlocksFromCoefficients().getAsInt();
+            if (calibratedFile != null || resolved.architectureOrNull() == null || resolved.gpuOrNull() == null) {
+                blocks = measured;
+                source = "";
+                phrase = "";
+                problems.add(new ConfigException.Problem(keys.engine("gpu_memory_utilization"), String.format(
+                        java.util.Locale.ROOT, "%.2f cannot be honoured: the KV capacity comes from the %s (%d blocks, taken"
+                                + " as measured at vLLM's default 0.9) and %s; set %s instead", e.gpuMemoryUtilization(),
+                        calibratedFile != null ? "calibrated coefficients of " + calibratedFile : "trained coefficients", measured,
+                        calibratedFile != null ? "the utilization of the calibration run is not recorded"
+                                : "without the model's architecture and GPU it cannot be rescaled", keys.engine("total_kv_blocks"))));
+            } else {
+                KvCapacity at = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp, e.blockSizeTokens(),
+                        e.gpuMemoryUtilization(), e.maxNumBatchedTokens(), e.maxNumSeqs(), keys.deployment());
+                KvCapacity atDefault = KvCapacity.estimate(resolved.architectureOrNull(), resolved.gpuOrNull(), tp,
+                        e.blockSizeTokens(), EngineConfig.DEFAULT_GPU_MEMORY_UTILIZATION, e.maxNumBatchedTokens(), e.maxNumSeqs(),
+                        keys.deployment());
+                blocks = Math.max(1, (int) Math.round((double) measured * at.totalBlocks() / atDefault.totalBlocks()));
+                source = String.format(java.util.Locale.ROOT, "trained coefficients' %d blocks (taken as measured at"
+                        + " gpu_memory_utilization 0.9) scaled to %.2f by the GPU-memory estimate (%d / %d blocks)", measured,
+                        e.gpuMemoryUtilization(), at.totalBlocks(), atDefault.totalBlocks());
+                phrase = "of the trained coefficients' total_kv_blocks scaled to gpu_memory_utilization "
+                        + String.format(java.util.Locale.ROOT, "%.2f", e.gpuMemoryUtilization());
+            }
         } else if (resolved.kvBlocksFromCoefficients().isPresent()) {
             blocks = resolved.kvBlocksFromCoefficients().getAsInt();
             source = calibratedFile != null
@@ -261,6 +319,15 @@ public final class RunPlan {
         return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();
     }
 
+    /** What the serving front end adds to this run's latencies, or why it is off (for summaries). */
+    public String frontEndDescription() {
+        if (setup.frontEnd().enabled()) {
+            return setup.frontEnd().describe();
+        }
+        return config.frontEnd().enabled() != null ? "off (frontend.enabled: false)"
+                : "off: the blackbox latency model's alpha coefficients price the API server (frontend.enabled: true adds it)";
+    }
+
     public SimConfig config() { return config; }
     public EngineConfig engineConfig() { return setup.engine(); }
     public SimSetup setup() { return setup; }
@@ -274,6 +341,9 @@ public final class RunPlan {
         w.addAll(config.fitness().notes());
         if (config.latency().calibrated() != null && !latency.model().calibrationNote().isEmpty()) {
             w.add("deployment.coefficients: " + latency.model().calibrationNote());
+        }
+        if (!latency.note().isEmpty()) {
+            w.add("deployment.model: " + latency.note());
         }
         var a = setup.autoscaling();
         if (a.enabled() && Double.isNaN(a.usdPerGpuHour())) {

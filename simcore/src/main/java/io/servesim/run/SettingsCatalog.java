@@ -39,6 +39,9 @@ public final class SettingsCatalog {
                     DeploymentSettings.ALL),
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
                     + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("frontend", "The serving front end of every instance: the API server's work before a request reaches"
+                    + " the engine core and after each token is sampled, and the client network of requests without one.",
+                    io.servesim.engine.FrontEndSettings.ALL),
             new Section("cluster", "The control plane around the instances: its decision latencies and how fresh each"
                     + " instance signal is when a policy reads it.", ClusterSettings.ALL),
             new Section("autoscaling", "Replicas coming and going: the fleet's bounds, the scale check, how a new replica"

@@ -27,8 +27,10 @@ import io.servesim.workload.WorkloadSpec;
  * @param decodeRouting {@code deployment.pd.decode_routing}, the decode pool's router ({@link DecodeRouting}); null
  *                      for aggregated
  * @param maxEvents  {@code max_events}: events a run may process before it stops with a {@link RunLimitException}
+ * @param frontEnd   {@code frontend:} the serving front end (whether it is on may still depend on the latency model)
  */
 public record SimConfig(long seed, long horizonUs, LatencySpec latency, EngineConfig engine, ClusterConfig cluster,
                         PolicyBundle policies, SloTargets slo, FitnessWeights fitness, WorkloadSpec workload,
-                        AutoscalingConfig autoscaling, PdSpec pd, PolicySpec decodeRouting, long maxEvents) {
+                        AutoscalingConfig autoscaling, PdSpec pd, PolicySpec decodeRouting, long maxEvents,
+                        io.servesim.engine.FrontEndSettings.Bound frontEnd) {
 }

@@ -119,6 +119,7 @@ public final class SimConfigLoader {
         }
         ClusterConfig cluster = ClusterBinder.bind(root.child("cluster"), instances);
         SloTargets slo = SloTargets.bind(root.child("slo"));
+        io.servesim.engine.FrontEndSettings.Bound frontEnd = io.servesim.engine.FrontEndSettings.bind(root.child("frontend"));
         AutoscalingConfig autoscaling = AutoscalingBinder.bind(root.child("autoscaling"), instances);
         // the routing policy routes to the prefill pool of a P/D deployment, the decode routing to the decode pool
         PolicyContext ctx = new PolicyContext(autoscaling.enabled() ? autoscaling.maxReplicas() : instances, slo,
@@ -155,7 +156,7 @@ public final class SimConfigLoader {
         root.finish();
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 
     /**
@@ -197,10 +198,15 @@ public final class SimConfigLoader {
      * ({@code {alpha: [..], beta: [..]}}) or as the path of a file {@code servesim calibrate} wrote
      * ({@link CalibratedCoefficients}); {@code profile}, a measured-profile directory for the profiled
      * model; {@code gpus}, a file of GPU rows in the bundled {@code gpus.yaml}'s format that {@code hardware}
-     * may then name ({@link GpuCatalog#withFile}). Paths resolve against {@code baseDir}.
+     * may then name ({@link GpuCatalog#withFile}). Paths resolve against {@code baseDir}, a model's {@code config.json}
+     * too unless it came from the command line ({@code --model}, {@code --set}: relative to the working directory).
      */
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.get(DeploymentSettings.MODEL);
+        if (model != null && model.trim().toLowerCase(java.util.Locale.ROOT).endsWith(".json") && !d.fromCommandLine("model")) {
+            // a config.json named in the file is relative to the file's folder, as trace.path and gpus are
+            model = baseDir.resolve(model.trim()).normalize().toString();
+        }
         String hardware = d.get(DeploymentSettings.HARDWARE);
         int tp = d.getInt(DeploymentSettings.TP);
         String kind = d.get(DeploymentSettings.LATENCY_MODEL);

@@ -4,6 +4,7 @@ import io.servesim.cluster.AutoscalingConfig;
 import io.servesim.cluster.ClusterConfig;
 import io.servesim.disagg.PdSetup;
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.FrontEnd;
 import io.servesim.latency.LatencyModel;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.policy.PolicySpec;
@@ -25,10 +26,19 @@ import io.servesim.slo.SloTargets;
  * @param pd         the P/D deployment (its pools replace the fleet of {@code engine} replicas); null for aggregated
  * @param decodeRouting the P/D decode pool's router; null for aggregated
  * @param maxEvents  events a run may process before it stops with a {@link RunLimitException} ({@code max_events})
+ * @param frontEnd   the serving front end of every instance ({@link FrontEnd#OFF}: none)
  */
 public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                        SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents) {
+                       int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents, FrontEnd frontEnd) {
+    /** A deployment without a serving front end. */
+    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
+                    SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
+                    int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents) {
+        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting,
+                maxEvents, FrontEnd.OFF);
+    }
+
     /** An aggregated deployment. */
     public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
                     SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
@@ -50,22 +60,22 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
 
     public SimSetup withPolicies(PolicyBundle p) {
         return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 
     public SimSetup withCluster(ClusterConfig c) {
         return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 
     public SimSetup withHorizonUs(long h) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 
     public SimSetup withFitness(FitnessWeights f) {
         return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 
     /**
@@ -74,7 +84,7 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
      */
     public SimSetup withPd(PdSetup p, PolicySpec decode) {
         return new SimSetup(engine, latency, cluster.withInstances(p.instances()), policies, slo, fitness, horizonUs,
-                autoscaling, gpusPerReplica, p, decode, maxEvents);
+                autoscaling, gpusPerReplica, p, decode, maxEvents, frontEnd);
     }
 
     /** GPUs of the deployment: both pools', or instances x TP. */
@@ -85,11 +95,17 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
     /** This setup stopping after {@code n} events ({@code max_events}). */
     public SimSetup withMaxEvents(long n) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, n);
+                decodeRouting, n, frontEnd);
+    }
+
+    /** This setup behind the serving front end {@code f}. */
+    public SimSetup withFrontEnd(FrontEnd f) {
+        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
+                decodeRouting, maxEvents, f);
     }
 
     public SimSetup withAutoscaling(AutoscalingConfig a) {
         return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd,
-                decodeRouting, maxEvents);
+                decodeRouting, maxEvents, frontEnd);
     }
 }

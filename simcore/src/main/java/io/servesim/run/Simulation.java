@@ -62,6 +62,12 @@ public final class Simulation {
     private final MetricsCollector metrics;
     private final RequestSource source;
     private final Consumer<Request> injector = this::inject;
+    /**
+     * The front end's client round trip for requests without a network of their own, and its response leg (one
+     * instance for the run), or 0 and null; split as {@code workload.NetworkSpec} splits one.
+     */
+    private final long defaultNetworkRttUs;
+    private final java.util.function.IntToLongFunction defaultResponseLeg;
     private final SessionStats sessionStats;
     /** P/D disaggregation (deployment.architecture: pd), or null. */
     private final PdCoordinator pd;
@@ -100,10 +106,14 @@ public final class Simulation {
         for (int i = 0; i < n; i++) {
             PoolSetup pool = pdSetup == null ? null : i < pdSetup.prefill().replicas() ? pdSetup.prefill() : pdSetup.decode();
             engines[i] = new Engine(i, pool == null ? setup.engine() : pool.engine(),
-                    pool == null ? setup.latency() : pool.latency(), PolicyKind.SCHEDULER.create(policies, ctx), events, observer);
+                    pool == null ? setup.latency() : pool.latency(), PolicyKind.SCHEDULER.create(policies, ctx), events, observer,
+                    setup.frontEnd());
         }
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
-                PolicyKind.SCHEDULER.create(policies, ctx), events, observer)) : null;
+                PolicyKind.SCHEDULER.create(policies, ctx), events, observer, setup.frontEnd())) : null;
+        long rtt = setup.frontEnd().defaultNetworkRttUs();
+        this.defaultNetworkRttUs = rtt;
+        this.defaultResponseLeg = rtt == 0 ? null : chunk -> rtt - rtt / 2;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
         RoutingPolicy decodeRouting = pdSetup == null ? null : routingWrap.apply(Routers.REGISTRY.create(
                 setup.decodeRouting(), ctx.withCpuKvTier(pdSetup.decode().engine().kvTiers().enabled())));
@@ -233,6 +243,9 @@ public final class Simulation {
                 case CLUSTER_ARRIVAL -> {
                     Request r = (Request) ref;
                     injected++;
+                    if (defaultResponseLeg != null && !r.hasClientNetwork()) {
+                        r.setClientNetwork(r.arrivalUs() - defaultNetworkRttUs / 2, defaultResponseLeg);
+                    }
                     if (autoscaler != null) {
                         autoscaler.window().onArrival();
                     }

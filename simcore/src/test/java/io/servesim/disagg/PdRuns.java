@@ -59,7 +59,7 @@ final class PdRuns {
         return new Result(s, records);
     }
 
-    private static ObjectNode tree(String yaml, String... overrides) {
+    static ObjectNode tree(String yaml, String... overrides) {
         ObjectNode tree;
         try {
             tree = (ObjectNode) StrictJson.yaml().readTree(yaml);

@@ -28,10 +28,10 @@ class LatencyValidationTest {
 
     @Test
     void heldOutStepAndKernelErrorsStayWithinTheMeasuredBounds() {
-        // measured (median / p90 step |error|, kernel median): H100 32.2% / 76.6%, 12.7%; A100 30.2% / 81.5%;
+        // measured (median / p90 step |error|, kernel median): H100 33.0% / 76.8%, 12.7%; A100 32.2% / 81.0%;
         // RTX PRO 6000 11.6% / 14.7%, 12.4%. Bounds: measured + 2 points.
-        Map<String, double[]> bounds = Map.of("H100", new double[] {0.342, 0.786, 0.147},
-                "A100-80GB", new double[] {0.322, 0.835, Double.NaN}, "RTXPRO6000", new double[] {0.136, 0.167, 0.144});
+        Map<String, double[]> bounds = Map.of("H100", new double[] {0.350, 0.788, 0.147},
+                "A100-80GB", new double[] {0.342, 0.830, Double.NaN}, "RTXPRO6000", new double[] {0.136, 0.167, 0.144});
         assertEquals(3, validation.heldOut().size(), validation.render());
         for (LatencyValidation.HeldOut h : validation.heldOut()) {
             double[] b = bounds.get(h.gpu());
@@ -43,7 +43,8 @@ class LatencyValidationTest {
     @Test
     void theRealRunWithItsGpuHeldOutMeetsTheTenPercentTarget() {
         // target: TTFT / TPOT / E2E means within 10% on a GPU whose data was never used in the fit;
-        // measured with the RTX PRO 6000 held out: TTFT +8.7%, TPOT +4.3%, E2E +5.4%
+        // measured with the RTX PRO 6000 held out: TTFT +9.6%, TPOT +4.4%, E2E +5.7% (async scheduling's one-step lag
+        // of new requests and the all-reduce of AllReduce: before both, +8.7% / +4.3% / +5.4%)
         LatencyValidation.RealRunCheck run = validation.realRun();
         assertEquals("RTXPRO6000", run.gpu());
         assertTrue(!run.fit().gpus().contains("RTXPRO6000"), run.fit().gpus().toString());

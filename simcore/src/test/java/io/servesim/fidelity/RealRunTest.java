@@ -33,7 +33,8 @@ class RealRunTest {
         assertEquals(0.9, s.gpuMemoryUtilization());
         assertEquals(100, s.numGpuBlocksOrZero());
         assertEquals(List.of("max_model_len (the model's max_position_embeddings)", "block_size 16",
-                "enable_prefix_caching true", "gpu_memory_utilization 0.9", "long_prefill_token_threshold 0"), s.defaultsApplied());
+                "enable_prefix_caching true", "gpu_memory_utilization 0.9", "long_prefill_token_threshold 0",
+                "async_scheduling true"), s.defaultsApplied());
         assertEquals(dir.resolve("workload_tiny.jsonl"), run.workloadFile());
         assertEquals(2, run.workload().size());
     }

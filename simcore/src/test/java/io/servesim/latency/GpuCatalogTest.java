@@ -66,7 +66,8 @@ class GpuCatalogTest {
     void aUserRowMayCarryAPriceButNotWithoutItsSource(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws java.io.IOException {
         String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
-                + " all_reduce_gbps: 300, host_link_gbps: 64, source: datasheet";
+                + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0}, gpus_per_node: 8,"
+                + " network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet";
         java.nio.file.Path priced = java.nio.file.Files.writeString(tmp.resolve("priced.yaml"),
                 row + ", usd_per_gpu_hour: 2.5, price_source: my contract}\n");
         assertEquals(new GpuSpec.Price(2.5, "my contract"), catalog.withFile(priced, "deployment.gpus").price("MI300X"));

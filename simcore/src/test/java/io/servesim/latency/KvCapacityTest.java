@@ -36,7 +36,8 @@ class KvCapacityTest {
         // llm-d-benchmark empirical-vllm-memory-results.md (vLLM 0.11, H100 79.18 GiB, util 0.9, defaults
         // max_num_batched_tokens 8192 and max_num_seqs 1024): available KV cache 51.38 GiB.
         // ours: 71.262 - 14.958 weights - 4.746 sampler peak - 0.13 = 51.43 GiB
-        GpuSpec measuredH100 = new GpuSpec("H100", java.util.List.of(), 989.5, 1979, 3.35, 79.18, 132, 300, 64, "test");
+        GpuSpec measuredH100 = new GpuSpec("H100", java.util.List.of(), 989.5, 1979, 3.35, 79.18, 132,
+                GpuCatalog.builtIn().lookup("H100", "test").interconnect(), 64, "test");
         KvCapacity kv = KvCapacity.estimate(LLAMA_8B, measuredH100, 1, 16, 0.9, 8192, 1024, "deployment");
         assertEquals(51.38, kv.availableKvBytesPerGpu() / GIB, 0.005 * 51.38);
         assertEquals(4.76, kv.activationPeakBytes() / GIB, 0.02 * 4.76);

@@ -55,8 +55,28 @@ class RooflineModelTest {
         step.addDecode(1000);
         long tp1 = roofline(LLAMA_8B, 1).stepTimeUs(step);
         long tp2 = roofline(LLAMA_8B, 2).stepTimeUs(step);
-        // per GPU about half the weight bytes (-2.6 ms) but 64 all-reduces x 20 us (+1.28 ms)
-        assertTrue(tp2 < tp1 && tp2 > tp1 / 2 + 1280, tp1 + " vs " + tp2);
+        // per GPU about half the weight bytes (-2.6 ms) but 64 all-reduces of 1 token x 4096 x 2 B = 8,192 B, vLLM's
+        // one-shot custom all-reduce over NVLink: 5 + 2 x 0.6 + 8,192 / 370,800 = 6.2221 us each (+398.2 us)
+        assertTrue(tp2 < tp1 && tp2 > tp1 / 2 + 398, tp1 + " vs " + tp2);
+        assertEquals(64 * (6.2 + 8192 / 370_800.0), roofline(LLAMA_8B, 2).allReduceUs(1), 1e-9);
+    }
+
+    @Test
+    void theSameStepCostsMoreOverPcieThanOverNvlink() {
+        GpuSpec pcie = new GpuSpec("H100-PCIE-LINK", java.util.List.of(), H100.bf16Tflops(), H100.fp8Tflops(),
+                H100.memoryBandwidthTBps(), H100.memoryGiB(), H100.smCount(), Interconnect.pcie(5, 16, true, 1.0, 8, 50, 2.7),
+                H100.hostLinkGbPerS(), "test: H100 numbers over PCIe Gen5 x16");
+        StepShape step = new StepShape();
+        step.addPrefill(2048, 0);
+        // TP 2, 2,048 tokens x 4,096 x 2 B = 16 MiB per all-reduce, both over NCCL (above the custom 8 MiB):
+        //   NVLink ring Simple 8.4 + 2 x 3.4 + 16,777,216 / 370,800 = 60.446 us
+        //   PCIe Gen5 (NCCL: 16 x 240 / 80 = 48 GB/s) ring Simple 8.4 + 2 x 5.7 + 16,777,216 / 48,000 = 369.325 us
+        assertEquals(64 * (15.2 + 16_777_216 / 370_800.0), roofline(LLAMA_8B, 2).allReduceUs(2048), 1e-6);
+        assertEquals(64 * (19.8 + 16_777_216 / 48_000.0), new RooflineModel(LLAMA_8B, pcie, 2, C).allReduceUs(2048), 1e-6);
+        long nvlink = roofline(LLAMA_8B, 2).stepTimeUs(step);
+        long overPcie = new RooflineModel(LLAMA_8B, pcie, 2, C).stepTimeUs(step);
+        assertEquals(Math.round(64 * (19.8 + 16_777_216 / 48_000.0) - 64 * (15.2 + 16_777_216 / 370_800.0)), overPcie - nvlink, 1);
+        assertTrue(new RooflineModel(LLAMA_8B, pcie, 2, C).describe().contains("PCIe Gen5 x16"));
     }
 
     @Test
