@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  *   run      -> all of the above                       (config loading, RunPlan, the run loop)
  *   fidelity -> run                                    (replay of real runs, calibration)
  *   ---- pipelines ----
- *   exit (exit codes, error reporter) <- io (Parquet/CSV rows, output files) <- sweep <- evaluate, compare <- report <- plan <- cli
+ *   exit (exit codes, error reporter) <- io (Parquet/CSV rows, output files) <- sweep <- evaluate, compare <- report <- plan, evolve <- cli
  * </pre>
  * The kernel never sees Beam, Avro, Parquet, Hadoop or picocli; only {@code cli} sees picocli.
  */
@@ -160,7 +160,7 @@ class ArchitectureTest {
     /**
      * The application's own layers, as the Javadoc above draws them: the error reporter at the bottom, then the row and
      * file writers, the sweeps, what runs on sweeps (candidate evaluation, ranking against measurements), the report
-     * pages, and the command line on top.
+     * pages, what runs rounds of sweeps (capacity plans, policy search), and the command line on top.
      */
     @Test
     void pipelinesLayers() {
@@ -172,15 +172,18 @@ class ArchitectureTest {
                 .layer("compare").definedBy("io.servesim.compare")
                 .layer("report").definedBy("io.servesim.report")
                 .layer("plan").definedBy("io.servesim.plan")
+                .layer("evolve").definedBy("io.servesim.evolve")
                 .layer("cli").definedBy("io.servesim.cli")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("plan").mayOnlyBeAccessedByLayers("cli")
-                .whereLayer("report").mayOnlyBeAccessedByLayers("plan", "cli")
+                .whereLayer("evolve").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("report").mayOnlyBeAccessedByLayers("plan", "evolve", "cli")
                 .whereLayer("compare").mayOnlyBeAccessedByLayers("report", "plan", "cli")
                 .whereLayer("evaluate").mayOnlyBeAccessedByLayers("plan", "cli")
-                .whereLayer("sweep").mayOnlyBeAccessedByLayers("evaluate", "compare", "report", "plan", "cli")
-                .whereLayer("io").mayOnlyBeAccessedByLayers("sweep", "evaluate", "compare", "report", "plan", "cli")
-                .whereLayer("exit").mayOnlyBeAccessedByLayers("io", "sweep", "evaluate", "compare", "report", "plan", "cli")
+                .whereLayer("sweep").mayOnlyBeAccessedByLayers("evaluate", "compare", "report", "plan", "evolve", "cli")
+                .whereLayer("io").mayOnlyBeAccessedByLayers("sweep", "evaluate", "compare", "report", "plan", "evolve", "cli")
+                .whereLayer("exit").mayOnlyBeAccessedByLayers("io", "sweep", "evaluate", "compare", "report", "plan", "evolve",
+                        "cli")
                 .check(classes);
     }
 

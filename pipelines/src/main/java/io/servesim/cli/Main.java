@@ -21,7 +21,7 @@ public final class Main {
     /** The subcommands, in help order. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ValidateCommand.class, BenchCommand.class,
             ReplayRealCommand.class, CalibrateCommand.class, ValidateLatencyCommand.class, CompareCommand.class,
-            SweepCommand.class, ReportCommand.class, PlanCommand.class, CapacityCommand.class, EvaluateCommand.class,
+            SweepCommand.class, ReportCommand.class, PlanCommand.class, CapacityCommand.class, EvolveCommand.class, EvaluateCommand.class,
             ConfigCommand.class, MetricsCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT,

@@ -2,31 +2,24 @@ package io.servesim.plan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.servesim.exit.ErrorReport;
-import io.servesim.exit.UsageException;
 import io.servesim.io.OutputLock;
 import io.servesim.sweep.InterruptGuard;
 import io.servesim.sweep.OutputCommit;
 import io.servesim.sweep.OutputDir;
-import io.servesim.sweep.OutputManifest;
+import io.servesim.sweep.RoundsLayout;
 import io.servesim.sweep.RunnerChoice;
 import io.servesim.sweep.SweepJob;
 import io.servesim.sweep.SweepPlan;
 import io.servesim.sweep.SweepResult;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The work of {@code servesim plan} and {@code servesim capacity}: check every candidate, check the output folder under
@@ -75,24 +68,12 @@ public final class PlanJob {
         long t0 = System.nanoTime();
         SweepJob.prepareRunner(runner);
         Map<Integer, String> invalid = CandidateCheck.invalid(spec);
-        Path dir = (outDir != null ? outDir : Path.of("out", spec.name())).toAbsolutePath().normalize();
-        String resume = SweepJob.launcher() + " " + command + " --output " + dir + " --resume";
-        PlanLayout layout = new PlanLayout(spec);
-        OutputLock.refuseIfHeld(dir);
-        OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
-        boolean existed = Files.exists(dir);
-        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command, progress, noun(command));
-        try {
-            return run(spec, invalid, layout, dir, lock, runner, flags, progress, command, resume, t0);
-        } finally {
-            lock.close();
-            if (!existed) {
-                OutputLock.removeUnusedFolder(dir);
-            }
-        }
+        RoundsLayout layout = PlanLayout.of(spec);
+        return layout.locked(outDir, spec.name(), command, flags, progress, noun(command), (dir, resume, lock) ->
+                run(spec, invalid, layout, dir, lock, runner, flags, progress, command, resume, t0));
     }
 
-    private static Run run(PlanSpec spec, Map<Integer, String> invalid, PlanLayout layout, Path dir, OutputLock lock,
+    private static Run run(PlanSpec spec, Map<Integer, String> invalid, RoundsLayout layout, Path dir, OutputLock lock,
                            RunnerChoice runner, SweepJob.OutputFlags flags, PrintStream progress, String command,
                            String resume, long t0) throws IOException {
         OutputDir.Verdict verdict = OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
@@ -101,7 +82,7 @@ public final class PlanJob {
             return new Run(spec, dir, true, null, null, 0, 0, 0, (System.nanoTime() - t0) / 1e9, stored);
         }
         Path staging = verdict.staging();
-        stage(verdict, spec, resume);
+        layout.stage(verdict, "plan " + spec.name(), resume);
         PlanSearch search = new PlanSearch(spec, invalid);
         Results results = new Results();
         int round = 0;
@@ -109,10 +90,10 @@ public final class PlanJob {
         int cellsRun = 0;
         try (InterruptGuard guard = InterruptGuard.install(progress, noun(command), dir, () -> layout.finished(staging)
                         + " finished rounds, and the finished cells of the round that was running, are kept in "
-                        + staging.resolve(PlanLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
+                        + staging.resolve(RoundsLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
             for (List<Probe> probes = search.next(results); !probes.isEmpty(); probes = search.next(results)) {
                 round++;
-                Path roundDir = staging.resolve(PlanLayout.ROUNDS).resolve(String.format("%02d", round));
+                Path roundDir = staging.resolve(RoundsLayout.ROUNDS).resolve(String.format("%02d", round));
                 SweepPlan plan = SweepPlan.prepare(PlanRounds.spec(spec, spec.name() + "-round-" + String.format("%02d", round),
                         probes));
                 cells += probes.size() * spec.seeds().size();
@@ -144,34 +125,9 @@ public final class PlanJob {
                     invalid.size(), result, wall));
             fresh.add(PlanOutputs.SUMMARY_JSON);
             fresh.add(PlanDefinition.FILE);
-            fresh.addAll(roundFiles(staging));
+            fresh.addAll(RoundsLayout.roundFiles(staging));
             guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "plan"));
             return new Run(spec, dir, false, result, results, round, cells, cellsRun, wall, summary);
-        }
-    }
-
-    /**
-     * Prepares the staging folder: a fresh one ({@code _PLAN.yaml} first, and {@code _INCOMPLETE} in the output folder
-     * when it holds no complete earlier plan), or, on resume, the interrupted one as it is.
-     */
-    private static void stage(OutputDir.Verdict v, PlanSpec spec, String resume) throws IOException {
-        Path staging = v.staging();
-        try {
-            Files.createDirectories(v.dir());
-            if (v.mode() == OutputDir.Mode.FRESH && v.discardStaging()) {
-                OutputCommit.deleteTree(staging);
-            }
-            Files.createDirectories(staging);
-            PlanDefinition.write(staging, spec);
-            if (!v.previousComplete()) {
-                Set<String> owned = new HashSet<>(v.ownedFiles());
-                owned.remove(OutputManifest.Marker.INCOMPLETE.file);
-                OutputManifest.incomplete("plan " + spec.name() + " is running, or was interrupted or failed: its finished"
-                        + " rounds are kept in " + OutputDir.STAGING + "/" + PlanLayout.ROUNDS + "; finish it with: " + resume,
-                        owned).write(v.dir());
-            }
-        } catch (IOException | UncheckedIOException e) {
-            throw new UsageException("cannot write the plan output " + v.dir() + ": " + ErrorReport.describe(e));
         }
     }
 
@@ -187,18 +143,6 @@ public final class PlanJob {
         List<String> parts = new ArrayList<>();
         byStage.forEach((s, n) -> parts.add(n + " " + s.label()));
         return probes.size() + " cells (" + String.join(", ", parts) + ")";
-    }
-
-    /** Every file under the staging folder's rounds, relative to it. */
-    private static List<String> roundFiles(Path staging) throws IOException {
-        Path rounds = staging.resolve(PlanLayout.ROUNDS);
-        if (!Files.isDirectory(rounds)) {
-            return List.of();
-        }
-        try (Stream<Path> walk = Files.walk(rounds)) {
-            return walk.filter(Files::isRegularFile).sorted(Comparator.naturalOrder())
-                    .map(f -> staging.relativize(f).toString().replace('\\', '/')).toList();
-        }
     }
 
     private static Map<String, Object> stats(PlanSpec spec, RunnerChoice runner, Path dir, int rounds, int cells, int cellsRun,

@@ -64,7 +64,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class BadInputTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final List<String> TABLES = List.of("config", "policies", "workload", "agentic", "trace", "sweep", "cli", "plan");
+    private static final List<String> TABLES = List.of("config", "policies", "workload", "agentic", "trace", "sweep", "cli", "plan",
+            "evolve");
     /** What must never reach a user: class names and stack frames. */
     private static final Pattern INTERNALS = Pattern.compile("java\\.|javax\\.|io\\.servesim\\.|com\\.fasterxml|Exception|\\tat ");
     /** What must not reach a user even where the message names Java types on purpose. */

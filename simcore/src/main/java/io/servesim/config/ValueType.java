@@ -193,9 +193,19 @@ public abstract sealed class ValueType<T> {
             return new Real(min, max, minExclusive, unit, reason);
         }
 
+        /** The lowest value accepted (excluded when {@link #above} made it so). */
+        public double min() {
+            return min;
+        }
+
         /** The highest value accepted. */
         public double max() {
             return max;
+        }
+
+        /** Whether {@link #min} itself is refused. */
+        public boolean minExcluded() {
+            return minExclusive;
         }
 
         /** The lower bound excluded ({@code > 0}). */
@@ -358,6 +368,16 @@ public abstract sealed class ValueType<T> {
         /** The same range, refused with {@code reason}. */
         public Duration because(String reason) {
             return new Duration(minUs, maxUs, bareMicros, reason);
+        }
+
+        /** The shortest duration accepted, microseconds. */
+        public long minUs() {
+            return minUs;
+        }
+
+        /** The longest duration accepted, microseconds. */
+        public long maxUs() {
+            return maxUs;
         }
 
         /** A bare number is also accepted, as microseconds (a key whose name ends in {@code _us}). */

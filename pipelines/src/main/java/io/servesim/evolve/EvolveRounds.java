@@ -1,0 +1,199 @@
+package io.servesim.evolve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.ConfigException;
+import io.servesim.decisions.TraceOptions;
+import io.servesim.metrics.FitnessWeights;
+import io.servesim.run.PolicyKind;
+import io.servesim.sweep.Axis;
+import io.servesim.sweep.Cell;
+import io.servesim.sweep.CellRunner;
+import io.servesim.sweep.Dataset;
+import io.servesim.sweep.DatasetSchemas;
+import io.servesim.sweep.Grid;
+import io.servesim.sweep.InvalidCell;
+import io.servesim.sweep.SweepOutputs;
+import io.servesim.sweep.SweepResults;
+import io.servesim.sweep.SweepSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A round of the search as a sweep, and its rows back as scores. A round crosses two axes, the key columns of its
+ * {@code cells/} and {@code errors/} rows: {@code candidate} (a label setting {@code policies.<kind>} of each kind the
+ * policy sets: a candidate's filled-in template, a baseline's bundle or the best candidate) and {@code workload}
+ * (setting {@code workload}), over the split's seeds. A round writes only {@code cells/} and {@code errors/}.
+ */
+final class EvolveRounds {
+    /** The best candidate's label in the held-out round and in {@code comparison/}. */
+    static final String BEST = "best";
+    /** How {@link #unrunnable} says an entry's config is an earlier entry's: {@code same as <label>}. */
+    static final String SAME_AS = "same as ";
+    static final List<String> AXES = List.of("candidate", "workload");
+    /** Metrics averaged per candidate besides the fitness keys (shown in generations/ and comparison/). */
+    static final List<String> REPORTED = List.of("ttft_p99_ms", "tpot_p90_ms", "e2e_p99_ms", "throughput_rps",
+            "slo_attainment", "replica_seconds", "cost_usd");
+    private static final SweepOutputs ROWS_ONLY = new SweepOutputs(false, false, TraceOptions.OFF, false);
+
+    private EvolveRounds() {
+    }
+
+    /**
+     * A policy to run: its label (the {@code candidate} column) and the config paths it sets.
+     *
+     * @param label       {@code g03-c05}, a baseline's label, or {@link #BEST}
+     * @param assignments config path ({@code policies.routing}) -> node
+     */
+    record Entry(String label, Map<String, JsonNode> assignments) {
+    }
+
+    /** The metrics read from every row: {@link #REPORTED}, then any other fitness key weighted. */
+    static List<String> metrics(FitnessWeights fitness) {
+        Set<String> out = new LinkedHashSet<>(REPORTED);
+        out.addAll(fitness.weights().keySet().stream().sorted().toList());
+        return List.copyOf(out);
+    }
+
+    /** Candidate {@code x} (one value per parameter) as the template filled in, labelled {@code label}. */
+    static Entry candidate(EvolveSpec spec, String label, double[] x) {
+        return bundle(spec, label, filled(spec, x));
+    }
+
+    /** The template filled in with {@code x}: a policy bundle, kind -> {name, params}. */
+    static Map<String, JsonNode> filled(EvolveSpec spec, double[] x) {
+        Map<String, ObjectNode> filled = new LinkedHashMap<>();
+        spec.policies().forEach((kind, node) -> filled.put(kind, (ObjectNode) node.deepCopy()));
+        for (int i = 0; i < x.length; i++) {
+            Param p = spec.params().get(i);
+            ObjectNode node = filled.get(p.kind());
+            ObjectNode params = node.has("params") && node.get("params").isObject() ? (ObjectNode) node.get("params")
+                    : node.putObject("params");
+            params.set(p.key(), p.node(x[i]));
+        }
+        return new LinkedHashMap<>(filled);
+    }
+
+    /** A policy bundle (kind -> node) as an entry: each kind at the path the base config holds it. */
+    static Entry bundle(EvolveSpec spec, String label, Map<String, JsonNode> bundle) {
+        Map<String, JsonNode> set = new LinkedHashMap<>();
+        for (PolicyKind<?> k : PolicyKind.ALL) {
+            if (bundle.containsKey(k.name())) {
+                set.put(k.configPathIn(spec.base()), bundle.get(k.name()));
+            }
+        }
+        return new Entry(label, set);
+    }
+
+    /** The sweep of {@code entries} x {@code split}'s workloads over its seeds, named {@code name}. */
+    static SweepSpec spec(EvolveSpec spec, String name, List<Entry> entries, EvolveSpec.Split split) {
+        List<Axis.Value> candidates = entries.stream().map(e -> new Axis.Value(e.label(), e.assignments())).toList();
+        List<Axis.Value> workloads = new ArrayList<>();
+        split.workloads().forEach((label, w) -> workloads.add(new Axis.Value(label, Map.of("workload", w))));
+        return new SweepSpec(name, spec.base(), spec.baseDir(), List.of(new Axis(AXES.get(0), candidates),
+                new Axis(AXES.get(1), workloads)), List.of(), split.seeds(), ROWS_ONLY);
+    }
+
+    /**
+     * The entries that cannot run (a candidate's parameters that the policy refuses together, e.g. an autoscaler's
+     * scale_down above its scale_up), by label, with every problem at its config path; and the entries whose configs
+     * are another's (two candidates at the same corner of the bounds) as "same as <label>".
+     */
+    static Map<String, String> unrunnable(EvolveSpec spec, List<Entry> entries, EvolveSpec.Split split) {
+        if (entries.isEmpty()) {
+            return Map.of();
+        }
+        Grid.Expansion grid = Grid.expand(spec(spec, spec.name(), entries, split));
+        Map<String, String> out = new LinkedHashMap<>();
+        for (InvalidCell i : grid.invalid()) {
+            out.putIfAbsent(i.axes().get(0).label(), problems(i.problems()));
+        }
+        Map<String, String> seen = new HashMap<>();
+        for (Cell cell : grid.cells()) {
+            String label = cell.axes().get(0).label();
+            if (out.containsKey(label)) {
+                continue;
+            }
+            try {
+                CellRunner.plan(cell);
+            } catch (ConfigException e) {
+                out.put(label, problems(e.problems()));
+                continue;
+            }
+            String twin = seen.putIfAbsent(cell.cellId(), label);
+            if (twin != null && !twin.equals(label)) {
+                out.put(label, SAME_AS + twin);
+            }
+        }
+        return out;
+    }
+
+    private static String problems(List<ConfigException.Problem> problems) {
+        return String.join("; ", problems.stream().map(ConfigException.Problem::toString).toList());
+    }
+
+    /**
+     * A policy's runs in a round: how many, how many failed, the mean fitness (a failed run scores 0, the least a run
+     * can) and each metric's mean over the runs that finished (null when none has it).
+     */
+    record Score(int runs, int failed, double fitness, Map<String, Double> metrics) {
+    }
+
+    /**
+     * The scores of the finished round in {@code dir}, by label. Rows are summed in cell-id order, not file order, so a
+     * round resumed after an interruption (its rows in other files) scores to the same bits.
+     */
+    static Map<String, Score> read(Path dir, List<String> metrics) throws IOException {
+        Map<String, Map<String, double[]>> rows = new TreeMap<>(); // label -> cell id -> failed, fitness, metrics
+        List<String> columns = new ArrayList<>(metrics);
+        columns.add("fitness");
+        SweepResults.forEachRow(dir, Dataset.CELLS, AXES, columns, r -> {
+            double[] v = new double[2 + metrics.size()];
+            Object f = r.get("fitness");
+            v[1] = f == null ? 0 : ((Number) f).doubleValue();
+            for (int i = 0; i < metrics.size(); i++) {
+                Object x = r.get(metrics.get(i));
+                v[2 + i] = x == null ? Double.NaN : ((Number) x).doubleValue();
+            }
+            rows.computeIfAbsent(r.get("candidate").toString(), k -> new TreeMap<>())
+                    .put(r.get(DatasetSchemas.CELL_ID).toString(), v);
+        });
+        SweepResults.forEachRow(dir, Dataset.ERRORS, AXES, List.of(), r -> {
+            double[] v = new double[2 + metrics.size()];
+            v[0] = 1;
+            rows.computeIfAbsent(r.get("candidate").toString(), k -> new TreeMap<>())
+                    .put(r.get(DatasetSchemas.CELL_ID).toString(), v);
+        });
+        Map<String, Score> out = new LinkedHashMap<>();
+        rows.forEach((label, byCell) -> {
+            int failed = 0;
+            double fitness = 0;
+            double[] sum = new double[metrics.size()];
+            int[] count = new int[metrics.size()];
+            for (double[] v : byCell.values()) {
+                failed += (int) v[0];
+                fitness += v[1];
+                for (int i = 0; i < metrics.size(); i++) {
+                    if (v[0] == 0 && Double.isFinite(v[2 + i])) {
+                        sum[i] += v[2 + i];
+                        count[i]++;
+                    }
+                }
+            }
+            Map<String, Double> m = new LinkedHashMap<>();
+            for (int i = 0; i < metrics.size(); i++) {
+                m.put(metrics.get(i), count[i] == 0 ? null : sum[i] / count[i]);
+            }
+            out.put(label, new Score(byCell.size(), failed, fitness / byCell.size(), m));
+        });
+        return out;
+    }
+}

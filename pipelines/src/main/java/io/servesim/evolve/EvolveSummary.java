@@ -1,0 +1,68 @@
+package io.servesim.evolve;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The text {@code servesim evolve} prints (and keeps as {@code summary.txt}): what was searched, the best candidate
+ * and its parameters, the best against each baseline on the training and the held-out split, and whether it beats
+ * every baseline on each.
+ */
+final class EvolveSummary {
+    private EvolveSummary() {
+    }
+
+    static String text(EvolveSpec spec, EvolveResult r, int generations, int cells, Path dir) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "search %s: CMA-ES over %d parameters, population %d, %d generations (the"
+                        + " start point, then up to %d), %d candidates, %d runs%n", spec.name(), spec.params().size(),
+                spec.population(), generations, spec.generations(), r.all().size(), cells));
+        sb.append(String.format(Locale.ROOT, "fitness %s: mean over %d training runs (%s x seeds %s), higher is better%n",
+                spec.fitnessText(), spec.train().runs(), String.join(", ", spec.train().workloads().keySet()),
+                spec.train().seeds()));
+        Evaluated best = r.best();
+        sb.append(String.format(Locale.ROOT, "best: %s (generation %d), training fitness %s%n", best.label(),
+                best.generation(), num(best.value())));
+        for (int i = 0; i < spec.params().size(); i++) {
+            Param p = spec.params().get(i);
+            sb.append(String.format(Locale.ROOT, "  %s = %s%s (searched in [%s, %s] from %s)%n", p.name(),
+                    num(p.effective(best.x()[i])), p.type() == Param.Type.SECONDS ? " s" : "", num(p.min()), num(p.max()),
+                    num(p.start())));
+        }
+        sb.append(String.format(Locale.ROOT, "%n%-24s %14s %16s%n", "policy", "train fitness", "held-out fitness"));
+        for (String label : r.train().keySet()) {
+            sb.append(String.format(Locale.ROOT, "%-24s %14s %16s%n", label, fitness(r.train().get(label)),
+                    fitness(r.heldOut().get(label))));
+        }
+        if (!spec.baselines().isEmpty()) {
+            sb.append(verdict("training", r.train())).append(verdict("held-out", r.heldOut()));
+        }
+        sb.append(String.format(Locale.ROOT, "%nbest policy: %s (--policy-config); every candidate: %s/; report: %s%n",
+                dir.resolve(EvolveOutputs.BEST_POLICY), dir.resolve(EvolveOutputs.GENERATIONS),
+                dir.resolve(EvolveOutputs.REPORT)));
+        return sb.toString();
+    }
+
+    /** Whether the best beats every baseline on a split, and which do not lose to it. */
+    private static String verdict(String split, Map<String, EvolveRounds.Score> scores) {
+        EvolveRounds.Score best = scores.get(EvolveRounds.BEST);
+        if (best == null) {
+            return "on the " + split + " split the best candidate has no score\n";
+        }
+        List<String> notBeaten = scores.entrySet().stream().filter(e -> !e.getKey().equals(EvolveRounds.BEST)
+                && e.getValue() != null && e.getValue().fitness() >= best.fitness()).map(Map.Entry::getKey).toList();
+        return notBeaten.isEmpty() ? "on the " + split + " split the best candidate beats every baseline\n"
+                : "on the " + split + " split the best candidate does not beat " + String.join(", ", notBeaten) + "\n";
+    }
+
+    private static String fitness(EvolveRounds.Score s) {
+        return s == null ? "-" : num(s.fitness()) + (s.failed() > 0 ? " (" + s.failed() + " failed)" : "");
+    }
+
+    /** Five decimals (trailing zeros dropped), as the summary shows numbers. */
+    static String num(double x) {
+        return String.format(Locale.ROOT, "%.5f", x).replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+}

@@ -1,0 +1,66 @@
+package io.servesim.evolve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.cli.Main;
+import io.servesim.plan.TestPlans;
+import io.servesim.run.PolicyBundleFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code servesim evolve} end to end through the CLI, read back with DuckDB: one generations/ row per candidate x
+ * generation, exactly one best, the best's fitness the highest; comparison/ holds the best and each baseline on both
+ * splits; best-policy.yaml is a policy bundle that {@code run --policy-config} takes; and the same file and seed give
+ * the same rows, another seed other candidates.
+ */
+class EvolveCommandTest {
+    @Test
+    void writesGenerationsComparisonAndAUsableBestPolicy(@TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("e.yaml"), TestSearches.small("tiny", 2, 1));
+        Path out = tmp.resolve("out");
+        assertEquals(0, Main.execute("evolve", file.toString(), "--output", out.toString()));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            // generation 0 is the start point alone, then 2 generations of 3: 1 + 2 x 3 = 7 rows
+            ResultSet r = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE best), max(fitness),"
+                    + " max(fitness) FILTER (WHERE best), min(routing_cache_affinity), max(routing_load)"
+                    + " FROM read_parquet('" + out.resolve("generations/*.parquet") + "')");
+            r.next();
+            assertEquals(7, r.getLong(1));
+            assertEquals(1, r.getLong(2));
+            assertEquals(r.getDouble(3), r.getDouble(4));
+            assertTrue(r.getDouble(5) >= 0 && r.getDouble(6) <= 4, "candidates stay within the bounds");
+            r = s.executeQuery("SELECT count(*), count(DISTINCT policy), count(DISTINCT split) FROM read_parquet('"
+                    + out.resolve("comparison/*.parquet") + "')");
+            r.next();
+            assertEquals(6, r.getLong(1)); // best + 2 baselines, on train and held out
+            assertEquals(3, r.getLong(2));
+            assertEquals(2, r.getLong(3));
+        }
+        assertEquals("weighted-scoring", PolicyBundleFile.read(out.resolve("best-policy.yaml")).get("routing")
+                .get("name").asText());
+        assertTrue(Files.readString(out.resolve("report.html")).contains("Training fitness by generation"));
+        Path config = Files.writeString(tmp.resolve("run.yaml"), """
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, instances: 2, latency_model: roofline}
+                workload: {scenario: prefix-heavy, num_requests: 20, aggregate_rate: 20}
+                """);
+        assertEquals(0, Main.execute("run", "-c", config.toString(), "--policy-config",
+                out.resolve("best-policy.yaml").toString()));
+
+        Path again = tmp.resolve("again");
+        assertEquals(0, Main.execute("evolve", file.toString(), "--output", again.toString()));
+        assertEquals(0, TestPlans.rowsDiffer(out.resolve("generations/*.parquet"), again.resolve("generations/*.parquet")));
+        Path other = tmp.resolve("other");
+        Files.writeString(file, TestSearches.small("tiny", 2, 7));
+        assertEquals(0, Main.execute("evolve", file.toString(), "--output", other.toString()));
+        assertTrue(TestPlans.rowsDiffer(out.resolve("generations/*.parquet"), other.resolve("generations/*.parquet")) > 0,
+                "another CMA-ES seed proposes other candidates");
+    }
+}
