@@ -3,6 +3,7 @@ package io.servesim.workload;
 import io.servesim.workload.agentic.AgenticSpec;
 import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.dist.DistributionSpec;
+import io.servesim.workload.reasoning.ReasoningSpec;
 
 /**
  * One workload client (BLIS workload spec v2 {@code ClientSpec}): who it is, how often it sends,
@@ -26,14 +27,28 @@ import io.servesim.workload.dist.DistributionSpec;
  * @param agentic              agentic workflow sessions, or null; then input and output are null (each llm_call step has its own)
  * @param promptPool           a fixed pool of prompts sent in a cycle, or null; then input gives its questions' lengths
  *                             and output its outputs', each drawn once per prompt
+ * @param reasoning            reasoning tokens leading each output, or null; its {@code multi_turn} is bound as
+ *                             {@code conversation}
  */
 public record ClientSpec(String id, String tenantId, String sloClass, double rateFraction, ArrivalSpec arrival,
                          DistributionSpec input, DistributionSpec output, PrefixSpec prefix, DistributionSpec priority,
                          double streamingProbability, ConversationSpec conversation, long startUs, long stopUs,
-                         NetworkSpec network, int maxOutputTokens, AgenticSpec agentic, PromptPoolSpec promptPool) {
+                         NetworkSpec network, int maxOutputTokens, AgenticSpec agentic, PromptPoolSpec promptPool,
+                         ReasoningSpec reasoning) {
     /** This client with another rate share. */
     public ClientSpec withRateFraction(double fraction) {
         return new ClientSpec(id, tenantId, sloClass, fraction, arrival, input, output, prefix, priority,
-                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens, agentic, promptPool);
+                streamingProbability, conversation, startUs, stopUs, network, maxOutputTokens, agentic, promptPool,
+                reasoning);
+    }
+
+    /** Whether the client has one session only (reasoning.multi_turn.single_session): its arrival process fires once. */
+    boolean singleSession() {
+        return reasoning != null && reasoning.multiTurn() != null && reasoning.multiTurn().singleSession();
+    }
+
+    /** The reasoning tokens of a request of {@code outputTokens} drawn from {@code rng}; 0 without reasoning (no draw). */
+    int reasoningTokens(int outputTokens, java.util.SplittableRandom rng) {
+        return reasoning == null ? 0 : reasoning.reasoningTokens(outputTokens, rng);
     }
 }

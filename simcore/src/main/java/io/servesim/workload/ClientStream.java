@@ -13,7 +13,7 @@ import java.util.function.IntToLongFunction;
  * One client's open-loop requests in engine-arrival order. Every draw comes from the client's own
  * partitioned streams ({@code workload.client.<id>.arrivals}, {@code .input}, {@code .output},
  * {@code .priority}, {@code .streaming}, {@code .conversation}, {@code .content}, {@code .sessions}, {@code .pool},
- * {@code .pool-content}),
+ * {@code .pool-content}, {@code .reasoning}),
  * so adding, removing or changing another client never changes this client's requests.
  *
  * <p>Network delay depends on the prompt, so a later send can arrive earlier. Drafts wait in a
@@ -34,6 +34,7 @@ final class ClientStream {
     private final SplittableRandom priorities;
     private final SplittableRandom streaming;
     private final SplittableRandom conversations;
+    private final SplittableRandom reasonings;
     private final long contentSalt;
     private final long sessionSalt;
     /** The client's last send time: its lifecycle stop, capped by the horizon. */
@@ -67,6 +68,7 @@ final class ClientStream {
         this.priorities = rng.stream(base + "priority");
         this.streaming = rng.stream(base + "streaming");
         this.conversations = rng.stream(base + "conversation");
+        this.reasonings = rng.stream(base + "reasoning");
         this.contentSalt = PartitionedRng.streamSeed(seed, base + "content");
         this.sessionSalt = PartitionedRng.streamSeed(seed, base + "sessions");
         this.clientLastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
@@ -125,7 +127,7 @@ final class ClientStream {
 
     private void generate() {
         long sendUs = Math.round(nextSendUs);
-        if (sendUs > lastSendUs) {
+        if (sendUs > lastSendUs || seq > 0 && spec.singleSession()) {
             exhausted = true;
             return;
         }
@@ -134,7 +136,7 @@ final class ClientStream {
         if (agentic != null) {
             // An agentic session: its steps are drawn by the session registry from the session's stream.
             SplittableRandom sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
-            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, false, sessionRng, 0));
+            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, 0, false, sessionRng, 0));
             return;
         }
         TokenSequence prompt;
@@ -148,6 +150,7 @@ final class ClientStream {
             prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
             out = outputTokens(outputs);
         }
+        int reasoning = spec.reasoningTokens(out, reasonings);
         double priority = spec.priority().sample(priorities);
         boolean stream = streams(streaming);
         SplittableRandom sessionRng = null;
@@ -157,8 +160,8 @@ final class ClientStream {
             sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
             turns = conv.turns().sampleInt(sessionRng);
         }
-        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, priority, stream,
-                sessionRng, turns));
+        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, reasoning, priority,
+                stream, sessionRng, turns));
     }
 
     /** A fresh prompt: the shared prefix (if any) then {@code userTokens} of content {@code contentId}. */

@@ -142,6 +142,7 @@ public final class GeneratorSource implements RequestSource {
         if (d.client.responseDelayUs != null) {
             r.setClientNetwork(d.sendUs, d.client.responseDelayUs);
         }
+        r.setReasoningTokens(d.reasoningTokens);
         if (d.sessionTurns > 1 && d.client.spec.conversation().accumulate()) {
             r.markOutputReusable();
         }

@@ -3,6 +3,8 @@ package io.servesim.workload;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
+import io.servesim.rng.PartitionedRng;
+import io.servesim.workload.reasoning.ReasoningSpec;
 import java.util.SplittableRandom;
 
 /**
@@ -13,6 +15,8 @@ import java.util.SplittableRandom;
  * on engine timing or on other sessions.
  */
 final class Session {
+    /** Salts an output's content id into its answer's (the output without its reasoning tokens). */
+    private static final long ANSWER_SALT = 0x616E_7377_6572L;
     final long sessionId;
     private final ClientStream client;
     private final SplittableRandom rng;
@@ -42,11 +46,10 @@ final class Session {
         int user = client.spec.input().sampleInt(rng);
         int out = client.outputTokens(rng);
         long contentId = rng.nextLong();
-        TokenSequence prompt = conv.accumulate()
-                ? append(previous.input(), previous.outputContentId(), previous.generatedTokens(), contentId, user)
-                : client.prompt(contentId, user);
+        TokenSequence prompt = conv.accumulate() ? history(previous, contentId, user) : client.prompt(contentId, user);
         double priority = client.spec.priority().sample(rng);
         boolean streaming = client.streams(rng);
+        int reasoning = client.spec.reasoningTokens(out, rng);
         // the user reads the previous response when it reaches them, thinks, and sends
         long sendUs = previous.clientCompletionUs() + thinkUs;
         long arrivalUs = sendUs + client.networkDelayUs(prompt.length());
@@ -56,10 +59,26 @@ final class Session {
         if (client.responseDelayUs != null) {
             r.setClientNetwork(sendUs, client.responseDelayUs);
         }
+        r.setReasoningTokens(reasoning);
         if (conv.accumulate() && !done()) {
             r.markOutputReusable();
         }
         return r;
+    }
+
+    /**
+     * The previous turn's prompt and output, then a new user message of {@code newTokens}. A previous output that began
+     * with reasoning tokens is carried without them, as reasoning models' chat templates render an earlier assistant
+     * turn ({@code reasoning.ReasoningSpec}): only its answer, as content of its own (the answer's KV was computed after
+     * the reasoning, at other positions, so the engine's cache does not hold it at these).
+     */
+    private static TokenSequence history(Request previous, long newContentId, int newTokens) {
+        int reasoning = previous.reasoningTokens();
+        if (reasoning == 0) {
+            return append(previous.input(), previous.outputContentId(), previous.generatedTokens(), newContentId, newTokens);
+        }
+        return append(previous.input(), PartitionedRng.mix64(previous.outputContentId() ^ ANSWER_SALT),
+                ReasoningSpec.answerTokens(previous.generatedTokens(), reasoning), newContentId, newTokens);
     }
 
     /**
