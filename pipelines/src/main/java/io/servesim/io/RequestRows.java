@@ -23,6 +23,7 @@ public final class RequestRows {
         row.put("priority", r.priority());
         row.put("streaming", r.streaming());
         row.put("input_tokens", r.inputTokens());
+        row.put("multimodal_tokens", r.mediaTokens());
         row.put("output_tokens", r.outputTokens());
         row.put("requested_output_tokens", r.requestedOutputTokens());
         row.put("prefix_hit_tokens", r.prefixHitTokens());

@@ -36,6 +36,8 @@ public final class Request {
     private boolean outputReusable;
     /** Of the output tokens, the leading ones that are reasoning (a reasoning model's thinking); 0 for none. */
     private int reasoningTokens;
+    /** Of the prompt's tokens, those of image, audio and video items (a multimodal client's); 0 for none. */
+    private int mediaTokens;
     /** When the client sent it ({@link #arrivalUs} without a client network). */
     private long sendUs;
     /** Response leg: microseconds for a chunk of n output tokens to reach the client, or null (none). */
@@ -180,6 +182,17 @@ public final class Request {
         }
         this.reasoningTokens = tokens;
     }
+
+    /** Marks {@code tokens} of the prompt as image, audio and video items' (placeholder tokens of a multimodal prompt). */
+    public void setMediaTokens(int tokens) {
+        if (tokens < 0 || tokens > inputLength) {
+            throw new IllegalArgumentException("media tokens " + tokens + " outside [0, " + inputLength + "] for request " + id);
+        }
+        this.mediaTokens = tokens;
+    }
+
+    /** Prompt tokens of image, audio and video items; 0 for a text prompt. */
+    public int mediaTokens() { return mediaTokens; }
 
     /** Leading output tokens that are reasoning, not answer; 0 for a request without reasoning. */
     public int reasoningTokens() { return reasoningTokens; }

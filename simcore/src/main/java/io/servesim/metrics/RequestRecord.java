@@ -44,6 +44,7 @@ package io.servesim.metrics;
  *                           it was not disaggregated
  * @param reasoningTokens    of {@code outputTokens}, the leading ones that were reasoning (a reasoning client's)
  * @param firstAnswerTokenUs first answer token (the one after the reasoning tokens) visible; -1 if none
+ * @param mediaTokens        of {@code inputTokens}, those of image, audio and video items (a multimodal client's)
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
                             long sessionId, int turnIndex, double priority, boolean streaming,
@@ -53,7 +54,7 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                             long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
                             boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex,
                             int cpuHitTokens, long sendUs, long clientTtftUs, long clientE2eUs, Handoff handoff,
-                            int reasoningTokens, long firstAnswerTokenUs) {
+                            int reasoningTokens, long firstAnswerTokenUs, int mediaTokens) {
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
@@ -71,7 +72,7 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                 inputTokens, outputTokens, requestedOutputTokens, prefixHitTokens, preemptions, arrivalUs, enqueueUs,
                 firstScheduledUs, firstTokenUs, completionUs, ttftUs, e2eUs, meanItlUs, schedulingDelayUs,
                 queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0, arrivalUs, ttftUs, e2eUs, Handoff.NONE,
-                0, firstTokenUs);
+                0, firstTokenUs, 0);
     }
 
     /** Time to first answer token: firstAnswerTokenUs - arrivalUs; -1 if no answer token. */

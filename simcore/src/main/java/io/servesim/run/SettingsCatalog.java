@@ -55,7 +55,9 @@ public final class SettingsCatalog {
                     + " own parameters.", ArrivalSettings.ALL),
             new Section("distributions", "A distribution block, wherever one stands: a client's"
                     + " input_distribution, output_distribution, priority_distribution, a conversation's turns and"
-                    + " think_time_us, a reasoning client's reason_ratio_distribution, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations, the gaps of"
+                    + " think_time_us, a reasoning client's reason_ratio_distribution, a multimodal client's"
+                    + " text_distribution and <image|audio|video>_distribution (tokens) and _count_distribution (items per"
+                    + " message, 0 to 1000), an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations, the gaps of"
                     + " a distribution arrival process (arrival.inter_arrival_us)."
                     + " Parameters are in the unit of what is measured; each type reads only its own.",
                     DistributionSettings.ALL),

@@ -9,6 +9,8 @@ import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.dist.DistributionBinder.Kind;
 import io.servesim.workload.dist.DistributionBinder;
 import io.servesim.workload.dist.DistributionSpec;
+import io.servesim.workload.multimodal.MultimodalBinder;
+import io.servesim.workload.multimodal.MultimodalSpec;
 import io.servesim.workload.reasoning.ReasoningBinder;
 import io.servesim.workload.reasoning.ReasoningSpec;
 import java.nio.file.Path;
@@ -57,7 +59,11 @@ final class ClientBinder {
         c.declare("agentic");
         boolean agenticClient = c.has("agentic");
         AgenticSpec agentic = agenticClient ? AgenticBinder.bind(c.child("agentic"), baseDir) : null;
+        c.declare("multimodal");
+        boolean multimodalClient = c.has("multimodal") && !agenticClient;
+        MultimodalSpec multimodal = multimodalClient ? MultimodalBinder.bind(c.child("multimodal"), baseDir) : null;
         DistributionSpec input = agenticClient ? notForAgentic(c, "input_distribution")
+                : multimodalClient ? notForMultimodal(c)
                 : required(c, "input_distribution", Kind.TOKENS, baseDir,
                 "the prompt length distribution, e.g. {type: lognormal, params: {mean: 800, sigma: 0.9}}");
         DistributionSpec output = agenticClient ? notForAgentic(c, "output_distribution")
@@ -111,14 +117,15 @@ final class ClientBinder {
             if (id == null || arrival == null || agentic == null || priority == null || excluded) {
                 return null;
             }
-        } else if (id == null || arrival == null || input == null || output == null || priority == null
+        } else if (id == null || arrival == null || (multimodalClient ? multimodal == null : input == null) || output == null
+                || priority == null
                 || c.has("prompt_pool") && pool == null || c.has("reasoning") && reasoning == null
                 || multiTurn && (c.has("conversation") || c.has("prompt_pool"))) {
             return null;
         }
         return new ClientSpec(id, tenant, slo, fraction, arrival, input, output, prefix, priority, streaming,
                 conversation, startUs, stopUs == null ? Long.MAX_VALUE : stopUs, network, maxOutput, agentic, pool,
-                reasoning);
+                reasoning, multimodal);
     }
 
     /**
@@ -149,11 +156,12 @@ final class ClientBinder {
                     + ", every prompt of it being kept in memory");
             ok = false;
         }
-        for (String key : new String[] {"prefix", "conversation", "agentic"}) {
+        for (String key : new String[] {"prefix", "conversation", "agentic", "multimodal"}) {
             if (c.has(key)) {
                 c.problem(c.pathOf("prompt_pool"), "excludes " + key + " on the same client (" + switch (key) {
                     case "prefix" -> "the pool's system prompts are its prefixes";
                     case "conversation" -> "the pool sends the same prompts again, not growing conversations";
+                    case "multimodal" -> "the pool's questions are text of input_distribution's lengths";
                     default -> "an agentic client's steps carry their own prompts";
                 } + "); remove one of them");
                 ok = false;
@@ -170,6 +178,16 @@ final class ClientBinder {
         if (c.has(key)) {
             c.problem(c.pathOf(key), "not used by an agentic client: each llm_call step has its own input_distribution "
                     + "and output_distribution");
+        }
+        return null;
+    }
+
+    /** Marks input_distribution read and reports it if given: a multimodal client's messages replace it. */
+    private static DistributionSpec notForMultimodal(ConfigNode c) {
+        c.child("input_distribution");
+        if (c.has("input_distribution")) {
+            c.problem(c.pathOf("input_distribution"), "not used by a multimodal client: multimodal.text_distribution and"
+                    + " its items give a message's tokens");
         }
         return null;
     }

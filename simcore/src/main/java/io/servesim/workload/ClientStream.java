@@ -5,6 +5,7 @@ import io.servesim.engine.TokenSequence;
 import io.servesim.rng.PartitionedRng;
 import io.servesim.workload.agentic.AgenticClient;
 import io.servesim.workload.arrival.ArrivalProcess;
+import io.servesim.workload.multimodal.MultimodalSpec;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.IntToLongFunction;
@@ -136,15 +137,21 @@ final class ClientStream {
         if (agentic != null) {
             // An agentic session: its steps are drawn by the session registry from the session's stream.
             SplittableRandom sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
-            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, 0, false, sessionRng, 0));
+            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, 0, 0, false, sessionRng, 0));
             return;
         }
         TokenSequence prompt;
         int out;
+        int media = 0;
         if (pool != null) {
             int p = pool.next();
             prompt = pool.prompt(p);
             out = pool.outputTokens(p);
+        } else if (spec.multimodal() != null) {
+            MultimodalSpec.Message m = spec.multimodal().sample(inputs, PartitionedRng.mix64(contentSalt + n));
+            prompt = prompt(m);
+            media = m.mediaTokens();
+            out = outputTokens(outputs);
         } else {
             int user = spec.input().sampleInt(inputs);
             prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
@@ -160,8 +167,8 @@ final class ClientStream {
             sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
             turns = conv.turns().sampleInt(sessionRng);
         }
-        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, reasoning, priority,
-                stream, sessionRng, turns));
+        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, reasoning, media,
+                priority, stream, sessionRng, turns));
     }
 
     /** A fresh prompt: the shared prefix (if any) then {@code userTokens} of content {@code contentId}. */
@@ -169,6 +176,13 @@ final class ClientStream {
         PrefixSpec p = spec.prefix();
         return p == null ? TokenSequence.unique(contentId, userTokens)
                 : TokenSequence.prefixed(p.contentId(), p.lengthTokens(), contentId, userTokens);
+    }
+
+    /** A fresh multimodal prompt: the shared prefix (if any) then message {@code m}. */
+    TokenSequence prompt(MultimodalSpec.Message m) {
+        PrefixSpec p = spec.prefix();
+        return p == null ? m.after(TokenSequence.ofSegments(new long[0], new int[0]), 0)
+                : m.after(TokenSequence.unique(p.contentId(), p.lengthTokens()), p.lengthTokens());
     }
 
     /** A sampled output length, capped by max_output_tokens. */

@@ -22,6 +22,8 @@ final class Draft {
     final int outputTokens;
     /** Of {@link #outputTokens}, the leading reasoning tokens (0 for a client without reasoning). */
     final int reasoningTokens;
+    /** Of the prompt, the tokens of image, audio and video items (0 for a text prompt). */
+    final int mediaTokens;
     final double priority;
     final boolean streaming;
     /** Random stream of the session this draft starts (a conversation or an agentic session), or null for a single request. */
@@ -29,7 +31,8 @@ final class Draft {
     final int sessionTurns;
 
     Draft(ClientStream client, long seq, long sendUs, long arrivalUs, TokenSequence prompt, int outputTokens,
-          int reasoningTokens, double priority, boolean streaming, SplittableRandom sessionRng, int sessionTurns) {
+          int reasoningTokens, int mediaTokens, double priority, boolean streaming, SplittableRandom sessionRng,
+          int sessionTurns) {
         this.client = client;
         this.seq = seq;
         this.sendUs = sendUs;
@@ -37,6 +40,7 @@ final class Draft {
         this.prompt = prompt;
         this.outputTokens = outputTokens;
         this.reasoningTokens = reasoningTokens;
+        this.mediaTokens = mediaTokens;
         this.priority = priority;
         this.streaming = streaming;
         this.sessionRng = sessionRng;

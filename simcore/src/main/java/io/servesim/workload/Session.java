@@ -4,6 +4,7 @@ import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
 import io.servesim.rng.PartitionedRng;
+import io.servesim.workload.multimodal.MultimodalSpec;
 import io.servesim.workload.reasoning.ReasoningSpec;
 import java.util.SplittableRandom;
 
@@ -43,10 +44,20 @@ final class Session {
         ConversationSpec conv = client.spec.conversation();
         int turn = nextTurn++;
         long thinkUs = conv.thinkTimeUs().sampleLong(rng);
-        int user = client.spec.input().sampleInt(rng);
+        MultimodalSpec mm = client.spec.multimodal();
+        int user = mm == null ? client.spec.input().sampleInt(rng) : 0;
         int out = client.outputTokens(rng);
         long contentId = rng.nextLong();
-        TokenSequence prompt = conv.accumulate() ? history(previous, contentId, user) : client.prompt(contentId, user);
+        TokenSequence prompt;
+        int media = 0;
+        if (mm == null) {
+            prompt = conv.accumulate() ? history(previous, contentId, user) : client.prompt(contentId, user);
+        } else {
+            // a message of text and items; the history carries the previous turns' items again
+            MultimodalSpec.Message m = mm.sample(rng, contentId);
+            prompt = conv.accumulate() ? m.after(history(previous, 0, 0), Integer.MAX_VALUE) : client.prompt(m);
+            media = m.mediaTokens() + (conv.accumulate() ? previous.mediaTokens() : 0);
+        }
         double priority = client.spec.priority().sample(rng);
         boolean streaming = client.streams(rng);
         int reasoning = client.spec.reasoningTokens(out, rng);
@@ -60,6 +71,7 @@ final class Session {
             r.setClientNetwork(sendUs, client.responseDelayUs);
         }
         r.setReasoningTokens(reasoning);
+        r.setMediaTokens(media);
         if (conv.accumulate() && !done()) {
             r.markOutputReusable();
         }
