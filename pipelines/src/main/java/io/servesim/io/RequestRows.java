@@ -23,6 +23,7 @@ public final class RequestRows {
         row.put("priority", r.priority());
         row.put("streaming", r.streaming());
         row.put("input_tokens", r.inputTokens());
+        row.put("multimodal_tokens", r.mediaTokens());
         row.put("output_tokens", r.outputTokens());
         row.put("requested_output_tokens", r.requestedOutputTokens());
         row.put("prefix_hit_tokens", r.prefixHitTokens());
@@ -40,6 +41,9 @@ public final class RequestRows {
         row.put("client_ttft_us", r.clientTtftUs());
         row.put("client_e2e_us", r.clientE2eUs());
         row.put("mean_itl_us", r.meanItlUs());
+        row.put("reasoning_tokens", r.reasoningTokens());
+        row.put("first_answer_token_us", r.firstAnswerTokenUs());
+        row.put("ttfat_us", r.ttfatUs());
         row.put("scheduling_delay_us", r.schedulingDelayUs());
         row.put("queueing_delay_us", r.queueingDelayUs());
         row.put("status", r.status());

@@ -33,7 +33,7 @@ class RecordFileTest {
             record(1, 500, 3_500, 20_500, RequestRecord.COMPLETED, null),
             new RequestRecord(2, 0, "default", "default", "standard", -1, 0, 0.0, true, 9000, 0, 128, 0, 0,
                     700, 700, -1, -1, 700, -1, -1, 0.0, -1, -1, RequestRecord.DROPPED, "too_long, for \"cache\"",
-                    false, "observe", 2, 3, 0, 700, -1, -1, new Handoff(0, 1, 800, 900, 5, 10)));
+                    false, "observe", 2, 3, 0, 700, -1, -1, new Handoff(0, 1, 800, 900, 5, 10), 0, -1, 0));
 
     static RequestRecord record(long id, long arrivalUs, long firstTokenUs, long completionUs, String status,
                                 String dropReason) {

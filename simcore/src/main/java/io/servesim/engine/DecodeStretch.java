@@ -27,7 +27,9 @@ import io.servesim.latency.StepShape;
  * inside a stretch: the requests due are looked up in a ring of buckets by the step they become due
  * at and get exactly the KV call the batch former would make, in batch order; when the free blocks
  * cannot cover all of that step's new blocks (a preemption could follow), the step is formed the
- * ordinary way instead. Everything else (metrics, observers, events) sees the same steps at the same
+ * ordinary way instead. A request whose first answer token (the token after its reasoning tokens,
+ * {@link Request#setReasoningTokens}) falls in a stretch gets its time exactly: the step in which it samples it is known
+ * from its counters, and the time is its last-token time plus the ITL sum at that step ({@link #executed}). Everything else (metrics, observers, events) sees the same steps at the same
  * times, so a run's rows are the same with or without macro-steps ({@code MacroStepEquivalenceTest}).
  */
 final class DecodeStretch {
@@ -48,6 +50,8 @@ final class DecodeStretch {
     private int stepLimit;
     /** The step (counted from the stretch's start) in which the next request samples its last token. */
     private int nextCompletion;
+    /** The step (counted from the stretch's start) in which the next request samples its first answer token. */
+    private int nextAnswer;
     /** Sum of this stretch's ITLs: added to every slot's last-token time. */
     private long itlSumUs;
     /** End of the stretch's latest step: every slot's last step end. */
@@ -113,6 +117,7 @@ final class DecodeStretch {
         nextCompletion = completion;
         itlSumUs = 0;
         lastEndUs = nowUs;
+        nextAnswer = nextAnswerStep(n);
         return true;
     }
 
@@ -199,6 +204,7 @@ final class DecodeStretch {
             running.generated[j] -= steps;
             running.lastTokenUs[j] -= itlSumUs;
         }
+        nextAnswer = nextAnswerStep(n);
         boolean decodesOnly = shape.prefillSeqs() == 0;
         boolean prefillsOnly = shape.decodeSeqs() == shapeDecodes;
         shape.clearPrefills();
@@ -227,6 +233,31 @@ final class DecodeStretch {
         steps++;
         itlSumUs += itlUs;
         lastEndUs = endUs;
+        if (steps == nextAnswer) {
+            // the members that sampled their first answer token in this step, as StepExecution records it
+            for (int i = 0; i < members; i++) {
+                if (running.answerAt[i] - running.generated[i] == steps) {
+                    running.request(i).firstAnswerTokenUs = running.lastTokenUs[i] + itlSumUs;
+                }
+            }
+            nextAnswer = nextAnswerStep(members);
+        }
+    }
+
+    /**
+     * The step (counted from the stretch's start) after which one of the first {@code n} slots will first have sampled its
+     * first answer token, or {@link Integer#MAX_VALUE}: slot {@code i} samples it in step {@code answerAt - generated}
+     * (its counters as of the stretch's start).
+     */
+    private int nextAnswerStep(int n) {
+        int next = Integer.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            int at = running.answerAt[i] - running.generated[i];
+            if (at > steps && at < next) {
+                next = at;
+            }
+        }
+        return next;
     }
 
     /** Whether the step just {@link #executed} gave some request its last token ({@link #complete} them). */

@@ -34,6 +34,10 @@ public final class Request {
     private final boolean streaming;
     private final long outputContentId;
     private boolean outputReusable;
+    /** Of the output tokens, the leading ones that are reasoning (a reasoning model's thinking); 0 for none. */
+    private int reasoningTokens;
+    /** Of the prompt's tokens, those of image, audio and video items (a multimodal client's); 0 for none. */
+    private int mediaTokens;
     /** When the client sent it ({@link #arrivalUs} without a client network). */
     private long sendUs;
     /** Response leg: microseconds for a chunk of n output tokens to reach the client, or null (none). */
@@ -61,6 +65,8 @@ public final class Request {
     long enqueueUs = -1;
     long firstScheduleUs = -1;
     long firstTokenUs = -1;
+    /** When the first answer token (the one after the reasoning tokens) became visible, or -1. */
+    long firstAnswerTokenUs = -1;
     long completionUs = -1;
     long lastTokenUs = -1;
     int instanceId = -1;
@@ -171,6 +177,38 @@ public final class Request {
     public long outputContentId() { return outputContentId; }
 
     /**
+     * Marks the first {@code tokens} of the output as reasoning (a reasoning model thinks first, then answers): the
+     * engine records when the first answer token, output token {@code tokens + 1}, becomes visible.
+     */
+    public void setReasoningTokens(int tokens) {
+        if (tokens < 0 || tokens > outputTokens) {
+            throw new IllegalArgumentException("reasoning tokens " + tokens + " outside [0, " + outputTokens
+                    + "] for request " + id);
+        }
+        this.reasoningTokens = tokens;
+    }
+
+    /** Marks {@code tokens} of the prompt as image, audio and video items' (placeholder tokens of a multimodal prompt). */
+    public void setMediaTokens(int tokens) {
+        if (tokens < 0 || tokens > inputLength) {
+            throw new IllegalArgumentException("media tokens " + tokens + " outside [0, " + inputLength + "] for request " + id);
+        }
+        this.mediaTokens = tokens;
+    }
+
+    /** Prompt tokens of image, audio and video items; 0 for a text prompt. */
+    public int mediaTokens() { return mediaTokens; }
+
+    /** Leading output tokens that are reasoning, not answer; 0 for a request without reasoning. */
+    public int reasoningTokens() { return reasoningTokens; }
+
+    /** The generated-token count at whose sampling the first answer token appears. */
+    int answerAt() { return reasoningTokens + 1; }
+
+    /** When the first answer token became visible (the first token without reasoning); -1 if none did. */
+    public long firstAnswerTokenUs() { return firstAnswerTokenUs; }
+
+    /**
      * True when another request may later repeat this request's prompt and output (a conversation
      * or agent session whose next turn accumulates context): then all its full blocks are indexed
      * for prefix caching while it runs. Otherwise only the prompt's shared part is; the rest can
@@ -216,6 +254,9 @@ public final class Request {
         prefixHitTokensAllAdmissions = b.prefixHitTokensAllAdmissions;
         cpuHitTokensAllAdmissions = b.cpuHitTokensAllAdmissions;
         generatedTokens = b.generatedTokens;
+        if (generatedTokens >= answerAt()) {
+            firstAnswerTokenUs = b.firstTokenUs; // no reasoning: the prefill stage's token is the first answer token
+        }
         preemptions = b.preemptions;
         computedTokens = inputLength;
     }

@@ -28,6 +28,8 @@ final class RunningBatch {
     int[] generated;
     /** Output tokens the request generates in total ({@link Request#targetOutputTokens()}). */
     int[] target;
+    /** The generated-token count at whose sampling the first answer token appears ({@code Request.answerAt()}). */
+    int[] answerAt;
     /** Tokens scheduled for the step being formed or executed. */
     int[] newTokens;
     /** Largest token count reachable without a KV cache call (see the class comment). */
@@ -49,6 +51,7 @@ final class RunningBatch {
         tokens = new int[capacity];
         generated = new int[capacity];
         target = new int[capacity];
+        answerAt = new int[capacity];
         newTokens = new int[capacity];
         fastLimit = new int[capacity];
         lastStepEndUs = new long[capacity];
@@ -63,6 +66,7 @@ final class RunningBatch {
         tokens = Arrays.copyOf(tokens, capacity);
         generated = Arrays.copyOf(generated, capacity);
         target = Arrays.copyOf(target, capacity);
+        answerAt = Arrays.copyOf(answerAt, capacity);
         newTokens = Arrays.copyOf(newTokens, capacity);
         fastLimit = Arrays.copyOf(fastLimit, capacity);
         lastStepEndUs = Arrays.copyOf(lastStepEndUs, capacity);
@@ -94,6 +98,7 @@ final class RunningBatch {
         tokens[i] = r.numTokens();
         generated[i] = r.generatedTokens;
         target[i] = r.targetOutputTokens();
+        answerAt[i] = r.answerAt();
         newTokens[i] = scheduled;
         lastStepEndUs[i] = r.lastStepEndUs;
         lastTokenUs[i] = r.lastTokenUs;
@@ -144,6 +149,7 @@ final class RunningBatch {
         System.arraycopy(tokens, from, tokens, to, count);
         System.arraycopy(generated, from, generated, to, count);
         System.arraycopy(target, from, target, to, count);
+        System.arraycopy(answerAt, from, answerAt, to, count);
         System.arraycopy(newTokens, from, newTokens, to, count);
         System.arraycopy(fastLimit, from, fastLimit, to, count);
         System.arraycopy(lastStepEndUs, from, lastStepEndUs, to, count);

@@ -132,6 +132,9 @@ final class StepExecution {
         }
         b.lastStepEndUs[i] = endUs;
         int generated = ++b.generated[i];
+        if (generated == b.answerAt[i]) {
+            b.request(i).firstAnswerTokenUs = b.lastTokenUs[i];
+        }
         int tokens = ++b.tokens[i];
         if (maxLen > 0 && tokens >= maxLen && generated < b.target[i]) {
             b.capped[i] = true;

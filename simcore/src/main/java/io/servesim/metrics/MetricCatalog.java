@@ -38,6 +38,8 @@ public final class MetricCatalog {
             + " @ 7d4e8bac, docs/plans/2026-02-11-macro-implementation-plan-v2.md)";
     private static final String DISTSERVE = "DistServe (Zhong et al., OSDI'24)";
     private static final String COMPLETED = "no request completed";
+    private static final String REASONING = "a reasoning model's output split as vLLM's reasoning parsers split it,"
+            + " reasoning_content then content (vllm/reasoning/, docs/features/reasoning_outputs.md)";
     private static final String NO_TRANSFER = "no transfer completed";
 
     /** Every metric, in the order of the {@code cells/} columns. */
@@ -126,6 +128,14 @@ public final class MetricCatalog {
             Metric.number("output_tokens_per_s", "tokens/s", RUN, RunSummary::outputTokensPerS,
                     "Output tokens of completed requests per second of simulated time.").higher()
                     .source(VLLM_BENCH + ": output_throughput"),
+            Metric.number("answer_tokens_per_s", "tokens/s", RUN, RunSummary::answerTokensPerS,
+                    "Output tokens of completed requests that were answer, not reasoning, per second of simulated time"
+                            + " (output_tokens_per_s without the reasoning clients' reasoning tokens).").higher()
+                    .source(REASONING),
+            Metric.distribution("ttfat_ms", RUN, RunSummary::ttfatMs,
+                    "time to first answer token (arrival at the engine to the first output token after the reasoning"
+                            + " tokens) of completed requests with reasoning tokens and an answer",
+                    "no completed request reasoned and answered", MEAN, P50, P90, P99).lower().source(REASONING),
             Metric.count("slo_met", "requests", CLUSTER, s -> s.cluster().sloMet(),
                     "Completed requests meeting every target of their SLO class (TTFT, TPOT, E2E).").higher(),
             Metric.number("slo_attainment", "fraction", CLUSTER, s -> s.cluster().sloAttainment(),

@@ -26,6 +26,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private final LongArrayList e2eUs = new LongArrayList();
     /** Per completed request, TTFT and E2E as its client sees them (with the network's legs). */
     private final LongArrayList clientTtftUs = new LongArrayList();
+    /** Time to first answer token of completed requests with reasoning tokens and an answer token. */
+    private final LongArrayList ttfatUs = new LongArrayList();
     private final LongArrayList clientE2eUs = new LongArrayList();
     /**
      * Per completed request, its TPOT, or {@link #NO_TPOT} for a one-token output: vLLM's benchmark
@@ -53,6 +55,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private long sloMet;
     private long inputTokensCompleted;
     private long outputTokensCompleted;
+    /** Of {@link #outputTokensCompleted}, the reasoning tokens. */
+    private long reasoningTokensCompleted;
     private double kvUtilStepWeighted;
     private double stepTimeTotalUs;
     private double kvUtilPeak;
@@ -125,6 +129,10 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         inputTokensCompleted += r.inputTokens();
         outputTokensCompleted += r.generatedTokens();
         RequestRecord rec = RequestRecords.of(r, RequestRecord.COMPLETED, null, -1, handoffs.apply(r));
+        reasoningTokensCompleted += rec.reasoningTokens();
+        if (rec.reasoningTokens() > 0 && rec.firstAnswerTokenUs() >= 0) {
+            ttfatUs.add(rec.ttfatUs());
+        }
         ttftUs.add(rec.ttftUs());
         e2eUs.add(rec.e2eUs());
         clientTtftUs.add(rec.clientTtftUs());
@@ -208,7 +216,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
                 totals.prefixHitRate(), totals.preemptedPrefixHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
-                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), pd);
+                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), pd,
+                Distribution.ofMicros(Percentiles.of(ttfatUs)), rate(outputTokensCompleted - reasoningTokensCompleted, durationS));
         return s.withFitness(totals.fitness());
     }
 

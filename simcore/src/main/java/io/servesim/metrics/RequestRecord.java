@@ -42,6 +42,9 @@ package io.servesim.metrics;
  * @param clientE2eUs        end to end as the client sees it: receipt of the last token - sendUs; -1 unless completed
  * @param handoff            its P/D handoff (prefill and decode instances, KV transfer times); {@link Handoff#NONE} when
  *                           it was not disaggregated
+ * @param reasoningTokens    of {@code outputTokens}, the leading ones that were reasoning (a reasoning client's)
+ * @param firstAnswerTokenUs first answer token (the one after the reasoning tokens) visible; -1 if none
+ * @param mediaTokens        of {@code inputTokens}, those of image, audio and video items (a multimodal client's)
  */
 public record RequestRecord(long requestId, int instanceId, String clientId, String tenantId, String sloClass,
                             long sessionId, int turnIndex, double priority, boolean streaming,
@@ -50,7 +53,8 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
                             long firstTokenUs, long completionUs, long ttftUs, long e2eUs, double meanItlUs,
                             long schedulingDelayUs, long queueingDelayUs, String status, String dropReason,
                             boolean lengthCapped, String stepId, int loopIteration, int fanOutIndex,
-                            int cpuHitTokens, long sendUs, long clientTtftUs, long clientE2eUs, Handoff handoff) {
+                            int cpuHitTokens, long sendUs, long clientTtftUs, long clientE2eUs, Handoff handoff,
+                            int reasoningTokens, long firstAnswerTokenUs, int mediaTokens) {
     public static final String COMPLETED = "completed";
     public static final String DROPPED = "dropped";
     public static final String UNFINISHED = "unfinished";
@@ -67,7 +71,13 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
         this(requestId, instanceId, clientId, tenantId, sloClass, sessionId, turnIndex, priority, streaming,
                 inputTokens, outputTokens, requestedOutputTokens, prefixHitTokens, preemptions, arrivalUs, enqueueUs,
                 firstScheduledUs, firstTokenUs, completionUs, ttftUs, e2eUs, meanItlUs, schedulingDelayUs,
-                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0, arrivalUs, ttftUs, e2eUs, Handoff.NONE);
+                queueingDelayUs, status, dropReason, lengthCapped, null, -1, -1, 0, arrivalUs, ttftUs, e2eUs, Handoff.NONE,
+                0, firstTokenUs, 0);
+    }
+
+    /** Time to first answer token: firstAnswerTokenUs - arrivalUs; -1 if no answer token. */
+    public long ttfatUs() {
+        return firstAnswerTokenUs < 0 ? -1 : firstAnswerTokenUs - arrivalUs;
     }
 
     /** Of {@code prefixHitTokens}, those found in the GPU cache. */

@@ -29,7 +29,8 @@ final class RequestRecords {
                 r.prefixHitTokensAllAdmissions(), r.preemptions(), arrival, r.enqueueUs(), r.firstScheduleUs(),
                 r.firstTokenUs(), completion, ttft, e2e, itl, sched, queued, status, reason, r.lengthCapped(),
                 t.stepId(), t.loopIteration(), t.fanOutIndex(), r.cpuHitTokensAllAdmissions(), r.sendUs(),
-                since(r.clientFirstTokenUs(), r.sendUs()), since(r.clientCompletionUs(), r.sendUs()), handoff);
+                since(r.clientFirstTokenUs(), r.sendUs()), since(r.clientCompletionUs(), r.sendUs()), handoff,
+                Math.min(out, r.reasoningTokens()), r.firstAnswerTokenUs(), r.mediaTokens());
     }
 
     /** {@code timeUs - fromUs}, or -1 when {@code timeUs} is -1 (did not happen). */

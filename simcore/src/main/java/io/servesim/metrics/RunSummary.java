@@ -51,6 +51,8 @@ import java.util.Map;
  * @param sessionsByClient      agentic sessions per client id (empty when the workload has none)
  * @param autoscaling           fleet size over the run and its cost (a fixed fleet's too)
  * @param pd                    the architecture (aggregated or P/D), goodput per GPU, P/D pools and KV transfers
+ * @param ttfatMs               time to first answer token of completed requests with reasoning tokens
+ * @param answerTokensPerS      output tokens of completed requests that were answer, not reasoning / duration
  */
 public record RunSummary(String latencyModel, String latencyDescription, String latencyCalibrationNote,
                          long totalKvBlocks, long injected,
@@ -63,7 +65,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
                          Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling,
-                         PdSummary pd) {
+                         PdSummary pd, Distribution ttfatMs, double answerTokensPerS) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -74,7 +76,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, itlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 throughputRps, inputTokensPerS, outputTokensPerS, preemptions, kvAllocationFailures, prefixHitRate,
                 preemptedPrefixHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd);
+                skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd, ttfatMs, answerTokensPerS);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -90,7 +92,8 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, itlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 throughputRps, inputTokensPerS, outputTokensPerS, preemptions, kvAllocationFailures, prefixHitRate,
                 preemptedPrefixHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling, pd);
+                skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling, pd, ttfatMs,
+                answerTokensPerS);
     }
 
     /** {@code calibrated}, or {@code uncalibrated} when {@link #latencyCalibrationNote} says why not. */

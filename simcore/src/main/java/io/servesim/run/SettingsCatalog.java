@@ -9,6 +9,7 @@ import io.servesim.workload.ClientSettings;
 import io.servesim.workload.TraceSettings;
 import io.servesim.workload.WorkloadSettings;
 import io.servesim.workload.agentic.AgenticSettings;
+import io.servesim.workload.reasoning.ReasoningSettings;
 import io.servesim.workload.arrival.ArrivalSettings;
 import io.servesim.workload.dist.DistributionSettings;
 import io.servesim.slo.SloSettings;
@@ -57,12 +58,17 @@ public final class SettingsCatalog {
                     + " own parameters.", ArrivalSettings.ALL),
             new Section("distributions", "A distribution block, wherever one stands: a client's"
                     + " input_distribution, output_distribution, priority_distribution, a conversation's turns and"
-                    + " think_time_us, an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations, the gaps of"
+                    + " think_time_us, a reasoning client's reason_ratio_distribution, a multimodal client's"
+                    + " text_distribution and <image|audio|video>_distribution (tokens) and _count_distribution (items per"
+                    + " message, 0 to 1000), an agentic step's lengths, a tool's latency and output_tokens, a loop's iterations, the gaps of"
                     + " a distribution arrival process (arrival.inter_arrival_us)."
                     + " Parameters are in the unit of what is measured; each type reads only its own.",
                     DistributionSettings.ALL),
             new Section("trace", "A trace replay (workload.trace).", TraceSettings.ALL),
-            new Section("agentic", "An agentic client's workflow (workload.clients[].agentic).", AgenticSettings.ALL)),
+            new Section("agentic", "An agentic client's workflow (workload.clients[].agentic).", AgenticSettings.ALL),
+            new Section("reasoning", "A reasoning client (workload.clients[].reasoning): reason_ratio_distribution, a"
+                    + " distribution block of integer percentages, and optional multi-turn sessions.",
+                    ReasoningSettings.ALL)),
             PolicyKind.ALL.stream().map(k -> new Section(k.configPath(), k.doc(), k.settings()))).toList();
 
     /** Every setting, in section order. */

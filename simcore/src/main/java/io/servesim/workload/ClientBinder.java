@@ -9,6 +9,10 @@ import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.dist.DistributionBinder.Kind;
 import io.servesim.workload.dist.DistributionBinder;
 import io.servesim.workload.dist.DistributionSpec;
+import io.servesim.workload.multimodal.MultimodalBinder;
+import io.servesim.workload.multimodal.MultimodalSpec;
+import io.servesim.workload.reasoning.ReasoningBinder;
+import io.servesim.workload.reasoning.ReasoningSpec;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 
@@ -18,8 +22,11 @@ import java.util.regex.Pattern;
  * defaults). Without {@code arrival} the client's arrivals are Poisson, without {@code priority_distribution} its
  * priority is 0; a prefix, conversation, network or lifecycle limit only when given. {@code input_distribution} and
  * {@code output_distribution} are required, except on an {@code agentic} client (bound by {@link AgenticBinder}), whose
- * steps carry their own and which excludes {@code conversation} and {@code network}. Within {@code conversation},
- * {@code turns} is required and {@code think_time_us} is 0 when omitted.
+ * steps carry their own and which excludes {@code conversation} and {@code network}, and, as validation rule 9 of BLIS's
+ * agentic specification has it ("Validation Rules", {@code agentic} package), {@code reasoning} and {@code multimodal}. Within {@code conversation},
+ * {@code turns} is required and {@code think_time_us} is 0 when omitted. A {@code reasoning} client's
+ * {@code multi_turn} (BLIS's spelling of a conversation: every arrival a session of {@code max_rounds} rounds) is bound
+ * as its conversation, so it excludes {@code conversation}.
  */
 final class ClientBinder {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.\\-]+");
@@ -52,7 +59,11 @@ final class ClientBinder {
         c.declare("agentic");
         boolean agenticClient = c.has("agentic");
         AgenticSpec agentic = agenticClient ? AgenticBinder.bind(c.child("agentic"), baseDir) : null;
+        c.declare("multimodal");
+        boolean multimodalClient = c.has("multimodal") && !agenticClient;
+        MultimodalSpec multimodal = multimodalClient ? MultimodalBinder.bind(c.child("multimodal"), baseDir) : null;
         DistributionSpec input = agenticClient ? notForAgentic(c, "input_distribution")
+                : multimodalClient ? notForMultimodal(c)
                 : required(c, "input_distribution", Kind.TOKENS, baseDir,
                 "the prompt length distribution, e.g. {type: lognormal, params: {mean: 800, sigma: 0.9}}");
         DistributionSpec output = agenticClient ? notForAgentic(c, "output_distribution")
@@ -62,6 +73,18 @@ final class ClientBinder {
         DistributionSpec priority = optional(c, "priority_distribution", Kind.REAL, baseDir, DistributionSpec.constant(0));
         double streaming = c.get(ClientSettings.STREAMING_PROBABILITY);
         ConversationSpec conversation = conversation(c.child("conversation"), baseDir);
+        c.declare("reasoning");
+        ReasoningSpec reasoning = c.has("reasoning") ? ReasoningBinder.bind(c.child("reasoning"), baseDir) : null;
+        boolean multiTurn = reasoning != null && reasoning.multiTurn() != null;
+        if (multiTurn) {
+            if (c.has("conversation")) {
+                c.problem(c.pathOf("reasoning") + ".multi_turn", "excludes conversation on the same client (both make"
+                        + " the client's sessions); remove one of them");
+            }
+            ReasoningSpec.MultiTurn m = reasoning.multiTurn();
+            conversation = new ConversationSpec(1, DistributionSpec.constant(m.maxRounds()),
+                    DistributionSpec.constant(m.thinkTimeUs()), m.accumulate());
+        }
         ConfigNode life = c.child("lifecycle");
         long startUs = life.get(ClientSettings.START_US);
         Long stopUs = life.get(ClientSettings.STOP_US);
@@ -74,24 +97,35 @@ final class ClientBinder {
         int maxOutput = c.getInt(ClientSettings.MAX_OUTPUT_TOKENS);
         c.declare("prompt_pool");
         PromptPoolSpec pool = c.has("prompt_pool") ? promptPool(c, baseDir) : null;
+        if (multiTurn && c.has("prompt_pool")) {
+            c.problem(c.pathOf("prompt_pool"), "excludes reasoning.multi_turn on the same client (the pool sends the same"
+                    + " prompts again, not growing sessions); remove one of them");
+        }
         if (agenticClient) {
-            for (String key : new String[] {"conversation", "network"}) {
+            boolean excluded = false;
+            for (String key : new String[] {"conversation", "network", "reasoning", "multimodal"}) {
                 if (c.has(key)) {
-                    c.problem(c.pathOf("agentic"), "excludes " + key + " on the same client ("
-                            + ("conversation".equals(key) ? "an agentic session already chains its requests"
-                            : "step arrivals follow parent completions directly") + "); remove one of them");
+                    c.problem(c.pathOf("agentic"), "excludes " + key + " on the same client (" + switch (key) {
+                        case "conversation" -> "an agentic session already chains its requests";
+                        case "network" -> "step arrivals follow parent completions directly";
+                        default -> "agentic is exclusive with reasoning and multimodal, validation rule 9 of BLIS's"
+                                + " agentic workload specification; give each its own client";
+                    } + "); remove one of them");
+                    excluded = true;
                 }
             }
-            if (id == null || arrival == null || agentic == null || priority == null || c.has("conversation")
-                    || c.has("network")) {
+            if (id == null || arrival == null || agentic == null || priority == null || excluded) {
                 return null;
             }
-        } else if (id == null || arrival == null || input == null || output == null || priority == null
-                || c.has("prompt_pool") && pool == null) {
+        } else if (id == null || arrival == null || (multimodalClient ? multimodal == null : input == null) || output == null
+                || priority == null
+                || c.has("prompt_pool") && pool == null || c.has("reasoning") && reasoning == null
+                || multiTurn && (c.has("conversation") || c.has("prompt_pool"))) {
             return null;
         }
         return new ClientSpec(id, tenant, slo, fraction, arrival, input, output, prefix, priority, streaming,
-                conversation, startUs, stopUs == null ? Long.MAX_VALUE : stopUs, network, maxOutput, agentic, pool);
+                conversation, startUs, stopUs == null ? Long.MAX_VALUE : stopUs, network, maxOutput, agentic, pool,
+                reasoning, multimodal);
     }
 
     /**
@@ -122,11 +156,12 @@ final class ClientBinder {
                     + ", every prompt of it being kept in memory");
             ok = false;
         }
-        for (String key : new String[] {"prefix", "conversation", "agentic"}) {
+        for (String key : new String[] {"prefix", "conversation", "agentic", "multimodal"}) {
             if (c.has(key)) {
                 c.problem(c.pathOf("prompt_pool"), "excludes " + key + " on the same client (" + switch (key) {
                     case "prefix" -> "the pool's system prompts are its prefixes";
                     case "conversation" -> "the pool sends the same prompts again, not growing conversations";
+                    case "multimodal" -> "the pool's questions are text of input_distribution's lengths";
                     default -> "an agentic client's steps carry their own prompts";
                 } + "); remove one of them");
                 ok = false;
@@ -143,6 +178,16 @@ final class ClientBinder {
         if (c.has(key)) {
             c.problem(c.pathOf(key), "not used by an agentic client: each llm_call step has its own input_distribution "
                     + "and output_distribution");
+        }
+        return null;
+    }
+
+    /** Marks input_distribution read and reports it if given: a multimodal client's messages replace it. */
+    private static DistributionSpec notForMultimodal(ConfigNode c) {
+        c.child("input_distribution");
+        if (c.has("input_distribution")) {
+            c.problem(c.pathOf("input_distribution"), "not used by a multimodal client: multimodal.text_distribution and"
+                    + " its items give a message's tokens");
         }
         return null;
     }

@@ -5,6 +5,7 @@ import io.servesim.engine.TokenSequence;
 import io.servesim.rng.PartitionedRng;
 import io.servesim.workload.agentic.AgenticClient;
 import io.servesim.workload.arrival.ArrivalProcess;
+import io.servesim.workload.multimodal.MultimodalSpec;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.IntToLongFunction;
@@ -13,7 +14,7 @@ import java.util.function.IntToLongFunction;
  * One client's open-loop requests in engine-arrival order. Every draw comes from the client's own
  * partitioned streams ({@code workload.client.<id>.arrivals}, {@code .input}, {@code .output},
  * {@code .priority}, {@code .streaming}, {@code .conversation}, {@code .content}, {@code .sessions}, {@code .pool},
- * {@code .pool-content}),
+ * {@code .pool-content}, {@code .reasoning}),
  * so adding, removing or changing another client never changes this client's requests.
  *
  * <p>Network delay depends on the prompt, so a later send can arrive earlier. Drafts wait in a
@@ -34,6 +35,7 @@ final class ClientStream {
     private final SplittableRandom priorities;
     private final SplittableRandom streaming;
     private final SplittableRandom conversations;
+    private final SplittableRandom reasonings;
     private final long contentSalt;
     private final long sessionSalt;
     /** The client's last send time: its lifecycle stop, capped by the horizon. */
@@ -67,6 +69,7 @@ final class ClientStream {
         this.priorities = rng.stream(base + "priority");
         this.streaming = rng.stream(base + "streaming");
         this.conversations = rng.stream(base + "conversation");
+        this.reasonings = rng.stream(base + "reasoning");
         this.contentSalt = PartitionedRng.streamSeed(seed, base + "content");
         this.sessionSalt = PartitionedRng.streamSeed(seed, base + "sessions");
         this.clientLastSendUs = horizonUs > 0 ? Math.min(horizonUs, spec.stopUs()) : spec.stopUs();
@@ -125,7 +128,7 @@ final class ClientStream {
 
     private void generate() {
         long sendUs = Math.round(nextSendUs);
-        if (sendUs > lastSendUs) {
+        if (sendUs > lastSendUs || seq > 0 && spec.singleSession()) {
             exhausted = true;
             return;
         }
@@ -134,20 +137,27 @@ final class ClientStream {
         if (agentic != null) {
             // An agentic session: its steps are drawn by the session registry from the session's stream.
             SplittableRandom sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
-            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, false, sessionRng, 0));
+            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, 0, 0, false, sessionRng, 0));
             return;
         }
         TokenSequence prompt;
         int out;
+        int media = 0;
         if (pool != null) {
             int p = pool.next();
             prompt = pool.prompt(p);
             out = pool.outputTokens(p);
+        } else if (spec.multimodal() != null) {
+            MultimodalSpec.Message m = spec.multimodal().sample(inputs, PartitionedRng.mix64(contentSalt + n));
+            prompt = prompt(m);
+            media = m.mediaTokens();
+            out = outputTokens(outputs);
         } else {
             int user = spec.input().sampleInt(inputs);
             prompt = prompt(PartitionedRng.mix64(contentSalt + n), user);
             out = outputTokens(outputs);
         }
+        int reasoning = spec.reasoningTokens(out, reasonings);
         double priority = spec.priority().sample(priorities);
         boolean stream = streams(streaming);
         SplittableRandom sessionRng = null;
@@ -157,8 +167,8 @@ final class ClientStream {
             sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
             turns = conv.turns().sampleInt(sessionRng);
         }
-        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, priority, stream,
-                sessionRng, turns));
+        pending.add(new Draft(this, n, sendUs, sendUs + networkDelayUs(prompt.length()), prompt, out, reasoning, media,
+                priority, stream, sessionRng, turns));
     }
 
     /** A fresh prompt: the shared prefix (if any) then {@code userTokens} of content {@code contentId}. */
@@ -166,6 +176,13 @@ final class ClientStream {
         PrefixSpec p = spec.prefix();
         return p == null ? TokenSequence.unique(contentId, userTokens)
                 : TokenSequence.prefixed(p.contentId(), p.lengthTokens(), contentId, userTokens);
+    }
+
+    /** A fresh multimodal prompt: the shared prefix (if any) then message {@code m}. */
+    TokenSequence prompt(MultimodalSpec.Message m) {
+        PrefixSpec p = spec.prefix();
+        return p == null ? m.after(TokenSequence.ofSegments(new long[0], new int[0]), 0)
+                : m.after(TokenSequence.unique(p.contentId(), p.lengthTokens()), p.lengthTokens());
     }
 
     /** A sampled output length, capped by max_output_tokens. */

@@ -20,20 +20,27 @@ final class Draft {
     /** The prompt, or null for an agentic session (its root steps are made by the session registry). */
     final TokenSequence prompt;
     final int outputTokens;
+    /** Of {@link #outputTokens}, the leading reasoning tokens (0 for a client without reasoning). */
+    final int reasoningTokens;
+    /** Of the prompt, the tokens of image, audio and video items (0 for a text prompt). */
+    final int mediaTokens;
     final double priority;
     final boolean streaming;
     /** Random stream of the session this draft starts (a conversation or an agentic session), or null for a single request. */
     final SplittableRandom sessionRng;
     final int sessionTurns;
 
-    Draft(ClientStream client, long seq, long sendUs, long arrivalUs, TokenSequence prompt, int outputTokens, double priority,
-          boolean streaming, SplittableRandom sessionRng, int sessionTurns) {
+    Draft(ClientStream client, long seq, long sendUs, long arrivalUs, TokenSequence prompt, int outputTokens,
+          int reasoningTokens, int mediaTokens, double priority, boolean streaming, SplittableRandom sessionRng,
+          int sessionTurns) {
         this.client = client;
         this.seq = seq;
         this.sendUs = sendUs;
         this.arrivalUs = arrivalUs;
         this.prompt = prompt;
         this.outputTokens = outputTokens;
+        this.reasoningTokens = reasoningTokens;
+        this.mediaTokens = mediaTokens;
         this.priority = priority;
         this.streaming = streaming;
         this.sessionRng = sessionRng;

@@ -175,18 +175,37 @@ public final class GeneratorBinder {
 
     /**
      * Whether the clients are what {@code category} says (BLIS {@code WorkloadSpec.Category}, inference-sim @
-     * 9c7838a7, {@code sim/workload/spec.go}, with the agentic category its agentic workload proposal adds): agentic,
-     * some client has an agentic block; language, none has. A problem names the category.
+     * 9c7838a7, {@code sim/workload/spec.go}: language, multimodal, reasoning, with the agentic category its agentic
+     * workload proposal adds): multimodal, reasoning or agentic, some client has that block; language, no client has
+     * any of them. A problem names the category.
      */
     private static boolean categoryHolds(ConfigNode w, String category, List<ClientSpec> clients) {
-        boolean agentic = clients.stream().anyMatch(c -> c.agentic() != null);
-        if (agentic != category.equals("agentic")) {
-            w.problem(w.pathOf(WorkloadSettings.CATEGORY.key()), "'" + category + "' but " + (agentic
-                    ? "a client has an agentic block; write category: agentic, or leave category out"
-                    : "no client has an agentic block; add one, or write category: language"));
+        String path = w.pathOf(WorkloadSettings.CATEGORY.key());
+        if (category.equals("language")) {
+            for (String block : new String[] {"agentic", "multimodal", "reasoning"}) {
+                if (clients.stream().anyMatch(c -> has(c, block))) {
+                    w.problem(path, "'language' but a client has a" + (block.equals("agentic") ? "n " : " ") + block
+                            + " block; write category: " + block + ", or leave category out");
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (clients.stream().noneMatch(c -> has(c, category))) {
+            w.problem(path, "'" + category + "' but no client has a" + (category.equals("agentic") ? "n " : " ")
+                    + category + " block; add one, or write category: language");
             return false;
         }
         return true;
+    }
+
+    /** Whether client {@code c} has the {@code block} (agentic, multimodal or reasoning). */
+    private static boolean has(ClientSpec c, String block) {
+        return switch (block) {
+            case "agentic" -> c.agentic() != null;
+            case "multimodal" -> c.multimodal() != null;
+            default -> c.reasoning() != null;
+        };
     }
 
     /** The path of client {@code i} with a trailing dot: {@code clients[i].}, or the section's own in the short form. */

@@ -142,6 +142,8 @@ public final class GeneratorSource implements RequestSource {
         if (d.client.responseDelayUs != null) {
             r.setClientNetwork(d.sendUs, d.client.responseDelayUs);
         }
+        r.setReasoningTokens(d.reasoningTokens);
+        r.setMediaTokens(d.mediaTokens);
         if (d.sessionTurns > 1 && d.client.spec.conversation().accumulate()) {
             r.markOutputReusable();
         }

@@ -3,6 +3,9 @@ package io.servesim.workload;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
+import io.servesim.rng.PartitionedRng;
+import io.servesim.workload.multimodal.MultimodalSpec;
+import io.servesim.workload.reasoning.ReasoningSpec;
 import java.util.SplittableRandom;
 
 /**
@@ -13,6 +16,8 @@ import java.util.SplittableRandom;
  * on engine timing or on other sessions.
  */
 final class Session {
+    /** Salts an output's content id into its answer's (the output without its reasoning tokens). */
+    private static final long ANSWER_SALT = 0x616E_7377_6572L;
     final long sessionId;
     private final ClientStream client;
     private final SplittableRandom rng;
@@ -39,14 +44,23 @@ final class Session {
         ConversationSpec conv = client.spec.conversation();
         int turn = nextTurn++;
         long thinkUs = conv.thinkTimeUs().sampleLong(rng);
-        int user = client.spec.input().sampleInt(rng);
+        MultimodalSpec mm = client.spec.multimodal();
+        int user = mm == null ? client.spec.input().sampleInt(rng) : 0;
         int out = client.outputTokens(rng);
         long contentId = rng.nextLong();
-        TokenSequence prompt = conv.accumulate()
-                ? append(previous.input(), previous.outputContentId(), previous.generatedTokens(), contentId, user)
-                : client.prompt(contentId, user);
+        TokenSequence prompt;
+        int media = 0;
+        if (mm == null) {
+            prompt = conv.accumulate() ? history(previous, contentId, user) : client.prompt(contentId, user);
+        } else {
+            // a message of text and items; the history carries the previous turns' items again
+            MultimodalSpec.Message m = mm.sample(rng, contentId);
+            prompt = conv.accumulate() ? m.after(history(previous, 0, 0), Integer.MAX_VALUE) : client.prompt(m);
+            media = m.mediaTokens() + (conv.accumulate() ? previous.mediaTokens() : 0);
+        }
         double priority = client.spec.priority().sample(rng);
         boolean streaming = client.streams(rng);
+        int reasoning = client.spec.reasoningTokens(out, rng);
         // the user reads the previous response when it reaches them, thinks, and sends
         long sendUs = previous.clientCompletionUs() + thinkUs;
         long arrivalUs = sendUs + client.networkDelayUs(prompt.length());
@@ -56,10 +70,27 @@ final class Session {
         if (client.responseDelayUs != null) {
             r.setClientNetwork(sendUs, client.responseDelayUs);
         }
+        r.setReasoningTokens(reasoning);
+        r.setMediaTokens(media);
         if (conv.accumulate() && !done()) {
             r.markOutputReusable();
         }
         return r;
+    }
+
+    /**
+     * The previous turn's prompt and output, then a new user message of {@code newTokens}. A previous output that began
+     * with reasoning tokens is carried without them, as reasoning models' chat templates render an earlier assistant
+     * turn ({@code reasoning.ReasoningSpec}): only its answer, as content of its own (the answer's KV was computed after
+     * the reasoning, at other positions, so the engine's cache does not hold it at these).
+     */
+    private static TokenSequence history(Request previous, long newContentId, int newTokens) {
+        int reasoning = previous.reasoningTokens();
+        if (reasoning == 0) {
+            return append(previous.input(), previous.outputContentId(), previous.generatedTokens(), newContentId, newTokens);
+        }
+        return append(previous.input(), PartitionedRng.mix64(previous.outputContentId() ^ ANSWER_SALT),
+                ReasoningSpec.answerTokens(previous.generatedTokens(), reasoning), newContentId, newTokens);
     }
 
     /**

@@ -45,9 +45,9 @@ public final class WorkloadSettings {
                     + " BLIS's name (WorkloadSpec.Horizon, microseconds).")
             .alias("horizon");
     public static final Setting<String> CATEGORY = Setting.derived("workload.category",
-            ValueType.choice(List.of("language", "agentic")), "none (not checked)",
-            "What the clients are, as BLIS's WorkloadSpec.Category names it, checked against them: language, no client"
-                    + " has an agentic block; agentic, some client has one.");
+            ValueType.choice(List.of("language", "multimodal", "reasoning", "agentic")), "none (not checked)",
+            "What the clients are, as BLIS's WorkloadSpec.Category names it, checked against them: multimodal,"
+                    + " reasoning or agentic, some client has that block; language, no client has any of them.");
 
     public static final Setting<Double> STAGE_RATE = Setting.derived("workload.stages[].rate",
             ValueType.real(0, 1e6).above().in("requests/s", "a million requests a second is beyond any serving fleet"),

@@ -69,7 +69,8 @@ class PdRunTest {
                     a.firstScheduledUs(), a.firstTokenUs(), a.completionUs(), a.ttftUs(), a.e2eUs(), a.meanItlUs(),
                     a.schedulingDelayUs(), a.queueingDelayUs(), a.status(), a.dropReason(), a.lengthCapped(), a.stepId(),
                     a.loopIteration(), a.fanOutIndex(), a.cpuHitTokens(), a.sendUs(), a.clientTtftUs(), a.clientE2eUs(),
-                    Handoff.NONE);
+                    Handoff.NONE, a.reasoningTokens(), a.firstAnswerTokenUs(),
+                    a.mediaTokens());
             assertEquals(moved, p);
         }
         assertEquals(agg.summary().ttftMs(), pd.summary().ttftMs());

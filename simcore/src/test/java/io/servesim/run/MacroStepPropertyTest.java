@@ -22,8 +22,8 @@ import net.jqwik.api.constraints.IntRange;
 /**
  * Macro-steps over steady decode stretches ({@code engine.DecodeStretch}) are an optimization only:
  * on random engine configs (batch limits, chunked prefill, max_model_len, block sizes, prefix
- * caching, KV pressure with preemption, a CPU tier, a horizon) and a latency model that reads every
- * decode context, a run with them and a run with one engine step per STEP event give identical
+ * caching, KV pressure with preemption, a CPU tier, a horizon), reasoning requests (their first answer token anywhere in
+ * the output) and a latency model that reads every decode context, a run with them and a run with one engine step per STEP event give identical
  * request records and summaries, and the stretches do carry most steps of a decode-heavy run.
  */
 class MacroStepPropertyTest {
@@ -77,7 +77,8 @@ class MacroStepPropertyTest {
                  output_distribution: {type: gaussian, params: {mean: 120, std_dev: 100, max: 600}},
                  conversation: {probability: 0.5, turns: {type: uniform, params: {min: 2, max: 3}},
                                 think_time_us: {type: exponential, params: {mean: 20000}}, context_growth: accumulate},
-                 prefix: {group: p, length: 48}}""".formatted(rate));
+                 prefix: {group: p, length: 48},
+                 reasoning: {reason_ratio_distribution: {type: uniform, params: {min: 0, max: 100}}}}""".formatted(rate));
         long horizon = horizonOn == 1 ? 3_000_000 : 0;
         SimSetup setup = SimSetup.single(cfg, new ContextLatency(a2)).withHorizonUs(horizon);
         assertSameBothWays(setup, spec, seed, horizon);

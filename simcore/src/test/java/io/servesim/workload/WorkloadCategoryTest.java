@@ -77,8 +77,16 @@ class WorkloadCategoryTest {
         assertEquals(List.of("workload.category: 'agentic' but no client has an agentic block; add one, or write category:"
                 + " language"), Yaml.problems(plain));
         assertEquals(3, Yaml.generator(plain.replace("agentic", "language")).numRequests());
-        assertEquals(List.of("workload.category: unknown value 'multimodal'; valid: language, agentic"),
-                Yaml.problems(plain.replace("agentic", "multimodal")));
+        assertEquals(List.of("workload.category: unknown value 'vision'; valid: language, multimodal, reasoning, agentic"),
+                Yaml.problems(plain.replace("agentic", "vision")));
+        // reasoning and multimodal are categories too, held by a client with that block
+        assertEquals(List.of("workload.category: 'reasoning' but no client has a reasoning block; add one, or write"
+                + " category: language"), Yaml.problems(plain.replace("agentic", "reasoning")));
+        String reasoner = plain.replace("agentic", "reasoning")
+                + "reasoning: {reason_ratio_distribution: {type: constant, params: {value: 50}}}\n";
+        assertEquals(3, Yaml.generator(reasoner).numRequests());
+        assertEquals(List.of("workload.category: 'language' but a client has a reasoning block; write category: reasoning,"
+                + " or leave category out"), Yaml.problems(reasoner.replace("category: reasoning", "category: language")));
         assertEquals(List.of("workload.horizon: is an alias of horizon_us, which is also set (5 and 60000000); set only one of"
                 + " them"),
                 Yaml.problems(AGENTIC_EXAMPLE + "horizon_us: 5\n"));

@@ -21,6 +21,10 @@ public final class DistributionBinder {
         COUNT(1, Integer.MAX_VALUE, true, true, "counts are integers >= 1"),
         /** Durations in microseconds: >= 0, rounded to whole microseconds. */
         MICROS(0, 1e15, true, false, "durations are >= 0"),
+        /** Items per message (a multimodal client's images, audio clips, videos): integers in [0, 1000]. */
+        ITEMS(0, 1000, true, true, "item counts are integers in [0, 1000]"),
+        /** Percentages (a reasoning client's reason_ratio_distribution): integers in [0, 100], as BLIS samples them. */
+        PERCENT(0, 100, true, true, "percentages are integers in [0, 100]"),
         /** Real values (priorities): unbounded, real unless is_int is given. */
         REAL(-Double.MAX_VALUE, Double.MAX_VALUE, false, false, "");
 

@@ -8,7 +8,8 @@ import java.util.List;
  * The settings of a distribution block {@code {type, params, is_int}} (BLIS workload spec v2 {@code DistSpec},
  * {@code sim/workload/distribution.go}), wherever one stands ({@code <distribution>}: a client's
  * {@code input_distribution}, {@code output_distribution} and {@code priority_distribution}, a conversation's
- * {@code turns} and {@code think_time_us}, an agentic step's lengths, a tool's {@code latency} and
+ * {@code turns} and {@code think_time_us}, a reasoning client's {@code reason_ratio_distribution} (percent), a
+ * multimodal client's token and item-count distributions, an agentic step's lengths, a tool's {@code latency} and
  * {@code output_tokens}, a loop's {@code iterations}, an arrival process's {@code inter_arrival_us}). Parameters are in the unit of what the values measure (tokens,
  * turns, microseconds, priority), so their range is that of the block ({@link DistributionBinder.Kind}: token counts
  * >= 1, durations >= 0), checked by {@link DistributionParams}; each type reads only its own ({@link DistributionType}).
@@ -17,16 +18,16 @@ public final class DistributionSettings {
     public static final Setting<String> TYPE = Setting.derived("<distribution>.type",
             ValueType.choice(DistributionType.names()), "required", "The distribution's family.");
     public static final Setting<Boolean> IS_INT = Setting.derived("<distribution>.is_int", ValueType.bool(),
-            "true for token counts and turns (which must be), and durations; false for priorities",
+            "true for token counts, turns, item counts and percentages (which must be), and durations; false for priorities",
             "Round draws to integers, half up, within [ceil(min), floor(max)].");
     public static final Setting<String> FILE = Setting.derived("<distribution>.file", ValueType.text(),
             "none (empirical: give file or pmf)", "empirical: a CSV file of value,weight lines (with that header), relative"
                     + " to the config's directory; or, beside type, pmf: {value: probability, ...}.");
     public static final Setting<Double> MIN = Setting.derived("<distribution>.params.min", number(),
-            "the least value of what is measured (1 token, 0 us; none for a priority)",
+            "the least value of what is measured (1 token, 0 us, 0 items, 0 percent; none for a priority)",
             "Lower clamp; uniform: the support's lower end (required).");
     public static final Setting<Double> MAX = Setting.derived("<distribution>.params.max", number(),
-            "the most of what is measured (2^31 - 1 tokens, 10^15 us; none for a priority)",
+            "the most of what is measured (2^31 - 1 tokens, 10^15 us, 1000 items, 100 percent; none for a priority)",
             "Upper clamp; uniform: the support's upper end (required).");
     public static final Setting<Double> VALUE = Setting.derived("<distribution>.params.value", number(),
             "required for constant", "constant: the value.");
