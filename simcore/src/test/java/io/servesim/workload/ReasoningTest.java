@@ -29,7 +29,7 @@ class ReasoningTest {
             """;
 
     private static Runs.Result run(String yaml, boolean macroSteps) {
-        EngineConfig engine = new EngineConfig(256, 2048, 0, 0, 16, 100_000, 0.9, true, KvTierConfig.OFF, macroSteps);
+        EngineConfig engine = new EngineConfig(256, 2048, 0, 0, 16, 100_000, 0.9, true, KvTierConfig.OFF, macroSteps, false);
         return Runs.run(engine, LinearLatency.steps(1000, 10, 100), "fcfs", "constant", Yaml.workload(yaml).open(1, 0), 0);
     }
 
