@@ -13,7 +13,8 @@ import java.util.OptionalInt;
  * cpu_us  = stepOverhead + S x perSequence
  * gpu_us  = layers x OTHER_KERNELS_PER_LAYER x kernelLaunch     (norms, rotary, attention, activation)
  *         + sum over layers of the GEMMs at M = T  ({@link Gemm}: tile and wave quantized roofline)
- *         + MoE experts: touched experts x expert GEMMs at M = T x k / touched
+ *         + MoE experts: vLLM's fused MoE, one grouped GEMM per expert weight over the touched experts'
+ *                        T x k rows, each touched expert's weights read once ({@link FusedMoe})
  *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token)
  *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads, if more);
  *                      decode reads each sequence's paged KV cache at the memory efficiency; in a
@@ -72,7 +73,8 @@ public final class RooflineModel implements ExpertParallelModel {
     private final Gemm[] denseLayer;
     private final int denseLayers;
     private final Gemm[] moeLayer;
-    private final Gemm[] expert;
+    /** The routed experts of a MoE layer (null for a dense model). */
+    private final FusedMoe fusedMoe;
     private final int moeLayers;
     private final int experts;
     private final double expertsPerToken;
@@ -83,7 +85,6 @@ public final class RooflineModel implements ExpertParallelModel {
     private final double usPerToken;
     private final double gpuFixedUs;
     private final double perSequenceUs;
-    private final double kernelLaunchUs;
     /** The tensor-parallel all-reduce (null at TP 1), its count per step and bytes per token. */
     private final AllReduce allReduce;
     private final int allReducesPerStep;
@@ -122,7 +123,7 @@ public final class RooflineModel implements ExpertParallelModel {
         Gemm router = new Gemm(Math.max(1, ff.experts()), h, w, act, peak, gpu, constants);
         Gemm[] shared = mlp(ff.sharedIntermediateSize() / tp, h, w, act, peak, gpu, constants);
         this.moeLayer = shared.length == 0 ? new Gemm[] {router} : new Gemm[] {router, shared[0], shared[1]};
-        this.expert = mlp(ff.expertIntermediateSize() / tp, h, w, act, peak, gpu, constants);
+        this.fusedMoe = ff.isMoe() ? new FusedMoe(ff.expertIntermediateSize() / tp, h, w, act, peak, gpu, constants) : null;
         this.experts = ff.experts();
         this.expertsPerToken = ff.expertsPerToken();
         this.expertMissProbability = ff.isMoe() ? 1.0 - (double) ff.expertsPerToken() / ff.experts() : 1.0;
@@ -143,7 +144,6 @@ public final class RooflineModel implements ExpertParallelModel {
         this.allReduceBytesPerToken = (double) h * act;
         this.gpuFixedUs = layers * OTHER_KERNELS_PER_LAYER * constants.kernelLaunchUs();
         this.perSequenceUs = constants.perSequenceUs();
-        this.kernelLaunchUs = constants.kernelLaunchUs();
     }
 
     /** Gate/up and down GEMMs of a SwiGLU MLP of {@code intermediatePerRank} columns per rank (none when 0). */
@@ -273,12 +273,7 @@ public final class RooflineModel implements ExpertParallelModel {
                 layerUs += moeLayers * g.timeUs(tokens);
             }
             if (withExperts) {
-                double touched = touchedExperts(tokens);
-                long rowsPerExpert = (long) Math.ceil(tokens * expertsPerToken / touched);
-                for (Gemm g : expert) {
-                    // one fused-MoE kernel per GEMM: every touched expert's work, one launch
-                    layerUs += moeLayers * (touched * (g.timeUs(rowsPerExpert) - kernelLaunchUs) + kernelLaunchUs);
-                }
+                layerUs += moeLayers * fusedMoe.timeUs(tokens, experts, tokens * expertsPerToken, touchedExperts(tokens));
             }
         }
         return gpuFixedUs + layerUs + lmHead.timeUs(seqs) + attentionUs(step) + tokens * usPerToken + allReduceUs(tokens);
@@ -296,9 +291,9 @@ public final class RooflineModel implements ExpertParallelModel {
     }
 
     /**
-     * One MoE layer's routed experts on one of {@code ep} ranks: the dispatch gathers ep x T tokens, of whose T x k
-     * expert choices (uniform routing, as on one GPU) this rank's E / ep experts take T x k in all, on the
-     * expected number of them touched, (E / ep) x (1 - (1 - k/E)^(ep x T)).
+     * One MoE layer's routed experts on one of {@code ep} ranks: the dispatch gathers ep x T tokens into the rank's fused
+     * MoE ({@link FusedMoe}, over its E / ep experts), of whose ep x T x k expert choices (uniform routing, as on one GPU)
+     * this rank's experts take T x k, on the expected number of them touched, (E / ep) x (1 - (1 - k/E)^(ep x T)).
      */
     @Override
     public double expertBlockUs(long paddedTokens, int ep) {
@@ -307,12 +302,7 @@ public final class RooflineModel implements ExpertParallelModel {
         }
         double gathered = (double) ep * paddedTokens;
         double touched = (double) experts / ep * (1.0 - StrictMath.pow(expertMissProbability, gathered));
-        long rows = (long) Math.ceil(paddedTokens * expertsPerToken / touched);
-        double us = 0;
-        for (Gemm g : expert) {
-            us += touched * (g.timeUs(rows) - kernelLaunchUs) + kernelLaunchUs;
-        }
-        return us;
+        return fusedMoe.timeUs(gathered, experts / ep, paddedTokens * expertsPerToken, touched);
     }
 
     @Override

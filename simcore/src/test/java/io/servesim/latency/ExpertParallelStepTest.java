@@ -79,11 +79,13 @@ class ExpertParallelStepTest {
     @Test
     void theRooflinePricesARanksExpertsOverTheGatheredTokens() {
         RooflineModel r = new RooflineModel(ModelCatalog.builtIn().lookup("qwen/qwen3-30b-a3b", "x"), GPU, 1);
-        // 2 ranks x 1 token gathered: a rank's 64 experts, each missed by a token with probability 1 - 8/128, are touched
-        // 64 x (1 - 0.9375^2) = 7.75 times in expectation: fewer than one GPU's 8 of 128 for its one token, more weight
-        // read than half of it; at 4,096 tokens both saturate and a rank reads half the experts.
-        assertTrue(r.expertBlockUs(1, 2) > 0);
-        assertTrue(r.expertBlockUs(4096, 2) < r.expertBlockUs(4096, 1));
+        // 2 ranks x 1 token gathered: 2 tokens enter a rank's fused MoE over its 64 experts, which take 8 of their 16
+        // choices, on 64 x (1 - 0.9375^2) = 7.75 experts touched in expectation (each missed by a token with probability
+        // 1 - 8/128): fewer than one GPU's 8 of 128 for its one token, more weight read than half of it.
+        FusedMoe fused = new FusedMoe(768, 2048, 2, 2, GPU.peakFlopsPerSecond(2), GPU, RooflineConstants.bundled());
+        assertEquals(fused.timeUs(2, 64, 8, 7.75), r.expertBlockUs(1, 2), 1e-9);
+        // at 256 tokens per rank both saturate, memory-bound: a rank reads half the experts for the same 2,048 rows
+        assertTrue(r.expertBlockUs(256, 2) < 0.6 * r.expertBlockUs(256, 1));
         assertEquals(0, new RooflineModel(ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b", "x"), GPU, 1)
                 .expertBlockUs(16, 2), "a dense model has no routed experts");
     }

@@ -99,8 +99,16 @@ class RooflineModelTest {
         for (int i = 0; i < 64; i++) {
             many.addDecode(1000);
         }
-        // 1 token reads 8 of 128 experts per layer (48 x 8 x 9.4 MB = 3.6 GB); 64 tokens read ~126 (57 GB)
-        assertTrue(qwen.stepTimeUs(many) > 5 * qwen.stepTimeUs(one));
+        // 1 token reads 8 of 128 experts per layer; 64 tokens read 128 x (1 - 0.9375^64) = 125.94: 117.94 more experts of
+        // 3 x 2048 x 768 x 2 = 9,437,184 B in each of 48 layers, 17,720.1 us at 3.015e12 B/s. The other 63 sequences'
+        // KV reads add 63 x 1,001 tokens x 98,304 B / 3.015e12 = 2,056.2 us; their activations, element-wise bytes and
+        // LM-head rows about 220 us, and the router's and O projection's GEMMs, now a full wave of 64-row tiles each, about
+        // 470 us: 667 us in all besides the experts and the KV.
+        double extraExperts = 48 * (qwen.touchedExperts(64) - 8) * 9_437_184 / 3.015e12 * 1e6;
+        double extraKv = 63.0 * 1001 * 98_304 / 3.015e12 * 1e6;
+        long extra = qwen.stepTimeUs(many) - qwen.stepTimeUs(one);
+        assertEquals(17_720.1, extraExperts, 0.1);
+        assertTrue(extra > extraExperts + extraKv + 600 && extra < extraExperts + extraKv + 750, "extra " + extra);
     }
 
     @Test
