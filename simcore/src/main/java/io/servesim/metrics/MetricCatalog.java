@@ -136,6 +136,11 @@ public final class MetricCatalog {
                     "time to first answer token (arrival at the engine to the first output token after the reasoning"
                             + " tokens) of completed requests with reasoning tokens and an answer",
                     "no completed request reasoned and answered", MEAN, P50, P90, P99).lower().source(REASONING),
+            Metric.distribution("client_ttfat_ms", RUN,
+                    "time to first answer token as the client sees it (send to receipt of the first answer token: the"
+                            + " client network's legs included; with the whole response when not streaming) of completed"
+                            + " requests with reasoning tokens and an answer",
+                    "no completed request reasoned and answered", MEAN, P50, P90, P99).lower().source(REASONING),
             Metric.count("slo_met", "requests", CLUSTER, s -> s.cluster().sloMet(),
                     "Completed requests meeting every target of their SLO class (TTFT, TPOT, E2E).").higher(),
             Metric.number("slo_attainment", "fraction", CLUSTER, s -> s.cluster().sloAttainment(),

@@ -28,6 +28,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private final LongArrayList clientTtftUs = new LongArrayList();
     /** Time to first answer token of completed requests with reasoning tokens and an answer token. */
     private final LongArrayList ttfatUs = new LongArrayList();
+    private final LongArrayList clientTtfatUs = new LongArrayList();
     private final LongArrayList clientE2eUs = new LongArrayList();
     /**
      * Per completed request, its TPOT, or {@link #NO_TPOT} for a one-token output: vLLM's benchmark
@@ -132,6 +133,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         reasoningTokensCompleted += rec.reasoningTokens();
         if (rec.reasoningTokens() > 0 && rec.firstAnswerTokenUs() >= 0) {
             ttfatUs.add(rec.ttfatUs());
+            clientTtfatUs.add(rec.clientTtfatUs());
         }
         ttftUs.add(rec.ttftUs());
         e2eUs.add(rec.e2eUs());
@@ -222,7 +224,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 .put("client_ttft_ms", distribution(clientTtftUs)).put("client_e2e_ms", distribution(clientE2eUs))
                 .put("scheduling_delay_ms", distribution(schedulingUs)).put("queueing_delay_ms",
                         distribution(queueingUs))
-                .put("ttfat_ms", distribution(ttfatUs))
+                .put("ttfat_ms", distribution(ttfatUs)).put("client_ttfat_ms", distribution(clientTtfatUs))
                 .put("duration_s", durationS).put("throughput_rps", rate(completed, durationS))
                 .put("input_tokens_per_s", rate(inputTokensCompleted, durationS))
                 .put("output_tokens_per_s", rate(outputTokensCompleted, durationS))

@@ -32,7 +32,7 @@ class FitnessWeightsTest {
                 .put("ttft_ms", ttft).put("e2e_ms", none).put("client_ttft_ms", none).put("client_e2e_ms", none)
                 .put("tpot_ms", none).put("itl_ms", none).put("scheduling_delay_ms", none).put("queueing_delay_ms",
                         none)
-                .put("ttfat_ms", none).put("duration_s", 100.0).put("throughput_rps", 1.5)
+                .put("ttfat_ms", none).put("client_ttfat_ms", none).put("duration_s", 100.0).put("throughput_rps", 1.5)
                 .put("input_tokens_per_s", 300.0).put("output_tokens_per_s", 150.0).put("answer_tokens_per_s", 150.0)
                 .put("preemptions", 0L).put("kv_allocation_failures", 0L).put("prefix_hit_rate", 0.25)
                 .put("preempted_prefix_hit_rate", 0.0).put("kv_utilization_mean", 0.5).put("kv_utilization_peak", 0.9)
