@@ -44,6 +44,7 @@ public final class RequestRows {
         row.put("reasoning_tokens", r.reasoningTokens());
         row.put("first_answer_token_us", r.firstAnswerTokenUs());
         row.put("ttfat_us", r.ttfatUs());
+        row.put("client_ttfat_us", r.clientTtfatUs());
         row.put("scheduling_delay_us", r.schedulingDelayUs());
         row.put("queueing_delay_us", r.queueingDelayUs());
         row.put("status", r.status());

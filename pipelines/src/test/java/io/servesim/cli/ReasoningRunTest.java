@@ -61,4 +61,28 @@ class ReasoningRunTest {
                     + " follow-ups hit the previous prompt's full blocks");
         }
     }
+
+    /**
+     * Behind a 20 ms client round trip (10 ms each way), every streamed answer reaches the client 20 ms after its time on
+     * the server: the answer token's chunk crosses the same legs as the first token's, so client_ttfat_us - ttfat_us =
+     * client_ttft_us - ttft_us = 20,000 us.
+     */
+    @Test
+    void theClientSeesTheAnswerAfterTheNetworkLegs(@TempDir Path tmp) throws Exception {
+        Path cfg = tmp.resolve("cfg.yaml");
+        Files.writeString(cfg, "seed: 1\ndeployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1}\n"
+                + "frontend: {enabled: true, network_rtt_us: 20000}\nworkload: " + EXAMPLE + "\n");
+        Path requests = tmp.resolve("r.parquet");
+        CliRun.Result r = CliRun.exec("run", "--config", cfg.toString(), "--num-requests", "100", "--requests-out",
+                requests.toString());
+        assertEquals(0, r.code(), r.err());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:")) {
+            ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FILTER (WHERE reasoning_tokens > 0),"
+                    + " count(*) FILTER (WHERE client_ttfat_us - ttfat_us <> 20000 OR client_ttft_us - ttft_us <> 20000)"
+                    + " FROM '" + requests + "' WHERE status = 'completed' AND streaming AND ttfat_us >= 0");
+            rs.next();
+            assertTrue(rs.getLong(1) > 20, rs.getLong(1) + " streamed answers after reasoning");
+            assertEquals(0, rs.getLong(2), "answers reaching the client other than 20 ms after the server");
+        }
+    }
 }

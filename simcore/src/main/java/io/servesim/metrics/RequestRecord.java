@@ -80,6 +80,19 @@ public record RequestRecord(long requestId, int instanceId, String clientId, Str
         return firstAnswerTokenUs < 0 ? -1 : firstAnswerTokenUs - arrivalUs;
     }
 
+    /**
+     * Time to first answer token as the client sees it: receipt of the first answer token - sendUs; -1 if no answer
+     * token. Streaming, the answer token's chunk takes the response leg the first token's took (a leg depends on the
+     * chunk's tokens only), so this is {@code clientTtftUs} plus the answer's lag behind the first token; otherwise
+     * the whole response arrives at once and this is {@code clientTtftUs}.
+     */
+    public long clientTtfatUs() {
+        if (firstAnswerTokenUs < 0 || clientTtftUs < 0) {
+            return -1;
+        }
+        return streaming ? clientTtftUs + firstAnswerTokenUs - firstTokenUs : clientTtftUs;
+    }
+
     /** Of {@code prefixHitTokens}, those found in the GPU cache. */
     public int gpuHitTokens() {
         return prefixHitTokens - cpuHitTokens;
