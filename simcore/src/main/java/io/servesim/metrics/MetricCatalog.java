@@ -41,6 +41,7 @@ public final class MetricCatalog {
     private static final String REASONING = "a reasoning model's output split as vLLM's reasoning parsers split it,"
             + " reasoning_content then content (vllm/reasoning/, docs/features/reasoning_outputs.md)";
     private static final String NO_TRANSFER = "no transfer completed";
+    private static final String SPEC_DECODE = "vLLM's SpecDecodingLogging (vllm/v1/spec_decode/metrics.py)";
 
     /** Every metric, in the order of the {@code cells/} columns. */
     public static final List<Metric> ALL = checked(List.of(
@@ -92,7 +93,8 @@ public final class MetricCatalog {
                     .source(VLLM_LOGGERS + ": vllm:request_time_per_output_token_seconds; " + VLLM_BENCH
                             + ": tpots (output_len > 1)"),
             Metric.distribution("itl_ms", RUN, RunSummary::itlMs,
-                    "inter-token latency over every output token after the first (HdrHistogram, 3 significant digits)",
+                    "inter-token latency over every output token after the first, or under speculative decoding over every"
+                            + " chunk of tokens one step gave a request (HdrHistogram, 3 significant digits)",
                     "no second token was generated", MEAN, P50, P90, P99).lower()
                     .fitness(Normalisation.inverse(100, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:inter_token_latency_seconds; " + VLLM_BENCH + ": itls"),
@@ -136,6 +138,19 @@ public final class MetricCatalog {
                     "time to first answer token (arrival at the engine to the first output token after the reasoning"
                             + " tokens) of completed requests with reasoning tokens and an answer",
                     "no completed request reasoned and answered", MEAN, P50, P90, P99).lower().source(REASONING),
+            Metric.count("spec_draft_tokens", "tokens", RUN, s -> s.specDecode().draftTokens(),
+                    "Draft tokens speculative decoding proposed and the target verified, over all instances (0 without"
+                            + " engine.speculative).").source(VLLM_LOGGERS + ": vllm:spec_decode_num_draft_tokens"),
+            Metric.count("spec_accepted_tokens", "tokens", RUN, s -> s.specDecode().acceptedTokens(),
+                    "Of spec_draft_tokens, those the target accepted.").higher()
+                    .source(VLLM_LOGGERS + ": vllm:spec_decode_num_accepted_tokens"),
+            Metric.optional("spec_acceptance_rate", "fraction", RUN, s -> s.specDecode().acceptanceRate(),
+                    "spec_accepted_tokens / spec_draft_tokens; null when nothing was drafted.").higher()
+                    .source(SPEC_DECODE + ": draft acceptance rate"),
+            Metric.optional("spec_mean_accepted_length", "tokens/step", RUN, s -> s.specDecode().meanAcceptedLength(),
+                    "Tokens a request gained per verify step, the target's own token included: 1 + accepted tokens /"
+                            + " verify steps with drafts; null when no step verified drafts.").higher()
+                    .source(SPEC_DECODE + ": mean acceptance length"),
             Metric.count("slo_met", "requests", CLUSTER, s -> s.cluster().sloMet(),
                     "Completed requests meeting every target of their SLO class (TTFT, TPOT, E2E).").higher(),
             Metric.number("slo_attainment", "fraction", CLUSTER, s -> s.cluster().sloAttainment(),

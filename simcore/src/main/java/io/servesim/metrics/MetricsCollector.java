@@ -217,7 +217,8 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                 totals.prefixHitRate(), totals.preemptedPrefixHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
                 steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
                 totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), pd,
-                Distribution.ofMicros(Percentiles.of(ttfatUs)), rate(outputTokensCompleted - reasoningTokensCompleted, durationS));
+                Distribution.ofMicros(Percentiles.of(ttfatUs)), rate(outputTokensCompleted - reasoningTokensCompleted, durationS),
+                totals.specDecode());
         return s.withFitness(totals.fitness());
     }
 

@@ -53,6 +53,7 @@ import java.util.Map;
  * @param pd                    the architecture (aggregated or P/D), goodput per GPU, P/D pools and KV transfers
  * @param ttfatMs               time to first answer token of completed requests with reasoning tokens
  * @param answerTokensPerS      output tokens of completed requests that were answer, not reasoning / duration
+ * @param specDecode            speculative decoding's draft and accepted tokens over all instances
  */
 public record RunSummary(String latencyModel, String latencyDescription, String latencyCalibrationNote,
                          long totalKvBlocks, long injected,
@@ -65,7 +66,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                          double kvUtilizationPeak, double batchSizeMean, long steps, long eventsProcessed,
                          long skippedTraceLines, KvTierSummary kvTiers, ClusterSummary cluster,
                          Map<String, SessionSummary> sessionsByClient, ScalingSummary autoscaling,
-                         PdSummary pd, Distribution ttfatMs, double answerTokensPerS) {
+                         PdSummary pd, Distribution ttfatMs, double answerTokensPerS, SpecDecodeSummary specDecode) {
     public RunSummary {
         sessionsByClient = Map.copyOf(sessionsByClient);
     }
@@ -76,7 +77,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                 unfinished, ttftMs, e2eMs, clientTtftMs, clientE2eMs, tpotMs, itlMs, schedulingDelayMs, queueingDelayMs, durationS,
                 throughputRps, inputTokensPerS, outputTokensPerS, preemptions, kvAllocationFailures, prefixHitRate,
                 preemptedPrefixHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
-                skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd, ttfatMs, answerTokensPerS);
+                skippedTraceLines, kvTiers, cluster, byClient, autoscaling, pd, ttfatMs, answerTokensPerS, specDecode);
     }
 
     /** This summary with the cluster fitness computed from {@code weights} (NaN when none). */
@@ -93,7 +94,7 @@ public record RunSummary(String latencyModel, String latencyDescription, String 
                 throughputRps, inputTokensPerS, outputTokensPerS, preemptions, kvAllocationFailures, prefixHitRate,
                 preemptedPrefixHitRate, kvUtilizationMean, kvUtilizationPeak, batchSizeMean, steps, eventsProcessed,
                 skippedTraceLines, kvTiers, withScore, sessionsByClient, autoscaling, pd, ttfatMs,
-                answerTokensPerS);
+                answerTokensPerS, specDecode);
     }
 
     /** {@code calibrated}, or {@code uncalibrated} when {@link #latencyCalibrationNote} says why not. */

@@ -23,10 +23,12 @@ package io.servesim.metrics;
  * @param fitness              fitness weights (may be empty)
  * @param scaling              fleet size and cost over the run
  * @param pd                   the architecture, P/D pools and transfers (goodput per GPU and utilizations not yet known)
+ * @param specDecode           speculative decoding over all instances
  */
 public record RunTotals(String latencyName, String latencyDescription, String latencyCalibrationNote, long totalKvBlocks, long injected, long endUs,
                         long preemptions, long kvAllocationFailures, double prefixHitRate, double preemptedPrefixHitRate,
                         long eventsProcessed,
                         long skippedTraceLines, long[] requestsPerInstance, long headOfLineBlocks,
-                        KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling, PdSummary pd) {
+                        KvTierSummary kvTiers, FitnessWeights fitness, ScalingSummary scaling, PdSummary pd,
+                        SpecDecodeSummary specDecode) {
 }

@@ -56,7 +56,12 @@ public final class RunPlan {
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
         List<ConfigException.Problem> problems = new ArrayList<>();
         ExpertParallelStep ep = cfg.expertParallel() ? expertParallel(resolved, cfg.dataParallel(), problems) : null;
-        Engines engines = resolveEngine(ep == null ? cfg.engine() : cfg.engine().withMacroSteps(false), resolved,
+        if (ep != null && cfg.engine().speculative().enabled()) {
+            problems.add(new ConfigException.Problem("engine.speculative", "cannot run with deployment.ep: an expert-parallel"
+                    + " group's step is priced by its ranks' lockstep, which has no drafter; remove one of them"));
+        }
+        EngineConfig engine = cfg.engine().withSpeculative(cfg.engine().speculative().seeded(cfg.seed()));
+        Engines engines = resolveEngine(ep == null ? engine : engine.withMacroSteps(false), resolved,
                 cfg.latency().tp(), ep == null ? 1 : ep.ranks(), cfg.cluster().instances(),
                 cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null,
                 FleetKeys.AGGREGATED, problems);
@@ -70,7 +75,7 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
+        SimSetup setup = new SimSetup(engines.engine(), engines.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
                 cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents())
                 .withFrontEnd(frontEnd).withExpertParallel(ep);
         return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
@@ -99,7 +104,7 @@ public final class RunPlan {
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */
     private static RunPlan preparePd(SimConfig cfg) {
         List<ConfigException.Problem> problems = new ArrayList<>();
-        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), problems);
+        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), cfg.seed(), problems);
         checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
         if (pd != null) {
@@ -161,8 +166,11 @@ public final class RunPlan {
         }
     }
 
-    /** An engine config with its KV capacity and max_model_len resolved, and where the capacity came from. */
-    record Engines(EngineConfig engine, String kvCapacitySource) {
+    /**
+     * An engine config with its KV capacity and max_model_len resolved, where the capacity came from, and the latency
+     * model its engines step with (the deployment's, with speculative decoding's drafter when it speculates).
+     */
+    record Engines(EngineConfig engine, String kvCapacitySource, LatencyModel latency) {
     }
 
     /**
@@ -236,6 +244,28 @@ public final class RunPlan {
             problems.add(new ConfigException.Problem(keys.engine("total_kv_blocks"),
                     "required: the model and GPU are not both known, so KV capacity cannot be derived"));
         }
+        LatencyModel latency = resolved.model();
+        if (e.speculative().enabled()) {
+            SpeculativePlan spec = SpeculativePlan.resolve(e.speculative(), resolved, tp, keys, problems);
+            if (spec != null) {
+                latency = spec.latency();
+                if (e.totalKvBlocks() == 0 && !source.isEmpty() && spec.takesMemory()) {
+                    int before = blocks;
+                    blocks = spec.blocksWithDrafter(blocks, e.blockSizeTokens(),
+                            resolved.architectureOrNull().kvBytesPerTokenPerGpu(tp));
+                    if (blocks < 1) {
+                        problems.add(new ConfigException.Problem(keys.engine("speculative"), String.format(
+                                java.util.Locale.ROOT, "the drafter's weights (%.2f GiB per GPU) leave no room for one KV"
+                                        + " block (%d blocks %s without it); raise tp or use a smaller draft model",
+                                spec.weightBytesPerGpu() / KvCapacity.GIB, before, phrase)));
+                        blocks = 1;
+                    } else if (blocks != before) {
+                        source += String.format(java.util.Locale.ROOT, ", less the drafter's weights and KV (%d of %d"
+                                + " blocks left)", blocks, before);
+                    }
+                }
+            }
+        }
         int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), keys, problems);
         if (!source.isEmpty()) {
             StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), phrase,
@@ -244,7 +274,7 @@ public final class RunPlan {
                     problems);
         }
         KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, tp, e.blockSizeTokens(), keys, problems);
-        return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source);
+        return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source, latency);
     }
 
     /**
@@ -365,7 +395,7 @@ public final class RunPlan {
     public SimConfig config() { return config; }
     public EngineConfig engineConfig() { return setup.engine(); }
     public SimSetup setup() { return setup; }
-    public LatencyModel latencyModel() { return latency.model(); }
+    public LatencyModel latencyModel() { return setup.latency(); }
     /**
      * Non-fatal notes, each naming its config path: binding notes (e.g. rate fractions normalised) and an
      * autoscaled fleet's missing GPU price (its cost is then null).

@@ -28,6 +28,7 @@ import io.servesim.metrics.RunTotals;
 import io.servesim.metrics.ScalingSummary;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
+import io.servesim.metrics.SpecDecodeSummary;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.routing.Routers;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -222,7 +223,8 @@ public final class Simulation {
                 preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried,
                 events.processed(), source.skippedLines(), requestsPerInstance(), totals.headOfLineBlocks(),
                 KvTierSummary.of(totals.tiers()), setup.fitness(),
-                scaling, PdSummaries.of(setup, pd, scaling)))
+                scaling, PdSummaries.of(setup, pd, scaling),
+                new SpecDecodeSummary(totals.specVerifySteps(), totals.specDraftTokens(), totals.specAcceptedTokens())))
                 .withSessions(sessionStats.byClient());
     }
 

@@ -28,7 +28,7 @@ class FitnessWeightsTest {
         KvTierSummary tiers = new KvTierSummary(0, 0.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         return new RunSummary("blackbox", "test", "", 1000, 200, 150, 0, 10, 40, ttft, none, none, none, none, none, none,
                 none, 100, 1.5, 300, 150, 0, 0, 0.25, 0, 0.5, 0.9, 8, 1000, 5000, 0, tiers, cluster, Map.of(), scaling,
-                PdSummary.aggregated(2), none, 150);
+                PdSummary.aggregated(2), none, 150, SpecDecodeSummary.NONE);
     }
 
     /**
