@@ -42,10 +42,10 @@ class SpeculativeDecodingLoadTest {
     private static double speedUp(String model, int tp, String spec, double rate) {
         RunSummary off = run(model, tp, "", rate);
         RunSummary on = run(model, tp, spec, rate);
-        double s = off.tpotMs().mean() / on.tpotMs().mean();
+        double s = off.distribution("tpot_ms").mean() / on.distribution("tpot_ms").mean();
         System.out.printf("rate %.1f: TPOT off %.2f ms, eagle %.2f ms, speed-up %.2fx, batch %.1f / %.1f, acceptance %.3f%n",
-                rate, off.tpotMs().mean(), on.tpotMs().mean(), s, off.batchSizeMean(), on.batchSizeMean(),
-                on.specDecode().acceptanceRate());
+                rate, off.distribution("tpot_ms").mean(), on.distribution("tpot_ms").mean(), s, off.number("batch_size_mean"), on.number("batch_size_mean"),
+                on.number("spec_acceptance_rate"));
         return s;
     }
 

@@ -41,16 +41,16 @@ class SpeculativeDecodingTest {
         assertEquals(10_000, plain.byId(0).e2eUs());
         assertEquals(10, spec.byId(0).outputTokens());
         assertEquals(3000.0 / 9, spec.byId(0).meanItlUs(), 1e-9);
-        assertEquals(3, spec.summary().itlMs().count());
-        assertEquals(1.0, spec.summary().itlMs().mean(), 1e-9);
-        assertEquals(4, spec.summary().steps());
+        assertEquals(3, spec.summary().distribution("itl_ms").count());
+        assertEquals(1.0, spec.summary().distribution("itl_ms").mean(), 1e-9);
+        assertEquals(4, spec.summary().count("steps"));
         // 3 verify steps of 3 drafts, all accepted (the last step's trimmed tokens were accepted too)
-        assertEquals(3, spec.summary().specDecode().verifySteps());
-        assertEquals(9, spec.summary().specDecode().draftTokens());
-        assertEquals(1.0, spec.summary().specDecode().acceptanceRate());
-        assertEquals(4.0, spec.summary().specDecode().meanAcceptedLength());
-        assertEquals(0, plain.summary().specDecode().draftTokens());
-        assertTrue(Double.isNaN(plain.summary().specDecode().acceptanceRate()));
+        assertEquals(3, spec.summary().count("spec_verify_steps"));
+        assertEquals(9, spec.summary().count("spec_draft_tokens"));
+        assertEquals(1.0, spec.summary().number("spec_acceptance_rate"));
+        assertEquals(4.0, spec.summary().number("spec_mean_accepted_length"));
+        assertEquals(0, plain.summary().count("spec_draft_tokens"));
+        assertTrue(Double.isNaN(plain.summary().number("spec_acceptance_rate")));
     }
 
     @Test
@@ -63,9 +63,9 @@ class SpeculativeDecodingTest {
         Runs.Result plain = run(SpecDecodeConfig.OFF, latency, 0, List.of(req(0, 10, 0)));
         assertEquals(13_600, spec.byId(0).e2eUs());
         assertEquals(10_900, plain.byId(0).e2eUs());
-        assertEquals(27, spec.summary().specDecode().draftTokens());
-        assertEquals(0, spec.summary().specDecode().acceptedTokens());
-        assertEquals(1.0, spec.summary().specDecode().meanAcceptedLength());
+        assertEquals(27, spec.summary().count("spec_draft_tokens"));
+        assertEquals(0, spec.summary().count("spec_accepted_tokens"));
+        assertEquals(1.0, spec.summary().number("spec_mean_accepted_length"));
     }
 
     @Test
@@ -78,8 +78,8 @@ class SpeculativeDecodingTest {
                 List.of(req(0, 50, 0)));
         assertEquals(10, spec.byId(0).outputTokens());
         assertEquals(4_000, spec.byId(0).e2eUs());
-        assertEquals(2, spec.summary().specDecode().verifySteps());
-        assertEquals(6, spec.summary().specDecode().draftTokens());
+        assertEquals(2, spec.summary().count("spec_verify_steps"));
+        assertEquals(6, spec.summary().count("spec_draft_tokens"));
     }
 
     @Test
@@ -95,11 +95,11 @@ class SpeculativeDecodingTest {
         // Step 1 prefills 4 x 2 tokens (8 <= 10); step 2 verifies 3 + 3 + 1 drafts (budget 4 + 4 + 2) and skips the
         // fourth request; whatever the budget leaves out later, every request completes with all its tokens.
         Runs.Result r = Runs.run(e, LinearLatency.steps(1000, 0, 0), four);
-        assertEquals(4, r.summary().completed());
+        assertEquals(4, r.summary().count("completed"));
         for (int i = 0; i < 4; i++) {
             assertEquals(6, r.byId(i).outputTokens());
         }
-        assertEquals(r.summary().specDecode().draftTokens(), r.summary().specDecode().acceptedTokens());
+        assertEquals(r.summary().count("spec_draft_tokens"), r.summary().count("spec_accepted_tokens"));
         assertEquals(1_000, r.byId(0).ttftUs());
         // request 0: tokens 1 (step 1), 5 (step 2), 6 (step 3, trimmed): E2E 3,000
         assertEquals(3_000, r.byId(0).e2eUs());
@@ -117,7 +117,7 @@ class SpeculativeDecodingTest {
                     requests));
         }
         assertEquals(runs.get(0).records(), runs.get(1).records());
-        assertEquals(runs.get(0).summary().specDecode(), runs.get(1).summary().specDecode());
-        assertTrue(runs.get(0).summary().specDecode().acceptedTokens() != runs.get(2).summary().specDecode().acceptedTokens());
+        assertEquals(runs.get(0).summary(), runs.get(1).summary());
+        assertTrue(runs.get(0).summary().count("spec_accepted_tokens") != runs.get(2).summary().count("spec_accepted_tokens"));
     }
 }
