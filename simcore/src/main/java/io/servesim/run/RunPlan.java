@@ -248,25 +248,10 @@ public final class RunPlan {
         }
         LatencyModel latency = resolved.model();
         if (e.speculative().enabled()) {
-            SpeculativePlan spec = SpeculativePlan.resolve(e.speculative(), resolved, tp, keys, problems);
-            if (spec != null) {
-                latency = spec.latency();
-                if (e.totalKvBlocks() == 0 && !source.isEmpty() && spec.takesMemory()) {
-                    int before = blocks;
-                    blocks = spec.blocksWithDrafter(blocks, e.blockSizeTokens(),
-                            resolved.architectureOrNull().kvBytesPerTokenPerGpu(tp));
-                    if (blocks < 1) {
-                        problems.add(new ConfigException.Problem(keys.engine("speculative"), String.format(
-                                java.util.Locale.ROOT, "the drafter's weights (%.2f GiB per GPU) leave no room for one KV"
-                                        + " block (%d blocks %s without it); raise tp or use a smaller draft model",
-                                spec.weightBytesPerGpu() / KvCapacity.GIB, before, phrase)));
-                        blocks = 1;
-                    } else if (blocks != before) {
-                        source += String.format(java.util.Locale.ROOT, ", less the drafter's weights and KV (%d of %d"
-                                + " blocks left)", blocks, before);
-                    }
-                }
-            }
+            SpeculativePlan.Sized sized = SpeculativePlan.size(e, resolved, tp, blocks, source, phrase, keys, problems);
+            latency = sized.latency();
+            blocks = sized.blocks();
+            source = sized.source();
         }
         int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), keys, problems);
         if (!source.isEmpty()) {

@@ -1,8 +1,10 @@
 package io.servesim.run;
 
 import io.servesim.config.ConfigException;
+import io.servesim.engine.EngineConfig;
 import io.servesim.engine.SpecDecodeConfig;
 import io.servesim.latency.GpuSpec;
+import io.servesim.latency.KvCapacity;
 import io.servesim.latency.LatencyModel;
 import io.servesim.latency.LatencyModels;
 import io.servesim.latency.ModelArchitecture;
@@ -35,6 +37,36 @@ import java.util.Locale;
  * @param kvBytesPerTokenPerGpu    the drafter's KV bytes per token per GPU
  */
 record SpeculativePlan(LatencyModel latency, double weightBytesPerGpu, long kvBytesPerTokenPerGpu) {
+    /** An engine's latency model with its drafter, its KV blocks and where they came from. */
+    record Sized(LatencyModel latency, int blocks, String source) {
+    }
+
+    /**
+     * The speculating engine {@code e} on {@code resolved}: its latency model with the drafter, and its {@code blocks}
+     * (from {@code source}, as the KV checks' messages say it: {@code phrase}) with the drafter's memory taken out unless
+     * {@code total_kv_blocks} gave them; unchanged, with the problems added, when the drafter cannot be resolved.
+     */
+    static Sized size(EngineConfig e, ResolvedLatency resolved, int tp, int blocks, String source, String phrase,
+                      FleetKeys keys, List<ConfigException.Problem> problems) {
+        SpeculativePlan spec = resolve(e.speculative(), resolved, tp, keys, problems);
+        if (spec == null) {
+            return new Sized(resolved.model(), blocks, source);
+        }
+        if (e.totalKvBlocks() > 0 || source.isEmpty() || !spec.takesMemory()) {
+            return new Sized(spec.latency(), blocks, source);
+        }
+        int left = spec.blocksWithDrafter(blocks, e.blockSizeTokens(), resolved.architectureOrNull().kvBytesPerTokenPerGpu(tp));
+        if (left < 1) {
+            problems.add(new ConfigException.Problem(keys.engine("speculative"), String.format(Locale.ROOT,
+                    "the drafter's weights (%.2f GiB per GPU) leave no room for one KV block (%d blocks %s without it);"
+                            + " raise tp or use a smaller draft model", spec.weightBytesPerGpu() / KvCapacity.GIB, blocks,
+                    phrase)));
+            return new Sized(spec.latency(), 1, source);
+        }
+        return new Sized(spec.latency(), left, left == blocks ? source : String.format(Locale.ROOT,
+                "%s, less the drafter's weights and KV (%d of %d blocks left)", source, left, blocks));
+    }
+
     /** The plan of {@code s} (enabled) on {@code resolved} at TP {@code tp}, or null with the problems added. */
     static SpeculativePlan resolve(SpecDecodeConfig s, ResolvedLatency resolved, int tp, FleetKeys keys,
                                    List<ConfigException.Problem> problems) {
