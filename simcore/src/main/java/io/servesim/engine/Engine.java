@@ -178,8 +178,6 @@ public final class Engine {
     public long specDraftTokens() { return speculation == null ? 0 : speculation.draftTokens(); }
     /** Draft tokens accepted (vLLM {@code spec_decode_num_accepted_tokens}); 0 without speculative decoding. */
     public long specAcceptedTokens() { return speculation == null ? 0 : speculation.acceptedTokens(); }
-    /** Verify steps that accepted draft position {@code i} (vLLM {@code spec_decode_num_accepted_tokens_per_pos}). */
-    public long specAcceptedAt(int i) { return speculation == null ? 0 : speculation.acceptedAt(i); }
     public boolean stepPending() { return stepPending; }
     /** Tokens the waiting requests must compute before their first token (for wait estimates). */
     public long waitingPromptTokens() { return waitQueue.promptTokens() + arrivedPromptTokens; }

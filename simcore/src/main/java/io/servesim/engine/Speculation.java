@@ -32,7 +32,7 @@ import io.servesim.rng.PartitionedRng;
  *       on the order requests are verified in.</li>
  * </ul>
  * The counters are vLLM's {@code SpecDecodingStats}: verify steps with drafts ({@code num_drafts}), draft and accepted
- * tokens, and accepted tokens per position.
+ * tokens.
  */
 final class Speculation {
     private static final long GOLDEN = 0x9E37_79B9_7F4A_7C15L;
@@ -45,7 +45,6 @@ final class Speculation {
     private long verifySteps;
     private long draftTokens;
     private long acceptedTokens;
-    private final long[] acceptedPerPosition;
 
     Speculation(SpecDecodeConfig config, int maxModelLen) {
         if (!config.enabled()) {
@@ -62,7 +61,6 @@ final class Speculation {
             before = r;
         }
         this.salt = PartitionedRng.streamSeed(config.seed(), "speculative-decoding");
-        this.acceptedPerPosition = new long[k];
     }
 
     /** Draft tokens a decoding request with {@code computed} tokens in KV proposes: k, fewer near {@code max_model_len}. */
@@ -87,7 +85,6 @@ final class Speculation {
             if (u >= conditional[accepted]) {
                 break;
             }
-            acceptedPerPosition[accepted]++;
             accepted++;
         }
         verifySteps++;
@@ -100,7 +97,4 @@ final class Speculation {
     long verifySteps() { return verifySteps; }
     long draftTokens() { return draftTokens; }
     long acceptedTokens() { return acceptedTokens; }
-    /** Verify steps that accepted draft position {@code i} (vLLM {@code num_accepted_tokens_per_pos}). */
-    long acceptedAt(int i) { return acceptedPerPosition[i]; }
-    int k() { return k; }
 }
