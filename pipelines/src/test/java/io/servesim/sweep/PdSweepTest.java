@@ -2,10 +2,6 @@ package io.servesim.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.servesim.cli.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,16 +16,10 @@ class PdSweepTest {
     @Test
     void runFlagsMakeAPdRunAndItsRequestRowsNameBothInstancesAndTheTransfer(@TempDir Path tmp) throws Exception {
         Path rows = tmp.resolve("requests.parquet");
-        PrintStream saved = System.out;
-        try {
-            System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            assertEquals(0, Main.execute("run", "-c", Path.of("..", "sweeps", "configs", "llama8b-h100.yaml").toString(),
-                    "--num-requests", "200", "--architecture", "pd", "--prefill-replicas", "1", "--decode-replicas", "2",
-                    "--pd-decider", "always", "--pd-transfer-latency", "500us", "--pd-transfer-bandwidth", "400Gb/s",
-                    "--requests-out", rows.toString()));
-        } finally {
-            System.setOut(saved);
-        }
+        assertEquals(0, TestSweeps.quietly("run", "-c", Path.of("..", "sweeps", "configs", "llama8b-h100.yaml").toString(),
+                "--num-requests", "200", "--architecture", "pd", "--prefill-replicas", "1", "--decode-replicas", "2",
+                "--pd-decider", "always", "--pd-transfer-latency", "500us", "--pd-transfer-bandwidth", "400Gb/s",
+                "--requests-out", rows.toString()));
         String r = "'" + rows + "'";
         assertEquals(200, TestSweeps.scalar("SELECT count(*) FROM " + r + " WHERE status = 'completed'"));
         // one prefill instance (engine 0) feeding two decode instances (engines 1, 2)
@@ -58,13 +48,7 @@ class PdSweepTest {
                 outputs: {requests: true, sessions: false}
                 """.formatted(base));
         Path out = tmp.resolve("out");
-        PrintStream saved = System.out;
-        try {
-            System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            assertEquals(0, Main.execute("sweep", sweep.toString(), "--output", out.toString()));
-        } finally {
-            System.setOut(saved);
-        }
+        assertEquals(0, TestSweeps.quietly("sweep", sweep.toString(), "--output", out.toString()));
         String cells = TestSweeps.glob(out, "cells");
         String requests = TestSweeps.glob(out, "requests");
         assertEquals(4, TestSweeps.scalar("SELECT count(*) FROM " + cells + " WHERE architecture = 'pd'"));

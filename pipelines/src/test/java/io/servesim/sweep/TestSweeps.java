@@ -60,6 +60,17 @@ final class TestSweeps {
     record Run(int code, String out, String err) {
     }
 
+    /** {@code servesim args...} with its stdout discarded; its exit code. */
+    static int quietly(String... args) {
+        PrintStream saved = System.out;
+        try {
+            System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            return io.servesim.cli.Main.execute(args);
+        } finally {
+            System.setOut(saved);
+        }
+    }
+
     static Run run(Path sweep, Path out, RunnerChoice runner) {
         return run(sweep, out, runner, SweepJob.OutputFlags.NONE);
     }

@@ -62,6 +62,11 @@ public abstract sealed class ValueType<T> {
         return new Mapping<>(values);
     }
 
+    /** A list of values of {@code elements} (per-position acceptance rates), each checked at {@code path[i]}. */
+    public static <V> ValueType<List<V>> list(ValueType<V> elements) {
+        return new ListOf<>(elements);
+    }
+
     /** A duration in [minUs, maxUs] microseconds, written with a unit. */
     public static Duration duration(long minUs, long maxUs) {
         return new Duration(minUs, maxUs, false, null);
@@ -519,6 +524,49 @@ public abstract sealed class ValueType<T> {
         @Override
         public String describe() {
             return "mapping of name: " + values.describe();
+        }
+    }
+
+    /** A list of values of one type, in the order written; each element is parsed and checked at {@code path[i]}. */
+    static final class ListOf<V> extends ValueType<List<V>> {
+        private final ValueType<V> elements;
+
+        private ListOf(ValueType<V> elements) {
+            super(elements.unit(), elements.reason());
+            this.elements = elements;
+        }
+
+        @Override
+        List<V> parse(JsonNode v, String path) {
+            if (!v.isArray()) {
+                throw new ConfigException(path, "must be a list of " + elements.describe() + ", got " + render(v));
+            }
+            java.util.ArrayList<V> out = new java.util.ArrayList<>(v.size());
+            for (int i = 0; i < v.size(); i++) {
+                out.add(elements.parse(v.get(i), path + "[" + i + "]"));
+            }
+            return List.copyOf(out);
+        }
+
+        @Override
+        void check(List<V> value, String path) {
+            for (int i = 0; i < value.size(); i++) {
+                elements.check(value.get(i), path + "[" + i + "]");
+            }
+        }
+
+        @Override
+        public String render(List<V> value) {
+            StringBuilder out = new StringBuilder("[");
+            for (V x : value) {
+                out.append(out.length() > 1 ? ", " : "").append(elements.render(x));
+            }
+            return out.append(']').toString();
+        }
+
+        @Override
+        public String describe() {
+            return "list of " + elements.describe();
         }
     }
 }

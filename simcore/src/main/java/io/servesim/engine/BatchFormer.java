@@ -35,6 +35,9 @@ import java.util.Comparator;
  * them (cached, most recently used) and returns to the front, so its next admission hits them on
  * the GPU: a waiting request never holds blocks, which keeps the engine free of the deadlock where
  * queued requests hold the blocks the head needs.
+ *
+ * <p>With speculative decoding ({@link Speculation}), a continuing request that decodes schedules its next token and its
+ * draft tokens, with KV slots for them and the drafter's lookahead; the step's shape verifies them.
  */
 final class BatchFormer {
     /** What batch formation reports back to the engine. */
@@ -59,6 +62,8 @@ final class BatchFormer {
     private final RunningBatch running;
     private final Listener listener;
     private final boolean blockingReload;
+    /** Speculative decoding, or null when off. */
+    private final Speculation speculation;
     /** The scheduling policy's wait-queue order (its maximum is the preemption victim), or null for FCFS. */
     private final Comparator<Request> order;
     /** Tokens left in the step being formed (vLLM {@code token_budget}). */
@@ -67,8 +72,9 @@ final class BatchFormer {
     private boolean preempted;
 
     BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running,
-                Comparator<Request> order, Listener listener) {
+                Comparator<Request> order, Speculation speculation, Listener listener) {
         this.config = config;
+        this.speculation = speculation;
         this.order = order;
         this.kv = kv;
         this.waitQueue = waitQueue;
@@ -92,12 +98,20 @@ final class BatchFormer {
                 break;
             }
             int done = computed[i];
-            int newTokens = cap(tokens[i] - done, done, budget);
+            int wanted = tokens[i] - done;
+            int ahead = 0;
+            if (speculation != null && wanted == 1 && generated[i] > 0) {
+                // a decoding request verifies its drafts: they are scheduled tokens; the drafter's lookahead is KV only
+                wanted += speculation.drafts(done);
+                ahead = speculation.lookahead();
+            }
+            int newTokens = cap(wanted, done, budget);
             if (newTokens <= 0) {
                 continue;
             }
-            if (done + newTokens > fastLimit[i]) {
-                i = allocate(i, done + newTokens, nowUs, shape);
+            if (done + newTokens + ahead > fastLimit[i]) {
+                // only the verified tokens' full blocks are cached (a speculating request's drafts are not)
+                i = allocate(i, done + newTokens + ahead, Math.min(done + newTokens, tokens[i]), nowUs, shape);
                 if (i < 0) {
                     break;
                 }
@@ -187,14 +201,15 @@ final class BatchFormer {
 
     /**
      * Slow path of phase 1: slot {@code i} needs KV for tokens up to {@code endToken} beyond what it
-     * holds. Preempts {@link #victimSlot victims} until the allocation succeeds; returns the
-     * request's slot then (lower than {@code i} when victims ahead of it left the batch), or -1 when
-     * the request itself was preempted or can never fit (it is then gone from the batch).
+     * holds, those below {@code verifiedEnd} cached for prefix reuse ({@link KvCache#ensure(Request, int, int)}).
+     * Preempts {@link #victimSlot victims} until the allocation succeeds; returns the request's slot then
+     * (lower than {@code i} when victims ahead of it left the batch), or -1 when the request itself was
+     * preempted or can never fit (it is then gone from the batch).
      */
-    private int allocate(int i, int endToken, long nowUs, StepShape shape) {
+    private int allocate(int i, int endToken, int verifiedEnd, long nowUs, StepShape shape) {
         Request r = running.sync(i);
         int slot = i;
-        while (!kv.ensure(r, endToken)) {
+        while (!kv.ensure(r, endToken, verifiedEnd)) {
             preempted = true;
             int v = victimSlot();
             if (v == slot && running.size() == 1) {
@@ -264,10 +279,17 @@ final class BatchFormer {
         return n;
     }
 
-    /** A decode step samples one token for a request whose KV covers all but its last token. */
+    /**
+     * A decode step samples one token for a request whose KV covers all but its last token; with more tokens scheduled
+     * than that, the others are its drafts, verified in the same pass.
+     */
     private static void addToShape(StepShape shape, int generated, int computed, int tokens, int newTokens) {
-        if (generated > 0 && newTokens == 1 && computed == tokens - 1) {
-            shape.addDecode(computed);
+        if (generated > 0 && computed == tokens - 1) {
+            if (newTokens == 1) {
+                shape.addDecode(computed);
+            } else {
+                shape.addVerify(computed, newTokens - 1);
+            }
         } else {
             shape.addPrefill(newTokens, computed);
         }

@@ -33,6 +33,10 @@ import java.util.function.Consumer;
  * in {@link #arrivedDuringStep} and joins the wait queue once the next step has been formed; one queued while the
  * engine is idle, or when the next step would be empty, is taken at once (the scheduler then has nothing queued
  * ahead of it).
+ *
+ * <p>Speculative decoding ({@link EngineConfig#speculative()}, {@link Speculation}): decoding requests verify draft
+ * tokens and may gain several tokens a step; steady decode stretches are then never macro-steps ({@link DecodeStretch}
+ * assumes one token per request per step), so every step runs on its own.
  */
 public final class Engine {
     private final int id;
@@ -75,6 +79,8 @@ public final class Engine {
     /** Macro-steps over steady decode stretches, or null when off ({@code engine.macro_steps: false}). */
     private final DecodeStretch stretch;
     private final StepExecution execution;
+    /** Speculative decoding, or null when off. */
+    private final Speculation speculation;
     /**
      * Async scheduling: requests queued while a step executes, in arrival order; they join the wait queue once the
      * next step is formed. Null without async scheduling.
@@ -101,8 +107,10 @@ public final class Engine {
         this.tiered = config.kvTiers().enabled();
         this.latency = latency;
         this.waitQueue = new WaitQueue(scheduling.order());
+        this.speculation = config.speculative().enabled() ? new Speculation(config.speculative(), config.maxModelLen()) : null;
         this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024), config.blockSizeTokens(), config.prefixCaching());
-        this.batchFormer = new BatchFormer(config, kv, waitQueue, running, scheduling.order(), new BatchFormer.Listener() {
+        this.batchFormer = new BatchFormer(config, kv, waitQueue, running, scheduling.order(), speculation,
+                new BatchFormer.Listener() {
             @Override
             public void preempted(Request r, long nowUs) {
                 onPreempted(r, nowUs);
@@ -145,8 +153,8 @@ public final class Engine {
         this.frontEnd = frontEnd;
         this.warmup = config.warmup().enabled() ? config.warmup() : null;
         this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs,
-                frontEnd.egressUs());
-        this.stretch = config.macroSteps() ? new DecodeStretch(running, kv, config) : null;
+                frontEnd.egressUs(), speculation);
+        this.stretch = config.macroSteps() && speculation == null ? new DecodeStretch(running, kv, config) : null;
         this.arrivedDuringStep = config.asyncScheduling() ? new java.util.ArrayDeque<>() : null;
     }
 
@@ -164,6 +172,12 @@ public final class Engine {
     /** Of {@link #steps()}, those taken as macro-steps of a steady decode stretch ({@link DecodeStretch}). */
     public long macroSteps() { return macroSteps; }
     public long preemptions() { return preemptions; }
+    /** Verify steps with draft tokens (vLLM {@code spec_decode_num_drafts}); 0 without speculative decoding. */
+    public long specVerifySteps() { return speculation == null ? 0 : speculation.verifySteps(); }
+    /** Draft tokens verified (vLLM {@code spec_decode_num_draft_tokens}); 0 without speculative decoding. */
+    public long specDraftTokens() { return speculation == null ? 0 : speculation.draftTokens(); }
+    /** Draft tokens accepted (vLLM {@code spec_decode_num_accepted_tokens}); 0 without speculative decoding. */
+    public long specAcceptedTokens() { return speculation == null ? 0 : speculation.acceptedTokens(); }
     public boolean stepPending() { return stepPending; }
     /** Tokens the waiting requests must compute before their first token (for wait estimates). */
     public long waitingPromptTokens() { return waitQueue.promptTokens() + arrivedPromptTokens; }

@@ -28,11 +28,12 @@ import java.util.List;
  *                                   step n executes, so a request queued during a step joins the step after next
  *                                   ({@link Engine}); false: a step takes every request queued before it starts
  * @param warmup                     a replica's first steps run slower ({@link Warmup#OFF}: none)
+ * @param speculative                speculative decoding ({@link SpecDecodeConfig#OFF}: none)
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
                            boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling,
-                           Warmup warmup) {
+                           Warmup warmup, SpecDecodeConfig speculative) {
     /**
      * A warm-up phase of each replica: its first {@code steps} steps, or the steps it starts within {@code durationUs} of
      * its first step, take {@code factor} times as long (first-use kernel compilation and autotuning, which vLLM's
@@ -65,6 +66,14 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** The KV block sizes vLLM accepts ({@code CacheConfig.block_size}). */
     public static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
 
+    /** A config without speculative decoding. */
+    public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
+                        int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
+                        KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling, Warmup warmup) {
+        this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
+                gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, SpecDecodeConfig.OFF);
+    }
+
     /** A config without a warm-up phase. */
     public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
                         int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
@@ -74,8 +83,8 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     }
 
     public EngineConfig {
-        if (warmup == null) {
-            throw new IllegalArgumentException("warmup is null");
+        if (warmup == null || speculative == null) {
+            throw new IllegalArgumentException("warmup or speculative is null");
         }
         if (maxNumSeqs <= 0 || maxNumBatchedTokens <= 0 || longPrefillTokenThreshold < 0
                 || maxModelLen < MAX_MODEL_LEN_FROM_MODEL || blockSizeTokens <= 0 || totalKvBlocks < 0
@@ -128,13 +137,14 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         boolean asyncScheduling = e.get(EngineSettings.ASYNC_SCHEDULING);
         Warmup warmup = bindWarmup(e);
         KvTierConfig tiers = KvTierConfig.bind(e);
+        SpecDecodeConfig speculative = SpecDecodeConfig.bind(e.child("speculative"));
         if (tiers.enabled() && !prefix) {
             e.problem(e.pathOf("kv_cpu_blocks"), "needs enable_prefix_caching: true (the CPU tier holds prefix-cached blocks), got "
                     + tiers.cpuBlocks() + " with prefix caching off");
         }
         e.finish();
         return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix,
-                tiers, macroSteps, asyncScheduling, warmup);
+                tiers, macroSteps, asyncScheduling, warmup, speculative);
     }
 
     /**
@@ -171,7 +181,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup);
+                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, speculative);
     }
 
     /**
@@ -195,24 +205,30 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with vLLM's async scheduling on or off ({@link #asyncScheduling()}). */
     public EngineConfig withAsyncScheduling(boolean on) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup, speculative);
     }
 
     /** This config with macro-steps on or off ({@link #macroSteps()}; off for the ranks of a {@link Lockstep} group). */
     public EngineConfig withMacroSteps(boolean on) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, on, asyncScheduling, warmup);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, on, asyncScheduling, warmup, speculative);
     }
 
     /** This config with the warm-up phase {@code w}. */
     public EngineConfig withWarmup(Warmup w) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, w);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, w, speculative);
     }
 
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling, warmup);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling, warmup, speculative);
+    }
+
+    /** This config with speculative decoding {@code s} ({@link SpecDecodeConfig#OFF}: none). */
+    public EngineConfig withSpeculative(SpecDecodeConfig s) {
+        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, s);
     }
 }

@@ -67,7 +67,8 @@ public final class EngineSettings {
             .flag("--engine-warmup-factor");
     public static final Setting<Boolean> MACRO_STEPS = Setting.of("engine.macro_steps", ValueType.bool(), true,
             "Run steady decode stretches as macro-steps (the same records and summary, faster; false is a debug switch"
-                    + " that runs every step on its own, DecodeStretch).");
+                    + " that runs every step on its own, DecodeStretch). A speculating engine (engine.speculative) runs every"
+                    + " step on its own: a stretch assumes one token per request and step.");
 
     public static final Setting<Long> KV_CPU_BLOCKS = Setting.of("engine.kv_cpu_blocks",
             ValueType.integer(0, KvCache.MAX_BLOCKS).in("blocks", "at most the largest cache the simulator indexes per instance"), 0L,

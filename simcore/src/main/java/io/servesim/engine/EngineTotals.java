@@ -4,7 +4,8 @@ package io.servesim.engine;
  * Every per-engine cumulative counter the run's summary reports, summed over engines: the KV
  * tiers' ({@link KvTierTotals}: first admissions' prefix hits and lookups, CPU-tier traffic), the
  * prefix hits and lookups of readmitted preempted requests (vLLM v1's {@code PrefixCacheStats}
- * counts them apart), preemptions, failed KV allocations and head-of-line blocks. Under
+ * counts them apart), preemptions, failed KV allocations, head-of-line blocks and speculative decoding's verify steps,
+ * draft and accepted tokens. Under
  * autoscaling a retired replica's engine is gone by the end of the run, so {@code cluster.ScaleCounters}
  * adds it here as it retires and the run adds the live engines at the end: one sum, no counter left out.
  */
@@ -15,6 +16,9 @@ public final class EngineTotals {
     private long preemptions;
     private long allocationFailures;
     private long headOfLineBlocks;
+    private long specVerifySteps;
+    private long specDraftTokens;
+    private long specAcceptedTokens;
 
     /** Adds {@code e}'s counters. */
     public void add(Engine e) {
@@ -25,6 +29,9 @@ public final class EngineTotals {
         preemptions += e.preemptions();
         allocationFailures += kv.allocationFailures();
         headOfLineBlocks += e.headOfLineBlocks();
+        specVerifySteps += e.specVerifySteps();
+        specDraftTokens += e.specDraftTokens();
+        specAcceptedTokens += e.specAcceptedTokens();
     }
 
     /** Adds the sums of {@code other}. */
@@ -35,6 +42,9 @@ public final class EngineTotals {
         preemptions += other.preemptions;
         allocationFailures += other.allocationFailures;
         headOfLineBlocks += other.headOfLineBlocks;
+        specVerifySteps += other.specVerifySteps;
+        specDraftTokens += other.specDraftTokens;
+        specAcceptedTokens += other.specAcceptedTokens;
     }
 
     /** The KV tiers' counters (first admissions' hits and lookups included). */
@@ -46,4 +56,8 @@ public final class EngineTotals {
     public long preemptions() { return preemptions; }
     public long allocationFailures() { return allocationFailures; }
     public long headOfLineBlocks() { return headOfLineBlocks; }
+    /** Speculative decoding's verify steps with drafts ({@link Engine#specVerifySteps()}). */
+    public long specVerifySteps() { return specVerifySteps; }
+    public long specDraftTokens() { return specDraftTokens; }
+    public long specAcceptedTokens() { return specAcceptedTokens; }
 }

@@ -11,7 +11,11 @@ public final class Invariants {
     private Invariants() {
     }
 
-    /** INV-4 (KV block conservation) and batch limits after a step. */
+    /**
+     * INV-4 (KV block conservation, with speculative decoding's draft and lookahead slots: a request never holds more
+     * than its tokens, k drafts and the lookahead need, so rejected drafts' slots are reused, not leaked) and batch
+     * limits after a step.
+     */
     public static boolean checkEngine(Engine e) {
         KvCache kv = e.kvCache();
         if (kv.usedBlocks() + kv.freeBlocks() != kv.totalBlocks()) {
@@ -26,6 +30,9 @@ public final class Invariants {
             throw new IllegalStateException("running " + running.size() + " > max_num_seqs " + e.config().maxNumSeqs());
         }
         long held = 0;
+        SpecDecodeConfig spec = e.config().speculative();
+        // speculative decoding: a request holds slots for its verified tokens, at most k drafts and the lookahead, no more
+        int draftSlots = spec.k() + spec.lookaheadTokens();
         for (int i = 0; i < running.size(); i++) {
             Request r = running.request(i);
             if (r.state != Request.State.RUNNING) {
@@ -42,6 +49,11 @@ public final class Invariants {
             if (running.fastLimit[i] > r.blockTokens) {
                 throw new IllegalStateException("running slot " + i + " may reach " + running.fastLimit[i]
                         + " tokens without KV but holds " + r.blockTokens + ": " + r);
+            }
+            if (spec.enabled() && r.heldBlocks() > kv.blocksFor((long) computed + 1 + draftSlots)) {
+                throw new IllegalStateException("INV-4: request holds " + r.heldBlocks() + " blocks, more than its "
+                        + computed + " computed tokens, the next one, " + spec.k() + " drafts and " + spec.lookaheadTokens()
+                        + " lookahead slots need: " + r);
             }
             held += r.heldBlocks();
         }

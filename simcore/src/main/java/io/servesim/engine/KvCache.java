@@ -300,8 +300,23 @@ public final class KvCache {
         return allocate(r, endToken);
     }
 
+    /**
+     * {@link #ensure(Request, int)} for a speculating request: tokens {@code [0, endToken)} are backed (its draft tokens
+     * and the drafter's lookahead slots among them) but only the full blocks below {@code verifiedEnd} are cached for
+     * prefix reuse, as vLLM caches {@code num_computed_tokens + num_new_tokens - len(spec_token_ids)} tokens
+     * ({@code vllm/v1/core/kv_cache_manager.py allocate_slots}). All-or-nothing.
+     */
+    public boolean ensure(Request r, int endToken, int verifiedEnd) {
+        return verifiedEnd == endToken ? ensure(r, endToken) : allocate(r, endToken, verifiedEnd);
+    }
+
     /** Extends a running request's allocation so tokens {@code [0, endToken)} are backed. All-or-nothing. */
     public boolean allocate(Request r, int endToken) {
+        return allocate(r, endToken, endToken);
+    }
+
+    /** {@link #allocate(Request, int)}, caching the full blocks below {@code registerEnd} only. */
+    private boolean allocate(Request r, int endToken, int registerEnd) {
         int need = blocksFor(endToken) - r.blockTokens / blockSize; // held blocks, read without the list
         if (need > queue.freeCount()) {
             allocationFailures++;
@@ -313,7 +328,7 @@ public final class KvCache {
             anonymousHeld += need;
             r.blockTokens += need * blockSize; // = heldBlocks() x blockSize, without reading the block list
         }
-        register(r, endToken);
+        register(r, registerEnd);
         return true;
     }
 

@@ -10,6 +10,11 @@ import io.servesim.kernel.EventQueue;
  * blocks and leave (a P/D prefill stage keeps its blocks for its KV transfer). Token timing follows BLIS's blackbox semantics: the first token is visible at
  * step end + a2, every later one one GPU gap + a2 after the previous one (a2 never blocks the GPU).
  * Equal inter-token latencies of a step go to the observer run-length encoded.
+ *
+ * <p>A speculating request's verify pass ({@link Speculation}) samples accepted + 1 tokens at once: they reach the client
+ * together, as one streamed chunk, so they add one inter-token latency sample (the gap since the previous chunk), as
+ * vLLM's {@code benchmark_serving.py} records one ITL per streamed chunk whatever its token count; its TPOT (per token,
+ * over the request) falls with them.
  */
 final class StepExecution {
     private final int engineId;
@@ -21,13 +26,15 @@ final class StepExecution {
     private final long outputProcessingUs;
     /** The front end's egress: every token leaves the server this long after its sampling ({@link FrontEnd}). */
     private final long egressUs;
+    /** Speculative decoding, or null when off. */
+    private final Speculation speculation;
     private long pendingItlUs;
     private int pendingItlCount;
     /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
     private long finishingBlocks;
 
     StepExecution(int engineId, int maxModelLen, RunningBatch running, KvCache kv, EventQueue events,
-                  EngineObserver observer, long outputProcessingUs, long egressUs) {
+                  EngineObserver observer, long outputProcessingUs, long egressUs, Speculation speculation) {
         this.engineId = engineId;
         this.maxModelLen = maxModelLen;
         this.running = running;
@@ -36,6 +43,7 @@ final class StepExecution {
         this.observer = observer;
         this.outputProcessingUs = outputProcessingUs;
         this.egressUs = egressUs;
+        this.speculation = speculation;
     }
 
     /**
@@ -60,8 +68,11 @@ final class StepExecution {
             int newTokens = scheduled[i];
             if (newTokens > 0) {
                 scheduled[i] = 0;
-                if ((running.computed[i] += newTokens) == running.tokens[i]) {
-                    sampleToken(i, endUs, maxModelLen);
+                int computed = running.computed[i] += newTokens;
+                if (computed == running.tokens[i]) {
+                    sampleTokens(i, endUs, 1);
+                } else if (computed > running.tokens[i]) {
+                    verify(i, computed - running.tokens[i], endUs);
                 }
             }
         }
@@ -116,10 +127,27 @@ final class StepExecution {
     }
 
     /**
-     * Slot {@code i} samples a token at the end of this step; it is visible a2 later (cumulative, as BLIS), plus the
-     * front end's egress (the same for every token: later tokens keep their gaps).
+     * Slot {@code i} verified its {@code drafts} draft tokens in this step: of them the accepted prefix, and the token
+     * the target sampled after it, are its new tokens (trimmed at its last token and at {@code max_model_len}); the
+     * rejected drafts' KV slots return to it, its computed tokens those of its tokens but the last ({@link Speculation}).
      */
-    private void sampleToken(int i, long endUs, int maxLen) {
+    private void verify(int i, int drafts, long endUs) {
+        RunningBatch b = running;
+        int accepted = speculation.accept(b.request(i).id(), b.generated[i], drafts);
+        int n = Math.min(accepted + 1, b.target[i] - b.generated[i]);
+        if (maxModelLen > 0) {
+            n = Math.min(n, maxModelLen - b.tokens[i]);
+        }
+        sampleTokens(i, endUs, n);
+        b.computed[i] = b.tokens[i] - 1;
+    }
+
+    /**
+     * Slot {@code i} samples {@code n} tokens at the end of this step (more than one only when verifying drafts); they
+     * are visible a2 later (cumulative, as BLIS), plus the front end's egress (the same for every token: later tokens
+     * keep their gaps), together: one inter-token latency however many there are.
+     */
+    private void sampleTokens(int i, long endUs, int n) {
         RunningBatch b = running;
         if (b.generated[i] == 0) {
             long firstUs = endUs + outputProcessingUs + egressUs;
@@ -131,12 +159,12 @@ final class StepExecution {
             recordItl(itl);
         }
         b.lastStepEndUs[i] = endUs;
-        int generated = ++b.generated[i];
-        if (generated == b.answerAt[i]) {
+        int generated = b.generated[i] += n;
+        if (generated >= b.answerAt[i] && generated - n < b.answerAt[i]) {
             b.request(i).firstAnswerTokenUs = b.lastTokenUs[i];
         }
-        int tokens = ++b.tokens[i];
-        if (maxLen > 0 && tokens >= maxLen && generated < b.target[i]) {
+        int tokens = b.tokens[i] += n;
+        if (maxModelLen > 0 && tokens >= maxModelLen && generated < b.target[i]) {
             b.capped[i] = true;
         }
     }

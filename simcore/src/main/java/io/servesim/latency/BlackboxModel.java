@@ -15,6 +15,10 @@ import java.util.OptionalInt;
  *   <li>queueing delay before the wait queue = a0 + a1 x input tokens (us);</li>
  *   <li>per-output-token processing = a2 (us), added to TTFT and each ITL without blocking the GPU.</li>
  * </ul>
+ * Under speculative decoding a verified draft token is priced as a decode token (b2): the model's only term for the
+ * tokens of running requests ({@link StepShape#decodeTokens()}), fitted on steps where each was one sequence's one
+ * token, so it charges a draft token the whole per-sequence cost a decode carries (KV read included) and overprices
+ * the verify pass, whose drafts read no KV of their own beyond their d tokens.
  * Results are rounded to the nearest microsecond; the step time is at least 1 us. Coefficients must
  * be finite and non-negative (checked by {@link #resolve}), which keeps the model monotone.
  */

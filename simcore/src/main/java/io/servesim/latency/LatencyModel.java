@@ -29,6 +29,24 @@ public interface LatencyModel {
     /** GPU time of one step computing {@code step}, in microseconds; at least 1. */
     long stepTimeUs(StepShape step);
 
+    /**
+     * GPU time of this model's forward pass over {@code step}, without the engine's per-step CPU work: what a draft
+     * model's pass costs when it runs inside another engine's step ({@link SpeculativeLatency}). By default the step
+     * time, for models that do not separate the two.
+     */
+    default double forwardPassUs(StepShape step) {
+        return stepTimeUs(step);
+    }
+
+    /**
+     * GPU time of one of this model's {@code layers} decoder layers over {@code step}, with its LM head: one pass of an
+     * EAGLE head or an MTP module, which is one decoder layer that reuses the target's LM head
+     * ({@link SpeculativeLatency}). By default one layer's share of the forward pass, head included.
+     */
+    default double decoderLayerPassUs(StepShape step, int layers) {
+        return forwardPassUs(step) / layers;
+    }
+
     /** Delay between arrival at the instance and entry into its wait queue (tokenisation, API server). */
     default long queueingDelayUs(int inputTokens) {
         return 0;

@@ -57,7 +57,7 @@ public final class LatencyModels {
     }
 
     /** The architecture named by {@code modelId}: a {@code .json} path is read, a bundled id looked up, anything else is null. */
-    private static ModelArchitecture findArchitecture(String modelId, String path) {
+    public static ModelArchitecture findArchitecture(String modelId, String path) {
         if (modelId == null) {
             return null;
         }

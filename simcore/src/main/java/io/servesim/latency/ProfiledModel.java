@@ -14,7 +14,8 @@ import java.util.OptionalInt;
  * <pre>
  * step_us = sum(prologue, head) + num_hidden_layers x sum(decoder layer) + TP all-reduces
  * dense layer      at the step's tokens (prefill + decode; at least 1)
- * per-sequence     at the step's sequences (vLLM computes logits for every scheduled request; at least 1)
+ * per-sequence     at the step's sequences (vLLM computes logits for every scheduled request, and for every
+ *                  draft token it verifies under speculative decoding; at least 1)
  * attention        at (new prefill tokens, their prior KV summed, decode count, mean decode KV),
  *                  plus the skew correction toward the longest decode's KV
  * moe              at (the step's tokens, the experts they activate), {@link MoeTable}
@@ -30,6 +31,10 @@ import java.util.OptionalInt;
  * (after o_proj and down_proj, as LLMServingSim attaches them) cost what {@link RooflineModel}
  * charges: {@link AllReduce} of tokens x hidden x dtype bytes over the GPU's interconnect, its custom
  * all-reduce's launch at the bundled cross-GPU per-kernel cost.
+ *
+ * <p>Speculative decoding's verify pass is priced by these terms: its draft tokens are tokens of the dense layers and
+ * logit rows of the per-sequence layers; attention sees each verifying sequence as one decode (the measured grid has no
+ * axis for several queries per sequence), which leaves out the drafts' own attention FLOPs.
  *
  * <p>No CPU overhead is added: vLLM's scheduling overlaps the GPU, and LLMServingSim reports
  * -1.0% TPOT against the real RTX PRO 6000 run with the GPU tables alone.
@@ -146,7 +151,7 @@ public final class ProfiledModel implements ExpertParallelModel {
     public long stepTimeUs(StepShape step) {
         double tokens = Math.max(1, step.totalTokens());
         double moeUs = moe == null ? 0 : moesPerLayer * moe.timeUs(tokens, Math.min(Math.round(tokens * expertsPerToken), experts));
-        return Math.max(1L, Math.round(layersUs(step, tokens, Math.max(1, step.batchSize()), moeUs)));
+        return Math.max(1L, Math.round(layersUs(step, tokens, Math.max(1, step.logitRows()), moeUs)));
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.OptionalInt;
  *         + sum over layers of the GEMMs at M = T  ({@link Gemm}: tile and wave quantized roofline)
  *         + MoE experts: vLLM's fused MoE, one grouped GEMM per expert weight over the touched experts'
  *                        T x k rows, each touched expert's weights read once ({@link FusedMoe})
- *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token)
+ *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token, and of every
+ *                                    draft token it verifies under speculative decoding)
  *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads, if more);
  *                      decode reads each sequence's paged KV cache at the memory efficiency; in a
  *                      mixed step each decode also pays 64-row query tiles ({@link #attentionUs})
@@ -185,6 +186,15 @@ public final class RooflineModel implements ExpertParallelModel {
         return new ResolvedLatency(new RooflineModel(arch, gpu, tp), OptionalInt.empty(), arch, gpu);
     }
 
+    /**
+     * The roofline model of {@code arch} on {@code tp} x {@code gpu}, refused (a {@link ConfigException} at {@code tpPath})
+     * when TP does not shard its heads as vLLM does: a draft model of speculative decoding, run at the target's TP.
+     */
+    public static RooflineModel sharded(ModelArchitecture arch, GpuSpec gpu, int tp, String tpPath) {
+        checkTensorParallel(arch, tp, tpPath);
+        return new RooflineModel(arch, gpu, tp);
+    }
+
     private static void checkTensorParallel(ModelArchitecture arch, int tp, String path) {
         ModelArchitecture.Attention a = arch.attention();
         if (a.heads() % tp != 0) {
@@ -243,6 +253,26 @@ public final class RooflineModel implements ExpertParallelModel {
         return Math.max(1L, Math.round(gpuUs(step) + cpuUs(step)));
     }
 
+    /** The step's GPU work alone (a draft model's pass inside the target's step). */
+    @Override
+    public double forwardPassUs(StepShape step) {
+        return gpuUs(step);
+    }
+
+    /**
+     * One decoder layer's share of the step's GPU work but the LM head, plus the whole LM head: an EAGLE head or an MTP
+     * module is one decoder layer feeding the target's LM head (Li et al. 2024, EAGLE, Sec. 3.1; DeepSeek-V3 technical
+     * report, Sec. 2.2, its MTP module's shared output head).
+     */
+    @Override
+    public double decoderLayerPassUs(StepShape step, int layerCount) {
+        if (step.batchSize() == 0) {
+            return 0;
+        }
+        double headUs = lmHead.timeUs(step.logitRows());
+        return (gpuUs(step) - headUs) / layerCount + headUs;
+    }
+
     /** CPU time of the step: the per-step cost plus the per-sequence cost. */
     double cpuUs(StepShape step) {
         return constants.stepOverheadUs() + perSequenceUs * step.batchSize();
@@ -253,7 +283,7 @@ public final class RooflineModel implements ExpertParallelModel {
         if (step.batchSize() == 0) {
             return 0;
         }
-        return gpuUs(step, step.totalTokens(), step.batchSize(), true);
+        return gpuUs(step, step.totalTokens(), step.logitRows(), true);
     }
 
     /**
@@ -330,6 +360,11 @@ public final class RooflineModel implements ExpertParallelModel {
      * (64 x the decode's FLOPs, at the tensor efficiency) come on top of the KV reads, which the serial walk
      * does not overlap with them. (On the RTX PRO 6000 profile a 16-token chunk beside 16-128 decodes of
      * 1-8k tokens makes their attention 1.3-3.0x the pure-decode time; this prices it at 2x on that GPU.)
+     *
+     * <p>Speculative decoding's verify pass ({@link StepShape#addVerify}): a sequence verifying d drafts has 1 + d
+     * queries, (1 + d) x c + (1 + d)(2 + d) / 2 causal pairs over its c + 1 + d keys, read once; its FLOPs grow with the
+     * queries, its KV reads by the drafts' d tokens only. (The LM head runs over every verified position,
+     * {@link StepShape#logitRows()}.)
      */
     double attentionUs(StepShape step) {
         double prefillPairs = 0;
@@ -340,9 +375,11 @@ public final class RooflineModel implements ExpertParallelModel {
         double prefillUs = Math.max(prefillPairs * usPerAttentionPair,
                 (step.prefillContextTokens() + step.prefillTokens()) * usPerKvToken);
         double decodeKv = step.decodeContextTokens() + step.decodeSeqs();
+        double decodePairs = decodeKv + step.draftPairs();
+        decodeKv += step.draftTokens();
         double decodeUs = step.prefillSeqs() > 0
                 ? decodeKv * (FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair + usPerKvToken)
-                : Math.max(decodeKv * usPerAttentionPair, decodeKv * usPerKvToken);
+                : Math.max(decodePairs * usPerAttentionPair, decodeKv * usPerKvToken);
         return prefillUs + decodeUs;
     }
 

@@ -7,6 +7,11 @@ import java.util.Arrays;
  * the context already in the KV cache before each chunk) and the decode sequences (one new token
  * each, attending over their current context). Reused across steps: the engine {@link #clear()}s
  * it and adds sequences; nothing is allocated per step once the arrays have grown.
+ *
+ * <p>With speculative decoding a decode sequence may also verify d draft tokens ({@link #addVerify}): it then computes
+ * 1 + d query tokens over its context in the same forward pass (vLLM v1 schedules them as the request's
+ * {@code num_tokens_with_spec - num_computed_tokens}), which {@link #decodeTokens()} and {@link #totalTokens()} count,
+ * and the target's logits are computed at each of them ({@link #logitRows()}).
  */
 public final class StepShape {
     private int prefillSeqs;
@@ -19,6 +24,10 @@ public final class StepShape {
     private int[] decodeContext = new int[16];
     /** Tokens every decode sequence gained since it was added ({@link #advanceDecodes()}). */
     private int decodeAdvance;
+    /** Draft tokens verified by the decode sequences ({@link #addVerify}). */
+    private long draftTokens;
+    /** Causal (query, key) pairs of the drafts beyond one query per verifying sequence ({@link #addVerify}). */
+    private long draftPairs;
 
     public void clear() {
         prefillSeqs = 0;
@@ -27,6 +36,8 @@ public final class StepShape {
         decodeSeqs = 0;
         decodeContextTokens = 0;
         decodeAdvance = 0;
+        draftTokens = 0;
+        draftPairs = 0;
     }
 
     /**
@@ -36,8 +47,8 @@ public final class StepShape {
      * that admitted requests are {@link #clearPrefills cleared} first.
      */
     public void advanceDecodes() {
-        if (prefillSeqs > 0) {
-            throw new IllegalStateException("advanceDecodes on a step with prefill chunks");
+        if (prefillSeqs > 0 || draftTokens > 0) {
+            throw new IllegalStateException("advanceDecodes on a step with prefill chunks or draft tokens");
         }
         decodeAdvance++;
         decodeContextTokens += decodeSeqs;
@@ -75,6 +86,18 @@ public final class StepShape {
         decodeContextTokens += contextTokens;
     }
 
+    /**
+     * A decode sequence over {@code contextTokens} that also verifies {@code drafts} draft tokens: 1 + d query tokens, the
+     * j-th attending over context + j keys, so (1 + d) x context + (1 + d)(2 + d) / 2 causal pairs and context + 1 + d
+     * tokens of KV read.
+     */
+    public void addVerify(int contextTokens, int drafts) {
+        addDecode(contextTokens);
+        draftTokens += drafts;
+        long q = 1L + drafts;
+        draftPairs += (long) drafts * contextTokens + q * (q + 1) / 2 - 1;
+    }
+
     /** Sequences with a prefill chunk in this step. */
     public int prefillSeqs() { return prefillSeqs; }
     /** New prompt tokens computed in this step (sum of chunk sizes). */
@@ -85,12 +108,21 @@ public final class StepShape {
     public int prefillContextTokens(int i) { return prefillContext[i]; }
     /** Sequences decoding one token in this step. */
     public int decodeSeqs() { return decodeSeqs; }
-    /** Decode tokens in this step (one per decode sequence). */
-    public long decodeTokens() { return decodeSeqs; }
+    /** Decode tokens in this step: one per decode sequence, plus the draft tokens they verify. */
+    public long decodeTokens() { return decodeSeqs + draftTokens; }
+    /** Draft tokens the decode sequences verify ({@link #addVerify}); 0 without speculative decoding. */
+    public long draftTokens() { return draftTokens; }
+    /**
+     * The decode sequences' causal (query, key) pairs beyond one query each: what their drafts add to
+     * {@link #decodeContextTokens()} + {@link #decodeSeqs()} (0 without speculative decoding).
+     */
+    public long draftPairs() { return draftPairs; }
+    /** Rows of the LM head: each sequence's last token, and every draft token (vLLM's rejection sampler needs their logits). */
+    public long logitRows() { return prefillSeqs + decodeSeqs + draftTokens; }
     /** Sum over decode sequences of their context length. */
     public long decodeContextTokens() { return decodeContextTokens; }
     public int decodeContextTokens(int i) { return decodeContext[i] + decodeAdvance; }
-    /** All tokens the step computes: prefill plus decode. */
-    public long totalTokens() { return prefillTokens + decodeSeqs; }
+    /** All tokens the step computes: prefill plus decode (drafts included). */
+    public long totalTokens() { return prefillTokens + decodeSeqs + draftTokens; }
     public int batchSize() { return prefillSeqs + decodeSeqs; }
 }

@@ -41,6 +41,7 @@ public final class MetricCatalog {
     private static final String REASONING = "a reasoning model's output split as vLLM's reasoning parsers split it,"
             + " reasoning_content then content (vllm/reasoning/, docs/features/reasoning_outputs.md)";
     private static final String NO_TRANSFER = "no transfer completed";
+    private static final String SPEC_DECODE = "vLLM's SpecDecodingLogging (vllm/v1/spec_decode/metrics.py)";
 
     /** Every metric, in the order of the {@code cells/} columns. */
     public static final List<Metric> ALL = checked(List.of(
@@ -93,7 +94,8 @@ public final class MetricCatalog {
                     .source(VLLM_LOGGERS + ": vllm:request_time_per_output_token_seconds; " + VLLM_BENCH
                             + ": tpots (output_len > 1)"),
             Metric.distribution("itl_ms", RUN,
-                    "inter-token latency over every output token after the first (HdrHistogram, 3 significant digits)",
+                    "inter-token latency over every output token after the first, or under speculative decoding over every"
+                            + " chunk of tokens one step gave a request (HdrHistogram, 3 significant digits)",
                     "no second token was generated", MEAN, P50, P90, P99).lower()
                     .fitness(Normalisation.inverse(100, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:inter_token_latency_seconds; " + VLLM_BENCH + ": itls"),
@@ -141,6 +143,25 @@ public final class MetricCatalog {
                             + " client network's legs included; with the whole response when not streaming) of completed"
                             + " requests with reasoning tokens and an answer",
                     "no completed request reasoned and answered", MEAN, P50, P90, P99).lower().source(REASONING),
+            Metric.count("spec_verify_steps", "steps", RUN,
+                    "Verify steps of speculative decoding that held draft tokens, one per request and step, over all"
+                            + " instances (0 without engine.speculative).")
+                    .source(VLLM_LOGGERS + ": vllm:spec_decode_num_drafts"),
+            Metric.count("spec_draft_tokens", "tokens", RUN,
+                    "Draft tokens speculative decoding proposed and the target verified, over all instances (0 without"
+                            + " engine.speculative).").source(VLLM_LOGGERS + ": vllm:spec_decode_num_draft_tokens"),
+            Metric.count("spec_accepted_tokens", "tokens", RUN,
+                    "Of spec_draft_tokens, those the target accepted.").higher()
+                    .source(VLLM_LOGGERS + ": vllm:spec_decode_num_accepted_tokens"),
+            Metric.optional("spec_acceptance_rate", "fraction", RUN,
+                    s -> perOrNaN(s.count("spec_accepted_tokens"), s.count("spec_draft_tokens")),
+                    "spec_accepted_tokens / spec_draft_tokens; null when nothing was drafted.").higher()
+                    .source(SPEC_DECODE + ": draft acceptance rate"),
+            Metric.optional("spec_mean_accepted_length", "tokens/step", RUN,
+                    s -> 1 + perOrNaN(s.count("spec_accepted_tokens"), s.count("spec_verify_steps")),
+                    "Tokens a request gained per verify step, the target's own token included: 1 + spec_accepted_tokens /"
+                            + " spec_verify_steps; null when no step verified drafts.").higher()
+                    .source(SPEC_DECODE + ": mean acceptance length"),
             Metric.count("slo_met", "requests", CLUSTER, s -> s.cluster().sloMet(),
                     "Completed requests meeting every target of their SLO class (TTFT, TPOT, E2E).").higher(),
             Metric.number("slo_attainment", "fraction", CLUSTER, s -> s.cluster().sloAttainment(),
@@ -337,6 +358,11 @@ public final class MetricCatalog {
     /** {@code count} per injected request (0 when none arrived). */
     private static double perInjected(long count, RunSummary s) {
         return (double) count / Math.max(1, s.count("injected"));
+    }
+
+    /** {@code count} / {@code of}, NaN when {@code of} is 0 (an undefined rate, null in outputs). */
+    private static double perOrNaN(long count, long of) {
+        return of == 0 ? Double.NaN : (double) count / of;
     }
 
     /** The metric named {@code name}. */

@@ -27,9 +27,9 @@ import java.util.List;
 record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySource) {
 
     /** The resolved deployment, or null with {@code problems} naming why. */
-    static PdPlan resolve(PdSpec spec, double usdPerGpuHourOverride, List<ConfigException.Problem> problems) {
-        Pool prefill = pool(spec.prefill(), problems);
-        Pool decode = pool(spec.decode(), problems);
+    static PdPlan resolve(PdSpec spec, double usdPerGpuHourOverride, long seed, List<ConfigException.Problem> problems) {
+        Pool prefill = pool(spec.prefill(), seed, problems);
+        Pool decode = pool(spec.decode(), seed, problems);
         if (prefill == null || decode == null) {
             return null;
         }
@@ -83,7 +83,7 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
                 + " to " + decodeLen + ")"));
     }
 
-    private static Pool pool(PoolSpec spec, List<ConfigException.Problem> problems) {
+    private static Pool pool(PoolSpec spec, long seed, List<ConfigException.Problem> problems) {
         String path = spec.path();
         ResolvedLatency resolved;
         try {
@@ -94,7 +94,8 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         }
         int tp = spec.latency().tp();
         List<ConfigException.Problem> own = new ArrayList<>();
-        RunPlan.Engines engines = RunPlan.resolveEngine(spec.engine(), resolved, tp, spec.replicas(), null,
+        var engine = spec.engine().withSpeculative(spec.engine().speculative().seeded(seed));
+        RunPlan.Engines engines = RunPlan.resolveEngine(engine, resolved, tp, spec.replicas(), null,
                 FleetKeys.pool(path), own);
         var arch = resolved.architectureOrNull();
         if (arch == null) {
@@ -105,7 +106,7 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         if (!own.isEmpty()) {
             return null;
         }
-        PoolSetup setup = new PoolSetup(spec.name(), spec.replicas(), tp, engines.engine(), resolved.model(),
+        PoolSetup setup = new PoolSetup(spec.name(), spec.replicas(), tp, engines.engine(), engines.latency(),
                 arch.kvBytesPerTokenPerGpu(tp));
         return new Pool(setup, resolved, engines.kvCapacitySource());
     }

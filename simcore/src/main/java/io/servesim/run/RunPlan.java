@@ -56,7 +56,12 @@ public final class RunPlan {
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
         List<ConfigException.Problem> problems = new ArrayList<>();
         ExpertParallelStep ep = cfg.expertParallel() ? expertParallel(resolved, cfg.dataParallel(), problems) : null;
-        Engines engines = resolveEngine(ep == null ? cfg.engine() : cfg.engine().withMacroSteps(false), resolved,
+        if (ep != null && cfg.engine().speculative().enabled()) {
+            problems.add(new ConfigException.Problem("engine.speculative", "cannot run with deployment.ep: an expert-parallel"
+                    + " group's step is priced by its ranks' lockstep, which has no drafter; remove one of them"));
+        }
+        EngineConfig engine = cfg.engine().withSpeculative(cfg.engine().speculative().seeded(cfg.seed()));
+        Engines engines = resolveEngine(ep == null ? engine : engine.withMacroSteps(false), resolved,
                 cfg.latency().tp(), ep == null ? 1 : ep.ranks(), cfg.cluster().instances(),
                 cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null,
                 FleetKeys.AGGREGATED, problems);
@@ -70,7 +75,7 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        SimSetup setup = SimSetup.builder(engines.engine(), resolved.model()).cluster(cfg.cluster()).policies(cfg.policies())
+        SimSetup setup = SimSetup.builder(engines.engine(), engines.latency()).cluster(cfg.cluster()).policies(cfg.policies())
                 .slo(cfg.slo()).fitness(cfg.fitness()).horizonUs(cfg.horizonUs()).autoscaling(autoscaling)
                 .gpusPerReplica(cfg.latency().tp()).maxEvents(cfg.maxEvents()).frontEnd(frontEnd).expertParallel(ep)
                 .build();
@@ -100,7 +105,7 @@ public final class RunPlan {
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */
     private static RunPlan preparePd(SimConfig cfg) {
         List<ConfigException.Problem> problems = new ArrayList<>();
-        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), problems);
+        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), cfg.seed(), problems);
         checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
         if (pd != null) {
@@ -163,8 +168,11 @@ public final class RunPlan {
         }
     }
 
-    /** An engine config with its KV capacity and max_model_len resolved, and where the capacity came from. */
-    record Engines(EngineConfig engine, String kvCapacitySource) {
+    /**
+     * An engine config with its KV capacity and max_model_len resolved, where the capacity came from, and the latency
+     * model its engines step with (the deployment's, with speculative decoding's drafter when it speculates).
+     */
+    record Engines(EngineConfig engine, String kvCapacitySource, LatencyModel latency) {
     }
 
     /**
@@ -238,6 +246,13 @@ public final class RunPlan {
             problems.add(new ConfigException.Problem(keys.engine("total_kv_blocks"),
                     "required: the model and GPU are not both known, so KV capacity cannot be derived"));
         }
+        LatencyModel latency = resolved.model();
+        if (e.speculative().enabled()) {
+            SpeculativePlan.Sized sized = SpeculativePlan.size(e, resolved, tp, blocks, source, phrase, keys, problems);
+            latency = sized.latency();
+            blocks = sized.blocks();
+            source = sized.source();
+        }
         int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), keys, problems);
         if (!source.isEmpty()) {
             StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), phrase,
@@ -246,7 +261,7 @@ public final class RunPlan {
                     problems);
         }
         KvTierConfig tiers = resolveTiers(e.kvTiers(), resolved, tp, e.blockSizeTokens(), keys, problems);
-        return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source);
+        return new Engines(e.resolved(maxModelLen, blocks).withKvTiers(tiers), source, latency);
     }
 
     /**
@@ -367,7 +382,7 @@ public final class RunPlan {
     public SimConfig config() { return config; }
     public EngineConfig engineConfig() { return setup.engine(); }
     public SimSetup setup() { return setup; }
-    public LatencyModel latencyModel() { return latency.model(); }
+    public LatencyModel latencyModel() { return setup.latency(); }
     /**
      * Non-fatal notes, each naming its config path: binding notes (e.g. rate fractions normalised) and an
      * autoscaled fleet's missing GPU price (its cost is then null).

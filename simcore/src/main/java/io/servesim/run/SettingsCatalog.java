@@ -40,6 +40,9 @@ public final class SettingsCatalog {
                     DeploymentSettings.ALL),
             new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
                     + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("engine.speculative", "Speculative decoding (absent: none): who drafts, how many tokens per step and"
+                    + " how often the target accepts them. Also under deployment.pd.<pool>.engine.speculative.",
+                    io.servesim.engine.SpecDecodeSettings.ALL),
             new Section("frontend", "The serving front end of every instance: the API server's work before a request reaches"
                     + " the engine core and after each token is sampled, and the client network of requests without one.",
                     io.servesim.engine.FrontEndSettings.ALL),

@@ -238,6 +238,8 @@ public final class Simulation {
                         preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried)
                 .put("events_processed", events.processed())
                 .put("skipped_trace_lines", source.skippedLines())
+                .put("spec_verify_steps", totals.specVerifySteps()).put("spec_draft_tokens", totals.specDraftTokens())
+                .put("spec_accepted_tokens", totals.specAcceptedTokens())
                 .kvTiers(KvTierSummary.of(totals.tiers())).autoscaling(scaling).sessions(sessionStats.byClient());
         return metrics.summary(run, endUs, requestsPerInstance(), totals.headOfLineBlocks(), pdPart, setup.fitness());
     }

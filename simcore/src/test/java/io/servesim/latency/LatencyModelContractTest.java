@@ -69,7 +69,18 @@ class LatencyModelContractTest {
                 model("profiled LLMServingSim llama-3.1-8b/RTXPRO6000/TP1",
                         () -> resolve(new LatencySpec("profiled", "meta-llama/llama-3.1-8b", "RTXPRO6000", 1, null))),
                 model("profiled Splitwise llama-2-70b/H100/TP4",
-                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null))));
+                        () -> resolve(new LatencySpec("profiled", "meta-llama/llama-2-70b-hf", "H100", 4, null))),
+                model("speculative eagle k=3 over roofline llama-3.1-8b/H100/TP1",
+                        () -> new SpeculativeLatency(resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-8b-instruct",
+                                "H100", 1, null)), SpeculativeLatency.Drafter.DECODER_LAYER, 3, 32, null, "eagle")),
+                model("speculative draft llama-3.1-8b k=4 over roofline llama-3.1-70b/H100/TP4",
+                        () -> new SpeculativeLatency(resolve(new LatencySpec("roofline", "meta-llama/llama-3.1-70b-instruct",
+                                "H100", 4, null)), SpeculativeLatency.Drafter.DRAFT_MODEL, 4, 80, RooflineModel.sharded(
+                                ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b-instruct", "x"),
+                                GpuCatalog.builtIn().lookup("H100", "x"), 4, "x"), "draft")),
+                model("speculative ngram k=5 over blackbox trained llama-3.1-8b/H100/TP1",
+                        () -> new SpeculativeLatency(resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct",
+                                "H100", 1, null)), SpeculativeLatency.Drafter.CPU_LOOKUP, 5, 0, null, "ngram")));
     }
 
     private static Arguments model(String name, Supplier<LatencyModel> factory) {
@@ -138,6 +149,25 @@ class LatencyModelContractTest {
             assertTrue(prefill >= previousPrefill, "prefill context " + context);
             previousDecode = decode;
             previousPrefill = prefill;
+        }
+    }
+
+    /** A verify pass over more draft tokens never takes less time (speculative decoding's extra query tokens). */
+    @ParameterizedTest
+    @MethodSource("models")
+    void nonDecreasingInDraftTokens(Supplier<LatencyModel> factory) {
+        LatencyModel m = factory.get();
+        for (int prefill : new int[] {0, 512}) {
+            long previous = 0;
+            for (int drafts = 0; drafts <= 16; drafts++) {
+                StepShape s = shape(prefill, 0, 0, 0);
+                for (int i = 0; i < 24; i++) {
+                    s.addVerify(800 + i, drafts);
+                }
+                long t = m.stepTimeUs(s);
+                assertTrue(t >= previous, drafts + " drafts: " + t + " < " + previous);
+                previous = t;
+            }
         }
     }
 

@@ -134,4 +134,54 @@ class EngineInvariantPropertyTest {
         assertEquals(0, sim.engine().kvCache().usedBlocks());
         sim.engine().kvCache().checkInvariants();
     }
+
+    /**
+     * Speculative decoding on random configs: the engine's debug checks after every step include INV-4 with draft slots
+     * (a request never holds more blocks than its tokens, k drafts and the lookahead need); here INV-1, INV-5 and INV-6
+     * again, every block free once drained, accepted tokens never above drafted ones, and every completed request with
+     * the tokens it asked for (or stopped at max_model_len).
+     */
+    @Property(tries = 40)
+    void speculativeInvariantsHoldOnRandomConfigs(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
+                                                  @ForAll @IntRange(min = 16, max = 2048) int maxBatched,
+                                                  @ForAll @IntRange(min = 8, max = 800) int kvBlocks,
+                                                  @ForAll boolean prefixCaching,
+                                                  @ForAll @IntRange(min = 0, max = 3) int method,
+                                                  @ForAll @IntRange(min = 1, max = 8) int k,
+                                                  @ForAll @IntRange(min = 0, max = 10) int alphaTenths,
+                                                  @ForAll @IntRange(min = 0, max = 1) int capped,
+                                                  @ForAll @IntRange(min = 1, max = 400) int rate,
+                                                  @ForAll long seed) {
+        var m = io.servesim.engine.SpecDecodeConfig.Method.values()[method];
+        var spec = io.servesim.engine.SpecDecodeConfig.of(m, k, alphaTenths / 10.0, m == io.servesim.engine.SpecDecodeConfig.Method.DRAFT
+                ? "draft" : null).seeded(seed);
+        int maxModelLen = capped == 1 ? 1200 : 0;
+        EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, 0, maxModelLen, 16, kvBlocks, prefixCaching)
+                .withSpeculative(spec);
+        WorkloadSpec workload = Workloads.of("""
+                {aggregate_rate: %d, num_requests: 200, input_distribution: {type: gaussian, params: {mean: 300, std_dev: 200, max: 1000}},
+                 output_distribution: {type: gaussian, params: {mean: 60, std_dev: 50, max: 400}},
+                 conversation: {probability: 0.5, turns: {type: uniform, params: {min: 2, max: 4}},
+                                think_time_us: {type: exponential, params: {mean: 20000}}, context_growth: accumulate},
+                 prefix: {group: p, length: 64}}""".formatted(rate));
+        var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
+        var first = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
+        var second = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
+        assertEquals(first.records(), second.records(), "INV-6 determinism");
+        var s = first.summary();
+        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped"), "INV-1");
+        assertTrue(s.count("spec_accepted_tokens") <= s.count("spec_draft_tokens"));
+        for (RequestRecord r : first.records()) {
+            if (r.status().equals(RequestRecord.COMPLETED)) {
+                assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
+                        && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + r);
+                assertTrue(r.outputTokens() == Math.max(1, r.requestedOutputTokens())
+                        || maxModelLen > 0 && r.inputTokens() + r.outputTokens() == maxModelLen, r.toString());
+            }
+        }
+        var sim = new Simulation(SimSetup.single(cfg, latency), workload.open(seed, 0), r -> { });
+        sim.run();
+        assertEquals(0, sim.engine().kvCache().usedBlocks());
+        sim.engine().kvCache().checkInvariants();
+    }
 }
