@@ -7,7 +7,7 @@ import java.util.Optional;
 public enum StudySet {
     /** Every experiment of the shipped trainval set. */
     full,
-    /** Its two 7B experiments at TP 1 (Qwen2.5-7B roleplay, Llama-2-7B codegen): a second's check of the table. */
+    /** Two of its short 7B runs at TP 1, Qwen2.5-7B roleplay and Llama-2-7B codegen: a quick check of the table. */
     quick,
     /** No study table. */
     none;

@@ -54,8 +54,8 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
     Path constantsOut;
 
     @Option(names = "--study", paramLabel = "SET", defaultValue = "full", description = "the sim-to-real study's table"
-            + " (DATA/validation/sim2real-trainval): full (its 13 trainval experiments), quick (the two 7B ones at TP 1) or"
-            + " none; default ${DEFAULT-VALUE}")
+            + " (DATA/validation/sim2real-trainval): full (its 13 trainval experiments), quick (Qwen2.5-7B roleplay and"
+            + " Llama-2-7B codegen) or none; default ${DEFAULT-VALUE}")
     StudySet study;
 
     @Spec

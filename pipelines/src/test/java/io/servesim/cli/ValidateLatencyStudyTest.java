@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code validate-latency --study quick} end to end: the CLI simulates the two 7B experiments of the shipped
- * sim-to-real trainval set from their configs and inference-perf workloads, and prints the real means of
+ * {@code validate-latency --study quick} end to end: the CLI simulates the quick set (Qwen2.5-7B roleplay,
+ * Llama-2-7B codegen) of the shipped sim-to-real trainval set from their configs and inference-perf workloads, and prints the real means of
  * {@code sweeps/data/validation/sim2real-trainval/means.csv}, servesim's means, its errors and the peers'.
  */
 class ValidateLatencyStudyTest {
@@ -26,7 +26,7 @@ class ValidateLatencyStudyTest {
         String out = r.out();
         // header: E2E mean, real ms, servesim ms, servesim, then the peers that predicted these experiments
         assertTrue(squeezed(out).contains("E2E mean real ms servesim ms servesim BLIS-roof BLIS-evol Vidur AIConfig llm-optim"), out);
-        // the quick set is the two 7B runs only
+        // the quick set is those two runs only
         assertFalse(out.contains("17-llama-4-scout"), out);
         for (String metric : List.of("E2E mean", "TTFT mean", "ITL mean")) {
             for (String exp : List.of(QWEN, LLAMA)) {

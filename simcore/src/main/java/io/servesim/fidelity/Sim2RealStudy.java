@@ -134,7 +134,7 @@ public record Sim2RealStudy(StudyMeans means, List<Row> rows) {
         }
     }
 
-    /** Signed error of {@code predicted} against {@code actual}, percent; NaN when either is missing. */
+    /** Signed error of {@code predicted} against {@code actual}, percent. */
     static double errorPercent(double predicted, double actual) {
         return 100.0 * (predicted - actual) / actual;
     }

@@ -1,6 +1,7 @@
 package io.servesim.fidelity;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +19,7 @@ public final class Sim2RealTable {
     }
 
     private static Map<String, String> peers() {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
+        Map<String, String> m = new LinkedHashMap<>();
         m.put("blis-roofline", "BLIS-roof");
         m.put("blis-evolved", "BLIS-evol");
         m.put("vidur", "Vidur");
