@@ -3,6 +3,8 @@ package io.servesim.cli;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
 import io.servesim.fidelity.LatencyValidation;
+import io.servesim.fidelity.Sim2RealStudy;
+import io.servesim.fidelity.Sim2RealTable;
 import io.servesim.io.OutputPath;
 import io.servesim.latency.GpuCatalog;
 import java.io.PrintStream;
@@ -16,17 +18,23 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim validate-latency [--data DIR] [--run RUN_DIR] [--run-hardware GPU] [--gpus FILE]
- * [--write-constants FILE]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
+ * [--write-constants FILE] [--study full|quick|none]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
  * measurements and prints, per held-out GPU, the median and p90 |error| of its step times, the GPUs it has no
  * measurements of (uncalibrated), and the real run's TTFT / TPOT / E2E mean errors with its GPU held out
  * ({@link LatencyValidation}). {@code --gpus} adds a user's GPU rows (gpus.yaml's format) that
  * {@code --run-hardware} may name: a real run on such a GPU is replayed with the constants of every measured GPU. {@code --write-constants} writes the all-GPU fit in
- * the format of the bundled {@code roofline_constants.yaml}, which is how that file is produced. Exit 0 on
- * success, 2 for a missing data directory or a bad output path, 1 when the fit fails.
+ * the format of the bundled {@code roofline_constants.yaml}, which is how that file is produced. Then the sim-to-real
+ * study's table ({@link Sim2RealStudy}, {@link Sim2RealTable}) of the experiments {@code --study} names, from
+ * {@code DATA/validation/sim2real-trainval}. Exit 0 on
+ * success, 2 for a missing data directory or a bad output path, 1 when the fit or the study fails.
  */
 @Command(name = "validate-latency", mixinStandardHelpOptions = true,
-        description = "Leave-one-GPU-out validation of the roofline model's cross-GPU constants on the shipped measurements.")
+        description = "Leave-one-GPU-out validation of the roofline model's cross-GPU constants on the shipped measurements,"
+                + " then the sim-to-real study's table of the roofline's and its peers' errors against real vLLM runs.")
 public final class ValidateLatencyCommand implements Callable<Integer> {
+    /** The sim-to-real study's shipped facts, under the data directory. */
+    static final String STUDY_DIR = "validation/sim2real-trainval";
+
     @Option(names = "--data", paramLabel = "DIR", description = "measured data (profiling/, hardware/, validation/);"
             + " default: the data this repository ships, sweeps/data")
     Path data;
@@ -45,6 +53,11 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
     @Option(names = "--write-constants", paramLabel = "FILE", description = "write the all-GPU fit as roofline_constants.yaml")
     Path constantsOut;
 
+    @Option(names = "--study", paramLabel = "SET", defaultValue = "full", description = "the sim-to-real study's table"
+            + " (DATA/validation/sim2real-trainval): full (its 13 trainval experiments), quick (Qwen2.5-7B roleplay and"
+            + " Llama-2-7B codegen) or none; default ${DEFAULT-VALUE}")
+    StudySet study;
+
     @Spec
     CommandSpec spec;
 
@@ -57,15 +70,15 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
         }
         Path dataDir = data != null ? data : ShippedData.dir();
         Path runDir = run != null ? run : dataDir.resolve("validation/vllm_rtxpro6000_llama31_8b");
-        return run(dataDir, runDir, runHardware, gpus, constantsOut, System.out, System.err, Main.debug(spec));
+        return run(dataDir, runDir, runHardware, gpus, constantsOut, study, System.out, System.err, Main.debug(spec));
     }
 
     /**
      * Validates on {@code data}; {@code gpusFile} (or null) adds GPU rows; {@code constantsOut}, when given,
-     * receives the all-GPU constants.
+     * receives the all-GPU constants; then the sim-to-real study's {@code study} experiments are simulated.
      */
-    public static int run(Path data, Path runDir, String runHardware, Path gpusFile, Path constantsOut, PrintStream stdout,
-                          PrintStream stderr, boolean debug) {
+    public static int run(Path data, Path runDir, String runHardware, Path gpusFile, Path constantsOut, StudySet study,
+                          PrintStream stdout, PrintStream stderr, boolean debug) {
         ErrorReport errors = new ErrorReport("validate-latency", stderr, debug);
         LatencyValidation v;
         try {
@@ -85,6 +98,14 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
                 return errors.report("cannot write " + constantsOut, e);
             }
             stderr.println("servesim validate-latency: constants in " + constantsOut);
+        }
+        if (study.experiments().isPresent()) {
+            Path dir = data.resolve(STUDY_DIR);
+            try {
+                stdout.print("\n" + Sim2RealTable.render(Sim2RealStudy.run(dir, study.experiments().get())));
+            } catch (RuntimeException e) {
+                return errors.report("cannot simulate the sim-to-real study of " + dir, e);
+            }
         }
         return 0;
     }

@@ -29,7 +29,10 @@
  * {@code servesim validate-latency} fits the roofline's cross-GPU constants ({@link io.servesim.fidelity.RooflineFit})
  * on the shared measurements ({@link io.servesim.fidelity.LatencyDatasets}) leave-one-GPU-out and replays the
  * real run with its GPU held out ({@link io.servesim.fidelity.LatencyValidation}); {@code --write-constants}
- * writes the all-GPU fit that servesim bundles.
+ * writes the all-GPU fit that servesim bundles. Then it simulates the sim-to-real study's trainval experiments
+ * from their shipped run configs and inference-perf workloads ({@link io.servesim.fidelity.Sim2RealStudy}) and
+ * prints their means' errors beside the real runs' and the peers' ({@link io.servesim.fidelity.StudyMeans},
+ * {@link io.servesim.fidelity.Sim2RealTable}).
  *
  * <h2>Results on the shipped run</h2>
  * The real vLLM 0.19 run of Llama-3.1-8B on one RTX PRO 6000 (300 ShareGPT requests at about 10 req/s;
