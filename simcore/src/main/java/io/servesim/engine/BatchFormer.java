@@ -36,7 +36,7 @@ import java.util.Comparator;
  * the GPU: a waiting request never holds blocks, which keeps the engine free of the deadlock where
  * queued requests hold the blocks the head needs.
  */
-final class BatchFormer {
+final class BatchFormer implements StepFormer {
     /** What batch formation reports back to the engine. */
     interface Listener {
         void preempted(Request r, long nowUs);
@@ -77,7 +77,8 @@ final class BatchFormer {
         this.blockingReload = config.kvTiers().enabled() && config.kvTiers().reload() == KvTierConfig.Reload.BLOCKING;
     }
 
-    void form(long nowUs, StepShape shape) {
+    @Override
+    public void form(long nowUs, StepShape shape) {
         budget = config.maxNumBatchedTokens();
         preempted = false;
         // Phase 1: continuing requests; the bound is re-read because preemption shrinks the batch

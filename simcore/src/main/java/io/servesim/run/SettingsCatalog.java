@@ -38,8 +38,8 @@ public final class SettingsCatalog {
             new Section("run", "The seed, the limits of a run and the fitness it is scored by.", RunSettings.ALL),
             new Section("deployment", "What is served, on which GPU and how many, priced by which latency model.",
                     DeploymentSettings.ALL),
-            new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
-                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("engine", "One instance: its engine core (vLLM's or SGLang's), scheduler limits, the KV cache"
+                    + " and its CPU tier. Also under deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
             new Section("frontend", "The serving front end of every instance: the API server's work before a request reaches"
                     + " the engine core and after each token is sampled, and the client network of requests without one.",
                     io.servesim.engine.FrontEndSettings.ALL),
