@@ -9,16 +9,19 @@ import org.junit.jupiter.api.Test;
 
 /** The SGLang core's scheduling rules on hand-derived cases (page size 1: a page is a token). */
 class SglangSchedulerTest {
-    private static SglangConfig policy(SglangConfig.Policy p) {
+    /** SGLang's defaults but for the policy, the chunk size and the conservativeness. */
+    private static SglangConfig config(SglangConfig.Policy p, int chunk, double conservativeness) {
         SglangConfig d = SglangConfig.DEFAULTS;
-        return new SglangConfig(p, d.chunkedPrefillSize(), d.maxPrefillTokens(), d.initNewTokenRatio(),
-                d.minNewTokenRatioFactor(), d.newTokenRatioDecaySteps(), d.scheduleConservativeness());
+        return new SglangConfig(p, chunk, d.maxPrefillTokens(), d.initNewTokenRatio(), d.minNewTokenRatioFactor(),
+                d.newTokenRatioDecaySteps(), conservativeness);
+    }
+
+    private static SglangConfig policy(SglangConfig.Policy p) {
+        return config(p, SglangConfig.DEFAULTS.chunkedPrefillSize(), 1.0);
     }
 
     private static SglangConfig conservativeness(double c) {
-        SglangConfig d = SglangConfig.DEFAULTS;
-        return new SglangConfig(d.policy(), d.chunkedPrefillSize(), d.maxPrefillTokens(), d.initNewTokenRatio(),
-                d.minNewTokenRatioFactor(), d.newTokenRatioDecaySteps(), c);
+        return config(SglangConfig.DEFAULTS.policy(), SglangConfig.DEFAULTS.chunkedPrefillSize(), c);
     }
 
     @Test
@@ -128,9 +131,7 @@ class SglangSchedulerTest {
     void aLongPromptIsPrefilledInChunksAndDecodeWaitsForIt() {
         // chunked_prefill_size 8: D decodes; L (20 tokens) arrives: chunks of 8, 8, 4 in three prefill steps, during
         // which D gets no token (prefill first, no mixed chunks); L's first token comes with its last chunk.
-        SglangConfig d = SglangConfig.DEFAULTS;
-        SglangHarness h = new SglangHarness(500, 1, 8, new SglangConfig(d.policy(), 8, d.maxPrefillTokens(),
-                d.initNewTokenRatio(), d.minNewTokenRatioFactor(), d.newTokenRatioDecaySteps(), 1.0));
+        SglangHarness h = new SglangHarness(500, 1, 8, config(SglangConfig.Policy.FCFS, 8, 1.0));
         Request dec = SglangHarness.unique(1, 4, 50);
         Request longPrompt = SglangHarness.unique(2, 20, 5);
         h.placeDecoding(dec, 1);

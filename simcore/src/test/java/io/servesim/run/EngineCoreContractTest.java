@@ -1,11 +1,9 @@
 package io.servesim.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.SglangConfig;
-import io.servesim.metrics.RequestRecord;
 import io.servesim.workload.WorkloadSpec;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -45,33 +43,14 @@ class EngineCoreContractTest {
                                          @ForAll @IntRange(min = 0, max = 1) int horizonOn,
                                          @ForAll long seed) {
         int blockSize = new int[] {1, 8, 16, 32}[blockSizeIndex];
-        WorkloadSpec spec = Workloads.of("""
-                {aggregate_rate: %d, num_requests: 200, input_distribution: {type: gaussian, params: {mean: 300, std_dev: 250, max: 3000}},
-                 output_distribution: {type: gaussian, params: {mean: 60, std_dev: 60, max: 400}}%s}"""
-                .formatted(rate, prefixTokens > 0 ? ", prefix: {group: p, length: " + prefixTokens + "}" : ""));
+        WorkloadSpec spec = Workloads.randomLoad(rate, 200, prefixTokens);
         long horizon = horizonOn == 1 ? 2_000_000 : 0;
         var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
         for (EngineConfig cfg : cores(maxNumSeqs, budget, kvBlocks, blockSize, prefixCaching, POLICIES[policy], Math.max(budget, blockSize))) {
             var first = Runs.run(cfg, latency, "fcfs", "constant", spec.open(seed, horizon), horizon);
             var second = Runs.run(cfg, latency, "fcfs", "constant", spec.open(seed, horizon), horizon);
             String core = cfg.isSglang() ? "sglang " + POLICIES[policy] : "vllm";
-            assertEquals(first.records(), second.records(), "INV-6 determinism, " + core);
-            assertEquals(first.summary(), second.summary(), "INV-6 determinism, " + core);
-            var s = first.summary();
-            assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished(), "INV-1, " + core);
-            assertEquals(s.injected(), first.records().size());
-            if (horizon == 0) {
-                assertEquals(0, s.unfinished(), core);
-            }
-            for (RequestRecord r : first.records()) {
-                if (r.status().equals(RequestRecord.COMPLETED)) {
-                    assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
-                            && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + core + r);
-                    assertTrue(r.outputTokens() >= 1 && r.outputTokens() <= r.requestedOutputTokens() + 1, core + r);
-                    assertTrue(r.prefixHitTokens() < (long) (r.preemptions() + 1) * (r.inputTokens() + r.outputTokens()),
-                            core + r);
-                }
-            }
+            Runs.checkContract(first, second, horizon, core);
             if (horizon == 0) {
                 var sim = new Simulation(SimSetup.single(cfg, latency), spec.open(seed, 0), rec -> { });
                 sim.run();
