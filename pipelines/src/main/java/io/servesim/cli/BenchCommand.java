@@ -153,7 +153,8 @@ public final class BenchCommand implements Callable<Integer> {
             return ExitCode.CONFIG_ERROR;
         }
         try {
-            double saturationRps = plan(5_000L * instances, SATURATING_RPS, seed, instances, routing).run(RecordSink.NONE).throughputRps();
+            double saturationRps = plan(5_000L * instances, SATURATING_RPS, seed, instances,
+                    routing).run(RecordSink.NONE).number("throughput_rps");
             double rate = load * saturationRps;
             out.printf("bench: llama-3.1-8b-instruct / H100 / TP1 blackbox x %d instances (%s), in/out 512+-256,"
                     + " saturation %.1f req/s, offered %.1f req/s%n", instances, routing, saturationRps, rate);
@@ -170,8 +171,10 @@ public final class BenchCommand implements Callable<Integer> {
                 RunSummary s = p.run(RecordSink.NONE);
                 double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
                 double wall = (System.nanoTime() - t0) / 1e9;
-                out.printf("%10d %10.3f %10.3f %16d %14.0f %14.1f %12.1f %10.1f%n", n, wall, cpu, s.eventsProcessed(),
-                        s.eventsProcessed() / wall, peakHeapBytes() / 1048576.0, s.durationS(), s.ttftMs().p99());
+                out.printf("%10d %10.3f %10.3f %16d %14.0f %14.1f %12.1f %10.1f%n", n, wall, cpu,
+                        s.count("events_processed"),
+                        s.count("events_processed") / wall, peakHeapBytes() / 1048576.0, s.number("duration_s"),
+                                s.distribution("ttft_ms").p99());
             }
             return 0;
         } catch (RuntimeException e) {

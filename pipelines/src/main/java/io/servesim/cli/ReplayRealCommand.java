@@ -174,6 +174,6 @@ public final class ReplayRealCommand implements Callable<Integer> {
         out.println("latency: " + (s.sim().expertParallel() != null ? s.sim().expertParallel().describe()
                 : s.sim().latency().describe()));
         out.printf("compared: %d requests (%d not completed by the simulator); preemptions %d%n%n",
-                replay.report().compared(), replay.report().missing(), replay.summary().preemptions());
+                replay.report().compared(), replay.report().missing(), replay.summary().count("preemptions"));
     }
 }

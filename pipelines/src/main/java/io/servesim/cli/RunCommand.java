@@ -168,15 +168,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.println(Json.render(json));
         err.printf("servesim: %d requests (%d completed) in %.2f s wall, %d events (%.0f events/s)%s%n",
-                summary.injected(), summary.completed(), wallS, summary.eventsProcessed(),
-                summary.eventsProcessed() / Math.max(wallS, 1e-9),
+                summary.count("injected"), summary.count("completed"), wallS, summary.count("events_processed"),
+                summary.count("events_processed") / Math.max(wallS, 1e-9),
                 (requestsOut == null ? "" : "; records in " + requestsOut)
                         + (sessionsOut == null ? "" : "; sessions in " + sessionsOut)
                         + (scalingOut == null ? "" : "; replica timeline in " + scalingOut)
                         + (trace.out == null ? "" : "; decisions in " + trace.out));
-        if (summary.completed() == 0 && summary.injected() > 0 && drops.refused() == summary.injected()) {
+        if (summary.count("completed") == 0 && summary.count("injected") > 0 && drops.refused() == summary.count("injected")) {
             err.println("servesim run: every request was dropped or rejected (" + drops.refused() + " of "
-                    + summary.injected() + "): " + drops.describe());
+                    + summary.count("injected") + "): " + drops.describe());
             return ExitCode.RUNTIME_ERROR;
         }
         return 0;

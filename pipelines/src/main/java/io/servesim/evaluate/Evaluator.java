@@ -81,7 +81,7 @@ public final class Evaluator {
             if (nothing != null) {
                 notes.accept(c.label() + ": " + nothing);
             }
-            runs.add(new RunEvaluation(c.label(), summary.cluster().fitness(), raw, Features.of(summary, trace), trace));
+            runs.add(new RunEvaluation(c.label(), summary.number("fitness"), raw, Features.of(summary, trace), trace));
         }
         return new Evaluation(candidate, runs);
     }

@@ -25,9 +25,9 @@ final class Features {
     static Map<String, Double> of(RunSummary s, TraceSummary trace) {
         Map<String, Double> f = new LinkedHashMap<>();
         f.put("routing_concentration", concentration(trace.targets(), s.cluster().instances()));
-        f.put("rejection_rate", s.rejectionRate());
-        f.put("preemption_pressure", Math.min(1, s.preemptionsPerRequest()));
-        f.put("prefix_hit_rate", s.prefixHitRate());
+        f.put("rejection_rate", s.number("rejection_rate"));
+        f.put("preemption_pressure", Math.min(1, s.number("preemptions_per_request")));
+        f.put("prefix_hit_rate", s.number("prefix_hit_rate"));
         return f;
     }
 

@@ -115,14 +115,10 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
      * ~0.7 s of start-up (finding every options registrar on the classpath and checking each
      * options interface by reflection) overlaps the sweep's own loading and validation of cells
      * instead of following it. {@link #options} then finds the class ready (or waits for it: the
-     * JVM runs a class initializer once, and other threads block until it is done). The same thread
-     * first keeps the optimizing JIT for the kernel ({@link SetupCodeJit}).
+     * JVM runs a class initializer once, and other threads block until it is done).
      */
     static void preloadBeam() {
-        Thread t = new Thread(() -> {
-            SetupCodeJit.install();
-            PipelineOptionsFactory.as(PipelineOptions.class);
-        }, "servesim-beam-preload");
+        Thread t = new Thread(() -> PipelineOptionsFactory.as(PipelineOptions.class), "servesim-beam-preload");
         t.setDaemon(true);
         t.start();
     }

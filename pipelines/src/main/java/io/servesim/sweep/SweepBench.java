@@ -70,7 +70,7 @@ public final class SweepBench {
         Runnable worker = () -> {
             long cpu0 = cpu.getCurrentThreadCpuTime();
             for (int i = next.getAndIncrement(); i < cells.size(); i = next.getAndIncrement()) {
-                requests.addAndGet(CellRunner.run(cells.get(i), outputs).summary().injected());
+                requests.addAndGet(CellRunner.run(cells.get(i), outputs).summary().count("injected"));
             }
             cpuNs.addAndGet(cpu.getCurrentThreadCpuTime() - cpu0);
         };

@@ -51,7 +51,7 @@ final class Drive {
                 Object v = MetricCatalog.column(m).rowValue(s);
                 values.put(m, v == null ? null : ((Number) v).doubleValue());
             }
-            bySeed.add(new Outcome(values, s.injected(), s.completed(), null));
+            bySeed.add(new Outcome(values, s.count("injected"), s.count("completed"), null));
         }
         return Outcome.worst(bySeed, plan.slos());
     }

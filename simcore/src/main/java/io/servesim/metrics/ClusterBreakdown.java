@@ -23,15 +23,17 @@ final class ClusterBreakdown {
         this.allE2e = allE2e;
     }
 
-    ClusterSummary summarize(RunTotals totals, double durationS) {
-        long[] perInstance = totals.requestsPerInstance();
-        long injected = Math.max(1, totals.injected());
+    /**
+     * The cluster's part of a run's summary: {@code injected} requests, routed {@code perInstance} (each counted once
+     * where it was last routed), {@code headOfLineBlocks} over all instances, over {@code durationS} of simulated time.
+     */
+    ClusterSummary summarize(long injected, long[] perInstance, PdSummary pd, long headOfLineBlocks, double durationS) {
         Map<String, GroupSummary> byClass = groups(m.classes(), m.classIdx());
         Map<String, GroupSummary> byTenant = groups(m.tenants(), m.tenantIdx());
-        return new ClusterSummary(perInstance.length, perInstance, imbalance(perInstance, totals.pd()), m.delayed(), m.sloMet(),
-                totals.injected() == 0 ? Double.NaN : (double) m.sloMet() / injected,
+        return new ClusterSummary(perInstance.length, perInstance, imbalance(perInstance, pd), m.delayed(), m.sloMet(),
+                injected == 0 ? Double.NaN : (double) m.sloMet() / injected,
                 MetricsCollector.rate(m.sloMet(), durationS), jain(byTenant), inversions(perInstance.length),
-                totals.headOfLineBlocks(), Double.NaN, byClass, byTenant);
+                headOfLineBlocks, byClass, byTenant);
     }
 
     /**

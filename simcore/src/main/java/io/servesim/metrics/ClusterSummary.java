@@ -23,13 +23,12 @@ import java.util.Objects;
  * @param priorityInversions   pairs (h, l) at one instance: h arrived first and deserves higher priority (SLO class
  *                             importance, then workload priority) yet was scheduled later
  * @param headOfLineBlocks     steps where the wait-queue head lacked KV blocks while the next request would have fit
- * @param fitness              weighted fitness (NaN when no weights were given)
  * @param bySloClass           per SLO class
  * @param byTenant             per tenant
  */
 public record ClusterSummary(int instances, long[] requestsPerInstance, double loadImbalanceCv, long admissionDelays,
                              long sloMet, double sloAttainment, double goodputRps, double jainFairness,
-                             long priorityInversions, long headOfLineBlocks, double fitness,
+                             long priorityInversions, long headOfLineBlocks,
                              Map<String, GroupSummary> bySloClass, Map<String, GroupSummary> byTenant) {
 
     /** Value equality, the routed counts included (a record compares arrays by identity). */
@@ -41,12 +40,12 @@ public record ClusterSummary(int instances, long[] requestsPerInstance, double l
                 && sloMet == c.sloMet && Double.compare(sloAttainment, c.sloAttainment) == 0
                 && Double.compare(goodputRps, c.goodputRps) == 0 && Double.compare(jainFairness, c.jainFairness) == 0
                 && priorityInversions == c.priorityInversions && headOfLineBlocks == c.headOfLineBlocks
-                && Double.compare(fitness, c.fitness) == 0 && bySloClass.equals(c.bySloClass) && byTenant.equals(c.byTenant);
+                && bySloClass.equals(c.bySloClass) && byTenant.equals(c.byTenant);
     }
 
     @Override
     public int hashCode() {
         return 31 * Objects.hash(instances, loadImbalanceCv, admissionDelays, sloMet, sloAttainment, goodputRps, jainFairness,
-                priorityInversions, headOfLineBlocks, fitness, bySloClass, byTenant) + Arrays.hashCode(requestsPerInstance);
+                priorityInversions, headOfLineBlocks, bySloClass, byTenant) + Arrays.hashCode(requestsPerInstance);
     }
 }

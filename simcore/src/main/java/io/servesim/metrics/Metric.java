@@ -139,6 +139,8 @@ public final class Metric {
     private final List<Stat> stats;
     private final String emptyWhen;
     private final Normalisation fitness;
+    /** True when a producer puts its value into the summary ({@link RunSummary.Builder#put}); else derived by {@link #value}. */
+    private final boolean stored;
 
     private Metric(String name, Kind kind, String unit, Group group, Function<RunSummary, ?> value, String doc,
                    Direction direction, String source, boolean inRows, List<Stat> stats, String emptyWhen,
@@ -147,7 +149,8 @@ public final class Metric {
         this.kind = Objects.requireNonNull(kind);
         this.unit = Objects.requireNonNull(unit);
         this.group = Objects.requireNonNull(group);
-        this.value = Objects.requireNonNull(value);
+        this.stored = value == null;
+        this.value = stored ? s -> s.stored(name) : value;
         this.doc = Objects.requireNonNull(doc);
         this.direction = direction;
         this.source = source;
@@ -164,7 +167,15 @@ public final class Metric {
         return new Metric(name, kind, unit, group, value, doc, Direction.NEITHER, null, true, List.of(), null, null);
     }
 
-    /** A count ({@code unit}: what is counted, e.g. {@code requests}); {@code doc}: what it counts and how. */
+    /**
+     * A count ({@code unit}: what is counted, e.g. {@code requests}); {@code doc}: what it counts and how. Its producer
+     * puts it into the summary ({@link RunSummary.Builder#put}).
+     */
+    public static Metric count(String name, String unit, Group group, String doc) {
+        return of(name, Kind.COUNT, unit, group, null, doc);
+    }
+
+    /** A count computed from the summary's other values or parts. */
     public static Metric count(String name, String unit, Group group, Function<RunSummary, Long> value, String doc) {
         return of(name, Kind.COUNT, unit, group, value, doc);
     }
@@ -174,17 +185,32 @@ public final class Metric {
         return of(name, Kind.INT, unit, group, value, doc);
     }
 
-    /** A number that is always defined. */
+    /** A number that is always defined, put into the summary by its producer. */
+    public static Metric number(String name, String unit, Group group, String doc) {
+        return of(name, Kind.DOUBLE, unit, group, null, doc);
+    }
+
+    /** A number that is always defined, computed from the summary's other values or parts. */
     public static Metric number(String name, String unit, Group group, Function<RunSummary, Double> value, String doc) {
         return of(name, Kind.DOUBLE, unit, group, value, doc);
     }
 
-    /** A number that may be undefined (NaN in the summary, null in JSON and rows). */
+    /** A number that may be undefined (NaN in the summary, null in JSON and rows), put into the summary by its producer. */
+    public static Metric optional(String name, String unit, Group group, String doc) {
+        return of(name, Kind.OPTIONAL_DOUBLE, unit, group, null, doc);
+    }
+
+    /** A number that may be undefined, computed from the summary's other values or parts. */
     public static Metric optional(String name, String unit, Group group, Function<RunSummary, Double> value, String doc) {
         return of(name, Kind.OPTIONAL_DOUBLE, unit, group, value, doc);
     }
 
-    /** Text, equal across the cells combined (any value is their aggregate). */
+    /** Text, equal across the cells combined (any value is their aggregate), put into the summary by its producer. */
+    public static Metric text(String name, Group group, String doc) {
+        return of(name, Kind.TEXT, "", group, null, doc);
+    }
+
+    /** Text computed from the summary's other values or parts. */
     public static Metric text(String name, Group group, Function<RunSummary, String> value, String doc) {
         return of(name, Kind.TEXT, "", group, value, doc);
     }
@@ -200,6 +226,11 @@ public final class Metric {
      * requests; null when {@code emptyWhen}"), {@code columns} the statistics that are columns
      * ({@code X_mean_ms}, {@code X_p99_ms}).
      */
+    public static Metric distribution(String name, Group group, String doc, String emptyWhen, Stat... columns) {
+        return distribution(name, group, null, doc, emptyWhen, columns);
+    }
+
+    /** A distribution computed from the summary's parts, as {@link #distribution(String, Group, String, String, Stat...)}. */
     public static Metric distribution(String name, Group group, Function<RunSummary, Distribution> value, String doc,
                                       String emptyWhen, Stat... columns) {
         return new Metric(name, Kind.DISTRIBUTION, "ms", group, value, doc, Direction.NEITHER, null, true,
@@ -207,7 +238,7 @@ public final class Metric {
     }
 
     private Metric with(Direction d, String src, boolean rows, Normalisation f) {
-        return new Metric(name, kind, unit, group, value, doc, d, src, rows, stats, emptyWhen, f);
+        return new Metric(name, kind, unit, group, stored ? null : value, doc, d, src, rows, stats, emptyWhen, f);
     }
 
     /** This metric, better when lower. */
@@ -277,6 +308,23 @@ public final class Metric {
     /** How a fitness weight scores it, or null when it is not a fitness key. */
     public Normalisation fitness() {
         return fitness;
+    }
+
+    /** True when its producer puts its value into the summary; false when it is computed from other values or parts. */
+    public boolean stored() {
+        return stored;
+    }
+
+    /** The Java type of its value in a {@link RunSummary}. */
+    Class<?> valueType() {
+        return switch (kind) {
+            case COUNT -> Long.class;
+            case INT -> Integer.class;
+            case DOUBLE, OPTIONAL_DOUBLE -> Double.class;
+            case TEXT -> String.class;
+            case FLAG -> Boolean.class;
+            case DISTRIBUTION -> Distribution.class;
+        };
     }
 
     /** How values of several cells combine: text and flags by any value, numbers by their mean. */

@@ -44,95 +44,95 @@ public final class MetricCatalog {
 
     /** Every metric, in the order of the {@code cells/} columns. */
     public static final List<Metric> ALL = checked(List.of(
-            Metric.text("latency_model", RUN, RunSummary::latencyModel,
+            Metric.text("latency_model", RUN,
                     "Latency model the run priced its steps with (blackbox, roofline, profiled); under P/D both pools'"
                             + " ('pd: prefill blackbox, decode roofline')."),
-            Metric.text("latency_description", RUN, RunSummary::latencyDescription,
+            Metric.text("latency_description", RUN,
                     "Which model, GPU, TP and coefficients or constants the latency model uses; under P/D both pools'.")
                     .jsonOnly(),
-            Metric.text("latency_calibration", RUN, RunSummary::latencyCalibration,
+            Metric.text("latency_calibration", RUN,
+                    s -> s.text("latency_calibration_note").isEmpty() ? "calibrated" : "uncalibrated",
                     "calibrated, or uncalibrated when no measurement of the run's GPU was used to obtain its latency model"
                             + " (a roofline on a GPU outside the constants' fit, such as a deployment.gpus row, or"
                             + " coefficients fitted on another GPU or model); latency_calibration_note says why."),
-            Metric.text("latency_calibration_note", RUN, RunSummary::latencyCalibrationNote,
+            Metric.text("latency_calibration_note", RUN,
                     "Why the latency model is uncalibrated; empty when it is calibrated.").jsonOnly(),
             Metric.integer("instances", "replicas", CLUSTER, s -> s.cluster().instances(),
                     "Engine instances (replicas) in the cluster; under autoscaling the replica slots that ever held a"
                             + " replica (see peak_replicas, mean_replicas); under P/D both pools' (prefill_replicas +"
                             + " decode_replicas)."),
-            Metric.count("total_kv_blocks", "blocks", RUN, RunSummary::totalKvBlocks,
+            Metric.count("total_kv_blocks", "blocks", RUN,
                     "KV-cache blocks per instance; under P/D the mean over both pools' instances (the deployment's"
                             + " blocks / instances, rounded down; each pool's own is in the run summary's pd.prefill and"
                             + " pd.decode).").source("vLLM num_gpu_blocks (vllm/v1/core/kv_cache_utils.py)"),
-            Metric.count("injected", "requests", RUN, RunSummary::injected, "Requests that arrived."),
-            Metric.count("completed", "requests", RUN, RunSummary::completed, "Requests that finished.").higher()
+            Metric.count("injected", "requests", RUN, "Requests that arrived."),
+            Metric.count("completed", "requests", RUN, "Requests that finished.").higher()
                     .source(VLLM_LOGGERS + ": vllm:request_success"),
-            Metric.count("dropped", "requests", RUN, RunSummary::dropped,
+            Metric.count("dropped", "requests", RUN,
                     "Requests dropped as unservable (beyond max_model_len or the whole KV cache).").lower(),
-            Metric.count("rejected", "requests", RUN, RunSummary::rejected, "Requests rejected at admission.").lower(),
-            Metric.number("rejection_rate", "fraction", RUN, RunSummary::rejectionRate,
+            Metric.count("rejected", "requests", RUN, "Requests rejected at admission.").lower(),
+            Metric.number("rejection_rate", "fraction", RUN, s -> perInjected(s.count("rejected"), s),
                     "rejected / injected (0 when nothing arrived).").lower().fitness(Normalisation.complement()),
-            Metric.count("unfinished", "requests", RUN, RunSummary::unfinished,
-                    "Requests still queued or running at the horizon.").lower(),
-            Metric.count("preemptions", "preemptions", RUN, RunSummary::preemptions,
+            Metric.count("unfinished", "requests", RUN, "Requests still queued or running at the horizon.").lower(),
+            Metric.count("preemptions", "preemptions", RUN,
                     "Preemptions (recompute) under KV pressure.").lower().source(VLLM_LOGGERS + ": vllm:num_preemptions"),
-            Metric.number("preemptions_per_request", "preemptions/request", RUN, RunSummary::preemptionsPerRequest,
-                    "preemptions / injected (0 when nothing arrived).").lower().source(BLIS_G3),
-            Metric.count("kv_allocation_failures", "allocations", RUN, RunSummary::kvAllocationFailures,
+            Metric.number("preemptions_per_request", "preemptions/request", RUN,
+                    s -> perInjected(s.count("preemptions"), s), "preemptions / injected (0 when nothing arrived).")
+                    .lower().source(BLIS_G3),
+            Metric.count("kv_allocation_failures", "allocations", RUN,
                     "Failed KV allocations; each triggers a preemption or stops admission for the step.").lower(),
-            Metric.distribution("ttft_ms", RUN, RunSummary::ttftMs,
+            Metric.distribution("ttft_ms", RUN,
                     "time to first token on the server side, from the request's arrival at the server to its first output token"
                             + " leaving it (the serving front end's ingress and egress included), of completed requests",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(1000, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:time_to_first_token_seconds; " + VLLM_BENCH + ": ttfts"),
-            Metric.distribution("tpot_ms", RUN, RunSummary::tpotMs,
+            Metric.distribution("tpot_ms", RUN,
                     "time per output token, each request's mean inter-token latency after its first token (completed"
                             + " requests with more than one output token)",
                     "no request qualifies", MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(100, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:request_time_per_output_token_seconds; " + VLLM_BENCH
                             + ": tpots (output_len > 1)"),
-            Metric.distribution("itl_ms", RUN, RunSummary::itlMs,
+            Metric.distribution("itl_ms", RUN,
                     "inter-token latency over every output token after the first (HdrHistogram, 3 significant digits)",
                     "no second token was generated", MEAN, P50, P90, P99).lower()
                     .fitness(Normalisation.inverse(100, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:inter_token_latency_seconds; " + VLLM_BENCH + ": itls"),
-            Metric.distribution("e2e_ms", RUN, RunSummary::e2eMs,
+            Metric.distribution("e2e_ms", RUN,
                     "end-to-end latency on the server side, from the request's arrival at the server to its last token leaving it"
                             + " (the serving front end included), of completed requests",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(10_000, "ms"))
                     .source(VLLM_LOGGERS + ": vllm:e2e_request_latency_seconds; " + VLLM_BENCH + ": e2els"),
-            Metric.distribution("client_ttft_ms", RUN, RunSummary::clientTtftMs,
+            Metric.distribution("client_ttft_ms", RUN,
                     "time to first token as the client sees it, send to receipt: ttft_ms plus the client network's two legs"
                             + " (a workload client's network, else frontend.network_rtt_us; completed requests)",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(1000, "ms"))
                     .source(VLLM_BENCH + ": ttfts, measured at the client"),
-            Metric.distribution("client_e2e_ms", RUN, RunSummary::clientE2eMs,
+            Metric.distribution("client_e2e_ms", RUN,
                     "end-to-end latency as the client sees it, send to receipt of the last token (completed requests)",
                     COMPLETED, MEAN, P50, P90, P99).lower().fitness(Normalisation.inverse(10_000, "ms"))
                     .source(VLLM_BENCH + ": e2els, measured at the client"),
-            Metric.distribution("scheduling_delay_ms", RUN, RunSummary::schedulingDelayMs,
+            Metric.distribution("scheduling_delay_ms", RUN,
                     "time from arrival to first being scheduled into a step", "no request was scheduled", MEAN, P99)
                     .lower(),
-            Metric.distribution("queueing_delay_ms", RUN, RunSummary::queueingDelayMs,
+            Metric.distribution("queueing_delay_ms", RUN,
                     "time from entering an engine's wait queue to first being scheduled", "no request was scheduled",
                     MEAN, P99).lower().source(VLLM_LOGGERS + ": vllm:request_queue_time_seconds"),
-            Metric.number("duration_s", "s", RUN, RunSummary::durationS,
-                    "Simulated time from the first arrival to the end of the run."),
-            Metric.number("throughput_rps", "requests/s", RUN, RunSummary::throughputRps,
+            Metric.number("duration_s", "s", RUN, "Simulated time from the first arrival to the end of the run."),
+            Metric.number("throughput_rps", "requests/s", RUN,
                     "Completed requests per second of simulated time (completed / duration_s).").higher()
-                    .fitness(Normalisation.overOffered(RunSummary::completed, "completed"))
+                    .fitness(Normalisation.overOffered(s -> s.count("completed"), "completed"))
                     .source(VLLM_BENCH + ": request_throughput"),
-            Metric.number("input_tokens_per_s", "tokens/s", RUN, RunSummary::inputTokensPerS,
+            Metric.number("input_tokens_per_s", "tokens/s", RUN,
                     "Prompt tokens of completed requests per second of simulated time.").higher()
                     .source(VLLM_LOGGERS + ": rate of vllm:prompt_tokens"),
-            Metric.number("output_tokens_per_s", "tokens/s", RUN, RunSummary::outputTokensPerS,
+            Metric.number("output_tokens_per_s", "tokens/s", RUN,
                     "Output tokens of completed requests per second of simulated time.").higher()
                     .source(VLLM_BENCH + ": output_throughput"),
-            Metric.number("answer_tokens_per_s", "tokens/s", RUN, RunSummary::answerTokensPerS,
+            Metric.number("answer_tokens_per_s", "tokens/s", RUN,
                     "Output tokens of completed requests that were answer, not reasoning, per second of simulated time"
                             + " (output_tokens_per_s without the reasoning clients' reasoning tokens).").higher()
                     .source(REASONING),
-            Metric.distribution("ttfat_ms", RUN, RunSummary::ttfatMs,
+            Metric.distribution("ttfat_ms", RUN,
                     "time to first answer token (arrival at the engine to the first output token after the reasoning"
                             + " tokens) of completed requests with reasoning tokens and an answer",
                     "no completed request reasoned and answered", MEAN, P50, P90, P99).lower().source(REASONING),
@@ -154,12 +154,12 @@ public final class MetricCatalog {
                             + " per GPU-second held: mean replicas x TP), for comparing deployments of different sizes"
                             + " (aggregated against P/D, fixed against autoscaled); null without GPUs.").higher()
                     .source(DISTSERVE + ": goodput per GPU"),
-            Metric.number("prefix_hit_rate", "fraction", RUN, RunSummary::prefixHitRate,
+            Metric.number("prefix_hit_rate", "fraction", RUN,
                     "Prefix-cache hit tokens (GPU and CPU tier) / prompt tokens looked up at first admissions; a"
                             + " preempted request's readmissions are left out, as vLLM's exported rate does.").higher()
                     .fitness(Normalisation.asIs())
                     .source(VLLM_LOGGERS + ": vllm:prefix_cache_hits / vllm:prefix_cache_queries"),
-            Metric.number("preempted_prefix_hit_rate", "fraction", RUN, RunSummary::preemptedPrefixHitRate,
+            Metric.number("preempted_prefix_hit_rate", "fraction", RUN,
                     "Prefix-cache hit tokens / tokens looked up at readmissions of preempted requests (mostly re-hits of"
                             + " their own recomputed blocks); 0 without preemptions.")
                     .source("vLLM PrefixCacheStats.preempted_hits / preempted_queries (vllm/v1/metrics/stats.py)"),
@@ -201,12 +201,12 @@ public final class MetricCatalog {
             Metric.number("kv_thrashing_rate", "fraction", KV_TIERS, s -> s.kvTiers().thrashingRate(),
                     "kv_thrashed_blocks / kv_reloaded_blocks; 0 when nothing was reloaded.").lower()
                     .source(BLIS_TIERS + ": KVThrashingRate"),
-            Metric.number("kv_utilization_mean", "fraction", RUN, RunSummary::kvUtilizationMean,
+            Metric.number("kv_utilization_mean", "fraction", RUN,
                     "Step-time-weighted mean share of KV blocks in use (mean over instances).")
                     .source(VLLM_LOGGERS + ": vllm:kv_cache_usage_perc"),
-            Metric.number("kv_utilization_peak", "fraction", RUN, RunSummary::kvUtilizationPeak,
+            Metric.number("kv_utilization_peak", "fraction", RUN,
                     "Peak share of KV blocks in use.").source(VLLM_LOGGERS + ": vllm:kv_cache_usage_perc"),
-            Metric.number("batch_size_mean", "requests/step", RUN, RunSummary::batchSizeMean,
+            Metric.number("batch_size_mean", "requests/step", RUN,
                     "Mean sequences per engine step.").source(VLLM_LOGGERS + ": vllm:num_requests_running"),
             Metric.number("load_imbalance_cv", "ratio", CLUSTER, s -> s.cluster().loadImbalanceCv(),
                     "Coefficient of variation (population std / mean) of requests per instance, each counted once at the"
@@ -224,7 +224,7 @@ public final class MetricCatalog {
             Metric.count("head_of_line_blocks", "steps", CLUSTER, s -> s.cluster().headOfLineBlocks(),
                     "Steps where the wait-queue head lacked KV blocks while the next request would have fit.").lower()
                     .source(BLIS_G3 + ": HOLBlockingEvents"),
-            Metric.optional("fitness", "score", CLUSTER, s -> s.cluster().fitness(),
+            Metric.optional("fitness", "score", CLUSTER,
                     "Weighted fitness from the config's fitness_weights (sum of weight x normalised metric); null when"
                             + " none are set.").higher().source(BLIS_G3 + ": Fitness"),
             Metric.flag("autoscaling_enabled", AUTOSCALING, s -> s.autoscaling().enabled(),
@@ -316,10 +316,9 @@ public final class MetricCatalog {
             Metric.distribution("pd_decode_block_wait_ms", PD, s -> s.pd().blockWaitMs(),
                     "time from a prefill's end to its KV transfer's start (P/D; 0 when the decode instance had room)",
                     "no transfer started", MEAN).lower(),
-            Metric.count("steps", "steps", RUN, RunSummary::steps, "Engine steps over all instances."),
-            Metric.count("events_processed", "events", RUN, RunSummary::eventsProcessed, "Kernel events processed."),
-            Metric.count("skipped_trace_lines", "lines", RUN, RunSummary::skippedTraceLines,
-                    "Malformed trace lines skipped under skip_bad_lines.")));
+            Metric.count("steps", "steps", RUN, "Engine steps over all instances."),
+            Metric.count("events_processed", "events", RUN, "Kernel events processed."),
+            Metric.count("skipped_trace_lines", "lines", RUN, "Malformed trace lines skipped under skip_bad_lines.")));
 
     /** Every column of {@code cells/} and raw metric of {@code evaluate}, in order. */
     public static final List<Column> COLUMNS = ALL.stream().flatMap(m -> m.columns().stream()).toList();
@@ -328,6 +327,11 @@ public final class MetricCatalog {
     private static final Map<String, Column> COLUMN_BY_NAME = index(COLUMNS, Column::name);
 
     private MetricCatalog() {
+    }
+
+    /** {@code count} per injected request (0 when none arrived). */
+    private static double perInjected(long count, RunSummary s) {
+        return (double) count / Math.max(1, s.count("injected"));
     }
 
     /** The metric named {@code name}. */

@@ -196,29 +196,47 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         return r.dropReason() == null ? null : r.dropReason().name().toLowerCase(Locale.ROOT);
     }
 
-    /** Aggregates of the run; see {@link RunSummary} and {@link ClusterSummary}. */
-    public RunSummary summary(RunTotals totals) {
-        double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, totals.endUs() - firstArrivalUs) / 1e6;
-        // one thread, as the whole kernel: a run shares no core with anything it starts (a sweep runs cells side by side)
-        Distribution[] d = java.util.stream.Stream.of(ttftUs, e2eUs, withTpot(tpotUs), clientTtftUs, clientE2eUs,
-                        schedulingUs, queueingUs)
-                .map(us -> Distribution.ofMicros(Percentiles.of(us))).toArray(Distribution[]::new);
-        Distribution ttft = d[0];
-        Distribution e2e = d[1];
-        Distribution tpot = d[2];
-        ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e).summarize(totals, durationS);
-        PdSummary pd = totals.pd().finish(cluster.goodputRps(), durationS, totals.requestsPerInstance());
-        RunSummary s = new RunSummary(pd.latencyModel(totals.latencyName()), pd.latencyDescription(totals.latencyDescription()),
-                totals.latencyCalibrationNote(), pd.totalKvBlocks(totals.totalKvBlocks()),
-                totals.injected(), completed, dropped, rejected, unfinished,
-                ttft, e2e, d[3], d[4], tpot, tokenItlDistribution(), d[5], d[6],
-                durationS, rate(completed, durationS), rate(inputTokensCompleted, durationS),
-                rate(outputTokensCompleted, durationS), totals.preemptions(), totals.kvAllocationFailures(),
-                totals.prefixHitRate(), totals.preemptedPrefixHitRate(), stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs, kvUtilPeak,
-                steps == 0 ? 0 : (double) batchSeqsTotal / steps, steps, totals.eventsProcessed(), totals.skippedTraceLines(),
-                totals.kvTiers(), cluster, java.util.Map.of(), totals.scaling(), pd,
-                Distribution.ofMicros(Percentiles.of(ttfatUs)), rate(outputTokensCompleted - reasoningTokensCompleted, durationS));
-        return s.withFitness(totals.fitness());
+    /**
+     * Aggregates of the run: {@code run} holds what the simulation knows beyond this collector's tallies (the latency
+     * model, injected requests, the engines' totals, the KV tiers, autoscaling and the sessions); this adds the
+     * collector's metrics and the cluster's and P/D's parts, and scores the fitness.
+     *
+     * @param endUs               clock at the end of the run
+     * @param requestsPerInstance requests per instance id, each counted once where it was last routed (under P/D once
+     *                            in each pool it was routed over)
+     * @param headOfLineBlocks    head-of-line blocking steps over all instances
+     * @param pd                  the architecture, P/D pools and transfers (goodput per GPU and utilizations not yet known)
+     * @param fitness             fitness weights (may be empty: the fitness is then NaN)
+     */
+    public RunSummary summary(RunSummary.Builder run, long endUs, long[] requestsPerInstance, long headOfLineBlocks,
+                              PdSummary pd, FitnessWeights fitness) {
+        double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, endUs - firstArrivalUs) / 1e6;
+        Distribution ttft = distribution(ttftUs);
+        Distribution tpot = distribution(withTpot(tpotUs));
+        Distribution e2e = distribution(e2eUs);
+        ClusterSummary cluster = new ClusterBreakdown(this, ttft, tpot, e2e)
+                .summarize((Long) run.get("injected"), requestsPerInstance, pd, headOfLineBlocks, durationS);
+        RunSummary s = run.put("completed", completed).put("dropped", dropped).put("rejected", rejected)
+                .put("unfinished", unfinished)
+                .put("ttft_ms", ttft).put("e2e_ms", e2e).put("tpot_ms", tpot).put("itl_ms", tokenItlDistribution())
+                .put("client_ttft_ms", distribution(clientTtftUs)).put("client_e2e_ms", distribution(clientE2eUs))
+                .put("scheduling_delay_ms", distribution(schedulingUs)).put("queueing_delay_ms",
+                        distribution(queueingUs))
+                .put("ttfat_ms", distribution(ttfatUs))
+                .put("duration_s", durationS).put("throughput_rps", rate(completed, durationS))
+                .put("input_tokens_per_s", rate(inputTokensCompleted, durationS))
+                .put("output_tokens_per_s", rate(outputTokensCompleted, durationS))
+                .put("answer_tokens_per_s", rate(outputTokensCompleted - reasoningTokensCompleted, durationS))
+                .put("kv_utilization_mean", stepTimeTotalUs == 0 ? 0 : kvUtilStepWeighted / stepTimeTotalUs)
+                .put("kv_utilization_peak", kvUtilPeak)
+                .put("batch_size_mean", steps == 0 ? 0 : (double) batchSeqsTotal / steps).put("steps", steps)
+                .put("fitness", Double.NaN)
+                .cluster(cluster).pd(pd.finish(cluster.goodputRps(), durationS, requestsPerInstance)).build();
+        return fitness.isEmpty() ? s : s.toBuilder().put("fitness", fitness.score(s)).build();
+    }
+
+    private static Distribution distribution(LongArrayList us) {
+        return Distribution.ofMicros(Percentiles.of(us));
     }
 
     private Distribution tokenItlDistribution() {

@@ -49,6 +49,6 @@ public record Normalisation(String rule, Scorer scorer) {
      */
     public static Normalisation overOffered(ToLongFunction<RunSummary> served, String what) {
         return new Normalisation("over the offered rate injected / duration_s, i.e. " + what + " / injected (1: every"
-                + " request)", (v, s) -> served.applyAsLong(s) / (double) Math.max(1, s.injected()));
+                + " request)", (v, s) -> served.applyAsLong(s) / (double) Math.max(1, s.count("injected")));
     }
 }

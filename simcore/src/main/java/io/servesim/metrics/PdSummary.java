@@ -130,12 +130,12 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
      * The run's top-level {@code latency_model}: {@code fleet}'s (aggregated) or, under P/D, both pools' named
      * ({@code pd: prefill blackbox, decode roofline}).
      */
-    String latencyModel(String fleet) {
+    public String latencyModel(String fleet) {
         return isPd() ? "pd: prefill " + prefill.latencyModel() + ", decode " + decode.latencyModel() : fleet;
     }
 
     /** The run's top-level {@code latency_description}: {@code fleet}'s, or under P/D both pools' descriptions. */
-    String latencyDescription(String fleet) {
+    public String latencyDescription(String fleet) {
         return isPd() ? "pd: prefill pool [" + prefill.latencyDescription() + "], decode pool ["
                 + decode.latencyDescription() + "]" : fleet;
     }
@@ -145,7 +145,7 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
      * both pools' instances (the deployment's blocks / its instances, rounded down: equal to either pool's when they
      * match; each pool's own is under {@code pd.prefill} and {@code pd.decode}).
      */
-    long totalKvBlocks(long fleet) {
+    public long totalKvBlocks(long fleet) {
         if (!isPd()) {
             return fleet;
         }

@@ -70,9 +70,10 @@ public final class RunPlan {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        SimSetup setup = new SimSetup(engines.engine(), resolved.model(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, cfg.latency().tp()).withMaxEvents(cfg.maxEvents())
-                .withFrontEnd(frontEnd).withExpertParallel(ep);
+        SimSetup setup = SimSetup.builder(engines.engine(), resolved.model()).cluster(cfg.cluster()).policies(cfg.policies())
+                .slo(cfg.slo()).fitness(cfg.fitness()).horizonUs(cfg.horizonUs()).autoscaling(autoscaling)
+                .gpusPerReplica(cfg.latency().tp()).maxEvents(cfg.maxEvents()).frontEnd(frontEnd).expertParallel(ep)
+                .build();
         return new RunPlan(cfg, resolved, setup, engines.kvCapacitySource());
     }
 
@@ -119,9 +120,10 @@ public final class RunPlan {
             throw new ConfigException(problems);
         }
         var decode = pd.setup().decode();
-        SimSetup setup = new SimSetup(decode.engine(), decode.latency(), cfg.cluster(), cfg.policies(), cfg.slo(),
-                cfg.fitness(), cfg.horizonUs(), autoscaling, decode.tp()).withPd(pd.setup(), cfg.decodeRouting())
-                .withMaxEvents(cfg.maxEvents()).withFrontEnd(frontEnd);
+        SimSetup setup = SimSetup.builder(decode.engine(), decode.latency()).cluster(cfg.cluster())
+                .policies(cfg.policies()).slo(cfg.slo()).fitness(cfg.fitness()).horizonUs(cfg.horizonUs())
+                .autoscaling(autoscaling).gpusPerReplica(decode.tp()).maxEvents(cfg.maxEvents()).frontEnd(frontEnd).build()
+                .withPd(pd.setup(), cfg.decodeRouting());
         return new RunPlan(cfg, pd.decodeLatency(), setup, pd.kvCapacitySource());
     }
 

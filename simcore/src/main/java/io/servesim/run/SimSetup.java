@@ -35,59 +35,36 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
                        SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
                        int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents, FrontEnd frontEnd,
                        ExpertParallelStep expertParallel) {
-    /** A deployment of independent instances. */
-    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
-                    SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                    int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents, FrontEnd frontEnd) {
-        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting,
-                maxEvents, frontEnd, null);
-    }
-
-    /** A deployment without a serving front end. */
-    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
-                    SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                    int gpusPerReplica, PdSetup pd, PolicySpec decodeRouting, long maxEvents) {
-        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd, decodeRouting,
-                maxEvents, FrontEnd.OFF);
-    }
-
-    /** An aggregated deployment. */
-    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
-                    SloTargets slo, FitnessWeights fitness, long horizonUs, AutoscalingConfig autoscaling,
-                    int gpusPerReplica) {
-        this(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, null, null, Long.MAX_VALUE);
-    }
-
-    /** A fixed fleet of one-GPU replicas. */
-    public SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig cluster, PolicyBundle policies,
-                    SloTargets slo, FitnessWeights fitness, long horizonUs) {
-        this(engine, latency, cluster, policies, slo, fitness, horizonUs, AutoscalingConfig.DISABLED, 1);
-    }
-
     /** One instance, default policies, no horizon. */
     public static SimSetup single(EngineConfig engine, LatencyModel latency) {
-        return new SimSetup(engine, latency, ClusterConfig.SINGLE, PolicyBundle.DEFAULT, SloTargets.DEFAULT,
-                FitnessWeights.NONE, 0);
+        return builder(engine, latency).build();
+    }
+
+    /**
+     * A setup of {@code engine} instances priced by {@code latency}: one instance, default policies and SLOs, no fitness,
+     * horizon, autoscaling, P/D, front end or expert parallelism, one GPU per replica, no event limit, until changed.
+     */
+    public static Builder builder(EngineConfig engine, LatencyModel latency) {
+        return new Builder(engine, latency);
+    }
+
+    /** A builder holding this setup, to change some of it. */
+    public Builder toBuilder() {
+        return builder(engine, latency).cluster(cluster).policies(policies).slo(slo).fitness(fitness).horizonUs(horizonUs)
+                .autoscaling(autoscaling).gpusPerReplica(gpusPerReplica).pd(pd, decodeRouting).maxEvents(maxEvents)
+                .frontEnd(frontEnd).expertParallel(expertParallel);
     }
 
     public SimSetup withPolicies(PolicyBundle p) {
-        return new SimSetup(engine, latency, cluster, p, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, expertParallel);
+        return toBuilder().policies(p).build();
     }
 
     public SimSetup withCluster(ClusterConfig c) {
-        return new SimSetup(engine, latency, c, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, expertParallel);
+        return toBuilder().cluster(c).build();
     }
 
     public SimSetup withHorizonUs(long h) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, h, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, expertParallel);
-    }
-
-    public SimSetup withFitness(FitnessWeights f) {
-        return new SimSetup(engine, latency, cluster, policies, slo, f, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, expertParallel);
+        return toBuilder().horizonUs(h).build();
     }
 
     /**
@@ -95,8 +72,7 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
      * then the decode pool's).
      */
     public SimSetup withPd(PdSetup p, PolicySpec decode) {
-        return new SimSetup(engine, latency, cluster.withInstances(p.instances()), policies, slo, fitness, horizonUs,
-                autoscaling, gpusPerReplica, p, decode, maxEvents, frontEnd, expertParallel);
+        return toBuilder().cluster(cluster.withInstances(p.instances())).pd(p, decode).build();
     }
 
     /** GPUs of the deployment: both pools', or instances x TP. */
@@ -106,30 +82,120 @@ public record SimSetup(EngineConfig engine, LatencyModel latency, ClusterConfig 
 
     /** This setup stopping after {@code n} events ({@code max_events}). */
     public SimSetup withMaxEvents(long n) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, n, frontEnd, expertParallel);
+        return toBuilder().maxEvents(n).build();
     }
 
     /** This setup behind the serving front end {@code f}. */
     public SimSetup withFrontEnd(FrontEnd f) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, f, expertParallel);
+        return toBuilder().frontEnd(f).build();
     }
 
     /** This setup with every instance priced by {@code l}. */
     public SimSetup withLatency(LatencyModel l) {
-        return new SimSetup(engine, l, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, expertParallel);
+        return toBuilder().latency(l).build();
     }
 
     /** This setup's instances as the lockstep ranks of one expert-parallel deployment priced by {@code ep}. */
     public SimSetup withExpertParallel(ExpertParallelStep ep) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, ep);
+        return toBuilder().expertParallel(ep).build();
     }
 
     public SimSetup withAutoscaling(AutoscalingConfig a) {
-        return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, a, gpusPerReplica, pd,
-                decodeRouting, maxEvents, frontEnd, expertParallel);
+        return toBuilder().autoscaling(a).build();
+    }
+
+    /** Collects a setup's parts by name; each part has the default {@link #builder} names until set. */
+    public static final class Builder {
+        private EngineConfig engine;
+        private LatencyModel latency;
+        private ClusterConfig cluster = ClusterConfig.SINGLE;
+        private PolicyBundle policies = PolicyBundle.DEFAULT;
+        private SloTargets slo = SloTargets.DEFAULT;
+        private FitnessWeights fitness = FitnessWeights.NONE;
+        private long horizonUs;
+        private AutoscalingConfig autoscaling = AutoscalingConfig.DISABLED;
+        private int gpusPerReplica = 1;
+        private PdSetup pd;
+        private PolicySpec decodeRouting;
+        private long maxEvents = Long.MAX_VALUE;
+        private FrontEnd frontEnd = FrontEnd.OFF;
+        private ExpertParallelStep expertParallel;
+
+        private Builder(EngineConfig engine, LatencyModel latency) {
+            this.engine = engine;
+            this.latency = latency;
+        }
+
+        public Builder engine(EngineConfig e) {
+            this.engine = e;
+            return this;
+        }
+
+        public Builder latency(LatencyModel l) {
+            this.latency = l;
+            return this;
+        }
+
+        public Builder cluster(ClusterConfig c) {
+            this.cluster = c;
+            return this;
+        }
+
+        public Builder policies(PolicyBundle p) {
+            this.policies = p;
+            return this;
+        }
+
+        public Builder slo(SloTargets s) {
+            this.slo = s;
+            return this;
+        }
+
+        public Builder fitness(FitnessWeights f) {
+            this.fitness = f;
+            return this;
+        }
+
+        public Builder horizonUs(long h) {
+            this.horizonUs = h;
+            return this;
+        }
+
+        public Builder autoscaling(AutoscalingConfig a) {
+            this.autoscaling = a;
+            return this;
+        }
+
+        public Builder gpusPerReplica(int n) {
+            this.gpusPerReplica = n;
+            return this;
+        }
+
+        /** The P/D deployment and its decode pool's router (both null: aggregated). */
+        public Builder pd(PdSetup p, PolicySpec decode) {
+            this.pd = p;
+            this.decodeRouting = decode;
+            return this;
+        }
+
+        public Builder maxEvents(long n) {
+            this.maxEvents = n;
+            return this;
+        }
+
+        public Builder frontEnd(FrontEnd f) {
+            this.frontEnd = f;
+            return this;
+        }
+
+        public Builder expertParallel(ExpertParallelStep ep) {
+            this.expertParallel = ep;
+            return this;
+        }
+
+        public SimSetup build() {
+            return new SimSetup(engine, latency, cluster, policies, slo, fitness, horizonUs, autoscaling, gpusPerReplica,
+                    pd, decodeRouting, maxEvents, frontEnd, expertParallel);
+        }
     }
 }

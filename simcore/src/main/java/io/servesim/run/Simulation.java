@@ -24,13 +24,12 @@ import io.servesim.metrics.KvTierSummary;
 import io.servesim.metrics.MetricsCollector;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
-import io.servesim.metrics.RunTotals;
+import io.servesim.metrics.PdSummary;
 import io.servesim.metrics.ScalingSummary;
 import io.servesim.metrics.SessionSink;
 import io.servesim.metrics.SessionStats;
 import io.servesim.policy.PolicyContext;
 import io.servesim.policy.routing.Routers;
-import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import io.servesim.workload.RequestSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,13 +61,10 @@ public final class Simulation {
     private final MetricsCollector metrics;
     private final RequestSource source;
     private final Consumer<Request> injector = this::inject;
-    /**
-     * The front end's client round trip for requests without a network of their own, and its response leg (one
-     * instance for the run), or 0 and null; split as {@code workload.NetworkSpec} splits one.
-     */
-    private final long defaultNetworkRttUs;
-    private final java.util.function.IntToLongFunction defaultResponseLeg;
     private final SessionStats sessionStats;
+    /** The features taking part in the loop ({@link RunFeature}), in the order their hooks run. */
+    private final RunFeature[] features;
+    private final EventHandlers featureEvents = new EventHandlers();
     /** P/D disaggregation (deployment.architecture: pd), or null. */
     private final PdCoordinator pd;
     private Request sourcePending;
@@ -114,9 +110,6 @@ public final class Simulation {
         }
         Fleet fleet = scaling.enabled() ? new Fleet(engines, n, id -> new Engine(id, setup.engine(), setup.latency(),
                 PolicyKind.SCHEDULER.create(policies, ctx), events, observer, setup.frontEnd())) : null;
-        long rtt = setup.frontEnd().defaultNetworkRttUs();
-        this.defaultNetworkRttUs = rtt;
-        this.defaultResponseLeg = rtt == 0 ? null : chunk -> rtt - rtt / 2;
         RoutingPolicy routing = routingWrap.apply(PolicyKind.ROUTING.create(policies, ctx));
         RoutingPolicy decodeRouting = pdSetup == null ? null : routingWrap.apply(Routers.REGISTRY.create(
                 setup.decodeRouting(), ctx.withCpuKvTier(pdSetup.decode().engine().kvTiers().enabled())));
@@ -158,6 +151,20 @@ public final class Simulation {
             });
         }
         observer.bind(control, view, pd);
+        List<RunFeature> on = new ArrayList<>();
+        if (setup.frontEnd().defaultNetworkRttUs() > 0) {
+            on.add(new ClientNetworkFeature(setup.frontEnd().defaultNetworkRttUs()));
+        }
+        if (pd != null) {
+            on.add(new PdFeature(pd));
+        }
+        if (autoscaler != null) {
+            on.add(new AutoscalingFeature(autoscaler, control));
+        }
+        this.features = on.toArray(RunFeature[]::new);
+        for (RunFeature f : features) {
+            f.register(featureEvents);
+        }
     }
 
     /** What the pools' routers read, and the prefix index when the decider measures the uncached prompt. */
@@ -188,8 +195,8 @@ public final class Simulation {
         try (source) {
             scheduleNextArrival();
             control.start();
-            if (autoscaler != null) {
-                autoscaler.start();
+            for (RunFeature f : features) {
+                f.start();
             }
             cut = loop();
             flushUnfinished();
@@ -216,23 +223,34 @@ public final class Simulation {
         long endUs = horizon > 0 && unfinished > 0 ? horizon : events.nowUs();
         var latency = setup.latency();
         ScalingSummary scaling = ScalingSummaries.of(setup, autoscaler, endUs);
+        PdSummary pdPart = PdSummaries.of(setup, pd, scaling);
         String described = setup.expertParallel() != null ? setup.expertParallel().describe() : latency.describe();
-        return metrics.summary(new RunTotals(latency.name(), described, calibrationNote(), setup.engine().totalKvBlocks(),
-                injected, endUs, totals.preemptions(), totals.allocationFailures(), queried == 0 ? 0 : (double) hits / queried,
-                preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried,
-                events.processed(), source.skippedLines(), requestsPerInstance(), totals.headOfLineBlocks(),
-                KvTierSummary.of(totals.tiers()), setup.fitness(),
-                scaling, PdSummaries.of(setup, pd, scaling)))
-                .withSessions(sessionStats.byClient());
+        RunSummary.Builder run = RunSummary.builder()
+                .put("latency_model", pdPart.latencyModel(latency.name()))
+                .put("latency_description", pdPart.latencyDescription(described))
+                .put("latency_calibration_note", calibrationNote())
+                .put("total_kv_blocks", pdPart.totalKvBlocks(setup.engine().totalKvBlocks()))
+                .put("injected", injected)
+                .put("preemptions", totals.preemptions())
+                .put("kv_allocation_failures", totals.allocationFailures())
+                .put("prefix_hit_rate", queried == 0 ? 0 : (double) hits / queried)
+                .put("preempted_prefix_hit_rate",
+                        preemptedQueried == 0 ? 0 : (double) totals.preemptedHitTokens() / preemptedQueried)
+                .put("events_processed", events.processed())
+                .put("skipped_trace_lines", source.skippedLines())
+                .kvTiers(KvTierSummary.of(totals.tiers())).autoscaling(scaling).sessions(sessionStats.byClient());
+        return metrics.summary(run, endUs, requestsPerInstance(), totals.headOfLineBlocks(), pdPart, setup.fitness());
     }
 
-    /** Runs events in order; true when it stopped at the horizon with events still pending. */
+    /**
+     * Runs events in order; true when it stopped at the horizon with events still pending. The core of each event
+     * kind runs here; the features' hooks around it ({@link RunFeature}) and their own event kinds
+     * ({@link EventHandlers}) plug in without this loop naming them.
+     */
     private boolean loop() {
         long horizon = setup.horizonUs();
         long maxEvents = setup.maxEvents();
-        // under autoscaling the run ends with the last request's work: the next check and pending
-        // lifecycle steps change nothing a request sees (no request can be waiting without an event)
-        while (events.size() > (autoscaler == null ? 0 : autoscaler.backgroundEvents())) {
+        while (events.size() > backgroundEvents()) {
             if (horizon > 0 && events.peekTimeUs() > horizon) {
                 return true;
             }
@@ -243,83 +261,82 @@ public final class Simulation {
             events.pop();
             long now = events.poppedTimeUs();
             Object ref = events.poppedRef();
+            int target = events.poppedTarget();
             switch (events.poppedKind()) {
-                case CLUSTER_ARRIVAL -> {
-                    Request r = (Request) ref;
-                    injected++;
-                    if (defaultResponseLeg != null && !r.hasClientNetwork()) {
-                        r.setClientNetwork(r.arrivalUs() - defaultNetworkRttUs / 2, defaultResponseLeg);
-                    }
-                    if (autoscaler != null) {
-                        autoscaler.window().onArrival();
-                    }
-                    control.onClusterArrival(r, now);
-                    if (r == sourcePending) {
-                        scheduleNextArrival();
-                    }
-                }
+                case CLUSTER_ARRIVAL -> onClusterArrival((Request) ref, now);
                 case ADMISSION -> control.admit((Request) ref, now);
                 case ROUTING -> control.route((Request) ref, now);
                 case SNAPSHOT_REFRESH -> control.onScrape((Long) ref, now);
-                case ARRIVAL -> onArrival(events.poppedTarget(), (Request) ref, now);
-                case QUEUED -> onQueued(events.poppedTarget(), (Request) ref, now);
-                case KV_LOADED -> engines[events.poppedTarget()].onKvLoaded((Request) ref, now);
-                case PREFILL_DONE -> pd.onPrefillDone(events.poppedTarget(), (Request) ref, now);
-                case KV_TRANSFER -> pd.onLinkEvent(ref, events.poppedTarget(), now);
-                case KV_RECEIVED -> pd.onKvReceived((Request) ref, now);
-                case STEP -> {
-                    if (pd != null) {
-                        pd.retryBlockWaits(events.poppedTarget(), now);
-                    }
-                    engines[events.poppedTarget()].onStep(now);
-                    if (autoscaler != null) {
-                        autoscaler.maybeRetire(events.poppedTarget(), now);
-                    }
-                }
-                case REQUEST_LEFT -> {
-                    Request r = (Request) ref;
-                    int target = events.poppedTarget();
-                    engines[target].onLeft(r, now);
-                    if (pd != null) {
-                        r = pd.original(r);
-                        pd.onLeft(target, r, now);
-                    }
-                    control.onLeft(r, now);
-                    if (autoscaler != null) {
-                        autoscaler.window().onLeft(r, autoscaler.fleet().starting() > 0);
-                        autoscaler.maybeRetire(target, now);
-                    }
-                    sourceLeft(r, now);
-                }
-                case SCALE_CHECK -> autoscaler.onCheck(now, control.liveScrapeChains());
-                case REPLICA_LIFECYCLE -> autoscaler.onLifecycle(events.poppedTarget(), (Integer) ref, now);
+                case ARRIVAL -> onArrival(target, (Request) ref, now);
+                case QUEUED -> onQueued(target, (Request) ref, now);
+                case KV_LOADED -> engines[target].onKvLoaded((Request) ref, now);
+                case STEP -> onStep(target, now);
+                case REQUEST_LEFT -> onLeft(target, (Request) ref, now);
+                default -> featureEvents.dispatch(events.poppedKind(), target, ref, now);
             }
         }
         return false;
     }
 
-    /** ARRIVAL after an on-demand pull: a replica that started evacuating meanwhile sends it elsewhere. */
-    private void onArrival(int target, Request r, long now) {
-        if (autoscaler == null) {
-            engines[target].onArrival(r, now);
-            return;
+    /** Pending events of the features that do not hold the run open ({@link RunFeature#backgroundEvents}). */
+    private int backgroundEvents() {
+        int n = 0;
+        for (RunFeature f : features) {
+            n += f.backgroundEvents();
         }
-        autoscaler.fleet().arrived(target);
-        if (autoscaler.evacuating(target)) {
-            control.reroute(target, r, now);
-            autoscaler.maybeRetire(target, now);
-        } else {
-            engines[target].onArrival(r, now);
+        return n;
+    }
+
+    private void onClusterArrival(Request r, long now) {
+        injected++;
+        for (RunFeature f : features) {
+            f.onClusterArrival(r);
+        }
+        control.onClusterArrival(r, now);
+        if (r == sourcePending) {
+            scheduleNextArrival();
         }
     }
 
-    /** QUEUED: the wait queue, unless the replica is evacuating its queue (redirect, immediate drain). */
-    private void onQueued(int target, Request r, long now) {
-        if (autoscaler != null && autoscaler.evacuating(target)) {
-            autoscaler.redirectQueued(target, r, now);
-        } else {
-            engines[target].onQueued(r, now);
+    private void onArrival(int target, Request r, long now) {
+        for (RunFeature f : features) {
+            if (f.tookArrival(target, r, now)) {
+                return;
+            }
         }
+        engines[target].onArrival(r, now);
+    }
+
+    private void onQueued(int target, Request r, long now) {
+        for (RunFeature f : features) {
+            if (f.tookQueued(target, r, now)) {
+                return;
+            }
+        }
+        engines[target].onQueued(r, now);
+    }
+
+    private void onStep(int target, long now) {
+        for (RunFeature f : features) {
+            f.beforeStep(target, now);
+        }
+        engines[target].onStep(now);
+        for (RunFeature f : features) {
+            f.afterStep(target, now);
+        }
+    }
+
+    private void onLeft(int target, Request left, long now) {
+        engines[target].onLeft(left, now);
+        Request r = left;
+        for (RunFeature f : features) {
+            r = f.leftEngine(target, r, now);
+        }
+        control.onLeft(r, now);
+        for (RunFeature f : features) {
+            f.afterLeft(target, r, now);
+        }
+        sourceLeft(r, now);
     }
 
     /**
@@ -402,11 +419,8 @@ public final class Simulation {
                 e.drainUnfinished(left::add);
             }
         }
-        if (pd != null) {
-            // a disaggregated request is reported once, whichever stage it is in (prefill stages stand for it)
-            pd.forEachUnfinished(left::add);
-            LongOpenHashSet seen = new LongOpenHashSet();
-            left.removeIf(r -> r.prefillOnly() || !seen.add(r.id()));
+        for (RunFeature f : features) {
+            f.unfinished(left);
         }
         left.sort(Comparator.comparingLong(Request::id));
         left.forEach(metrics::onUnfinished);

@@ -55,7 +55,7 @@ class AutoscalingTest {
                 AutoscalingFixture.stepLoad());
         var s = o.summary();
         assertTrue(s.autoscaling().scaleDowns() > 0, "replicas retired");
-        assertEquals(s.prefixHitRate(), s.kvTiers().gpuHitRate() + s.kvTiers().cpuHitRate(), 1e-12);
+        assertEquals(s.number("prefix_hit_rate"), s.kvTiers().gpuHitRate() + s.kvTiers().cpuHitRate(), 1e-12);
         assertEquals(4000, s.kvTiers().cpuKvBlocks());
     }
 
@@ -72,7 +72,8 @@ class AutoscalingTest {
                     "least-loaded", "threshold", IN_FLIGHT_THRESHOLD), AutoscalingFixture.steady(0, 0, 30_000_000, 20_000));
             long first = o.records().stream().mapToLong(r -> r.arrivalUs()).min().orElseThrow();
             long last = o.records().stream().mapToLong(r -> r.completionUs()).max().orElseThrow();
-            assertEquals((last - first) / 1e6, o.summary().durationS(), 1e-6, "check every " + checkUs + " us");
+            assertEquals((last - first) / 1e6, o.summary().number("duration_s"), 1e-6,
+                    "check every " + checkUs + " us");
         }
     }
 
@@ -115,8 +116,9 @@ class AutoscalingTest {
         var o = AutoscalingFixture.run(AutoscalingFixture.setup(3, AutoscalingFixture.config(1, 5, 6_000_000, drain),
                 "least-loaded", "oscillator", Map.of()), load);
         var s = o.summary();
-        assertEquals(load.size(), s.injected());
-        assertEquals(s.injected(), s.completed() + s.dropped() + s.rejected() + s.unfinished());
+        assertEquals(load.size(), s.count("injected"));
+        assertEquals(s.count("injected"),
+                s.count("completed") + s.count("dropped") + s.count("rejected") + s.count("unfinished"));
         Set<Long> ids = new HashSet<>();
         for (RequestRecord r : o.records()) {
             assertTrue(ids.add(r.requestId()), "request " + r.requestId() + " reported twice");
@@ -138,7 +140,7 @@ class AutoscalingTest {
         long[] served = new long[perInstance.length];
         o.records().forEach(r -> served[r.instanceId()]++);
         assertArrayEquals(served, perInstance);
-        assertEquals(s.injected(), java.util.Arrays.stream(perInstance).sum());
+        assertEquals(s.count("injected"), java.util.Arrays.stream(perInstance).sum());
     }
 
     /**
@@ -163,8 +165,9 @@ class AutoscalingTest {
             all.add(e);
         }
         var s = o.summary();
-        assertEquals((double) all.preemptedHitTokens() / all.preemptedQueriedTokens(), s.preemptedPrefixHitRate(), 1e-12);
-        assertEquals(all.preemptions(), s.preemptions());
+        assertEquals((double) all.preemptedHitTokens() / all.preemptedQueriedTokens(),
+                s.number("preempted_prefix_hit_rate"), 1e-12);
+        assertEquals(all.preemptions(), s.count("preemptions"));
         assertTrue(all.preemptions() > retired.preemptions(), "live replicas preempted too");
     }
 

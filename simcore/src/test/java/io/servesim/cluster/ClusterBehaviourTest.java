@@ -61,8 +61,8 @@ class ClusterBehaviourTest {
     void rejectAllRejectsEverything() {
         RunSummary s = run(cluster(2, PolicyBundle.DEFAULT.with(PolicyKind.ADMISSION, PolicySpec.of("reject-all", "t"))),
                 MixedWorkload.generate(300, 50, 0.5, 0, 2));
-        assertEquals(300, s.rejected());
-        assertEquals(0, s.completed());
+        assertEquals(300, s.count("rejected"));
+        assertEquals(0, s.count("completed"));
         assertEquals(0.0, s.cluster().sloAttainment());
     }
 
@@ -100,7 +100,7 @@ class ClusterBehaviourTest {
     void alwaysBusiestIsWorseThanLeastLoaded() {
         RunSummary busiest = run(cluster(4, routing("always-busiest")), MixedWorkload.generate(1500, 80, 1.0, 0, 7));
         RunSummary least = run(cluster(4, routing("least-loaded")), MixedWorkload.generate(1500, 80, 1.0, 0, 7));
-        assertTrue(busiest.ttftMs().p99() > least.ttftMs().p99());
+        assertTrue(busiest.distribution("ttft_ms").p99() > least.distribution("ttft_ms").p99());
         assertTrue(busiest.cluster().loadImbalanceCv() > least.cluster().loadImbalanceCv() + 0.5,
                 busiest.cluster().loadImbalanceCv() + " vs " + least.cluster().loadImbalanceCv());
     }
@@ -112,7 +112,8 @@ class ClusterBehaviourTest {
         // capacity: loaded but stable, so the tail reflects balancing.
         RunSummary rr = run(cluster(4, routing("round-robin")), MixedWorkload.generate(3000, 90, 1.5, 1.5, 0, 11));
         RunSummary ll = run(cluster(4, routing("least-loaded")), MixedWorkload.generate(3000, 90, 1.5, 1.5, 0, 11));
-        assertTrue(ll.ttftMs().p99() < rr.ttftMs().p99(), ll.ttftMs().p99() + " vs " + rr.ttftMs().p99());
+        assertTrue(ll.distribution("ttft_ms").p99() < rr.distribution("ttft_ms").p99(),
+                ll.distribution("ttft_ms").p99() + " vs " + rr.distribution("ttft_ms").p99());
     }
 
     @Test
@@ -127,8 +128,10 @@ class ClusterBehaviourTest {
                 .withPolicies(routing("prefix-affinity")), MixedWorkload.generate(2000, 40, 0.5, 48, 13));
         RunSummary kv = run(small.withCluster(new ClusterConfig(4, 0, 0, Observability.ALL_IMMEDIATE))
                 .withPolicies(routing("kv-router")), MixedWorkload.generate(2000, 40, 0.5, 48, 13));
-        assertTrue(pa.prefixHitRate() > rr.prefixHitRate() + 0.05, pa.prefixHitRate() + " vs " + rr.prefixHitRate());
-        assertTrue(kv.prefixHitRate() > rr.prefixHitRate() + 0.05, kv.prefixHitRate() + " vs " + rr.prefixHitRate());
+        assertTrue(pa.number("prefix_hit_rate") > rr.number("prefix_hit_rate") + 0.05,
+                pa.number("prefix_hit_rate") + " vs " + rr.number("prefix_hit_rate"));
+        assertTrue(kv.number("prefix_hit_rate") > rr.number("prefix_hit_rate") + 0.05,
+                kv.number("prefix_hit_rate") + " vs " + rr.number("prefix_hit_rate"));
     }
 
     @Test
@@ -140,8 +143,10 @@ class ClusterBehaviourTest {
         // instance holds more than one request's worth of extra prompt blocks.
         RunSummary rr = run(cluster(4, routing("round-robin")), MixedWorkload.generate(3000, 90, 0.5, 2, 19));
         RunSummary kv = run(cluster(4, routing("kv-router")), MixedWorkload.generate(3000, 90, 0.5, 2, 19));
-        assertTrue(kv.ttftMs().p99() < 1.5 * rr.ttftMs().p99(), kv.ttftMs().p99() + " vs " + rr.ttftMs().p99());
-        assertTrue(kv.prefixHitRate() >= rr.prefixHitRate(), kv.prefixHitRate() + " vs " + rr.prefixHitRate());
+        assertTrue(kv.distribution("ttft_ms").p99() < 1.5 * rr.distribution("ttft_ms").p99(),
+                kv.distribution("ttft_ms").p99() + " vs " + rr.distribution("ttft_ms").p99());
+        assertTrue(kv.number("prefix_hit_rate") >= rr.number("prefix_hit_rate"),
+                kv.number("prefix_hit_rate") + " vs " + rr.number("prefix_hit_rate"));
     }
 
     @Test
@@ -156,7 +161,8 @@ class ClusterBehaviourTest {
         SimSetup staleSetup = fresh.withCluster(new ClusterConfig(4, 0, 0, stale));
         RunSummary f = run(fresh, MixedWorkload.generate(3000, 110, 1.0, 0, 17));
         RunSummary s = run(staleSetup, MixedWorkload.generate(3000, 110, 1.0, 0, 17));
-        assertTrue(s.ttftMs().p99() > 1.2 * f.ttftMs().p99(), s.ttftMs().p99() + " vs " + f.ttftMs().p99());
+        assertTrue(s.distribution("ttft_ms").p99() > 1.2 * f.distribution("ttft_ms").p99(),
+                s.distribution("ttft_ms").p99() + " vs " + f.distribution("ttft_ms").p99());
     }
 
     @Test

@@ -19,29 +19,29 @@ class PdCalibrationNoteTest {
     @Test
     void anUncalibratedDecodePoolIsNamedAloneBesideACalibratedPrefillPool() {
         RunSummary s = run("deployment.pd.decode.hardware=L40S");
-        assertEquals("uncalibrated", s.latencyCalibration());
-        assertEquals("decode pool " + aggregatedNote("L40S"), s.latencyCalibrationNote());
-        assertFalse(s.latencyCalibrationNote().contains("prefill"), s.latencyCalibrationNote());
+        assertEquals("uncalibrated", s.text("latency_calibration"));
+        assertEquals("decode pool " + aggregatedNote("L40S"), s.text("latency_calibration_note"));
+        assertFalse(s.text("latency_calibration_note").contains("prefill"), s.text("latency_calibration_note"));
     }
 
     @Test
     void anUncalibratedPrefillPoolIsNamedAloneToo() {
         RunSummary s = run("deployment.pd.prefill.hardware=L40S");
-        assertEquals("prefill pool " + aggregatedNote("L40S"), s.latencyCalibrationNote());
+        assertEquals("prefill pool " + aggregatedNote("L40S"), s.text("latency_calibration_note"));
     }
 
     @Test
     void bothPoolsUncalibratedAreBothNamedPrefillFirst() {
         RunSummary s = run("deployment.hardware=L40S");
         String note = aggregatedNote("L40S");
-        assertEquals("prefill pool " + note + "; decode pool " + note, s.latencyCalibrationNote());
+        assertEquals("prefill pool " + note + "; decode pool " + note, s.text("latency_calibration_note"));
     }
 
     @Test
     void calibratedPoolsLeaveNoNote() {
         RunSummary s = run();
-        assertEquals("calibrated", s.latencyCalibration());
-        assertEquals("", s.latencyCalibrationNote());
+        assertEquals("calibrated", s.text("latency_calibration"));
+        assertEquals("", s.text("latency_calibration_note"));
     }
 
     @Test
@@ -61,6 +61,6 @@ class PdCalibrationNoteTest {
     /** The note of the aggregated fleet of 2 replicas on {@code gpu}. */
     private static String aggregatedNote(String gpu) {
         return run("deployment.architecture=aggregated", "deployment.pd=null", "deployment.instances=2",
-                "policies.routing=least-loaded", "deployment.hardware=" + gpu).latencyCalibrationNote();
+                "policies.routing=least-loaded", "deployment.hardware=" + gpu).text("latency_calibration_note");
     }
 }

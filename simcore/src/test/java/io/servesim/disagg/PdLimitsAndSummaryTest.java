@@ -24,11 +24,12 @@ class PdLimitsAndSummaryTest {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, "engine.max_model_len=6000", "workload.max_output_tokens=400",
                 "workload.input_distribution={type: uniform, params: {min: 5000, max: 5999}}");
         RunSummary s = r.summary();
-        assertEquals(300, s.injected());
-        assertTrue(s.dropped() > 100 && s.completed() > 50, s.dropped() + " dropped, " + s.completed() + " completed");
-        assertEquals(s.completed(), s.pd().remote(), "only requests the decode pool can serve are prefilled");
-        assertEquals(s.completed(), s.pd().transfers());
-        assertEquals(s.dropped(), s.pd().local(), "the refused ones go to the decode pool whole");
+        assertEquals(300, s.count("injected"));
+        assertTrue(s.count("dropped") > 100 && s.count("completed") > 50,
+                s.count("dropped") + " dropped, " + s.count("completed") + " completed");
+        assertEquals(s.count("completed"), s.pd().remote(), "only requests the decode pool can serve are prefilled");
+        assertEquals(s.count("completed"), s.pd().transfers());
+        assertEquals(s.count("dropped"), s.pd().local(), "the refused ones go to the decode pool whole");
         long[] routed = s.cluster().requestsPerInstance();
         assertEquals(s.pd().remote(), routed[0] + routed[1], "the prefill pool saw only the servable ones");
         for (RequestRecord rec : r.records()) {
@@ -51,16 +52,16 @@ class PdLimitsAndSummaryTest {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.pd.prefill.replicas=1", "deployment.pd.decode.replicas=3",
                 "deployment.pd.decode.engine.total_kv_blocks=20000");
         RunSummary s = r.summary();
-        assertEquals("pd: prefill blackbox, decode blackbox", s.latencyModel());
-        assertTrue(s.latencyDescription().startsWith("pd: prefill pool [blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"),
-                s.latencyDescription());
-        assertTrue(s.latencyDescription().contains("], decode pool [blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"),
-                s.latencyDescription());
-        assertEquals(22301, s.totalKvBlocks());
+        assertEquals("pd: prefill blackbox, decode blackbox", s.text("latency_model"));
+        assertTrue(s.text("latency_description").startsWith("pd: prefill pool [blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"),
+                s.text("latency_description"));
+        assertTrue(s.text("latency_description").contains("], decode pool [blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"),
+                s.text("latency_description"));
+        assertEquals(22301, s.count("total_kv_blocks"));
         assertEquals(29205, s.pd().prefill().totalKvBlocks());
         assertEquals(20000, s.pd().decode().totalKvBlocks());
         // every request is remote (decider always): once at the one prefill instance, once over the three decode ones
-        assertEquals(300, s.completed());
+        assertEquals(300, s.count("completed"));
         assertEquals(1, s.pd().prefill().requestsPerInstance().length);
         assertEquals(300, s.pd().prefill().requestsPerInstance()[0]);
         long[] decode = s.pd().decode().requestsPerInstance();
@@ -84,8 +85,8 @@ class PdLimitsAndSummaryTest {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.architecture=aggregated", "deployment.pd=null",
                 "deployment.instances=2");
         RunSummary s = r.summary();
-        assertEquals("blackbox", s.latencyModel());
-        assertEquals(29205, s.totalKvBlocks());
+        assertEquals("blackbox", s.text("latency_model"));
+        assertEquals(29205, s.count("total_kv_blocks"));
         @SuppressWarnings("unchecked")
         Map<String, Object> prefill = (Map<String, Object>) ((Map<String, Object>) s.toMap().get("pd")).get("prefill");
         assertFalse(prefill.containsKey("total_kv_blocks"), prefill.toString());

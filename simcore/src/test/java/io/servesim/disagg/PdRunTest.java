@@ -27,7 +27,7 @@ class PdRunTest {
     void everyRequestPassesPrefillTransferDecodeExactlyOnceUnderAlways() {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE);
         var s = r.summary();
-        assertEquals(300, s.completed());
+        assertEquals(300, s.count("completed"));
         assertEquals(300, s.pd().remote());
         assertEquals(0, s.pd().local());
         assertEquals(300, s.pd().transfers(), "one transfer per request");
@@ -73,8 +73,8 @@ class PdRunTest {
                     a.mediaTokens());
             assertEquals(moved, p);
         }
-        assertEquals(agg.summary().ttftMs(), pd.summary().ttftMs());
-        assertEquals(agg.summary().tpotMs(), pd.summary().tpotMs());
+        assertEquals(agg.summary().distribution("ttft_ms"), pd.summary().distribution("ttft_ms"));
+        assertEquals(agg.summary().distribution("tpot_ms"), pd.summary().distribution("tpot_ms"));
     }
 
     @Test
@@ -98,7 +98,7 @@ class PdRunTest {
         double sharedWait = shared.summary().pd().bandwidthWaitMs().mean();
         assertTrue(sharedWait > perPairWait, "one fabric: " + sharedWait + " ms, a link per pair: " + perPairWait + " ms");
         assertTrue(sharedWait > 0);
-        assertEquals(300, shared.summary().completed());
+        assertEquals(300, shared.summary().count("completed"));
     }
 
     @Test
@@ -107,7 +107,7 @@ class PdRunTest {
                 "workload.aggregate_rate=40");
         var s = r.summary();
         assertTrue(s.pd().blockWaits() > 0, "transfers waited for decode blocks");
-        assertEquals(300, s.completed());
+        assertEquals(300, s.count("completed"));
         assertTrue(r.records().stream().anyMatch(rec -> rec.handoff().decodeAllocWaitUs() > 0));
     }
 
@@ -130,10 +130,10 @@ class PdRunTest {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, "horizon_us=8000000", "workload.aggregate_rate=60",
                 "deployment.pd.transfer.bandwidth=1GB/s");
         var s = r.summary();
-        assertTrue(s.unfinished() > 0);
-        assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished());
-        assertEquals(s.injected(), r.records().stream().map(RequestRecord::requestId).distinct().count());
-        assertEquals(s.injected(), r.records().size());
+        assertTrue(s.count("unfinished") > 0);
+        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped") + s.count("unfinished"));
+        assertEquals(s.count("injected"), r.records().stream().map(RequestRecord::requestId).distinct().count());
+        assertEquals(s.count("injected"), r.records().size());
     }
 
     @Test
@@ -169,7 +169,7 @@ class PdRunTest {
         // a router that reads a prefix cache only through a weight is overlap-blind with the weight at 0
         PdRuns.Result weighted = PdRuns.run(PdRuns.BASE,
                 "deployment.pd.decode_routing={name: weighted-scoring, params: {cache_affinity: 0}}");
-        assertEquals(300, weighted.summary().completed());
+        assertEquals(300, weighted.summary().count("completed"));
         assertEquals(PdRuns.run(PdRuns.BASE, "deployment.pd.decode_routing=least-loaded").records(), PdRuns.run(PdRuns.BASE)
                 .records(), "least-loaded is the default");
     }
@@ -185,10 +185,11 @@ class PdRunTest {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, Path.of(""), "workload={version: '2', trace: {format: mooncake, path: "
                 + trace.toAbsolutePath().normalize() + ", max_requests: 600}}");
         var s = r.summary();
-        assertEquals(600, s.injected());
-        assertEquals(s.injected(), s.completed() + s.dropped() + s.rejected() + s.unfinished());
-        assertEquals(0, s.unfinished());
-        assertEquals(s.completed() + s.dropped(), r.records().size());
+        assertEquals(600, s.count("injected"));
+        assertEquals(s.count("injected"),
+                s.count("completed") + s.count("dropped") + s.count("rejected") + s.count("unfinished"));
+        assertEquals(0, s.count("unfinished"));
+        assertEquals(s.count("completed") + s.count("dropped"), r.records().size());
         assertEquals(s.pd().remote(), s.pd().transfers() + r.records().stream()
                 .filter(rec -> rec.status().equals(RequestRecord.DROPPED) && rec.handoff().prefillInstance() >= 0).count());
         List<RequestRecord> completed = r.records().stream().filter(rec -> rec.status().equals(RequestRecord.COMPLETED)).toList();

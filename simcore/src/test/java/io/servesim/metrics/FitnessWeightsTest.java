@@ -23,12 +23,22 @@ class FitnessWeightsTest {
         byState.put("ready", 7200.0);
         ScalingSummary scaling = new ScalingSummary(false, 0, 0, 0, 0, 0, 0, byState, 2.0, Double.NaN, Double.NaN,
                 Double.NaN, 2, 2, List.of(new ReplicaCounts(0, 0, 0, 0, 2, 0)));
-        ClusterSummary cluster = new ClusterSummary(2, new long[] {100, 100}, 0, 0, 120, 0.6, 1.2, 1, 0, 0, Double.NaN,
+        ClusterSummary cluster = new ClusterSummary(2, new long[] {100, 100}, 0, 0, 120, 0.6, 1.2, 1, 0, 0,
                 Map.of(), Map.of());
         KvTierSummary tiers = new KvTierSummary(0, 0.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        return new RunSummary("blackbox", "test", "", 1000, 200, 150, 0, 10, 40, ttft, none, none, none, none, none, none,
-                none, 100, 1.5, 300, 150, 0, 0, 0.25, 0, 0.5, 0.9, 8, 1000, 5000, 0, tiers, cluster, Map.of(), scaling,
-                PdSummary.aggregated(2), none, 150);
+        return RunSummary.builder().put("latency_model", "blackbox").put("latency_description", "test")
+                .put("latency_calibration_note", "").put("total_kv_blocks", 1000L).put("injected", 200L)
+                .put("completed", 150L).put("dropped", 0L).put("rejected", 10L).put("unfinished", 40L)
+                .put("ttft_ms", ttft).put("e2e_ms", none).put("client_ttft_ms", none).put("client_e2e_ms", none)
+                .put("tpot_ms", none).put("itl_ms", none).put("scheduling_delay_ms", none).put("queueing_delay_ms",
+                        none)
+                .put("ttfat_ms", none).put("duration_s", 100.0).put("throughput_rps", 1.5)
+                .put("input_tokens_per_s", 300.0).put("output_tokens_per_s", 150.0).put("answer_tokens_per_s", 150.0)
+                .put("preemptions", 0L).put("kv_allocation_failures", 0L).put("prefix_hit_rate", 0.25)
+                .put("preempted_prefix_hit_rate", 0.0).put("kv_utilization_mean", 0.5).put("kv_utilization_peak", 0.9)
+                .put("batch_size_mean", 8.0).put("steps", 1000L).put("events_processed", 5000L)
+                .put("skipped_trace_lines", 0L).put("fitness", Double.NaN)
+                .kvTiers(tiers).cluster(cluster).autoscaling(scaling).pd(PdSummary.aggregated(2)).build();
     }
 
     /**

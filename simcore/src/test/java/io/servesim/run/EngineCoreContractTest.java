@@ -71,8 +71,8 @@ class EngineCoreContractTest {
         var latency = LinearLatency.steps(2000, 10, 100);
         for (EngineConfig cfg : cores(64, 2048, 16_000 / blockSize, blockSize, true, POLICIES[policy], 2048)) {
             var run = Runs.run(cfg, latency, "fcfs", "constant", spec.open(seed, 0), 0);
-            assertEquals(60, run.summary().completed(), cfg.isSglang() ? "sglang" : "vllm");
-            assertEquals(0, run.summary().preemptions(), "light load never preempts or retracts");
+            assertEquals(60, run.summary().count("completed"), cfg.isSglang() ? "sglang" : "vllm");
+            assertEquals(0, run.summary().count("preemptions"), "light load never preempts or retracts");
         }
     }
 }

@@ -79,10 +79,11 @@ class EngineInvariantPropertyTest {
         assertEquals(first.records(), second.records(), "INV-6 determinism");
         assertEquals(first.summary(), second.summary(), "INV-6 determinism");
         var s = first.summary();
-        assertEquals(s.injected(), s.completed() + s.dropped() + s.unfinished(), "INV-1");
+        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped") + s.count("unfinished"), "INV-1");
         var t = s.kvTiers();
         assertTrue(t.gpuHitRate() >= 0 && t.cpuHitRate() >= 0
-                && Math.abs(t.gpuHitRate() + t.cpuHitRate() - s.prefixHitRate()) < 1e-9, "hit rates add up: " + t);
+                && Math.abs(t.gpuHitRate() + t.cpuHitRate() - s.number("prefix_hit_rate")) < 1e-9,
+                        "hit rates add up: " + t);
         assertTrue(t.thrashedBlocks() <= t.reloadedBlocks());
         for (RequestRecord r : first.records()) {
             assertTrue(r.cpuHitTokens() >= 0 && r.cpuHitTokens() <= r.prefixHitTokens(), r.toString());
@@ -92,7 +93,7 @@ class EngineInvariantPropertyTest {
             }
         }
         if (horizon == 0) {
-            assertEquals(0, s.unfinished());
+            assertEquals(0, s.count("unfinished"));
             var sim = new Simulation(SimSetup.single(cfg, latency), spec.open(seed, 0), r -> { });
             sim.run();
             assertEquals(0, sim.engine().kvCache().usedBlocks());

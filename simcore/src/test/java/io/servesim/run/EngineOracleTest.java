@@ -37,8 +37,8 @@ class EngineOracleTest {
         assertEquals(0, r.queueingDelayUs());
         assertEquals(3, r.outputTokens());
         assertEquals(RequestRecord.COMPLETED, r.status());
-        assertEquals(3, res.summary().steps());
-        assertEquals(2.65, res.summary().ttftMs().mean(), 1e-9);
+        assertEquals(3, res.summary().count("steps"));
+        assertEquals(2.65, res.summary().distribution("ttft_ms").mean(), 1e-9);
     }
 
     @Test
@@ -52,8 +52,8 @@ class EngineOracleTest {
             assertEquals(2500, res.byId(id).ttftUs());
             assertEquals(3700, res.byId(id).e2eUs());
         }
-        assertEquals(2, res.summary().steps());
-        assertEquals(2.0, res.summary().batchSizeMean());
+        assertEquals(2, res.summary().count("steps"));
+        assertEquals(2.0, res.summary().number("batch_size_mean"));
     }
 
     @Test
@@ -63,7 +63,7 @@ class EngineOracleTest {
         EngineConfig cfg = new EngineConfig(256, 8192, 2048, 0, 16, 1000, true);
         var res = Runs.run(cfg, LinearLatency.steps(1000, 10, 100), List.of(req(0, 5000, 1, 0)));
         assertEquals(53000, res.byId(0).ttftUs());
-        assertEquals(3, res.summary().steps());
+        assertEquals(3, res.summary().count("steps"));
     }
 
     @Test
@@ -86,7 +86,7 @@ class EngineOracleTest {
         assertEquals(1640, res.byId(0).ttftUs());
         assertEquals(48, res.byId(1).prefixHitTokens());
         assertEquals(1160, res.byId(1).ttftUs());
-        assertEquals(48.0 / 128.0, res.summary().prefixHitRate(), 1e-12);
+        assertEquals(48.0 / 128.0, res.summary().number("prefix_hit_rate"), 1e-12);
     }
 
     @Test
@@ -109,12 +109,12 @@ class EngineOracleTest {
         // 30 + 3 tokens and finishes. Exactly one preemption; both produce 20 tokens.
         EngineConfig cfg = new EngineConfig(256, 2048, 0, 0, 16, 4, true);
         var res = Runs.run(cfg, LinearLatency.steps(1000, 10, 100), List.of(req(0, 30, 20, 0), req(1, 30, 20, 0)));
-        assertEquals(1, res.summary().preemptions());
+        assertEquals(1, res.summary().count("preemptions"));
         assertEquals(0, res.byId(0).preemptions());
         assertEquals(1, res.byId(1).preemptions());
         assertEquals(20, res.byId(0).outputTokens());
         assertEquals(20, res.byId(1).outputTokens());
-        assertEquals(2, res.summary().completed());
+        assertEquals(2, res.summary().count("completed"));
         // Both first tokens come from step 1 (prefill of 60 tokens: 1000 + 600 = 1600).
         assertEquals(1600, res.byId(1).ttftUs());
         // B finishes after A: its remaining tokens wait for A's completion.
@@ -133,7 +133,7 @@ class EngineOracleTest {
         assertEquals(RequestRecord.COMPLETED, res.byId(1).status());
         assertNull(res.byId(1).dropReason());
         assertEquals(RequestRecord.COMPLETED, res.byId(2).status());
-        assertEquals(1, res.summary().dropped());
+        assertEquals(1, res.summary().count("dropped"));
 
         EngineConfig small = new EngineConfig(256, 2048, 0, 0, 16, 50, true);
         var res2 = Runs.run(small, LinearLatency.steps(1000, 10, 100), List.of(req(0, 1000, 5, 0)));
@@ -166,8 +166,8 @@ class EngineOracleTest {
         // Prefill 100 tokens takes 2000 us; with a 1500 us horizon nothing finishes.
         var res = Runs.run(Runs.engine(100), LinearLatency.steps(1000, 10, 100), "fcfs", "constant",
                 Runs.listOf(List.of(req(0, 100, 3, 0), req(1, 10, 3, 1000), req(2, 10, 3, 5000))), 1500);
-        assertEquals(2, res.summary().injected());
-        assertEquals(2, res.summary().unfinished());
+        assertEquals(2, res.summary().count("injected"));
+        assertEquals(2, res.summary().count("unfinished"));
         assertEquals(RequestRecord.UNFINISHED, res.byId(0).status());
         assertEquals(2, res.records().size());
     }

@@ -49,17 +49,23 @@ class KvTierTradeOffTest {
         RunSummary slowStep = run(", kv_cpu_blocks: 20000, kv_reload: step, kv_transfer_bandwidth: 1");
         for (RunSummary s : new RunSummary[] {gpuOnly, pcie, slow, pcieStep, slowStep}) {
             System.out.printf("hit %.3f (gpu %.3f cpu %.3f) ttft p50 %.1f p99 %.1f ms, offloaded %d reloaded %d, %d MB %.1f ms, thrash %d%n",
-                    s.prefixHitRate(), s.kvTiers().gpuHitRate(), s.kvTiers().cpuHitRate(), s.ttftMs().p50(), s.ttftMs().p99(),
+                    s.number("prefix_hit_rate"), s.kvTiers().gpuHitRate(), s.kvTiers().cpuHitRate(),
+                            s.distribution("ttft_ms").p50(), s.distribution("ttft_ms").p99(),
                     s.kvTiers().offloadedBlocks(), s.kvTiers().reloadedBlocks(), s.kvTiers().transferBytes() / 1_000_000,
                     s.kvTiers().transferMs(), s.kvTiers().thrashedBlocks());
         }
         assertEquals(0, gpuOnly.kvTiers().reloadedBlocks());
         assertTrue(pcie.kvTiers().cpuHitRate() > 0.05, "the CPU tier serves hits");
-        assertTrue(pcie.prefixHitRate() > gpuOnly.prefixHitRate() + 0.05, "total prefix hit rate rises");
-        assertTrue(pcie.ttftMs().p50() < gpuOnly.ttftMs().p50(), "TTFT p50 falls over PCIe");
-        assertTrue(slow.ttftMs().p50() > gpuOnly.ttftMs().p50(), "a 1 GB/s link makes TTFT p50 worse than GPU-only");
-        assertTrue(pcieStep.ttftMs().p50() < gpuOnly.ttftMs().p50(), "also when reloads lengthen the step");
-        assertTrue(slowStep.ttftMs().p50() > gpuOnly.ttftMs().p50(), "also when reloads lengthen the step");
+        assertTrue(pcie.number("prefix_hit_rate") > gpuOnly.number("prefix_hit_rate") + 0.05,
+                "total prefix hit rate rises");
+        assertTrue(pcie.distribution("ttft_ms").p50() < gpuOnly.distribution("ttft_ms").p50(),
+                "TTFT p50 falls over PCIe");
+        assertTrue(slow.distribution("ttft_ms").p50() > gpuOnly.distribution("ttft_ms").p50(),
+                "a 1 GB/s link makes TTFT p50 worse than GPU-only");
+        assertTrue(pcieStep.distribution("ttft_ms").p50() < gpuOnly.distribution("ttft_ms").p50(),
+                "also when reloads lengthen the step");
+        assertTrue(slowStep.distribution("ttft_ms").p50() > gpuOnly.distribution("ttft_ms").p50(),
+                "also when reloads lengthen the step");
     }
 
     @Test
@@ -67,10 +73,12 @@ class KvTierTradeOffTest {
         RunSummary gpuOnly = run("");
         RunSummary onFailure = run(", kv_cpu_blocks: 20000, kv_reload_on_allocation_failure: true");
         System.out.printf("on failure: hit %.3f (gpu %.3f cpu %.3f) ttft p50 %.1f ms, offloaded %d reloaded %d%n",
-                onFailure.prefixHitRate(), onFailure.kvTiers().gpuHitRate(), onFailure.kvTiers().cpuHitRate(),
-                onFailure.ttftMs().p50(), onFailure.kvTiers().offloadedBlocks(), onFailure.kvTiers().reloadedBlocks());
+                onFailure.number("prefix_hit_rate"), onFailure.kvTiers().gpuHitRate(), onFailure.kvTiers().cpuHitRate(),
+                onFailure.distribution("ttft_ms").p50(), onFailure.kvTiers().offloadedBlocks(),
+                        onFailure.kvTiers().reloadedBlocks());
         assertTrue(onFailure.kvTiers().reloadedBlocks() > 0, "failed allocations reload prefixes from the CPU tier");
         assertEquals(0, onFailure.kvTiers().cpuHitRate(), "admissions never hit the CPU tier; reloaded blocks hit on the GPU");
-        assertTrue(onFailure.prefixHitRate() > gpuOnly.prefixHitRate(), "the reloaded blocks are hit instead of recomputed");
+        assertTrue(onFailure.number("prefix_hit_rate") > gpuOnly.number("prefix_hit_rate"),
+                "the reloaded blocks are hit instead of recomputed");
     }
 }

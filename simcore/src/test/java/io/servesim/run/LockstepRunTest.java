@@ -116,8 +116,8 @@ class LockstepRunTest {
         SimSetup s = twoRanks(true);
         SimSetup withStretches = s.withCluster(s.cluster()).withExpertParallel(s.expertParallel());
         EngineConfig macro = withStretches.engine().withMacroSteps(true);
-        assertThrows(IllegalStateException.class, () -> Runs.run(new SimSetup(macro, s.latency(), s.cluster(), s.policies(),
-                s.slo(), s.fitness(), 0, s.autoscaling(), 1, null, null, Long.MAX_VALUE, s.frontEnd(), s.expertParallel()),
+        assertThrows(IllegalStateException.class, () -> Runs.run(s.toBuilder().engine(macro).horizonUs(0)
+                .gpusPerReplica(1).pd(null, null).maxEvents(Long.MAX_VALUE).build(),
                 Runs.listOf(List.of())));
     }
 }

@@ -180,7 +180,6 @@ class MacroStepPropertyTest {
         EngineConfig single = new EngineConfig(e.maxNumSeqs(), e.maxNumBatchedTokens(), e.longPrefillTokenThreshold(),
                 e.maxModelLen(), e.blockSizeTokens(), e.totalKvBlocks(), e.gpuMemoryUtilization(), e.prefixCaching(),
                 e.kvTiers(), false, e.asyncScheduling());
-        return new SimSetup(single, s.latency(), s.cluster(), s.policies(), s.slo(), s.fitness(), s.horizonUs(),
-                s.autoscaling(), s.gpusPerReplica(), s.pd(), s.decodeRouting(), s.maxEvents());
+        return s.toBuilder().engine(single).build();
     }
 }

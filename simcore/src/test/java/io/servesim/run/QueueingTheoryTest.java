@@ -31,7 +31,7 @@ class QueueingTheoryTest {
                     n.increment();
                 });
         var summary = sim.run();
-        assertEquals(200_000, summary.completed());
+        assertEquals(200_000, summary.count("completed"));
         double meanWaitUs = waitSum.sum() / n.sum();
         double expected = 0.7 * 2000 / (2 * (1 - 0.7));
         assertEquals(expected, meanWaitUs, 0.03 * expected, "mean wait " + meanWaitUs + " vs M/D/1 " + expected);

@@ -27,11 +27,11 @@ class VllmParityTest {
         // 0 us would give a mean of 550 us and a p50 of 0.
         var res = Runs.run(Runs.engine(1000), LinearLatency.steps(1000, 10, 100),
                 List.of(req(0, 100, 1, 0), req(1, 100, 3, 1_000_000)));
-        var tpot = res.summary().tpotMs();
+        var tpot = res.summary().distribution("tpot_ms");
         assertEquals(1, tpot.count());
         assertEquals(1.1, tpot.mean(), 1e-9);
         assertEquals(1.1, tpot.p50(), 1e-9);
-        assertEquals(2, res.summary().ttftMs().count());
+        assertEquals(2, res.summary().distribution("ttft_ms").count());
     }
 
     /**
@@ -67,7 +67,7 @@ class VllmParityTest {
         assertEquals(0, res.byId(1).preemptions());
         assertEquals(2300, res.byId(1).ttftUs());
         assertEquals(23_400, res.byId(1).e2eUs());
-        assertEquals(2, res.summary().completed());
+        assertEquals(2, res.summary().count("completed"));
     }
 
     @Test
@@ -81,8 +81,8 @@ class VllmParityTest {
         // which would otherwise read 16 / 114.
         var res = preemptionRun("sjf");
         assertEquals(16, res.byId(0).prefixHitTokens());
-        assertEquals(0.0, res.summary().prefixHitRate(), 1e-12);
-        assertEquals(16.0 / 44, res.summary().preemptedPrefixHitRate(), 1e-12);
+        assertEquals(0.0, res.summary().number("prefix_hit_rate"), 1e-12);
+        assertEquals(16.0 / 44, res.summary().number("preempted_prefix_hit_rate"), 1e-12);
     }
 
     @Test
@@ -111,6 +111,6 @@ class VllmParityTest {
         assertEquals(4200, res.byId(1).e2eUs());
         assertEquals(8496, res.byId(1).clientTtftUs());
         assertEquals(8496, res.byId(1).clientE2eUs());
-        assertEquals((3000 + 8496) / 2e3, res.summary().clientTtftMs().mean(), 1e-9);
+        assertEquals((3000 + 8496) / 2e3, res.summary().distribution("client_ttft_ms").mean(), 1e-9);
     }
 }

@@ -40,7 +40,7 @@ class ConversationTest {
     void followUpsArriveAThinkTimeAfterTheirPredecessorCompletes() {
         Runs.Result res = run(CHAT.formatted("accumulate"), Runs.engine(100_000));
         // Sends every 0.5 s up to 50 s: 100 sessions of 4 turns = 400 requests (follow-ups outlive the lifecycle).
-        assertEquals(400, res.summary().completed());
+        assertEquals(400, res.summary().count("completed"));
         Map<Long, List<RequestRecord>> sessions = bySession(res);
         assertEquals(100, sessions.size());
         for (List<RequestRecord> turns : sessions.values()) {
@@ -62,8 +62,8 @@ class ConversationTest {
         // registered blocks: all full blocks of its prompt + output but the last token (never computed):
         // floor(249 / 16) + floor(499 / 16) + floor(749 / 16) = 15 + 31 + 46 blocks = 1472 of 2300 prompt
         // tokens per session, hit rate 0.64 exactly. With context_growth none every prompt is fresh: no hits.
-        double accumulate = run(CHAT.formatted("accumulate"), Runs.engine(100_000)).summary().prefixHitRate();
-        double none = run(CHAT.formatted("none"), Runs.engine(100_000)).summary().prefixHitRate();
+        double accumulate = run(CHAT.formatted("accumulate"), Runs.engine(100_000)).summary().number("prefix_hit_rate");
+        double none = run(CHAT.formatted("none"), Runs.engine(100_000)).summary().number("prefix_hit_rate");
         assertEquals(0.0, none);
         assertEquals(1472.0 / 2300, accumulate, 1e-12);
     }
@@ -72,7 +72,7 @@ class ConversationTest {
     void numRequestsCountsFollowUpTurns() {
         // The limit counts every request: 250 in all, the sessions running at that point end early.
         Runs.Result res = run(CHAT.formatted("none").replace("num_requests: 100000", "num_requests: 250"), Runs.engine(100_000));
-        assertEquals(250, res.summary().injected());
+        assertEquals(250, res.summary().count("injected"));
         assertTrue(bySession(res).values().stream().anyMatch(t -> t.size() < 4));
     }
 
@@ -90,8 +90,9 @@ class ConversationTest {
             assertEquals(RequestRecord.DROPPED, last.status());
             assertEquals(950, last.inputTokens());
         }
-        assertEquals(100, res.summary().dropped());
-        assertEquals(res.summary().injected(), res.summary().completed() + res.summary().dropped());
+        assertEquals(100, res.summary().count("dropped"));
+        assertEquals(res.summary().count("injected"),
+                res.summary().count("completed") + res.summary().count("dropped"));
     }
 
     @Test
@@ -102,7 +103,7 @@ class ConversationTest {
                 .withPolicies(io.servesim.run.PolicyBundle.DEFAULT.with(PolicyKind.ADMISSION, 
                         io.servesim.policy.PolicySpec.of("reject-all", "policies.admission")));
         var summary = new io.servesim.run.Simulation(setup, source, r -> { }).run();
-        assertEquals(100, summary.rejected());
+        assertEquals(100, summary.count("rejected"));
         assertEquals(0, source.activeSessions());
     }
 }

@@ -54,9 +54,9 @@ class ExampleWorkloadsTest {
         Runs.Result res = Runs.run(Runs.engine(400_000), new LinearLatency(200, 1, 20, 3000, 20, 150), "fcfs", "constant",
                 spec.open(42, 0), 0);
         var s = res.summary();
-        assertEquals(300, s.injected(), example.toString());
-        assertEquals(s.injected(), s.completed() + s.dropped());
-        assertEquals(0, s.unfinished());
+        assertEquals(300, s.count("injected"), example.toString());
+        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped"));
+        assertEquals(0, s.count("unfinished"));
     }
 
     @Test

@@ -69,9 +69,10 @@ class ReasoningTest {
         }
         // the summary: TTFAT of the 4 reasoning requests, mean (36000 + 36280 + 36240 + 36200) / 4 us = 36.18 ms; answer
         // tokens 4 x 20 of 4 x 50 output tokens
-        assertEquals(4, res.summary().ttfatMs().count());
-        assertEquals(36.18, res.summary().ttfatMs().mean(), 1e-9);
-        assertEquals(res.summary().outputTokensPerS() * 20 / 50, res.summary().answerTokensPerS(), 1e-9);
+        assertEquals(4, res.summary().distribution("ttfat_ms").count());
+        assertEquals(36.18, res.summary().distribution("ttfat_ms").mean(), 1e-9);
+        assertEquals(res.summary().number("output_tokens_per_s") * 20 / 50,
+                res.summary().number("answer_tokens_per_s"), 1e-9);
     }
 
     @Test

@@ -64,7 +64,7 @@ class AgenticRuntimeTest {
             assertEquals(6, s.llmCalls());
             assertEquals(s.arrivalUs() + 60_000, s.endUs());
         }
-        assertEquals(10, res.summary().dropped());
+        assertEquals(10, res.summary().count("dropped"));
         assertEquals(10, res.summary().sessionsByClient().get("agent").dropped());
     }
 
@@ -118,8 +118,8 @@ class AgenticRuntimeTest {
             assertEquals(0, s.llmCalls());
             assertEquals(s.arrivalUs(), s.endUs());
         }
-        assertEquals(5, res.summary().rejected());
-        assertEquals(res.summary().injected(), res.summary().rejected());
+        assertEquals(5, res.summary().count("rejected"));
+        assertEquals(res.summary().count("injected"), res.summary().count("rejected"));
     }
 
     @Test
@@ -140,8 +140,9 @@ class AgenticRuntimeTest {
         assertEquals(-1, cut.e2eUs());
         assertEquals(2, cut.loopIterations());
         assertEquals(4, cut.llmCalls());
-        assertEquals(1, res.summary().unfinished());
-        assertEquals(res.summary().injected(), res.summary().completed() + res.summary().unfinished());
+        assertEquals(1, res.summary().count("unfinished"));
+        assertEquals(res.summary().count("injected"),
+                res.summary().count("completed") + res.summary().count("unfinished"));
 
         cut = AgenticRuns.run(AgenticRuns.DEPLOYMENT + "horizon_us: 252000\nworkload:\n"
                 + workload(1000, 30, 10_000_000).indent(2)).session(1);
@@ -167,8 +168,8 @@ class AgenticRuntimeTest {
         SessionRecord s1 = res.session(1);
         assertEquals("num_requests reached before step observe[0] iteration 0", s1.reason());
         assertEquals(1, s1.llmCalls());
-        assertEquals(5, res.summary().injected());
-        assertEquals(5, res.summary().completed());
+        assertEquals(5, res.summary().count("injected"));
+        assertEquals(5, res.summary().count("completed"));
     }
 
     @Test
@@ -199,7 +200,7 @@ class AgenticRuntimeTest {
         assertEquals(java.util.Set.of("agent"), a.summary().sessionsByClient().keySet());
         assertTrue(a.summary().toMap().containsKey("sessions"));
         assertTrue(a.sessions().stream().anyMatch(s -> s.status().equals(SessionRecord.COMPLETED)));
-        assertEquals(a.summary().injected(), a.requests().size());
+        assertEquals(a.summary().count("injected"), a.requests().size());
     }
 
     @Test

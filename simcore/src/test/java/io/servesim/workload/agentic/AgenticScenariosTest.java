@@ -217,7 +217,7 @@ class AgenticScenariosTest {
                     assertEquals(s.plannedLoopIterations(), s.loopIterations());
                 }
             }
-            assertEquals(res.summary().injected(), res.requests().size());
+            assertEquals(res.summary().count("injected"), res.requests().size());
         }
     }
 

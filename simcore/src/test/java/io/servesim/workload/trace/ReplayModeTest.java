@@ -68,10 +68,10 @@ class ReplayModeTest {
         }
         TraceSpec spec = new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.CONCURRENCY, 1, 1, false, 0);
         Runs.Result res = run(spec, new EngineConfig(256, 2048, 0, 0, BLOCK, 600_000, true));
-        assertEquals(500, res.summary().completed());
-        assertEquals(0, res.summary().preemptions());
+        assertEquals(500, res.summary().count("completed"));
+        assertEquals(0, res.summary().count("preemptions"));
         assertEquals(1_167_552, expectedHits);
-        assertEquals((double) expectedHits / inputTokens, res.summary().prefixHitRate(), 1e-12);
+        assertEquals((double) expectedHits / inputTokens, res.summary().number("prefix_hit_rate"), 1e-12);
     }
 
     @Test
@@ -139,8 +139,8 @@ class ReplayModeTest {
                 "{\"input_length\": 50, \"output_length\": 3}", ""));
         Runs.Result res = run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.CONCURRENCY, 1, 1, false, 0),
                 new EngineConfig(256, 2048, 0, 110, 16, 10_000, true));
-        assertEquals(3, res.summary().injected());
-        assertEquals(1, res.summary().dropped());
+        assertEquals(3, res.summary().count("injected"));
+        assertEquals(1, res.summary().count("dropped"));
         assertTrue(res.records().stream().noneMatch(r -> r.inputTokens() == 60));
     }
 
@@ -206,8 +206,8 @@ class ReplayModeTest {
                 "{\"timestamp\": 50, \"input_length\": 50, \"output_length\": 3}", ""));
         Runs.Result res = run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.TRACE, 1, 0, false, 0),
                 new EngineConfig(256, 2048, 0, 110, 16, 10_000, true));
-        assertEquals(3, res.summary().injected());
-        assertEquals(1, res.summary().dropped());
+        assertEquals(3, res.summary().count("injected"));
+        assertEquals(1, res.summary().count("dropped"));
         assertTrue(res.records().stream().noneMatch(r -> r.inputTokens() == 60));
     }
 }
