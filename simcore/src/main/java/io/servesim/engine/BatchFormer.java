@@ -39,7 +39,7 @@ import java.util.Comparator;
  * <p>With speculative decoding ({@link Speculation}), a continuing request that decodes schedules its next token and its
  * draft tokens, with KV slots for them and the drafter's lookahead; the step's shape verifies them.
  */
-final class BatchFormer {
+final class BatchFormer implements StepFormer {
     /** What batch formation reports back to the engine. */
     interface Listener {
         void preempted(Request r, long nowUs);
@@ -83,7 +83,8 @@ final class BatchFormer {
         this.blockingReload = config.kvTiers().enabled() && config.kvTiers().reload() == KvTierConfig.Reload.BLOCKING;
     }
 
-    void form(long nowUs, StepShape shape) {
+    @Override
+    public void form(long nowUs, StepShape shape) {
         budget = config.maxNumBatchedTokens();
         preempted = false;
         // Phase 1: continuing requests; the bound is re-read because preemption shrinks the batch

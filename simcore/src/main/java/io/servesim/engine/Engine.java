@@ -37,6 +37,11 @@ import java.util.function.Consumer;
  * <p>Speculative decoding ({@link EngineConfig#speculative()}, {@link Speculation}): decoding requests verify draft
  * tokens and may gain several tokens a step; steady decode stretches are then never macro-steps ({@link DecodeStretch}
  * assumes one token per request per step), so every step runs on its own.
+ *
+ * <p>The SGLang core ({@code engine.kind: sglang}, {@link EngineConfig#isSglang}) swaps two components and keeps the
+ * rest: its {@link SglangScheduler} forms the steps in place of the {@link BatchFormer} (no macro-steps, no async
+ * scheduling), and its {@link RadixCache} is the prefix cache over the {@link KvCache}'s pages, which a finished
+ * request's KV is inserted into instead of freed.
  */
 public final class Engine {
     private final int id;
@@ -45,7 +50,12 @@ public final class Engine {
     private final LatencyModel latency;
     private final WaitQueue waitQueue;
     private final RunningBatch running;
+    /** The vLLM core's batch former (null in the SGLang core, whose macro-step-free steps need none). */
     private final BatchFormer batchFormer;
+    /** Forms each step: the vLLM core's {@link BatchFormer} or the SGLang core's {@link SglangScheduler}. */
+    private final StepFormer former;
+    /** The SGLang core's radix tree over {@link #kv}'s pages, or null in the vLLM core. */
+    private final RadixCache radix;
     private final StepShape shape = new StepShape();
     private final EventQueue events;
     private final EngineObserver observer;
@@ -103,14 +113,22 @@ public final class Engine {
         }
         this.id = id;
         this.config = config;
-        this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching(), config.kvTiers());
+        boolean sglang = config.isSglang();
+        this.kv = new KvCache(config.totalKvBlocks(), config.blockSizeTokens(), config.prefixCaching() && !sglang,
+                config.kvTiers());
+        this.radix = sglang ? new RadixCache(kv, config.prefixCaching()) : null;
         this.tiered = config.kvTiers().enabled();
         this.latency = latency;
+        if (sglang && scheduling.order() != null) {
+            throw new IllegalArgumentException("the SGLang core orders its wait queue by engine.schedule_policy, not by a"
+                    + " scheduling policy");
+        }
         this.waitQueue = new WaitQueue(scheduling.order());
-        this.speculation = config.speculative().enabled() ? new Speculation(config.speculative(), config.maxModelLen()) : null;
-        this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024), config.blockSizeTokens(), config.prefixCaching());
-        this.batchFormer = new BatchFormer(config, kv, waitQueue, running, scheduling.order(), speculation,
-                new BatchFormer.Listener() {
+        this.speculation = config.speculative().enabled() ? new Speculation(config.speculative(), config.maxModelLen())
+                : null;
+        this.running = new RunningBatch(Math.min(config.maxNumSeqs(), 1024), config.blockSizeTokens(),
+                config.prefixCaching() && !sglang);
+        BatchFormer.Listener listener = new BatchFormer.Listener() {
             @Override
             public void preempted(Request r, long nowUs) {
                 onPreempted(r, nowUs);
@@ -146,14 +164,17 @@ public final class Engine {
                 parkedBlocks += r.heldBlocks();
                 events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
             }
-        });
+        };
+        this.batchFormer = sglang ? null : new BatchFormer(config, kv, waitQueue, running, scheduling.order(), speculation,
+                listener);
+        this.former = sglang ? new SglangScheduler(id, config, kv, radix, waitQueue, running, listener) : batchFormer;
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
         this.frontEnd = frontEnd;
         this.warmup = config.warmup().enabled() ? config.warmup() : null;
-        this.execution = new StepExecution(id, config.maxModelLen(), running, kv, events, observer, outputProcessingUs,
-                frontEnd.egressUs(), speculation);
+        this.execution = new StepExecution(id, config.maxModelLen(), running, this::releaseKv, events, observer,
+                outputProcessingUs, frontEnd.egressUs(), speculation);
         this.stretch = config.macroSteps() && speculation == null ? new DecodeStretch(running, kv, config) : null;
         this.arrivedDuringStep = config.asyncScheduling() ? new java.util.ArrayDeque<>() : null;
     }
@@ -314,7 +335,7 @@ public final class Engine {
         formedSteady = steady != null;
         if (steady == null) {
             shape.clear();
-            batchFormer.form(nowUs, shape);
+            former.form(nowUs, shape);
         }
         releaseArrived();
         return steady != null ? steady : shape;
@@ -464,7 +485,19 @@ public final class Engine {
     /** The KV transfer of {@code b} completed: its blocks are freed here (hashed ones stay cached for later hits). */
     public void releaseHandedOff(Request b) {
         handOffBlocks -= b.heldBlocks();
-        kv.release(b);
+        releaseKv(b);
+    }
+
+    /**
+     * A finished request's KV: freed, its hashed blocks staying cached (vLLM core), or inserted into the radix tree and
+     * unlocked (SGLang core, {@code cache_finished_req}).
+     */
+    private void releaseKv(Request r) {
+        if (radix != null) {
+            radix.cacheFinished(r);
+        } else {
+            kv.release(r);
+        }
     }
 
     /** Blocks held here as the sources of KV transfers in flight (completed prefill stages). */
@@ -497,7 +530,7 @@ public final class Engine {
      * false when too few blocks are free (the transfer must wait).
      */
     public boolean reserveHandoff(Request r) {
-        if (!kv.reserve(r, r.inputTokens() + 1)) {
+        if (radix != null ? !radix.allocateOwn(r, r.inputTokens() + 1) : !kv.reserve(r, r.inputTokens() + 1)) {
             return false;
         }
         receivingBlocks += r.heldBlocks();
@@ -538,7 +571,11 @@ public final class Engine {
     public void evacuateRunning(Consumer<Request> sink) {
         endStretch();
         running.drain(r -> {
-            kv.releasePreempted(r, r.computedTokens);
+            if (radix != null) {
+                radix.release(r);
+            } else {
+                kv.releasePreempted(r, r.computedTokens);
+            }
             r.computedTokens = 0;
             leaveForElsewhere(r);
             sink.accept(r);
@@ -587,6 +624,11 @@ public final class Engine {
         kv.publishFreeBlocksTo(board.freeBlocks, id);
         board.totalBlocks[id] = kv.totalBlocks();
         publish();
+    }
+
+    /** The SGLang core's radix tree, or null (the vLLM core). */
+    RadixCache radixForInvariants() {
+        return radix;
     }
 
     int waitingForInvariants() {

@@ -29,11 +29,15 @@ import java.util.List;
  *                                   ({@link Engine}); false: a step takes every request queued before it starts
  * @param warmup                     a replica's first steps run slower ({@link Warmup#OFF}: none)
  * @param speculative                speculative decoding ({@link SpecDecodeConfig#OFF}: none)
+ * @param sglang                     the SGLang core's scheduler settings ({@code engine.kind: sglang}), or null for the
+ *                                   vLLM core; with it, {@code blockSizeTokens} is SGLang's page size, {@code
+ *                                   maxNumBatchedTokens} its {@code chunked_prefill_size}, and there are no macro-steps,
+ *                                   async scheduling or CPU tier
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
                            boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling,
-                           Warmup warmup, SpecDecodeConfig speculative) {
+                           Warmup warmup, SpecDecodeConfig speculative, SglangConfig sglang) {
     /**
      * A warm-up phase of each replica: its first {@code steps} steps, or the steps it starts within {@code durationUs} of
      * its first step, take {@code factor} times as long (first-use kernel compilation and autotuning, which vLLM's
@@ -66,12 +70,12 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** The KV block sizes vLLM accepts ({@code CacheConfig.block_size}). */
     public static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
 
-    /** A config without speculative decoding. */
+    /** A vLLM-core config without speculative decoding. */
     public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
                         int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
                         KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling, Warmup warmup) {
         this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
-                gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, SpecDecodeConfig.OFF);
+                gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, SpecDecodeConfig.OFF, null);
     }
 
     /** A config without a warm-up phase. */
@@ -90,6 +94,12 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
                 || maxModelLen < MAX_MODEL_LEN_FROM_MODEL || blockSizeTokens <= 0 || totalKvBlocks < 0
                 || !(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1) || kvTiers == null) {
             throw new IllegalArgumentException("invalid engine config " + this);
+        }
+        if (sglang != null && sglang.chunkedPrefillSize() < blockSizeTokens) {
+            throw new IllegalArgumentException("a prefill chunk holds at least one page: " + this);
+        }
+        if (sglang != null && (macroSteps || asyncScheduling || kvTiers.enabled())) {
+            throw new IllegalArgumentException("the SGLang core runs without macro-steps, async scheduling and a CPU tier: " + this);
         }
     }
 
@@ -120,6 +130,10 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
 
     /** Binds the {@code engine:} section ({@link EngineSettings}: vLLM's names and defaults); problems go to {@code e}. */
     public static EngineConfig bind(ConfigNode e) {
+        if ("sglang".equals(e.get(EngineSettings.KIND))) {
+            return bindSglang(e);
+        }
+        refuseOtherKind(e, SglangSettings.ALL, "vllm", "sglang");
         int maxNumSeqs = e.getInt(EngineSettings.MAX_NUM_SEQS);
         int maxBatched = e.getInt(EngineSettings.MAX_NUM_BATCHED_TOKENS);
         int threshold = e.getInt(EngineSettings.LONG_PREFILL_TOKEN_THRESHOLD);
@@ -144,7 +158,74 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
         e.finish();
         return new EngineConfig(maxNumSeqs, maxBatched, threshold, maxModelLen, blockSize, totalKvBlocks, util, prefix,
-                tiers, macroSteps, asyncScheduling, warmup, speculative);
+                tiers, macroSteps, asyncScheduling, warmup, speculative, null);
+    }
+
+    /**
+     * Binds an {@code engine:} section of {@code kind: sglang}: the settings both cores share, SGLang's
+     * ({@link SglangSettings}), and none of the vLLM core's own ({@link EngineSettings#VLLM_ONLY}, refused by path).
+     * The page size stands where the vLLM block size does, {@code chunked_prefill_size} where the step budget does.
+     */
+    private static EngineConfig bindSglang(ConfigNode e) {
+        refuseOtherKind(e, EngineSettings.VLLM_ONLY, "sglang", "vllm");
+        if (e.has("speculative")) {
+            e.declare("speculative");
+            e.problem(e.pathOf("speculative"), "speculative decoding is modelled in the vllm engine core only; engine.kind"
+                    + " is sglang (docs/sglang-core.md lists what that core models)");
+        }
+        int maxNumSeqs = e.getInt(EngineSettings.MAX_NUM_SEQS);
+        Long modelLen = e.get(EngineSettings.MAX_MODEL_LEN);
+        int maxModelLen = modelLen == null ? MAX_MODEL_LEN_FROM_MODEL : Math.toIntExact(modelLen);
+        Long kvBlocks = e.get(EngineSettings.TOTAL_KV_BLOCKS);
+        int totalKvBlocks = kvBlocks == null ? KV_BLOCKS_FROM_DEPLOYMENT : Math.toIntExact(kvBlocks);
+        double util = e.get(EngineSettings.GPU_MEMORY_UTILIZATION);
+        boolean prefix = e.get(EngineSettings.ENABLE_PREFIX_CACHING);
+        Warmup warmup = bindWarmup(e);
+        int pageSize = e.getInt(SglangSettings.PAGE_SIZE);
+        SglangConfig sglang = new SglangConfig(SglangConfig.Policy.of(e.get(SglangSettings.SCHEDULE_POLICY)),
+                e.getInt(SglangSettings.CHUNKED_PREFILL_SIZE), e.getInt(SglangSettings.MAX_PREFILL_TOKENS),
+                e.get(SglangSettings.INIT_NEW_TOKEN_RATIO), e.get(SglangSettings.MIN_NEW_TOKEN_RATIO_FACTOR),
+                e.getInt(SglangSettings.NEW_TOKEN_RATIO_DECAY_STEPS), e.get(SglangSettings.SCHEDULE_CONSERVATIVENESS));
+        if (sglang.chunkedPrefillSize() < pageSize) {
+            e.problem(e.pathOf("chunked_prefill_size"), "must be at least page_size (" + pageSize + "): a chunk holds whole"
+                    + " pages; got " + sglang.chunkedPrefillSize());
+            sglang = SglangConfig.DEFAULTS;
+        }
+        e.finish();
+        return new EngineConfig(maxNumSeqs, sglang.chunkedPrefillSize(), 0, maxModelLen, pageSize, totalKvBlocks, util,
+                prefix, KvTierConfig.OFF, false, false, warmup, SpecDecodeConfig.OFF, sglang);
+    }
+
+    /**
+     * Refuses, by path, every setting of {@code others} written in an {@code engine:} section of kind {@code kind}:
+     * they belong to the {@code otherKind} core and mean nothing in this one.
+     */
+    private static void refuseOtherKind(ConfigNode e, List<io.servesim.config.Setting<?>> others, String kind, String otherKind) {
+        for (io.servesim.config.Setting<?> s : others) {
+            List<String> names = new java.util.ArrayList<>(s.aliases());
+            names.add(0, s.key());
+            for (String n : names) {
+                if (e.has(n)) {
+                    e.declare(n); // refused here, not reported again as unknown
+                    e.problem(e.pathOf(n), "is a setting of the " + otherKind + " engine core; engine.kind is " + kind
+                            + ", whose core has no such setting (docs/sglang-core.md lists each core's settings)");
+                }
+            }
+        }
+    }
+
+    /** Whether this is the SGLang core ({@code engine.kind: sglang}). */
+    public boolean isSglang() {
+        return sglang != null;
+    }
+
+    /**
+     * This config as the SGLang core with {@code s} (macro-steps, async scheduling and the CPU tier off; tests and
+     * callers that build a config in code).
+     */
+    public EngineConfig withSglang(SglangConfig s) {
+        return new EngineConfig(maxNumSeqs, s.chunkedPrefillSize(), 0, maxModelLen, blockSizeTokens, totalKvBlocks,
+                gpuMemoryUtilization, prefixCaching, KvTierConfig.OFF, false, false, warmup, SpecDecodeConfig.OFF, s);
     }
 
     /**
@@ -181,7 +262,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, speculative);
+                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, speculative, sglang);
     }
 
     /**
@@ -205,30 +286,30 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     /** This config with vLLM's async scheduling on or off ({@link #asyncScheduling()}). */
     public EngineConfig withAsyncScheduling(boolean on) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup, speculative);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup, speculative, sglang);
     }
 
     /** This config with macro-steps on or off ({@link #macroSteps()}; off for the ranks of a {@link Lockstep} group). */
     public EngineConfig withMacroSteps(boolean on) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, on, asyncScheduling, warmup, speculative);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, on, asyncScheduling, warmup, speculative, sglang);
     }
 
     /** This config with the warm-up phase {@code w}. */
     public EngineConfig withWarmup(Warmup w) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, w, speculative);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, w, speculative, sglang);
     }
 
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling, warmup, speculative);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling, warmup, speculative, sglang);
     }
 
     /** This config with speculative decoding {@code s} ({@link SpecDecodeConfig#OFF}: none). */
     public EngineConfig withSpeculative(SpecDecodeConfig s) {
         return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, s);
+                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, s, sglang);
     }
 }

@@ -13,6 +13,10 @@ import java.util.List;
  * {@code --kv-transfer-base-latency}; {@link KvTierConfig}).
  */
 public final class EngineSettings {
+    public static final Setting<String> KIND = Setting.of("engine.kind", ValueType.choice(List.of("vllm", "sglang"), "engine kind"),
+            "vllm", "The engine core: vllm (vLLM v1's scheduler and hashed-block prefix cache) or sglang (SGLang's scheduler"
+                    + " and radix-tree prefix cache, docs/sglang-core.md); each refuses the other's settings.")
+            .flag("--engine-kind");
     public static final Setting<Long> MAX_NUM_SEQS = Setting.of("engine.max_num_seqs",
             ValueType.integer(1, 1 << 20).in("requests", null), 256L,
             "Running requests at most (vLLM max_num_seqs; BLIS max-num-running-reqs).")
@@ -99,12 +103,21 @@ public final class EngineSettings {
                     + " instead of at every admission.")
             .flag("--kv-reload-on-allocation-failure");
 
-    /** Every engine setting, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(MAX_NUM_SEQS, MAX_NUM_BATCHED_TOKENS, LONG_PREFILL_TOKEN_THRESHOLD,
+    /**
+     * The vLLM core's settings with no meaning in the SGLang core (refused with {@code engine.kind: sglang}): its block
+     * size (SGLang's is page_size), step budget and chunking threshold (SGLang's are chunked_prefill_size and
+     * max_prefill_tokens), async scheduling and macro-steps, and the CPU KV tier (SGLang's HiCache is not modelled).
+     */
+    public static final List<Setting<?>> VLLM_ONLY = List.of(MAX_NUM_BATCHED_TOKENS, LONG_PREFILL_TOKEN_THRESHOLD, BLOCK_SIZE,
+            ASYNC_SCHEDULING, MACRO_STEPS, KV_CPU_BLOCKS, KV_OFFLOAD_THRESHOLD, KV_TRANSFER_BANDWIDTH,
+            KV_TRANSFER_BASE_LATENCY, KV_RELOAD, KV_RELOAD_ON_ALLOCATION_FAILURE);
+
+    /** Every engine setting, in documentation order (the SGLang core's last). */
+    public static final List<Setting<?>> ALL = java.util.stream.Stream.concat(java.util.stream.Stream.<Setting<?>>of(KIND, MAX_NUM_SEQS, MAX_NUM_BATCHED_TOKENS, LONG_PREFILL_TOKEN_THRESHOLD,
             MAX_MODEL_LEN, BLOCK_SIZE, TOTAL_KV_BLOCKS, GPU_MEMORY_UTILIZATION, ENABLE_PREFIX_CACHING, ASYNC_SCHEDULING, WARMUP_STEPS, WARMUP_DURATION,
             WARMUP_FACTOR, MACRO_STEPS,
             KV_CPU_BLOCKS, KV_OFFLOAD_THRESHOLD, KV_TRANSFER_BANDWIDTH, KV_TRANSFER_BASE_LATENCY, KV_RELOAD,
-            KV_RELOAD_ON_ALLOCATION_FAILURE);
+            KV_RELOAD_ON_ALLOCATION_FAILURE), SglangSettings.ALL.stream()).toList();
 
     private EngineSettings() {
     }

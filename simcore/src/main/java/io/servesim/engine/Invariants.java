@@ -22,8 +22,12 @@ public final class Invariants {
             throw new IllegalStateException("INV-4: used " + kv.usedBlocks() + " + free " + kv.freeBlocks()
                     + " != total " + kv.totalBlocks());
         }
+        RadixCache radix = e.radixForInvariants();
         if (kv.totalBlocks() <= FULL_KV_WALK_LIMIT) {
             kv.checkInvariants();
+            if (radix != null) {
+                radix.checkInvariants();
+            }
         }
         var running = e.runningForInvariants();
         if (running.size() > e.config().maxNumSeqs()) {
@@ -33,17 +37,20 @@ public final class Invariants {
         SpecDecodeConfig spec = e.config().speculative();
         // speculative decoding: a request holds slots for its verified tokens, at most k drafts and the lookahead, no more
         int draftSlots = spec.k() + spec.lookaheadTokens();
+        long own = 0;
         for (int i = 0; i < running.size(); i++) {
             Request r = running.request(i);
             if (r.state != Request.State.RUNNING) {
                 throw new IllegalStateException("non-running request in batch: " + r);
             }
             int computed = e.computedForInvariants(i);
-            if (r.heldBlocks() < kv.blocksFor(computed)) {
-                throw new IllegalStateException("request holds " + r.heldBlocks() + " blocks for " + computed + " tokens: " + r);
+            // the SGLang core's requests hold their tree prefix (registeredBlocks) and their own pages
+            int blocks = radix == null ? r.heldBlocks() : r.registeredBlocks + r.heldBlocks();
+            if (blocks < kv.blocksFor(computed)) {
+                throw new IllegalStateException("request holds " + blocks + " blocks for " + computed + " tokens: " + r);
             }
-            if (r.blockTokens != r.heldBlocks() * kv.blockSize()) {
-                throw new IllegalStateException("request's block tokens " + r.blockTokens + " != " + r.heldBlocks()
+            if (r.blockTokens != blocks * kv.blockSize()) {
+                throw new IllegalStateException("request's block tokens " + r.blockTokens + " != " + blocks
                         + " held blocks x " + kv.blockSize() + ": " + r);
             }
             if (running.fastLimit[i] > r.blockTokens) {
@@ -55,9 +62,15 @@ public final class Invariants {
                         + computed + " computed tokens, the next one, " + spec.k() + " drafts and " + spec.lookaheadTokens()
                         + " lookahead slots need: " + r);
             }
-            held += r.heldBlocks();
+            held += blocks;
+            own += r.heldBlocks();
         }
         held += e.parkedBlocksForInvariants();
+        // SGLang core: the pool's used pages are exactly the locked nodes' and the requests' own
+        if (radix != null && radix.protectedPages() + own + e.parkedBlocksForInvariants() != kv.usedBlocks()) {
+            throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " pages used but locked radix nodes hold "
+                    + radix.protectedPages() + " and requests " + own + " + " + e.parkedBlocksForInvariants() + " of their own");
+        }
         if (held < kv.usedBlocks()) {
             throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " blocks used but running and reloading requests"
                     + " hold only " + held);

@@ -63,9 +63,53 @@ public final class KvCache {
     /** Sum of the slots {@link #registerUpTo} touched ahead (kept so the loads are not optimized away). */
     private long prefetchSink;
 
+    /**
+     * The SGLang core's radix tree, or null: with one, this cache is only its page pool (anonymous pages, no index of
+     * its own) and the routing-visible prefix state ({@link #containsHash}, {@link #forEachHash}, the listener's
+     * events) is the tree's ({@link RadixCache}).
+     */
+    private RadixCache radix;
+
     /** Observes block registrations and evictions (null: none). */
     public void setListener(KvBlockListener listener) {
         this.listener = listener;
+    }
+
+    /** The block-event listener ({@link #setListener}), or null (the radix tree reports its pages' events to it). */
+    KvBlockListener listener() {
+        return listener;
+    }
+
+    /** From now on this cache is the page pool of {@code tree} (once, before any request; a cache without its own index). */
+    void poolFor(RadixCache tree) {
+        if (radix != null || prefixCaching) {
+            throw new IllegalStateException("a radix tree's page pool has no prefix index of its own, and one tree");
+        }
+        radix = tree;
+    }
+
+    /** Takes {@code pages} free pages for the radix tree or a request of the SGLang core (at most {@link #freeBlocks()}). */
+    void takePages(int pages) {
+        if (pages > queue.freeCount()) {
+            throw new IllegalStateException("take " + pages + " pages with " + queue.freeCount() + " free");
+        }
+        if (pages > 0) {
+            popFree(pages);
+            anonymousHeld += pages;
+        }
+    }
+
+    /** Returns {@code pages} pages taken with {@link #takePages} to the free queue. */
+    void returnPages(int pages) {
+        if (pages > 0) {
+            queue.releaseAnonymous(pages);
+            anonymousHeld -= pages;
+        }
+    }
+
+    /** The SGLang core admitted {@code r} with {@code hits} of its {@code queried} tokens found in the radix tree. */
+    void countAdmission(Request r, long hits, long queried) {
+        countLookup(r, hits, queried);
     }
 
     /** Most blocks one cache can index: its free-queue node array must stay within Java's largest array. */
@@ -143,7 +187,7 @@ public final class KvCache {
     }
     public long allocationFailures() { return allocationFailures; }
     /** Number of distinct block hashes currently registered (routing-visible prefix state). */
-    public int cachedBlockHashes() { return index.size(); }
+    public int cachedBlockHashes() { return radix != null ? radix.pageHashCount() : index.size(); }
 
     /** Blocks needed to hold {@code tokens} tokens. */
     public int blocksFor(long tokens) {
@@ -204,12 +248,16 @@ public final class KvCache {
 
     /** True if {@code hash} is a registered block hash (used by cache-aware routing). */
     public boolean containsHash(long blockHash) {
-        return index.containsKey(blockHash);
+        return radix != null ? radix.holds(blockHash) : index.containsKey(blockHash);
     }
 
     /** Visits every registered block hash (in no particular order). */
     public void forEachHash(java.util.function.LongConsumer visitor) {
-        index.forEachKey(visitor);
+        if (radix != null) {
+            radix.forEachPageHash(visitor);
+        } else {
+            index.forEachKey(visitor);
+        }
     }
 
     /**

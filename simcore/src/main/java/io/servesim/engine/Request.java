@@ -85,6 +85,8 @@ public final class Request {
     int blockTokens;
     /** Number of this request's leading blocks already registered in the prefix index. */
     int registeredBlocks;
+    /** SGLang core: the last node of the radix-tree path this request locks (its prefix), or null ({@link RadixCache}). */
+    RadixCache.Node radixNode;
     private long[] blockHashes = new long[0];
     private int hashedBlocks;
 

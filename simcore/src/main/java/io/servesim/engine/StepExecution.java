@@ -20,7 +20,8 @@ final class StepExecution {
     private final int engineId;
     private final int maxModelLen;
     private final RunningBatch running;
-    private final KvCache kv;
+    /** Frees (vLLM core) or caches (SGLang core) a finished request's KV. */
+    private final java.util.function.Consumer<Request> releaseKv;
     private final EventQueue events;
     private final EngineObserver observer;
     private final long outputProcessingUs;
@@ -33,12 +34,13 @@ final class StepExecution {
     /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
     private long finishingBlocks;
 
-    StepExecution(int engineId, int maxModelLen, RunningBatch running, KvCache kv, EventQueue events,
-                  EngineObserver observer, long outputProcessingUs, long egressUs, Speculation speculation) {
+    StepExecution(int engineId, int maxModelLen, RunningBatch running, java.util.function.Consumer<Request> releaseKv,
+                  EventQueue events, EngineObserver observer, long outputProcessingUs, long egressUs,
+                  Speculation speculation) {
         this.engineId = engineId;
         this.maxModelLen = maxModelLen;
         this.running = running;
-        this.kv = kv;
+        this.releaseKv = releaseKv;
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = outputProcessingUs;
@@ -104,7 +106,7 @@ final class StepExecution {
     void complete(Request r, long endUs) {
         boolean keepsKv = r.prefillOnly(); // P/D: the KV stays here, owned by this instance, until its transfer completes
         if (!keepsKv) {
-            kv.release(r);
+            releaseKv.accept(r);
         }
         r.state = Request.State.COMPLETED;
         r.completionUs = r.lastTokenUs;

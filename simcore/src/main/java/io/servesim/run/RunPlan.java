@@ -246,6 +246,13 @@ public final class RunPlan {
             problems.add(new ConfigException.Problem(keys.engine("total_kv_blocks"),
                     "required: the model and GPU are not both known, so KV capacity cannot be derived"));
         }
+        if (e.isSglang() && e.totalKvBlocks() <= 0 && resolved.kvBlocksFromCoefficients().isPresent() && !source.isEmpty()) {
+            // the coefficients' capacity is in blocks of the vLLM runs they were fit on (vLLM's default 16 tokens):
+            // the SGLang core holds as many tokens in pages of page_size
+            int vllmBlockSize = Math.toIntExact(io.servesim.engine.EngineSettings.BLOCK_SIZE.defaultValue());
+            blocks = Math.max(1, (int) Math.min(Integer.MAX_VALUE, (long) blocks * vllmBlockSize / e.blockSizeTokens()));
+            source += " as " + blocks + " pages of " + e.blockSizeTokens() + " tokens (" + vllmBlockSize + "-token vLLM blocks)";
+        }
         LatencyModel latency = resolved.model();
         if (e.speculative().enabled()) {
             SpeculativePlan.Sized sized = SpeculativePlan.size(e, resolved, tp, blocks, source, phrase, keys, problems);

@@ -38,8 +38,8 @@ public final class SettingsCatalog {
             new Section("run", "The seed, the limits of a run and the fitness it is scored by.", RunSettings.ALL),
             new Section("deployment", "What is served, on which GPU and how many, priced by which latency model.",
                     DeploymentSettings.ALL),
-            new Section("engine", "One vLLM instance: scheduler limits, the KV cache and its CPU tier. Also under"
-                    + " deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
+            new Section("engine", "One instance: its engine core (vLLM's or SGLang's), scheduler limits, the KV cache"
+                    + " and its CPU tier. Also under deployment.pd.<pool>.engine, laid over the top-level engine.", EngineSettings.ALL),
             new Section("engine.speculative", "Speculative decoding (absent: none): who drafts, how many tokens per step and"
                     + " how often the target accepts them. Also under deployment.pd.<pool>.engine.speculative.",
                     io.servesim.engine.SpecDecodeSettings.ALL),

@@ -105,6 +105,19 @@ public final class SimConfigLoader {
         return root.resolved();
     }
 
+    /**
+     * The SGLang core orders its wait queue by {@code engine.schedule_policy}: a scheduler policy other than the
+     * default fcfs (which orders nothing) would not be applied, so it is refused with an engine of that kind.
+     */
+    private static void refuseSchedulerWithSglang(ConfigNode policies, PolicySpec scheduler, EngineConfig engine, PdSpec pd) {
+        boolean sglang = engine.isSglang() || (pd != null && (pd.prefill().engine().isSglang() || pd.decode().engine().isSglang()));
+        if (sglang && !"fcfs".equals(scheduler.name())) {
+            policies.problem(scheduler.path(), "'" + scheduler.name() + "' orders the vLLM core's wait queue; with"
+                    + " engine.kind: sglang the SGLang core orders it by engine.schedule_policy (lpm, fcfs, dfs-weight, lof,"
+                    + " random); remove the scheduler policy or set engine.kind: vllm");
+        }
+    }
+
     private static SimConfig bind(ConfigNode given, JsonNode written, Path baseDir) {
         JsonNode tree = withDefaultWorkload(written);
         ConfigNode root = tree == written ? given : given.over(tree);
@@ -137,6 +150,7 @@ public final class SimConfigLoader {
             bound.add(b);
             specs.put(kind, b.spec());
         }
+        refuseSchedulerWithSglang(policies, specs.get(PolicyKind.SCHEDULER), engine, pd);
         policies.finish();
         if (dp > 1 && !policies.has(PolicyKind.ROUTING.name())) {
             // vLLM's API server sends each request to a DP rank by its internal load balancer

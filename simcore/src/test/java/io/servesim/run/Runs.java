@@ -1,5 +1,8 @@
 package io.servesim.run;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.Request;
 import io.servesim.latency.LatencyModel;
@@ -48,5 +51,33 @@ public final class Runs {
 
     public static Result run(EngineConfig cfg, LatencyModel latency, List<Request> requests) {
         return run(cfg, latency, "fcfs", "constant", listOf(requests), 0);
+    }
+
+    /**
+     * The checks every run of an engine keeps, on two runs of one config and workload ({@code label} names it in
+     * failures): INV-6 determinism, INV-1 conservation (none unfinished without a horizon), INV-5 causality, token
+     * conservation, and each admission hitting fewer tokens than the request holds (the last is always computed).
+     */
+    public static void checkContract(Result first, Result second, long horizonUs, String label) {
+        assertEquals(first.records(), second.records(), "INV-6 determinism, " + label);
+        assertEquals(first.summary(), second.summary(), "INV-6 determinism, " + label);
+        RunSummary s = first.summary();
+        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped") + s.count("unfinished"),
+                "INV-1, " + label);
+        assertEquals(s.count("injected"), first.records().size(), label);
+        if (horizonUs == 0) {
+            assertEquals(0, s.count("unfinished"), label);
+        }
+        for (RequestRecord r : first.records()) {
+            if (r.status().equals(RequestRecord.COMPLETED)) {
+                assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
+                        && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + label + r);
+                assertTrue(r.outputTokens() >= 1
+                        && r.outputTokens() <= r.requestedOutputTokens() + 1, label + r);
+                // the record sums 1 + preemptions admissions
+                assertTrue(
+                        r.prefixHitTokens() < (long) (r.preemptions() + 1) * (r.inputTokens() + r.outputTokens()), label + r);
+            }
+        }
     }
 }

@@ -26,4 +26,15 @@ final class Workloads {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * The engine property tests' random load: {@code requests} requests at {@code rate} per second, prompts ~300
+     * tokens (to 3,000), outputs ~60 (to 400), a shared prefix of {@code prefixTokens} (none at 0).
+     */
+    static WorkloadSpec randomLoad(int rate, int requests, int prefixTokens) {
+        return of("""
+                {aggregate_rate: %d, num_requests: %d, input_distribution: {type: gaussian, params: {mean: 300, std_dev: 250, max: 3000}},
+                 output_distribution: {type: gaussian, params: {mean: 60, std_dev: 60, max: 400}}%s}"""
+                .formatted(rate, requests, prefixTokens > 0 ? ", prefix: {group: p, length: " + prefixTokens + "}" : ""));
+    }
 }
