@@ -224,8 +224,15 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
      * callers that build a config in code).
      */
     public EngineConfig withSglang(SglangConfig s) {
-        return new EngineConfig(maxNumSeqs, s.chunkedPrefillSize(), 0, maxModelLen, blockSizeTokens, totalKvBlocks,
-                gpuMemoryUtilization, prefixCaching, KvTierConfig.OFF, false, false, warmup, SpecDecodeConfig.OFF, s);
+        Copy c = new Copy(this);
+        c.maxNumBatchedTokens = s.chunkedPrefillSize();
+        c.longPrefillTokenThreshold = 0;
+        c.kvTiers = KvTierConfig.OFF;
+        c.macroSteps = false;
+        c.asyncScheduling = false;
+        c.speculative = SpecDecodeConfig.OFF;
+        c.sglang = s;
+        return c.build();
     }
 
     /**
@@ -261,8 +268,10 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
 
     /** This config with {@code max_model_len} and {@code total_kv_blocks} resolved. */
     public EngineConfig resolved(int maxModelLenTokens, int kvBlocks) {
-        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLenTokens, blockSizeTokens,
-                kvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, speculative, sglang);
+        Copy c = new Copy(this);
+        c.maxModelLen = maxModelLenTokens;
+        c.totalKvBlocks = kvBlocks;
+        return c.build();
     }
 
     /**
@@ -285,31 +294,77 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
 
     /** This config with vLLM's async scheduling on or off ({@link #asyncScheduling()}). */
     public EngineConfig withAsyncScheduling(boolean on) {
-        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, on, warmup, speculative, sglang);
+        Copy c = new Copy(this);
+        c.asyncScheduling = on;
+        return c.build();
     }
 
     /** This config with macro-steps on or off ({@link #macroSteps()}; off for the ranks of a {@link Lockstep} group). */
     public EngineConfig withMacroSteps(boolean on) {
-        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, on, asyncScheduling, warmup, speculative, sglang);
+        Copy c = new Copy(this);
+        c.macroSteps = on;
+        return c.build();
     }
 
     /** This config with the warm-up phase {@code w}. */
     public EngineConfig withWarmup(Warmup w) {
-        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, w, speculative, sglang);
+        Copy c = new Copy(this);
+        c.warmup = w;
+        return c.build();
     }
 
     /** This config with {@code tiers} (resolved) as its CPU tier. */
     public EngineConfig withKvTiers(KvTierConfig tiers) {
-        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, tiers, macroSteps, asyncScheduling, warmup, speculative, sglang);
+        Copy c = new Copy(this);
+        c.kvTiers = tiers;
+        return c.build();
     }
 
     /** This config with speculative decoding {@code s} ({@link SpecDecodeConfig#OFF}: none). */
     public EngineConfig withSpeculative(SpecDecodeConfig s) {
-        return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens,
-                totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, s, sglang);
+        Copy c = new Copy(this);
+        c.speculative = s;
+        return c.build();
+    }
+
+    /** A config being copied with some components changed: each starts as the original's (the with-methods). */
+    private static final class Copy {
+        private final int maxNumSeqs;
+        private int maxNumBatchedTokens;
+        private int longPrefillTokenThreshold;
+        private int maxModelLen;
+        private final int blockSizeTokens;
+        private int totalKvBlocks;
+        private final double gpuMemoryUtilization;
+        private final boolean prefixCaching;
+        private KvTierConfig kvTiers;
+        private boolean macroSteps;
+        private boolean asyncScheduling;
+        private Warmup warmup;
+        private SpecDecodeConfig speculative;
+        private SglangConfig sglang;
+
+        private Copy(EngineConfig e) {
+            maxNumSeqs = e.maxNumSeqs;
+            maxNumBatchedTokens = e.maxNumBatchedTokens;
+            longPrefillTokenThreshold = e.longPrefillTokenThreshold;
+            maxModelLen = e.maxModelLen;
+            blockSizeTokens = e.blockSizeTokens;
+            totalKvBlocks = e.totalKvBlocks;
+            gpuMemoryUtilization = e.gpuMemoryUtilization;
+            prefixCaching = e.prefixCaching;
+            kvTiers = e.kvTiers;
+            macroSteps = e.macroSteps;
+            asyncScheduling = e.asyncScheduling;
+            warmup = e.warmup;
+            speculative = e.speculative;
+            sglang = e.sglang;
+        }
+
+        private EngineConfig build() {
+            return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen,
+                    blockSizeTokens, totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps,
+                    asyncScheduling, warmup, speculative, sglang);
+        }
     }
 }
