@@ -19,14 +19,13 @@ import org.apache.parquet.hadoop.ParquetWriter;
 /**
  * The files a plan writes beside its rounds, into its staging folder (committed with the rounds when the plan ends):
  * {@code candidates/} and {@code frontier/} (Parquet, {@code schemas/plan_candidate.avsc} and
- * {@code schemas/plan_frontier.avsc}), {@code recommended.yaml} ({@link RecommendedConfig}), {@code vllm-serve.txt}
- * ({@link VllmCommand}) and {@code summary.txt} (what the command printed). Returns their paths relative to the folder.
+ * {@code schemas/plan_frontier.avsc}), {@code recommended.yaml} ({@link RecommendedConfig}), the engine's launch commands
+ * ({@code vllm-serve.txt} or {@code sglang-launch.txt}, {@link LaunchCommand}) and {@code summary.txt} (what the command printed). Returns their paths relative to the folder.
  */
 final class PlanOutputs {
     static final String CANDIDATES = "candidates";
     static final String FRONTIER = "frontier";
     static final String RECOMMENDED = "recommended.yaml";
-    static final String VLLM = "vllm-serve.txt";
     static final String SUMMARY_TEXT = "summary.txt";
     static final String SUMMARY_JSON = "_SUMMARY.json";
     static final String REPORT = "report.html";
@@ -36,7 +35,7 @@ final class PlanOutputs {
     }
 
     /**
-     * Writes the candidates, the frontier and, when there is one, the recommended config and its vLLM commands into
+     * Writes the candidates, the frontier and, when there is one, the recommended config and its launch commands into
      * {@code staging}, whose files will be committed to {@code dir}; returns the files written, relative.
      */
     static List<String> write(Path staging, Path dir, PlanSpec plan, PlanResult result) throws IOException {
@@ -49,9 +48,11 @@ final class PlanOutputs {
             int full = budgets.get(budgets.size() - 1);
             Files.writeString(staging.resolve(RECOMMENDED), RecommendedConfig.text(plan, r, plan.targetRps(), full, dir),
                     StandardCharsets.UTF_8);
-            Files.writeString(staging.resolve(VLLM), VllmCommand.text(plan, r, plan.targetRps(), full), StandardCharsets.UTF_8);
+            LaunchCommand launch = LaunchCommand.of(plan);
+            Files.writeString(staging.resolve(launch.file()), launch.text(plan, r, plan.targetRps(), full),
+                    StandardCharsets.UTF_8);
             out.add(RECOMMENDED);
-            out.add(VLLM);
+            out.add(launch.file());
         }
         return out;
     }

@@ -1,0 +1,138 @@
+package io.servesim.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.servesim.engine.EngineConfig;
+import io.servesim.latency.ModelCatalog;
+import io.servesim.run.RunPlan;
+import io.servesim.run.SimConfigLoader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The commands that deploy a recommended candidate on the engine the simulation ran: one server per engine instance
+ * ({@link VllmCommand} for {@code engine.kind: vllm}, {@link SglangCommand} for {@code sglang}), each with the engine
+ * settings the simulation used under the engine's own argument names, laid out 8 GPUs to a node, each instance on its
+ * own port from 8000 up and its own GPUs ({@code CUDA_VISIBLE_DEVICES}); a P/D deployment adds the engine's P/D proxy in
+ * front of its prefill and decode instances, on port 8192. A router in front of the replicas (the config's
+ * {@code policies.routing}) is not the engine's: the file says which one was simulated.
+ */
+abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
+    static final int GPUS_PER_NODE = 8;
+    static final int PROXY_PORT = 8192;
+
+    /** The commands of the engine core a plan's base config names ({@code engine.kind}; a plan's candidates keep it). */
+    static LaunchCommand of(PlanSpec plan) {
+        return "sglang".equals(plan.base().path("engine").path("kind").asText()) ? SglangCommand.INSTANCE
+                : VllmCommand.INSTANCE;
+    }
+
+    /** The file's name in the plan's folder. */
+    abstract String file();
+
+    /** The engine's name in the file's header ({@code vLLM}). */
+    abstract String engine();
+
+    /** How the P/D instances exchange KV and who joins them, for the header. */
+    abstract String pdNote();
+
+    /**
+     * The command line of one instance: {@code role} is {@code replica}, {@code prefill} or {@code decode};
+     * {@code given} the config's {@code engine:} section as written.
+     */
+    abstract String server(Instance instance, EngineConfig e, JsonNode given);
+
+    /**
+     * The P/D proxy's lines (a comment saying where it comes from, then its command), joining prefill instances
+     * {@code [0, prefill)} and the {@code decode} ones after them.
+     */
+    abstract List<String> proxy(int prefill, int decode, int tp);
+
+    /** One engine instance: its slot (port 8000 + slot), model argument, TP degree, GPUs and role. */
+    record Instance(int slot, String model, int tp, String role) {
+        int port() {
+            return 8000 + slot;
+        }
+
+        /** The GPUs of the instance on its node. */
+        String devices() {
+            List<String> out = new ArrayList<>();
+            for (int g = 0; g < tp; g++) {
+                out.add(String.valueOf((slot * tp + g) % GPUS_PER_NODE));
+            }
+            return String.join(",", out);
+        }
+
+        /** The host of the instance: localhost on node 0, {@code node<N>} on the others. */
+        String host() {
+            int node = slot * tp / GPUS_PER_NODE;
+            return node == 0 ? "localhost" : "node" + node;
+        }
+    }
+
+    /** The file's text for {@code c} of {@code plan}. */
+    final String text(PlanSpec plan, Candidate c, double rateRps, int requests) {
+        var tree = RecommendedConfig.tree(plan, c, rateRps, requests, plan.baseDir());
+        RunPlan run = RunPlan.prepare(SimConfigLoader.bind(tree, plan.baseDir()));
+        String model = served(tree.path("deployment").path("model").asText());
+        JsonNode engineTree = tree.path("engine");
+        String routing = tree.path("policies").path("routing").isTextual() ? tree.path("policies").path("routing").asText()
+                : tree.path("policies").path("routing").path("name").asText("round-robin");
+        StringBuilder out = new StringBuilder();
+        out.append("# servesim ").append(plan.capacityOnly() ? "capacity" : "plan " + plan.name()).append(": ")
+                .append(c.id()).append(", ").append(c.gpus()).append(" x ").append(c.gpu()).append(" (TP ").append(c.tp())
+                .append(")\n# One ").append(engine()).append(" server per engine instance, ").append(GPUS_PER_NODE)
+                .append(" GPUs to a node. ");
+        List<String> lines = new ArrayList<>();
+        if (c.fleet() instanceof Fleet.Disaggregated d) {
+            var pd = run.setup().pd();
+            out.append("P/D: ").append(d.prefill()).append(" prefill and ").append(d.decode()).append(" decode instances ")
+                    .append(pdNote()).append('\n');
+            lines.addAll(instances(model, c.tp(), pd.prefill().engine(), engineTree, d.prefill(), 0, "prefill"));
+            lines.addAll(instances(model, c.tp(), pd.decode().engine(), engineTree, d.decode(), d.prefill(), "decode"));
+            lines.addAll(proxy(d.prefill(), d.decode(), c.tp()));
+        } else {
+            out.append(c.fleet().instances() == 1 ? "One replica" : "A router in front of the " + c.fleet().instances()
+                    + " replicas spreads the requests (simulated: " + routing + ")").append(".\n");
+            lines.addAll(instances(model, c.tp(), run.engineConfig(), engineTree, c.fleet().instances(), 0, "replica"));
+        }
+        lines.forEach(l -> out.append(l).append('\n'));
+        return out.toString();
+    }
+
+    /**
+     * The model argument of the server for the config's {@code deployment.model}: a bundled model's Hub id as the Hub
+     * spells it (the config may write it in any case, or as the file stem), an alias or an unknown id as written, and
+     * for a config.json path the folder holding it (both engines load a local model from its folder).
+     */
+    static String served(String model) {
+        if (model.endsWith(".json")) {
+            java.nio.file.Path parent = java.nio.file.Path.of(model).getParent();
+            return parent == null ? "." : parent.toString();
+        }
+        return ModelCatalog.builtIn().find(model)
+                .filter(e -> e.id().equalsIgnoreCase(model) || e.file().equalsIgnoreCase(model + ".config.json"))
+                .flatMap(ModelCatalog.Entry::hubId).orElse(model);
+    }
+
+    /** Instances {@code [first, first + count)} of {@code role}, as the proxy addresses them (no model). */
+    static List<Instance> range(int first, int count, int tp, String role) {
+        List<Instance> out = new ArrayList<>();
+        for (int slot = first; slot < first + count; slot++) {
+            out.add(new Instance(slot, "", tp, role));
+        }
+        return out;
+    }
+
+    private List<String> instances(String model, int tp, EngineConfig e, JsonNode given, int count, int first, String role) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Instance instance = new Instance(first + i, model, tp, role);
+            int gpu0 = instance.slot() * tp;
+            if (gpu0 % GPUS_PER_NODE == 0 || i == 0) {
+                out.add("# node " + gpu0 / GPUS_PER_NODE + (i == 0 ? ", " + role + " instances" : ""));
+            }
+            out.add(server(instance, e, given));
+        }
+        return out;
+    }
+}
