@@ -92,6 +92,10 @@ class SglangCoreRunTest {
                 {"engine: {kind: sglang, kv_cpu_blocks: 100}", "engine.kv_cpu_blocks: is a setting of the vllm engine core"},
                 {"engine: {kind: sglang}\npolicies: {scheduler: sjf}", "policies.scheduler"},
                 {"engine: {kind: sgl}", "engine.kind"},
+                // a Mooncake trace names 512-token blocks: the core's block size is its page_size, and 48 does not divide 512
+                {"engine: {kind: sglang, page_size: 48}\nworkload: {trace: {format: mooncake, path: '" + Path.of("..", "sweeps",
+                        "data", "traces", "mooncake_fast25", "conversation_trace.jsonl").toAbsolutePath() + "'}}",
+                        "engine.page_size: must divide 512 (the workload's trace block size)"},
         };
         for (String[] c : cases) {
             Path cfg = Files.writeString(tmp.resolve("bad.yaml"), base + c[0] + "\n");

@@ -219,6 +219,11 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         return sglang != null;
     }
 
+    /** The name the config gives the KV block size under this core: SGLang's {@code page_size}, vLLM's {@code block_size}. */
+    public String blockSizeKey() {
+        return isSglang() ? "page_size" : "block_size";
+    }
+
     /**
      * This config as the SGLang core with {@code s} (macro-steps, async scheduling and the CPU tier off; tests and
      * callers that build a config in code).

@@ -36,7 +36,8 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         int pBlock = spec.prefill().engine().blockSizeTokens();
         int dBlock = spec.decode().engine().blockSizeTokens();
         if (pBlock != dBlock) {
-            problems.add(new ConfigException.Problem(spec.decode().path() + ".engine.block_size", "must equal the prefill"
+            problems.add(new ConfigException.Problem(spec.decode().path() + ".engine." + spec.decode().engine().blockSizeKey(),
+                    "must equal the prefill"
                     + " pool's block size " + pBlock + " (KV moves in whole blocks), got " + dBlock));
         }
         decodeHoldsWhatPrefillAccepts(prefill.setup().engine().maxModelLen(), decode.setup().engine().maxModelLen(), spec,

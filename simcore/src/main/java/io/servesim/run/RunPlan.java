@@ -65,7 +65,7 @@ public final class RunPlan {
                 cfg.latency().tp(), ep == null ? 1 : ep.ranks(), cfg.cluster().instances(),
                 cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null,
                 FleetKeys.AGGREGATED, problems);
-        checkWorkload(cfg, cfg.engine().blockSizeTokens(), problems);
+        checkWorkload(cfg, cfg.engine(), problems);
         AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
         checkCostPriced(cfg, autoscaling.usdPerGpuHour(), cfg.latency().hardware(), problems);
         if (!problems.isEmpty()) {
@@ -106,7 +106,7 @@ public final class RunPlan {
     private static RunPlan preparePd(SimConfig cfg) {
         List<ConfigException.Problem> problems = new ArrayList<>();
         PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), cfg.seed(), problems);
-        checkWorkload(cfg, cfg.pd().prefill().engine().blockSizeTokens(), problems);
+        checkWorkload(cfg, cfg.pd().prefill().engine(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
         if (pd != null) {
             checkCostPriced(cfg, pd.setup().usdPerHour(), cfg.pd().prefill().latency().hardware() + " or "
@@ -275,7 +275,8 @@ public final class RunPlan {
      * The workload is required, a trace must hold a request (an empty one would run nothing and exit 0 with an
      * all-null summary), and a trace's block size must be a multiple of the engines' block size.
      */
-    private static void checkWorkload(SimConfig cfg, int blockSizeTokens, List<ConfigException.Problem> problems) {
+    private static void checkWorkload(SimConfig cfg, EngineConfig engine, List<ConfigException.Problem> problems) {
+        int blockSizeTokens = engine.blockSizeTokens();
         if (cfg.workload() == null) {
             problems.add(new ConfigException.Problem("workload", "required: a workload spec (inline, a file path or {scenario: name})"));
         }
@@ -286,7 +287,7 @@ public final class RunPlan {
         }
         int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();
         if (divide > 0 && divide % blockSizeTokens != 0) {
-            problems.add(new ConfigException.Problem("engine.block_size", "must divide " + divide
+            problems.add(new ConfigException.Problem("engine." + engine.blockSizeKey(), "must divide " + divide
                     + " (the workload's trace block size) for prefix reuse to map onto KV blocks; got " + blockSizeTokens));
         }
     }
