@@ -1,6 +1,7 @@
 package io.servesim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.exit.ExitCode;
@@ -41,6 +42,19 @@ class CalibrateCommandTest {
         out.reset();
         assertEquals(0, ReplayRealCommand.run(run, new ReplayOptions("blackbox", null, null, null, null), file,
                 dir.resolve("r.parquet"), new PrintStream(out, true, StandardCharsets.UTF_8), System.err, false));
+    }
+
+    @Test
+    void anExpertParallelRunIsRefusedWithTheFieldAndTheModelsThatReplayIt() throws Exception {
+        // the shipped DP 2 + EP run: blackbox coefficients price one engine's step, not a lockstep group's
+        Path run = Path.of("..", "sweeps", "data", "validation", "vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep");
+        Path file = dir.resolve("coeffs.yaml");
+        assertEquals(2, calibrate(run, file));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("meta.json engine_kwargs.enable_expert_parallel: an expert-parallel run (2 data-parallel"
+                + " ranks stepping in lockstep) cannot be calibrated"), e);
+        assertTrue(e.contains("--latency-model roofline` or `profiled`"), e);
+        assertFalse(Files.exists(file), "nothing written");
     }
 
     @Test

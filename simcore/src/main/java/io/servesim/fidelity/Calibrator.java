@@ -74,6 +74,13 @@ public final class Calibrator {
         }
         int fitted = Math.max(1, (int) Math.round(run.measured().size() * (1 - holdout)));
         EngineSettings s = run.settings();
+        if (s.expertParallel() && s.dataParallel() > 1) {
+            throw new ConfigException(run.directory().resolve("meta.json") + " engine_kwargs.enable_expert_parallel",
+                    "an expert-parallel run ("
+                    + s.dataParallel() + " data-parallel ranks stepping in lockstep) cannot be calibrated: blackbox"
+                    + " coefficients price one engine's step, and a lockstep step is the slowest rank's plus the experts'"
+                    + " all-to-all; replay it with `servesim replay-real --latency-model roofline` or `profiled`");
+        }
         double tpotUs = run.measured().stream().mapToDouble(MeasuredRequest::tpotMs).filter(Double::isFinite)
                 .average().orElse(10) * 1e3;
         BlackboxCoefficients start = beta(tpotUs / 2, tpotUs / s.maxNumBatchedTokens(), tpotUs / (2.0 * s.maxNumSeqs()));
