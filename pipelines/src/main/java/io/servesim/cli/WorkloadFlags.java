@@ -65,6 +65,9 @@ final class WorkloadFlags {
             add(o, "workload.trace.skip_bad_lines", skipBadLines);
         } else {
             refuseSkip();
+            if (finalWorkload != null && finalWorkload.has("stages")) {
+                refuseStagedRate();
+            }
             add(o, "workload.aggregate_rate", rate);
             add(o, "workload.num_requests", numRequests);
         }
@@ -88,9 +91,8 @@ final class WorkloadFlags {
             refuseSkip();
             GeneratorSpec g = (GeneratorSpec) w;
             Double r = parsed(WorkloadSettings.AGGREGATE_RATE, rate);
-            if (r != null && !g.stages().isEmpty()) {
-                throw new UsageException("--rate does not apply to a staged load (workload.stages): each stage's rate sets"
-                        + " the clients' rates; drop --rate");
+            if (!g.stages().isEmpty()) {
+                refuseStagedRate();
             }
             if (r != null && !g.hasRate()) {
                 throw new UsageException("--rate does not apply to this workload: every client's arrival process is"
@@ -120,6 +122,13 @@ final class WorkloadFlags {
         T value = parent.get(setting);
         parent.throwIfProblems();
         return value;
+    }
+
+    private void refuseStagedRate() {
+        if (rate != null) {
+            throw new UsageException("--rate does not apply to a staged load (workload.stages): each stage's rate sets"
+                    + " the clients' rates; drop --rate");
+        }
     }
 
     private void refuseRate() {

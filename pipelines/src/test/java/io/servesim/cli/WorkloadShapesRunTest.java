@@ -47,4 +47,22 @@ class WorkloadShapesRunTest {
             assertTrue(rs.getLong(8) >= 992, "min prefix hit after the first round: " + rs.getLong(8));
         }
     }
+
+    /** A staged load's rates are its stages': --rate is refused by name, whether the stages are inline or in a file. */
+    @Test
+    void rateIsRefusedForAStagedLoadInlineOrInAFile(@TempDir Path tmp) throws Exception {
+        String deployment = "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1}\n";
+        Path inline = Files.writeString(tmp.resolve("inline.yaml"), deployment + """
+                workload:
+                  stages: [{rate: 2, duration_us: 10s}]
+                  input_distribution: {type: constant, params: {value: 50}}
+                  output_distribution: {type: constant, params: {value: 50}}
+                """);
+        Path file = Files.writeString(tmp.resolve("file.yaml"), deployment + "workload: " + EXAMPLE + "\n");
+        for (Path cfg : new Path[] {inline, file}) {
+            CliRun.Result r = CliRun.exec("run", "--config", cfg.toString(), "--rate", "5");
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("--rate does not apply to a staged load (workload.stages)"), cfg + ": " + r.err());
+        }
+    }
 }
