@@ -36,7 +36,7 @@ public final class DatasetSchemas {
     static Schema withKeys(Schema base, List<String> axes) {
         List<Schema.Field> fields = new ArrayList<>();
         Schema string = Schema.create(Schema.Type.STRING);
-        fields.add(new Schema.Field(CELL_ID, string, "Stable cell id: first 16 hex digits of SHA-256 over the cell's resolved run config (canonical JSON, seed included)."));
+        fields.add(new Schema.Field(CELL_ID, string, "Stable cell id: first 16 hex digits of SHA-256 over the cell's resolved run config (canonical JSON, seed included) and the contents of the files it reads."));
         for (String axis : axes) {
             fields.add(new Schema.Field(axis, string, "Label of the sweep axis '" + axis + "' (the value, or the name of a named alternative)."));
         }

@@ -42,6 +42,7 @@ public final class Grid {
         int[] choice = new int[dimensions.size()];
         int[] valueOf = new int[spec.axes().size()];
         int index = 0;
+        InputFiles inputs = new InputFiles();
         do {
             for (int d = 0; d < dimensions.size(); d++) {
                 for (int axis : dimensions.get(d).axes()) {
@@ -55,8 +56,11 @@ public final class Grid {
             }
             for (long seed : spec.seeds()) {
                 try {
-                    String json = resolve(spec, valueOf, seed);
-                    cells.add(new Cell(index, cellId(json), labels, seed, json, spec.baseDir().toString()));
+                    JsonNode tree = canonical(resolve(spec, valueOf, seed));
+                    String json = tree.toString();
+                    String files = inputs.of(tree, spec.baseDir());
+                    cells.add(new Cell(index, cellId(files.isEmpty() ? json : json + "\n" + files), labels, seed, json,
+                            spec.baseDir().toString()));
                 } catch (ConfigException e) {
                     invalid.add(new InvalidCell(labels, seed, e.problems()));
                 }
@@ -66,8 +70,8 @@ public final class Grid {
         return new Expansion(cells, invalid);
     }
 
-    /** The base with the chosen value of every axis applied and the seed set, as canonical JSON. */
-    private static String resolve(SweepSpec spec, int[] valueOf, long seed) {
+    /** The base with the chosen value of every axis applied and the seed set. */
+    private static ObjectNode resolve(SweepSpec spec, int[] valueOf, long seed) {
         ObjectNode tree = spec.base().deepCopy();
         for (int a = 0; a < spec.axes().size(); a++) {
             for (Map.Entry<String, JsonNode> set : spec.axes().get(a).values().get(valueOf[a]).assignments().entrySet()) {
@@ -75,12 +79,13 @@ public final class Grid {
             }
         }
         tree.set("seed", LongNode.valueOf(seed));
-        return canonical(tree).toString();
+        return tree;
     }
 
     /**
-     * Stable cell id: the first 16 hex digits of SHA-256 over the resolved config's canonical JSON
-     * (keys sorted, seed included). Equal configs get equal ids in any sweep, on any machine.
+     * Stable cell id: the first 16 hex digits of SHA-256 over the resolved config's canonical JSON (keys sorted, seed
+     * included), followed by the contents of the files it reads when it reads any ({@link InputFiles}). Equal configs
+     * over equal inputs get equal ids in any sweep, on any machine; an edited input gives new ids.
      */
     public static String cellId(String canonicalJson) {
         try {

@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Grid expansion: cross product order, zip groups, named alternatives, replicate seeds, stable cell ids. */
 class GridTest {
@@ -108,5 +110,64 @@ class GridTest {
         List<Cell> c = Grid.expand(spec("name: u\naxes: [{name: load, path: workload.aggregate_rate, values: [20]}]\nseeds: [2]\n")).cells();
         assertEquals(a.get(3).cellId(), c.get(0).cellId());
         assertTrue(a.get(0).cellId().matches("[0-9a-f]{16}"));
+    }
+
+    private static List<String> ids(Path dir) throws Exception {
+        SweepSpec spec = SweepFile.bind((ObjectNode) YAML.readTree("""
+                name: t
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1}
+                  policies: {routing: {name: code, params: {source: code/Route.java}}}
+                  workload: wl.yaml
+                axes: [{name: mns, path: engine.max_num_seqs, values: [8, 16]}]
+                seeds: [1]
+                """), dir);
+        return Grid.expand(spec).cells().stream().map(Cell::cellId).toList();
+    }
+
+    /**
+     * A cell id covers what the files its config names hold: the workload file, the trace that file names (relative
+     * to it) and a policy's source. Editing any of them gives new ids, so a resumed sweep runs its cells again;
+     * the same inputs in another folder give the same ids.
+     */
+    @Test
+    void cellIdsChangeWithTheInputsTheConfigReadsNotWithWhereTheyAre(@TempDir Path tmp) throws Exception {
+        Path a = Files.createDirectories(tmp.resolve("a"));
+        Files.createDirectories(a.resolve("code"));
+        Files.createDirectories(a.resolve("traces"));
+        Files.writeString(a.resolve("wl.yaml"), "trace: {format: csv, path: traces/t.csv}\n");
+        Files.writeString(a.resolve("traces/t.csv"), "arrival_us,input_tokens,output_tokens\n0,10,5\n");
+        Files.writeString(a.resolve("code/Route.java"), "class Route {}\n");
+        List<String> first = ids(a);
+        assertEquals(2, first.stream().distinct().count());
+        assertEquals(first, ids(a), "same inputs, same ids");
+
+        Path b = tmp.resolve("b");
+        copyTree(a, b);
+        assertEquals(first, ids(b), "moved: same ids");
+
+        Files.writeString(b.resolve("traces/t.csv"), "arrival_us,input_tokens,output_tokens\n0,11,5\n");
+        List<String> traceEdited = ids(b);
+        assertNotEquals(first.get(0), traceEdited.get(0), "the trace the workload file names changed");
+
+        Files.writeString(b.resolve("code/Route.java"), "class Route { }\n");
+        List<String> codeEdited = ids(b);
+        assertNotEquals(traceEdited.get(0), codeEdited.get(0), "the policy source changed");
+
+        Files.writeString(b.resolve("wl.yaml"), "trace: {format: csv, path: traces/t.csv}  # edited\n");
+        assertNotEquals(codeEdited.get(0), ids(b).get(0), "the workload file changed");
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target);
+                }
+            }
+        }
     }
 }

@@ -147,6 +147,40 @@ class SweepOutputSafetyTest {
         assertEquals(before, tree(out), "a refused resume touches nothing");
     }
 
+    /** An input edited while a sweep was interrupted: its finished cells were computed from the old one, so no resume. */
+    @Test
+    void resumeAfterAnInputFileChangedIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("wl.yaml"), """
+                aggregate_rate: 10
+                num_requests: 20
+                input_distribution: {type: constant, params: {value: 64}}
+                output_distribution: {type: constant, params: {value: 8}}
+                """);
+        Path sweep = TestSweeps.write(tmp, "edited", """
+                name: edited
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, tp: 1}
+                  workload: wl.yaml
+                axes: [{name: seqs, path: engine.max_num_seqs, values: [8, 16]}]
+                seeds: [1]
+                """);
+        Path out = tmp.resolve("out");
+        Path staging = out.resolve(OutputDir.STAGING);
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
+        SweepSidecars.writeSweep(staging, plan);
+        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), List.of());
+        OutputManifest.incomplete("interrupted", List.of()).write(out);
+        Map<String, String> before = tree(out);
+
+        Files.writeString(tmp.resolve("wl.yaml"), Files.readString(tmp.resolve("wl.yaml")).replace("64", "640"));
+        TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("cannot resume") && r.err().contains("a file it reads (a workload, trace or base"
+                + " config file) changed since"), r.err());
+        assertEquals(before, tree(out), "a refused resume touches nothing");
+    }
+
     /** Every file under {@code dir} with its content digest, by relative path. */
     static Map<String, String> tree(Path dir) throws IOException {
         Map<String, String> files = new TreeMap<>();
