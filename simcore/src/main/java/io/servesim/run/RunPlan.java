@@ -18,7 +18,11 @@ import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.metrics.RecordSink;
 import io.servesim.metrics.RunSummary;
+import io.servesim.workload.GeneratorSpec;
+import io.servesim.workload.NetworkSpec;
+import io.servesim.workload.RequestSource;
 import io.servesim.workload.TraceSpec;
+import io.servesim.workload.WorkloadSpec;
 import io.servesim.workload.trace.TraceHead;
 import java.util.ArrayList;
 import java.util.List;
@@ -348,7 +352,7 @@ public final class RunPlan {
      */
     public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions, DecisionSink decisions,
                           TraceOptions trace) {
-        Simulation sim = new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions);
+        Simulation sim = new Simulation(setup, source(), sink, sessions);
         return (trace.on() ? sim.traceDecisions(decisions, trace) : sim).run();
     }
 
@@ -357,7 +361,7 @@ public final class RunPlan {
      * {@code sessions}.
      */
     public RunSummary run(RecordSink sink, io.servesim.metrics.SessionSink sessions) {
-        return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink, sessions).run();
+        return new Simulation(setup, source(), sink, sessions).run();
     }
 
     /**
@@ -365,7 +369,21 @@ public final class RunPlan {
      * counterfactual candidates): one re-simulation per alternative ({@link RealizedRegretProbe}).
      */
     public List<io.servesim.decisions.RealizedRegret> realizedRegret(List<io.servesim.decisions.DecisionRecord> sampled) {
-        return new RealizedRegretProbe(setup, () -> config.workload().open(config.seed(), config.horizonUs())).probe(sampled);
+        return new RealizedRegretProbe(setup, () -> source()).probe(sampled);
+    }
+
+    /**
+     * A fresh source of the run's requests. With a default client network ({@code frontend.network_rtt_us}) a
+     * generated workload's clients without a {@code network:} of their own get it ({@link GeneratorSpec#withDefaultNetwork}),
+     * so a session's follow-ups pay its request leg too; a trace's requests get it on arrival ({@link ClientNetworkFeature}).
+     */
+    private RequestSource source() {
+        WorkloadSpec w = config.workload();
+        long rttUs = setup.frontEnd().defaultNetworkRttUs();
+        if (rttUs > 0 && w instanceof GeneratorSpec g) {
+            w = g.withDefaultNetwork(new NetworkSpec(0, NetworkSpec.UNLIMITED, rttUs));
+        }
+        return w.open(config.seed(), config.horizonUs());
     }
 
     /** The routing policy's template name ({@code policies.routing.name}). */
@@ -375,7 +393,7 @@ public final class RunPlan {
 
     /** One fresh simulation run; records stream to {@code sink}. */
     public RunSummary run(RecordSink sink) {
-        return new Simulation(setup, config.workload().open(config.seed(), config.horizonUs()), sink).run();
+        return new Simulation(setup, source(), sink).run();
     }
 
     /** What the serving front end adds to this run's latencies, or why it is off (for summaries). */

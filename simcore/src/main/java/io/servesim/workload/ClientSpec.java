@@ -45,6 +45,13 @@ public record ClientSpec(String id, String tenantId, String sloClass, double rat
                 reasoning, multimodal);
     }
 
+    /** This client with the network {@code n} ({@code network:}). */
+    public ClientSpec withNetwork(NetworkSpec n) {
+        return new ClientSpec(id, tenantId, sloClass, rateFraction, arrival, input, output, prefix, priority,
+                streamingProbability, conversation, startUs, stopUs, n, maxOutputTokens, agentic, promptPool,
+                reasoning, multimodal);
+    }
+
     /** Whether the client has one session only (reasoning.multi_turn.single_session): its arrival process fires once. */
     boolean singleSession() {
         return reasoning != null && reasoning.multiTurn() != null && reasoning.multiTurn().singleSession();

@@ -39,6 +39,17 @@ public record GeneratorSpec(OptionalLong seed, double aggregateRateRps, long num
         return new GeneratorSpec(seed, rateRps, requests, horizonUs, clients, notes, stages, stageIntervalUs);
     }
 
+    /**
+     * This workload with {@code network} for every client that gives none of its own (the serving front end's
+     * {@code frontend.network_rtt_us}): its sends then follow its arrival process and reach the server a request leg
+     * later, and a session's next turn is sent a think time after the previous response reached the client, as for a
+     * client with its own {@code network:}.
+     */
+    public GeneratorSpec withDefaultNetwork(NetworkSpec network) {
+        List<ClientSpec> given = clients.stream().map(c -> c.network() == null ? c.withNetwork(network) : c).toList();
+        return new GeneratorSpec(seed, aggregateRateRps, numRequests, horizonUs, given, warnings, stages, stageIntervalUs);
+    }
+
     /** Whether some client runs at a share of the aggregate rate (else every client's arrival process sets its own). */
     public boolean hasRate() {
         return clients.stream().anyMatch(c -> c.arrival().hasRate());
