@@ -1,6 +1,8 @@
 package io.servesim.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.servesim.config.Overrides;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.ModelCatalog;
 import io.servesim.run.RunPlan;
@@ -20,10 +22,14 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     static final int GPUS_PER_NODE = 8;
     static final int PROXY_PORT = 8192;
 
-    /** The commands of the engine core a plan's base config names ({@code engine.kind}; a plan's candidates keep it). */
-    static LaunchCommand of(PlanSpec plan) {
-        return "sglang".equals(plan.base().path("engine").path("kind").asText()) ? SglangCommand.INSTANCE
-                : VllmCommand.INSTANCE;
+    /**
+     * The commands of the engine core candidate {@code c} of {@code plan} runs: its {@code engine.kind}, from the base
+     * config or the candidate's engine variant ({@code space.engine}).
+     */
+    static LaunchCommand of(PlanSpec plan, Candidate c) {
+        ObjectNode tree = plan.base().deepCopy();
+        c.assignments().forEach((path, value) -> Overrides.set(tree, path, value.deepCopy()));
+        return "sglang".equals(tree.path("engine").path("kind").asText()) ? SglangCommand.INSTANCE : VllmCommand.INSTANCE;
     }
 
     /** The file's name in the plan's folder. */

@@ -114,7 +114,7 @@ public final class PlanJob {
             Files.writeString(staging.resolve(PlanOutputs.SUMMARY_TEXT), summary, StandardCharsets.UTF_8);
             fresh.add(PlanOutputs.SUMMARY_TEXT);
             List<String[]> shown = new ArrayList<>();
-            for (String f : List.of(PlanOutputs.SUMMARY_TEXT, PlanOutputs.RECOMMENDED, LaunchCommand.of(spec).file())) {
+            for (String f : List.of(PlanOutputs.SUMMARY_TEXT, PlanOutputs.RECOMMENDED, VllmCommand.FILE, SglangCommand.FILE)) {
                 if (fresh.contains(f)) {
                     shown.add(new String[] {f, Files.readString(staging.resolve(f), StandardCharsets.UTF_8)});
                 }

@@ -48,7 +48,7 @@ final class PlanOutputs {
             int full = budgets.get(budgets.size() - 1);
             Files.writeString(staging.resolve(RECOMMENDED), RecommendedConfig.text(plan, r, plan.targetRps(), full, dir),
                     StandardCharsets.UTF_8);
-            LaunchCommand launch = LaunchCommand.of(plan);
+            LaunchCommand launch = LaunchCommand.of(plan, r);
             Files.writeString(staging.resolve(launch.file()), launch.text(plan, r, plan.targetRps(), full),
                     StandardCharsets.UTF_8);
             out.add(RECOMMENDED);

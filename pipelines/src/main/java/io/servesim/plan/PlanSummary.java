@@ -67,7 +67,7 @@ final class PlanSummary {
                 out.append("  ... ").append(result.frontier().size() - FRONTIER_ROWS).append(" more in frontier/\n");
             }
         }
-        out.append("written: ").append(dir).append("/ (").append(r != null ? "recommended.yaml, " + LaunchCommand.of(spec).file() + ", " : "")
+        out.append("written: ").append(dir).append("/ (").append(r != null ? "recommended.yaml, " + LaunchCommand.of(spec, r).file() + ", " : "")
                 .append("candidates/, frontier/, rounds/, report.html)").append('\n');
         if (invalid > 0) {
             out.append(invalid).append(" candidates cannot run (their reason is in candidates/)\n");

@@ -40,7 +40,7 @@ class LaunchCommandTest {
                 space: {gpus: [H100], tp: [2], pd: {prefill: [1], decode: [2]}}
                 """), Path.of(".").toAbsolutePath());
         Candidate pd = plan.candidates().get(0);
-        assertSame(VllmCommand.INSTANCE, LaunchCommand.of(plan));
+        assertSame(VllmCommand.INSTANCE, LaunchCommand.of(plan, pd));
         String text = VllmCommand.INSTANCE.text(plan, pd, 4, 100);
         // 1 prefill + 2 decode instances at TP 2: GPUs 0-1, 2-3, 4-5 of node 0, ports 8000-8002, NIXL ports 5600-5602
         assertTrue(text.contains("CUDA_VISIBLE_DEVICES=0,1 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve"
@@ -64,8 +64,8 @@ class LaunchCommandTest {
                 slo: [{ttft_p99_ms: 500}]
                 space: {gpus: [H100], tp: [2], pd: {prefill: [2], decode: [1]}}
                 """), Path.of(".").toAbsolutePath());
-        assertSame(SglangCommand.INSTANCE, LaunchCommand.of(plan));
-        assertEquals("sglang-launch.txt", LaunchCommand.of(plan).file());
+        assertSame(SglangCommand.INSTANCE, LaunchCommand.of(plan, plan.candidates().get(0)));
+        assertEquals("sglang-launch.txt", LaunchCommand.of(plan, plan.candidates().get(0)).file());
         String text = SglangCommand.INSTANCE.text(plan, plan.candidates().get(0), 4, 100);
         // 2 prefill + 1 decode instances at TP 2: GPUs 0-1, 2-3, 4-5, ports 8000-8002; prefill bootstrap ports 8998, 8999;
         // the ratio's initial value differs from SGLang's 0.7, so it is set in SGLang's environment variable;
@@ -82,6 +82,24 @@ class LaunchCommandTest {
                 + " --prefill http://localhost:8000 8998 --prefill http://localhost:8001 8999"
                 + " --decode http://localhost:8002 --host 0.0.0.0 --port 8192"), text);
         assertFalse(text.contains("vllm"), text);
+    }
+
+    @Test
+    void eachCandidateGetsTheCommandsOfTheCoreItsEngineVariantRuns() throws Exception {
+        PlanSpec plan = PlanFile.bind(CapacitySearchTest.config("""
+                name: cores
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline}
+                  workload: {scenario: chat, arrival: {process: poisson}}
+                target_rate_rps: 4
+                slo: [{ttft_p99_ms: 500}]
+                space: {gpus: [H100], tp: [1], replicas: {min: 1, max: 1}, engine: {vllm: {}, sglang: {kind: sglang}}}
+                """), Path.of(".").toAbsolutePath());
+        for (Candidate c : plan.candidates()) {
+            LaunchCommand expected = c.engine().equals("sglang") ? SglangCommand.INSTANCE : VllmCommand.INSTANCE;
+            assertSame(expected, LaunchCommand.of(plan, c), c.id());
+        }
+        assertEquals(2, plan.candidates().size());
     }
 
     @Test
