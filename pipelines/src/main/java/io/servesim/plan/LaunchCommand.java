@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.Overrides;
 import io.servesim.engine.EngineConfig;
+import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.ModelCatalog;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
@@ -53,8 +54,8 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
      */
     abstract List<String> proxy(int prefill, int decode, int tp);
 
-    /** One engine instance: its slot (port 8000 + slot), model argument, TP degree, GPUs and role. */
-    record Instance(int slot, String model, int tp, String role) {
+    /** One engine instance: its slot (port 8000 + slot), model argument, TP degree, role and KV cache width. */
+    record Instance(int slot, String model, int tp, String role, KvCacheDtype kvCache) {
         int port() {
             return 8000 + slot;
         }
@@ -81,6 +82,8 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
         RunPlan run = RunPlan.prepare(SimConfigLoader.bind(tree, plan.baseDir()));
         String model = served(tree.path("deployment").path("model").asText());
         JsonNode engineTree = tree.path("engine");
+        KvCacheDtype kvCache = KvCacheDtype.find(tree.path("deployment").path("kv_cache_dtype").asText("auto"))
+                .orElse(KvCacheDtype.AUTO);
         String routing = tree.path("policies").path("routing").isTextual() ? tree.path("policies").path("routing").asText()
                 : tree.path("policies").path("routing").path("name").asText("round-robin");
         StringBuilder out = new StringBuilder();
@@ -93,13 +96,16 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
             var pd = run.setup().pd();
             out.append("P/D: ").append(d.prefill()).append(" prefill and ").append(d.decode()).append(" decode instances ")
                     .append(pdNote()).append('\n');
-            lines.addAll(instances(model, c.tp(), pd.prefill().engine(), engineTree, d.prefill(), 0, "prefill"));
-            lines.addAll(instances(model, c.tp(), pd.decode().engine(), engineTree, d.decode(), d.prefill(), "decode"));
+            lines.addAll(instances(new Instance(0, model, c.tp(), "prefill", kvCache), pd.prefill().engine(), engineTree,
+                    d.prefill()));
+            lines.addAll(instances(new Instance(d.prefill(), model, c.tp(), "decode", kvCache), pd.decode().engine(),
+                    engineTree, d.decode()));
             lines.addAll(proxy(d.prefill(), d.decode(), c.tp()));
         } else {
             out.append(c.fleet().instances() == 1 ? "One replica" : "A router in front of the " + c.fleet().instances()
                     + " replicas spreads the requests (simulated: " + routing + ")").append(".\n");
-            lines.addAll(instances(model, c.tp(), run.engineConfig(), engineTree, c.fleet().instances(), 0, "replica"));
+            lines.addAll(instances(new Instance(0, model, c.tp(), "replica", kvCache), run.engineConfig(), engineTree,
+                    c.fleet().instances()));
         }
         lines.forEach(l -> out.append(l).append('\n'));
         return out.toString();
@@ -124,18 +130,19 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     static List<Instance> range(int first, int count, int tp, String role) {
         List<Instance> out = new ArrayList<>();
         for (int slot = first; slot < first + count; slot++) {
-            out.add(new Instance(slot, "", tp, role));
+            out.add(new Instance(slot, "", tp, role, KvCacheDtype.AUTO));
         }
         return out;
     }
 
-    private List<String> instances(String model, int tp, EngineConfig e, JsonNode given, int count, int first, String role) {
+    /** {@code count} instances like {@code first}, in the slots from its own. */
+    private List<String> instances(Instance first, EngineConfig e, JsonNode given, int count) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Instance instance = new Instance(first + i, model, tp, role);
-            int gpu0 = instance.slot() * tp;
+            Instance instance = new Instance(first.slot() + i, first.model(), first.tp(), first.role(), first.kvCache());
+            int gpu0 = instance.slot() * first.tp();
             if (gpu0 % GPUS_PER_NODE == 0 || i == 0) {
-                out.add("# node " + gpu0 / GPUS_PER_NODE + (i == 0 ? ", " + role + " instances" : ""));
+                out.add("# node " + gpu0 / GPUS_PER_NODE + (i == 0 ? ", " + first.role() + " instances" : ""));
             }
             out.add(server(instance, e, given));
         }

@@ -3,6 +3,7 @@ package io.servesim.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.SpecDecodeConfig;
+import io.servesim.latency.KvCacheDtype;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,8 @@ import java.util.Locale;
  * carries the engine limits the simulation ran with under vLLM's own argument names ({@code --tensor-parallel-size},
  * {@code --max-num-seqs}, {@code --max-num-batched-tokens}, {@code --block-size}, {@code --gpu-memory-utilization},
  * prefix caching on or off, {@code --long-prefill-token-threshold}, {@code --max-model-len} and
- * {@code --num-gpu-blocks-override} when the config set them, and speculative decoding as {@code --speculative-config}).
+ * {@code --num-gpu-blocks-override} when the config set them, {@code --kv-cache-dtype} for an fp8 KV cache, and
+ * speculative decoding as {@code --speculative-config}).
  * A P/D deployment's instances carry vLLM's NIXL KV connector
  * ({@code --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'}) and a NIXL side-channel port
  * of their own ({@code VLLM_NIXL_SIDE_CHANNEL_PORT}, 5600 up, as instances sharing a host need), and a P/D proxy in
@@ -61,6 +63,9 @@ final class VllmCommand extends LaunchCommand {
         }
         if (given.has("total_kv_blocks")) {
             cmd.append(" --num-gpu-blocks-override ").append(e.totalKvBlocks());
+        }
+        if (in.kvCache() != KvCacheDtype.AUTO) {
+            cmd.append(" --kv-cache-dtype ").append(in.kvCache().configName());
         }
         if (e.speculative().enabled()) {
             cmd.append(" --speculative-config '").append(speculative(e.speculative())).append('\'');

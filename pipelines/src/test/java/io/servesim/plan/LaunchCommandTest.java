@@ -33,7 +33,7 @@ class LaunchCommandTest {
                 name: pd
                 base:
                   deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline,
-                               pd: {transfer: {latency: 1ms, bandwidth: 50GB/s}}}
+                               kv_cache_dtype: fp8, pd: {transfer: {latency: 1ms, bandwidth: 50GB/s}}}
                   workload: {scenario: chat, arrival: {process: poisson}}
                 target_rate_rps: 4
                 slo: [{ttft_p99_ms: 500}]
@@ -46,6 +46,7 @@ class LaunchCommandTest {
         assertTrue(text.contains("CUDA_VISIBLE_DEVICES=0,1 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve"
                 + " meta-llama/Llama-3.1-8B-Instruct --port 8000 --tensor-parallel-size 2"), text);
         assertTrue(text.contains("CUDA_VISIBLE_DEVICES=4,5 VLLM_NIXL_SIDE_CHANNEL_PORT=5602 vllm serve"), text);
+        assertTrue(text.contains(" --kv-cache-dtype fp8 --kv-transfer-config"), "the fp8 KV cache, on every instance: " + text);
         assertTrue(text.contains("toy_proxy_server.py --port 8192 --prefiller-hosts localhost --prefiller-ports 8000"
                 + " --decoder-hosts localhost localhost --decoder-ports 8001 8002"), text);
     }
@@ -56,7 +57,7 @@ class LaunchCommandTest {
                 name: pd
                 base:
                   deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline,
-                               pd: {transfer: {latency: 1ms, bandwidth: 50GB/s}}}
+                               kv_cache_dtype: fp8, pd: {transfer: {latency: 1ms, bandwidth: 50GB/s}}}
                   engine: {kind: sglang, schedule_policy: lpm, page_size: 16, chunked_prefill_size: 4096,
                            init_new_token_ratio: 0.5, max_model_len: 8192}
                   workload: {scenario: chat, arrival: {process: poisson}}
@@ -73,7 +74,7 @@ class LaunchCommandTest {
         assertTrue(text.contains("CUDA_VISIBLE_DEVICES=0,1 SGLANG_INIT_NEW_TOKEN_RATIO=0.5 python -m sglang.launch_server"
                 + " --model-path meta-llama/Llama-3.1-8B-Instruct --port 8000 --tp-size 2 --max-running-requests "), text);
         assertTrue(text.contains(" --page-size 16 --chunked-prefill-size 4096 --max-prefill-tokens 16384 --schedule-policy lpm"
-                + " --schedule-conservativeness 1 --mem-fraction-static 0.90 --context-length 8192"
+                + " --schedule-conservativeness 1 --mem-fraction-static 0.90 --context-length 8192 --kv-cache-dtype fp8_e4m3"
                 + " --disaggregation-mode prefill --disaggregation-transfer-backend nixl --disaggregation-bootstrap-port 8999"),
                 text);
         assertTrue(text.contains("--port 8002 --tp-size 2"), text);

@@ -2,6 +2,7 @@ package io.servesim.fidelity;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
+import io.servesim.latency.KvCacheDtype;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,11 +40,13 @@ import java.util.List;
  *                                {@code engine_kwargs.num_gpu_blocks_override}), 0 when unknown
  * @param asyncScheduling         {@code async_scheduling}
  * @param defaultsApplied         settings taken from vLLM defaults, as "name value"
+ * @param kvCache                 {@code kv_cache_dtype}: the KV cache's element width ({@code auto} the model's)
  */
 public record EngineSettings(String model, String vllmVersion, String deviceNameOrNull, int tensorParallel,
                              int dataParallel, boolean expertParallel, int maxNumSeqs, int maxNumBatchedTokens, int maxModelLenOrZero, int blockSizeTokens,
                              boolean prefixCaching, double gpuMemoryUtilization, int longPrefillTokenThreshold,
-                             int numGpuBlocksOrZero, boolean asyncScheduling, List<String> defaultsApplied) {
+                             int numGpuBlocksOrZero, boolean asyncScheduling, List<String> defaultsApplied,
+                             KvCacheDtype kvCache) {
     public EngineSettings {
         defaultsApplied = List.copyOf(defaultsApplied);
     }
@@ -81,7 +84,15 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
                 flag(kw, "enable_prefix_caching", true, where, defaults),
                 fraction(kw, "gpu_memory_utilization", 0.9, where, defaults),
                 orDefault(kw, "long_prefill_token_threshold", 0, where, defaults),
-                blocks, flag(kw, "async_scheduling", true, where, defaults), defaults);
+                blocks, flag(kw, "async_scheduling", true, where, defaults), defaults, kvCache(kw, where));
+    }
+
+    /** {@code kv_cache_dtype}: {@code auto} when absent; a width servesim does not model is refused, naming the field. */
+    private static KvCacheDtype kvCache(JsonNode kw, String where) {
+        String v = text(kw, "kv_cache_dtype");
+        return v == null ? KvCacheDtype.AUTO : KvCacheDtype.find(v).orElseThrow(() -> new ConfigException(
+                where + " engine_kwargs.kv_cache_dtype", v + ": not a KV cache width servesim models; valid: "
+                + String.join(", ", KvCacheDtype.names())));
     }
 
     private static int positive(int v, String field, String where) {

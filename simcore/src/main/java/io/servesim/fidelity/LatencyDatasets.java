@@ -105,7 +105,7 @@ public final class LatencyDatasets {
         // Llama-2-70b-hf config.json: the same 80 layers, 8192 hidden, 64 heads, 8 KV heads and 28672 MLP as
         // Llama-3.1-70B, with a 32,000-token vocabulary.
         ModelArchitecture llama2 = new ModelArchitecture("meta-llama/llama-2-70b-hf", l31.modelType(), l31.layers(),
-                l31.hiddenSize(), 32000, false, l31.contextLength(), l31.dtypeBytes(), l31.weightBytesPerParam(),
+                l31.hiddenSize(), 32000, false, l31.contextLength(), l31.dtypeBytes(), l31.kvDtypeBytes(), l31.weightBytesPerParam(),
                 l31.attention(), l31.feedForward());
         Map<String, List<double[]>> prompt = new TreeMap<>();
         Map<String, List<double[]>> token = new TreeMap<>();

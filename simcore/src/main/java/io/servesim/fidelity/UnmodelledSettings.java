@@ -12,7 +12,6 @@ import java.util.Set;
  * <ul>
  *   <li>{@code pipeline_parallel_size}: the layers split into stages, each on its own GPUs;</li>
  *   <li>{@code quantization}: weights in another format (fp8, awq, gptq, ...), read and multiplied at another width;</li>
- *   <li>{@code kv_cache_dtype}: KV blocks stored in fp8 ({@code auto} is the model's dtype);</li>
  *   <li>{@code dtype}: activations and weights in float32 ({@code auto}, {@code bfloat16}, {@code float16} and
  *       {@code half} are the 16-bit widths every latency model assumes).</li>
  * </ul>
@@ -30,11 +29,6 @@ final class UnmodelledSettings {
         if (q != null && !q.isNull()) {
             throw new ConfigException(where + " engine_kwargs.quantization", q + ": quantized weights are not modelled by"
                     + " replay-real; the latency models assume 16-bit weights");
-        }
-        JsonNode kv = kw.get("kv_cache_dtype");
-        if (kv != null && !kv.isNull() && !kv.asText().equals("auto")) {
-            throw new ConfigException(where + " engine_kwargs.kv_cache_dtype", kv + ": a KV cache in another width than"
-                    + " the model's is not modelled by replay-real; valid: auto");
         }
         JsonNode dtype = kw.get("dtype");
         if (dtype != null && !dtype.isNull() && !SIXTEEN_BIT.contains(dtype.asText())) {

@@ -88,7 +88,7 @@ final class HfConfig {
         int dtypeBytes = dtypeBytes();
         return new ModelArchitecture(name, field("model_type").asText(""), layers, hidden, vocab,
                 field("tie_word_embeddings").asBoolean(false), contextLength(),
-                dtypeBytes, weightBytesPerParam(dtypeBytes), attention(heads, kvHeads, headDim),
+                dtypeBytes, dtypeBytes, weightBytesPerParam(dtypeBytes), attention(heads, kvHeads, headDim),
                 feedForward(layers));
     }
 

@@ -72,7 +72,12 @@ public enum LatencyKind {
         return Arrays.stream(values()).filter(k -> k.configName.equalsIgnoreCase(name)).findFirst();
     }
 
+    /**
+     * Blackbox with explicit or trained coefficients, else the roofline; with an fp8 KV cache the roofline, as trained
+     * coefficients were measured with the cache in the model's dtype.
+     */
     private static ResolvedLatency auto(LatencyContext c) {
-        return c.spec().coefficients() != null || c.trained().isPresent() ? BlackboxModel.resolve(c) : RooflineModel.resolve(c);
+        boolean blackbox = c.spec().kvCache().bytes() == 0 && (c.spec().coefficients() != null || c.trained().isPresent());
+        return blackbox ? BlackboxModel.resolve(c) : RooflineModel.resolve(c);
     }
 }

@@ -52,6 +52,19 @@ public final class LatencyModels {
         }
         GpuSpec gpu = spec.hardware() == null ? null : spec.gpus().lookup(spec.hardware(), path + ".hardware");
         ModelArchitecture arch = findArchitecture(spec.modelId(), path + ".model");
+        if (spec.kvCache().bytes() > 0) {
+            if (kind == LatencyKind.BLACKBOX || kind == LatencyKind.PROFILED) {
+                throw new ConfigException(path + ".kv_cache_dtype", spec.kvCache().configName() + ": the " + kind.configName()
+                        + " model's " + (kind == LatencyKind.BLACKBOX ? "coefficients were" : "profiles were")
+                        + " measured with the KV cache in the model's dtype, so they cannot price an fp8 one; valid with"
+                        + " latency_model roofline or auto (which then takes the roofline), or kv_cache_dtype auto");
+            }
+            if (arch == null) {
+                throw new ConfigException(path + ".kv_cache_dtype", spec.kvCache().configName() + ": needs the model's"
+                        + " architecture (a bundled model or a config.json) to size its KV cache");
+            }
+            arch = arch.withKvCacheBytes(spec.kvCache().bytes());
+        }
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
         return kind.resolve(new LatencyContext(kind, spec, path, kindKey, gpu, arch, modelKey));
     }

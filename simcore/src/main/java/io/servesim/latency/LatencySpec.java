@@ -17,9 +17,16 @@ import java.nio.file.Path;
  *                     the bundled profiles
  * @param gpus         the GPUs {@code hardware} may name: the bundled table, plus a user's rows
  *                     ({@code deployment.gpus: FILE}, {@link GpuCatalog#withFile})
+ * @param kvCache      how the KV cache stores its elements ({@code deployment.kv_cache_dtype})
  */
 public record LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
-                          CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus) {
+                          CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache) {
+    /** A spec with the KV cache in the model's dtype. */
+    public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
+                       CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus) {
+        this(kind, modelId, hardware, tp, coefficients, calibrated, profileDir, gpus, KvCacheDtype.AUTO);
+    }
+
     /** A spec over the bundled GPUs, without a calibrated file or profile directory. */
     public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients) {
         this(kind, modelId, hardware, tp, coefficients, null, null, GpuCatalog.builtIn());

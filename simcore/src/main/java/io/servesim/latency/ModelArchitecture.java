@@ -20,13 +20,15 @@ package io.servesim.latency;
  * @param vocabSize             vocabulary size
  * @param tieWordEmbeddings     LM head shares the input embedding matrix
  * @param contextLength         longest supported context, rope scaling applied ({@link ContextLength})
- * @param dtypeBytes            bytes per activation and KV-cache element ({@code torch_dtype}; KV cache dtype "auto")
+ * @param dtypeBytes            bytes per activation element ({@code torch_dtype})
+ * @param kvDtypeBytes          bytes per KV-cache element: {@code dtypeBytes} under vLLM's {@code kv_cache_dtype} "auto",
+ *                              1 under "fp8" ({@link #withKvCacheBytes})
  * @param weightBytesPerParam   bytes per linear-layer weight (1 for FP8/INT8, 0.5 for 4-bit quantisation)
  * @param attention             attention shape
  * @param feedForward           MLP / MoE shape
  */
 public record ModelArchitecture(String name, String modelType, int layers, int hiddenSize, int vocabSize,
-                                boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes,
+                                boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes, int kvDtypeBytes,
                                 double weightBytesPerParam, Attention attention, FeedForward feedForward) {
 
     /**
@@ -81,6 +83,7 @@ public record ModelArchitecture(String name, String modelType, int layers, int h
     public boolean sameShape(ModelArchitecture other) {
         return other != null && modelType.equals(other.modelType) && layers == other.layers && hiddenSize == other.hiddenSize
                 && vocabSize == other.vocabSize && tieWordEmbeddings == other.tieWordEmbeddings && dtypeBytes == other.dtypeBytes
+                && kvDtypeBytes == other.kvDtypeBytes
                 && weightBytesPerParam == other.weightBytesPerParam && attention.equals(other.attention)
                 && feedForward.equals(other.feedForward);
     }
@@ -137,16 +140,25 @@ public record ModelArchitecture(String name, String modelType, int layers, int h
         return expertParams() * weightBytesPerParam;
     }
 
+    /**
+     * This architecture with its KV cache stored at {@code bytes} per element (vLLM's {@code --kv-cache-dtype}: fp8
+     * stores each key and value element in one byte, {@code vllm/v1/attention} backends' fp8 KV cache).
+     */
+    public ModelArchitecture withKvCacheBytes(int bytes) {
+        return new ModelArchitecture(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength,
+                dtypeBytes, bytes, weightBytesPerParam, attention, feedForward);
+    }
+
     /** KV-cache bytes per token over the whole model and TP group: 2 x layers x kvHeads x headDim x dtype (MLA: layers x latent x dtype). */
     public long kvBytesPerToken() {
         long perLayer = attention.isMla() ? attention.kvLoraRank() + attention.qkRopeHeadDim()
                 : 2L * attention.kvHeads() * attention.headDim();
-        return layers * perLayer * dtypeBytes;
+        return layers * perLayer * kvDtypeBytes;
     }
 
     /** KV-cache bytes per token held by each GPU of a TP group of {@code tp} (see {@link Attention#kvElementsPerTokenPerLayer}). */
     public long kvBytesPerTokenPerGpu(int tp) {
-        return layers * attention.kvElementsPerTokenPerLayer(tp) * dtypeBytes;
+        return layers * attention.kvElementsPerTokenPerLayer(tp) * kvDtypeBytes;
     }
 
     /** Matmul FLOPs per token in the decoder layers (2 per active weight: attention projections, dense MLPs, shared + top-k experts, router). */

@@ -214,8 +214,9 @@ public final class RooflineModel implements ExpertParallelModel {
     @Override
     public String describe() {
         return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s; "
-                        + "cross-GPU constants: %s%s", model.name(), gpu.name(), tp, gpu.smCount(),
+                        + "cross-GPU constants: %s%s%s", model.name(), gpu.name(), tp, gpu.smCount(),
                 gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe(),
+                model.kvDtypeBytes() == model.dtypeBytes() ? "" : "; KV cache at " + model.kvDtypeBytes() + " byte(s) per element",
                 interconnectNote(gpu, allReduce));
     }
 

@@ -2,6 +2,7 @@ package io.servesim.run;
 
 import io.servesim.config.Setting;
 import io.servesim.config.ValueType;
+import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.LatencyKind;
 import java.util.List;
 
@@ -45,6 +46,12 @@ public final class DeploymentSettings {
             "A file of GPU rows in the bundled gpus.yaml's format (datasheet numbers) that hardware may then name (relative"
                     + " to the config; the flag's path is relative to the working directory).")
             .flag("--gpus");
+    public static final Setting<String> KV_CACHE_DTYPE = Setting.of("deployment.kv_cache_dtype",
+            ValueType.choice(KvCacheDtype.names()), KvCacheDtype.AUTO.configName(),
+            "How the KV cache stores keys and values (vLLM --kv-cache-dtype): auto in the model's dtype; fp8 (fp8_e4m3)"
+                    + " or fp8_e5m2 in one byte per element, so the cache holds twice the tokens of a bf16 one and a decode"
+                    + " step reads half the KV bytes. Priced by the roofline (auto then takes it).")
+            .flag("--kv-cache-dtype");
     public static final Setting<Long> INSTANCES = Setting.of("deployment.instances",
             ValueType.integer(1, 100_000).in("replicas", "at least one; a fleet of more than 100,000 replicas is beyond"
                     + " any deployment"), 1L,
@@ -68,7 +75,7 @@ public final class DeploymentSettings {
 
     /** Every deployment setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, DP, EP, LATENCY_MODEL, COEFFICIENTS, PROFILE,
-            GPUS, INSTANCES);
+            GPUS, KV_CACHE_DTYPE, INSTANCES);
 
     private DeploymentSettings() {
     }

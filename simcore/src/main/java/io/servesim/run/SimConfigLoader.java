@@ -18,6 +18,7 @@ import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.CalibratedCoefficients;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
+import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.LatencySpec;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.policy.PolicyBinder;
@@ -289,6 +290,7 @@ public final class SimConfigLoader {
                 e.problems().forEach(p -> d.problem(p.path(), p.message()));
             }
         }
+        KvCacheDtype kvCache = KvCacheDtype.find(d.get(DeploymentSettings.KV_CACHE_DTYPE)).orElse(KvCacheDtype.AUTO);
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
         // checked here, not only when the latency model resolves, so it is reported with the other problems
@@ -304,7 +306,7 @@ public final class SimConfigLoader {
                     "required (or give deployment.coefficients for a blackbox model)");
         }
         return new LatencySpec(kind, model, hardware, tp, coefficients, calibrated,
-                profile == null ? null : baseDir.resolve(profile), gpus);
+                profile == null ? null : baseDir.resolve(profile), gpus, kvCache);
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -77,7 +77,7 @@ class RealRunTest {
         "\"enable_expert_parallel\": 1 | engine_kwargs.enable_expert_parallel: must be true or false, got 1",
         "\"pipeline_parallel_size\": 2 | engine_kwargs.pipeline_parallel_size: 2: pipeline parallelism",
         "\"quantization\": \"fp8\" | engine_kwargs.quantization: \"fp8\": quantized weights are not modelled",
-        "\"kv_cache_dtype\": \"fp8_e4m3\" | engine_kwargs.kv_cache_dtype: \"fp8_e4m3\": a KV cache in another width",
+        "\"kv_cache_dtype\": \"int8\" | engine_kwargs.kv_cache_dtype: int8: not a KV cache width servesim models; valid: auto, fp8, fp8_e4m3, fp8_e5m2",
         "\"dtype\": \"float32\" | engine_kwargs.dtype: \"float32\": the latency models assume 16-bit",
         "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be a positive integer, got 0"})
     void whatAReplayCannotModelIsRefusedNamingTheArgument(String argument, String message, @TempDir Path dir)
@@ -103,6 +103,8 @@ class RealRunTest {
                 + " \"data_parallel_size\": 1, \"pipeline_parallel_size\": 1, \"enable_expert_parallel\": false,"
                 + " \"quantization\": null, \"kv_cache_dtype\": \"auto\""));
         assertEquals(8, RealRun.read(dir).settings().maxNumSeqs());
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"kv_cache_dtype\": \"fp8_e4m3\""));
+        assertEquals(io.servesim.latency.KvCacheDtype.FP8_E4M3, RealRun.read(dir).settings().kvCache(), "an fp8 KV cache is modelled");
     }
 
     @Test
