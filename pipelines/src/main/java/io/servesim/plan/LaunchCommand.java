@@ -6,6 +6,7 @@ import io.servesim.config.Overrides;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.ModelCatalog;
+import io.servesim.latency.Quantization;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
 import java.util.ArrayList;
@@ -54,8 +55,8 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
      */
     abstract List<String> proxy(int prefill, int decode, int tp);
 
-    /** One engine instance: its slot (port 8000 + slot), model argument, TP degree, role and KV cache width. */
-    record Instance(int slot, String model, int tp, String role, KvCacheDtype kvCache) {
+    /** One engine instance: its slot (port 8000 + slot), model argument, TP degree, role, KV cache width and weights. */
+    record Instance(int slot, String model, int tp, String role, KvCacheDtype kvCache, Quantization quantization) {
         int port() {
             return 8000 + slot;
         }
@@ -84,6 +85,8 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
         JsonNode engineTree = tree.path("engine");
         KvCacheDtype kvCache = KvCacheDtype.find(tree.path("deployment").path("kv_cache_dtype").asText("auto"))
                 .orElse(KvCacheDtype.AUTO);
+        Quantization quantization = Quantization.find(tree.path("deployment").path("quantization").asText("auto"))
+                .orElse(Quantization.AUTO);
         String routing = tree.path("policies").path("routing").isTextual() ? tree.path("policies").path("routing").asText()
                 : tree.path("policies").path("routing").path("name").asText("round-robin");
         StringBuilder out = new StringBuilder();
@@ -96,15 +99,15 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
             var pd = run.setup().pd();
             out.append("P/D: ").append(d.prefill()).append(" prefill and ").append(d.decode()).append(" decode instances ")
                     .append(pdNote()).append('\n');
-            lines.addAll(instances(new Instance(0, model, c.tp(), "prefill", kvCache), pd.prefill().engine(), engineTree,
+            lines.addAll(instances(new Instance(0, model, c.tp(), "prefill", kvCache, quantization), pd.prefill().engine(), engineTree,
                     d.prefill()));
-            lines.addAll(instances(new Instance(d.prefill(), model, c.tp(), "decode", kvCache), pd.decode().engine(),
+            lines.addAll(instances(new Instance(d.prefill(), model, c.tp(), "decode", kvCache, quantization), pd.decode().engine(),
                     engineTree, d.decode()));
             lines.addAll(proxy(d.prefill(), d.decode(), c.tp()));
         } else {
             out.append(c.fleet().instances() == 1 ? "One replica" : "A router in front of the " + c.fleet().instances()
                     + " replicas spreads the requests (simulated: " + routing + ")").append(".\n");
-            lines.addAll(instances(new Instance(0, model, c.tp(), "replica", kvCache), run.engineConfig(), engineTree,
+            lines.addAll(instances(new Instance(0, model, c.tp(), "replica", kvCache, quantization), run.engineConfig(), engineTree,
                     c.fleet().instances()));
         }
         lines.forEach(l -> out.append(l).append('\n'));
@@ -130,7 +133,7 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     static List<Instance> range(int first, int count, int tp, String role) {
         List<Instance> out = new ArrayList<>();
         for (int slot = first; slot < first + count; slot++) {
-            out.add(new Instance(slot, "", tp, role, KvCacheDtype.AUTO));
+            out.add(new Instance(slot, "", tp, role, KvCacheDtype.AUTO, Quantization.AUTO));
         }
         return out;
     }
@@ -139,7 +142,8 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     private List<String> instances(Instance first, EngineConfig e, JsonNode given, int count) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            Instance instance = new Instance(first.slot() + i, first.model(), first.tp(), first.role(), first.kvCache());
+            Instance instance = new Instance(first.slot() + i, first.model(), first.tp(), first.role(), first.kvCache(),
+                    first.quantization());
             int gpu0 = instance.slot() * first.tp();
             if (gpu0 % GPUS_PER_NODE == 0 || i == 0) {
                 out.add("# node " + gpu0 / GPUS_PER_NODE + (i == 0 ? ", " + first.role() + " instances" : ""));

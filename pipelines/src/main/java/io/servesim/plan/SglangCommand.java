@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.SglangConfig;
 import io.servesim.latency.KvCacheDtype;
+import io.servesim.latency.Quantization;
 import java.util.List;
 import java.util.Locale;
 
@@ -16,7 +17,7 @@ import java.util.Locale;
  * {@code --schedule-conservativeness}, {@code --mem-fraction-static} (the share of GPU memory for weights and the KV
  * pool, as {@code gpu_memory_utilization} is here), {@code --disable-radix-cache} when prefix caching is off, and
  * {@code --context-length} and {@code --max-total-tokens} (pages x page size) when the config set them,
- * {@code --kv-cache-dtype} for an fp8 KV cache. The
+ * {@code --quantization fp8} and {@code --kv-cache-dtype} for fp8 weights and KV cache. The
  * {@code new_token_ratio} constants are environment variables in SGLang ({@code SGLANG_INIT_NEW_TOKEN_RATIO},
  * {@code SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR}, {@code SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS}, {@code srt/environ.py}):
  * set on the command when they differ from SGLang's defaults. A P/D deployment runs its instances with
@@ -76,6 +77,9 @@ final class SglangCommand extends LaunchCommand {
         }
         if (given.has("total_kv_blocks")) {
             cmd.append(" --max-total-tokens ").append((long) e.totalKvBlocks() * e.blockSizeTokens());
+        }
+        if (in.quantization() != Quantization.AUTO) {
+            cmd.append(" --quantization ").append(in.quantization().configName());
         }
         if (in.kvCache() != KvCacheDtype.AUTO) {
             // SGLang names the widths fp8_e4m3 and fp8_e5m2; vLLM's fp8 is fp8_e4m3

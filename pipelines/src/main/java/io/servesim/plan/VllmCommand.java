@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.SpecDecodeConfig;
 import io.servesim.latency.KvCacheDtype;
+import io.servesim.latency.Quantization;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +14,7 @@ import java.util.Locale;
  * carries the engine limits the simulation ran with under vLLM's own argument names ({@code --tensor-parallel-size},
  * {@code --max-num-seqs}, {@code --max-num-batched-tokens}, {@code --block-size}, {@code --gpu-memory-utilization},
  * prefix caching on or off, {@code --long-prefill-token-threshold}, {@code --max-model-len} and
- * {@code --num-gpu-blocks-override} when the config set them, {@code --kv-cache-dtype} for an fp8 KV cache, and
+ * {@code --num-gpu-blocks-override} when the config set them, {@code --quantization fp8} and {@code --kv-cache-dtype} for fp8 weights and KV cache, and
  * speculative decoding as {@code --speculative-config}).
  * A P/D deployment's instances carry vLLM's NIXL KV connector
  * ({@code --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'}) and a NIXL side-channel port
@@ -63,6 +64,9 @@ final class VllmCommand extends LaunchCommand {
         }
         if (given.has("total_kv_blocks")) {
             cmd.append(" --num-gpu-blocks-override ").append(e.totalKvBlocks());
+        }
+        if (in.quantization() != Quantization.AUTO) {
+            cmd.append(" --quantization ").append(in.quantization().configName());
         }
         if (in.kvCache() != KvCacheDtype.AUTO) {
             cmd.append(" --kv-cache-dtype ").append(in.kvCache().configName());

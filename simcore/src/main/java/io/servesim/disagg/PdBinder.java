@@ -99,7 +99,8 @@ public final class PdBinder {
         if (p.has("hardware")) {
             GpuCatalog.checkName(d.gpus(), hardware, p);
         }
-        LatencySpec spec = ownGpu ? new LatencySpec(kind, d.modelId(), hardware, tp, null, null, null, d.gpus(), d.kvCache()) : d;
+        LatencySpec spec = ownGpu ? new LatencySpec(kind, d.modelId(), hardware, tp, null, null, null, d.gpus(), d.kvCache(),
+                d.quantization()) : d;
         return new PoolSpec(name, replicas, spec, engine);
     }
 }

@@ -3,6 +3,7 @@ package io.servesim.fidelity;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
 import io.servesim.latency.KvCacheDtype;
+import io.servesim.latency.Quantization;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,12 +42,13 @@ import java.util.List;
  * @param asyncScheduling         {@code async_scheduling}
  * @param defaultsApplied         settings taken from vLLM defaults, as "name value"
  * @param kvCache                 {@code kv_cache_dtype}: the KV cache's element width ({@code auto} the model's)
+ * @param quantization            {@code quantization}: fp8 weights asked for, or the checkpoint's ({@code auto})
  */
 public record EngineSettings(String model, String vllmVersion, String deviceNameOrNull, int tensorParallel,
                              int dataParallel, boolean expertParallel, int maxNumSeqs, int maxNumBatchedTokens, int maxModelLenOrZero, int blockSizeTokens,
                              boolean prefixCaching, double gpuMemoryUtilization, int longPrefillTokenThreshold,
                              int numGpuBlocksOrZero, boolean asyncScheduling, List<String> defaultsApplied,
-                             KvCacheDtype kvCache) {
+                             KvCacheDtype kvCache, Quantization quantization) {
     public EngineSettings {
         defaultsApplied = List.copyOf(defaultsApplied);
     }
@@ -84,7 +86,8 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
                 flag(kw, "enable_prefix_caching", true, where, defaults),
                 fraction(kw, "gpu_memory_utilization", 0.9, where, defaults),
                 orDefault(kw, "long_prefill_token_threshold", 0, where, defaults),
-                blocks, flag(kw, "async_scheduling", true, where, defaults), defaults, kvCache(kw, where));
+                blocks, flag(kw, "async_scheduling", true, where, defaults), defaults, kvCache(kw, where),
+                quantization(kw, where));
     }
 
     /** {@code kv_cache_dtype}: {@code auto} when absent; a width servesim does not model is refused, naming the field. */
@@ -93,6 +96,17 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         return v == null ? KvCacheDtype.AUTO : KvCacheDtype.find(v).orElseThrow(() -> new ConfigException(
                 where + " engine_kwargs.kv_cache_dtype", v + ": not a KV cache width servesim models; valid: "
                 + String.join(", ", KvCacheDtype.names())));
+    }
+
+    /** {@code quantization}: the checkpoint's when absent or null; fp8 is modelled, other methods refused by name. */
+    private static Quantization quantization(JsonNode kw, String where) {
+        String v = text(kw, "quantization");
+        if (v == null) {
+            return Quantization.AUTO;
+        }
+        return Quantization.find(v).filter(q -> q != Quantization.AUTO).orElseThrow(() -> new ConfigException(
+                where + " engine_kwargs.quantization", v + ": weights quantized so are not modelled by replay-real; valid:"
+                + " fp8 (or none: the checkpoint's own)"));
     }
 
     private static int positive(int v, String field, String where) {

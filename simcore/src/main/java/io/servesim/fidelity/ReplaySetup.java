@@ -13,6 +13,7 @@ import io.servesim.latency.LatencyModel;
 import io.servesim.latency.LatencyModels;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.LatencySpec;
+import io.servesim.latency.Quantization;
 import io.servesim.latency.ModelArchitecture;
 import io.servesim.latency.ModelCatalog;
 import io.servesim.latency.ProfileCatalog;
@@ -62,15 +63,16 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             if (kind != LatencyKind.PROFILED) {
                 throw new ConfigException("--profile", "a profile directory is used only with --latency-model profiled");
             }
-            if (s.kvCache().bytes() > 0) {
-                throw new ConfigException("meta.json engine_kwargs.kv_cache_dtype", s.kvCache().configName() + ": a profile"
-                        + " is measured with the KV cache in the model's dtype; replay this run with --latency-model roofline");
+            if (s.kvCache().bytes() > 0 || s.quantization() != Quantization.AUTO) {
+                String field = s.kvCache().bytes() > 0 ? "kv_cache_dtype" : "quantization";
+                throw new ConfigException("meta.json engine_kwargs." + field, "a profile is measured with the checkpoint's"
+                        + " weights and the KV cache in the model's dtype; replay this run with --latency-model roofline");
             }
             arch = architecture(modelId);
             latency = ProfileCatalog.fromDirectory(options.profileDirOrNull(), arch, gpu, s.tensorParallel());
         } else {
             ResolvedLatency resolved = latency(kind, modelId, gpu, s.tensorParallel(), options.coefficientsOrNull(), gpus,
-                    s.kvCache());
+                    s.kvCache(), s.quantization());
             arch = resolved.architectureOrNull();
             latency = resolved.model();
         }
@@ -151,10 +153,11 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
     }
 
     private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients,
-                                           GpuCatalog gpus, KvCacheDtype kvCache) {
+                                           GpuCatalog gpus, KvCacheDtype kvCache, Quantization quantization) {
         try {
             return LatencyModels.resolve(new LatencySpec(kind.configName(), modelId, gpu.name(), tp,
-                    kind == LatencyKind.BLACKBOX ? coefficients : null, null, null, gpus, kvCache), "replay", "--latency-model");
+                    kind == LatencyKind.BLACKBOX ? coefficients : null, null, null, gpus, kvCache, quantization), "replay",
+                    "--latency-model");
         } catch (ConfigException e) {
             ConfigException.Problem p = e.problems().get(0);
             String hint = kind == LatencyKind.BLACKBOX && coefficients == null
@@ -171,6 +174,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             case "replay.tp" -> "meta.json engine_kwargs.tensor_parallel_size";
             case "replay.coefficients" -> "--coefficients";
             case "replay.kv_cache_dtype" -> "meta.json engine_kwargs.kv_cache_dtype";
+            case "replay.quantization" -> "meta.json engine_kwargs.quantization";
             default -> "--latency-model";
         };
     }

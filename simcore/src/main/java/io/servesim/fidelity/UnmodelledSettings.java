@@ -11,7 +11,6 @@ import java.util.Set;
  * hardware came out at +2,217% TTFT; data and expert parallelism are modelled now, {@link ReplaySetup}). Each argument's vLLM meaning (vLLM 0.19 {@code vllm/engine/arg_utils.py}):
  * <ul>
  *   <li>{@code pipeline_parallel_size}: the layers split into stages, each on its own GPUs;</li>
- *   <li>{@code quantization}: weights in another format (fp8, awq, gptq, ...), read and multiplied at another width;</li>
  *   <li>{@code dtype}: activations and weights in float32 ({@code auto}, {@code bfloat16}, {@code float16} and
  *       {@code half} are the 16-bit widths every latency model assumes).</li>
  * </ul>
@@ -25,11 +24,6 @@ final class UnmodelledSettings {
     /** Throws naming the first argument of {@code kw} (in {@code where}) set to what a replay cannot model. */
     static void refuse(JsonNode kw, String where) {
         atMostOne(kw, "pipeline_parallel_size", where, "pipeline parallelism is not modelled by replay-real");
-        JsonNode q = kw.get("quantization");
-        if (q != null && !q.isNull()) {
-            throw new ConfigException(where + " engine_kwargs.quantization", q + ": quantized weights are not modelled by"
-                    + " replay-real; the latency models assume 16-bit weights");
-        }
         JsonNode dtype = kw.get("dtype");
         if (dtype != null && !dtype.isNull() && !SIXTEEN_BIT.contains(dtype.asText())) {
             throw new ConfigException(where + " engine_kwargs.dtype", dtype + ": the latency models assume 16-bit"

@@ -73,11 +73,11 @@ public enum LatencyKind {
     }
 
     /**
-     * Blackbox with explicit or trained coefficients, else the roofline; with an fp8 KV cache the roofline, as trained
-     * coefficients were measured with the cache in the model's dtype.
+     * Blackbox with explicit or trained coefficients, else the roofline; with fp8 weights asked for or an fp8 KV cache
+     * the roofline, as trained coefficients were measured with the checkpoint's weights and the cache in its dtype.
      */
     private static ResolvedLatency auto(LatencyContext c) {
-        boolean blackbox = c.spec().kvCache().bytes() == 0 && (c.spec().coefficients() != null || c.trained().isPresent());
+        boolean blackbox = !c.spec().changesPrecision() && (c.spec().coefficients() != null || c.trained().isPresent());
         return blackbox ? BlackboxModel.resolve(c) : RooflineModel.resolve(c);
     }
 }

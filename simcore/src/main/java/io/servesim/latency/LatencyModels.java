@@ -52,21 +52,41 @@ public final class LatencyModels {
         }
         GpuSpec gpu = spec.hardware() == null ? null : spec.gpus().lookup(spec.hardware(), path + ".hardware");
         ModelArchitecture arch = findArchitecture(spec.modelId(), path + ".model");
-        if (spec.kvCache().bytes() > 0) {
-            if (kind == LatencyKind.BLACKBOX || kind == LatencyKind.PROFILED) {
-                throw new ConfigException(path + ".kv_cache_dtype", spec.kvCache().configName() + ": the " + kind.configName()
-                        + " model's " + (kind == LatencyKind.BLACKBOX ? "coefficients were" : "profiles were")
-                        + " measured with the KV cache in the model's dtype, so they cannot price an fp8 one; valid with"
-                        + " latency_model roofline or auto (which then takes the roofline), or kv_cache_dtype auto");
-            }
-            if (arch == null) {
-                throw new ConfigException(path + ".kv_cache_dtype", spec.kvCache().configName() + ": needs the model's"
-                        + " architecture (a bundled model or a config.json) to size its KV cache");
-            }
-            arch = arch.withKvCacheBytes(spec.kvCache().bytes());
+        if (spec.changesPrecision()) {
+            arch = precision(spec, arch, kind, path);
         }
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
         return kind.resolve(new LatencyContext(kind, spec, path, kindKey, gpu, arch, modelKey));
+    }
+
+    /**
+     * {@code arch} with the weights ({@code quantization}) and KV cache ({@code kv_cache_dtype}) {@code spec} asks for;
+     * refused, at the setting's path, for the models measured with the checkpoint's own, and fp8 weights over a
+     * checkpoint quantized otherwise (vLLM refuses a {@code --quantization} that differs from the config's method).
+     */
+    private static ModelArchitecture precision(LatencySpec spec, ModelArchitecture arch, LatencyKind kind, String path) {
+        String key = spec.quantization() != Quantization.AUTO ? "quantization" : "kv_cache_dtype";
+        String value = key.equals("quantization") ? spec.quantization().configName() : spec.kvCache().configName();
+        if (kind == LatencyKind.BLACKBOX || kind == LatencyKind.PROFILED) {
+            throw new ConfigException(path + "." + key, value + ": the " + kind.configName() + " model's "
+                    + (kind == LatencyKind.BLACKBOX ? "coefficients were" : "profiles were") + " measured with the"
+                    + " checkpoint's weights and the KV cache in the model's dtype, so they cannot price this; valid with"
+                    + " latency_model roofline or auto (which then takes the roofline), or " + key + " auto");
+        }
+        if (arch == null) {
+            throw new ConfigException(path + "." + key, value + ": needs the model's architecture (a bundled model or a"
+                    + " config.json) to size its weights and KV cache");
+        }
+        ModelArchitecture out = arch;
+        if (spec.quantization() == Quantization.FP8) {
+            if (arch.weightBytesPerParam() != 1.0 && arch.weightBytesPerParam() != arch.dtypeBytes()) {
+                throw new ConfigException(path + ".quantization", "fp8: the checkpoint " + arch.name() + " is quantized"
+                        + " to " + arch.weightBytesPerParam() + " bytes per weight by its config.json, and vLLM refuses"
+                        + " a --quantization that differs from the checkpoint's method; valid: auto");
+            }
+            out = out.withWeightBytes(1.0);
+        }
+        return spec.kvCache().bytes() > 0 ? out.withKvCacheBytes(spec.kvCache().bytes()) : out;
     }
 
     /** The architecture named by {@code modelId}: a {@code .json} path is read, a bundled id looked up, anything else is null. */

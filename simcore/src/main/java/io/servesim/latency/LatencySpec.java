@@ -18,13 +18,20 @@ import java.nio.file.Path;
  * @param gpus         the GPUs {@code hardware} may name: the bundled table, plus a user's rows
  *                     ({@code deployment.gpus: FILE}, {@link GpuCatalog#withFile})
  * @param kvCache      how the KV cache stores its elements ({@code deployment.kv_cache_dtype})
+ * @param quantization how the weights are stored ({@code deployment.quantization})
  */
 public record LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
-                          CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache) {
-    /** A spec with the KV cache in the model's dtype. */
+                          CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache,
+                          Quantization quantization) {
+    /** A spec with the checkpoint's weights and the KV cache in the model's dtype. */
     public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
                        CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus) {
-        this(kind, modelId, hardware, tp, coefficients, calibrated, profileDir, gpus, KvCacheDtype.AUTO);
+        this(kind, modelId, hardware, tp, coefficients, calibrated, profileDir, gpus, KvCacheDtype.AUTO, Quantization.AUTO);
+    }
+
+    /** Whether the weights or the KV cache differ from what trained coefficients and profiles were measured with. */
+    public boolean changesPrecision() {
+        return kvCache.bytes() > 0 || quantization != Quantization.AUTO;
     }
 
     /** A spec over the bundled GPUs, without a calibrated file or profile directory. */

@@ -149,6 +149,12 @@ public record ModelArchitecture(String name, String modelType, int layers, int h
                 dtypeBytes, bytes, weightBytesPerParam, attention, feedForward);
     }
 
+    /** This architecture with its linear layers' weights at {@code bytes} per weight (vLLM's {@code --quantization fp8}: 1). */
+    public ModelArchitecture withWeightBytes(double bytes) {
+        return new ModelArchitecture(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength,
+                dtypeBytes, kvDtypeBytes, bytes, attention, feedForward);
+    }
+
     /** KV-cache bytes per token over the whole model and TP group: 2 x layers x kvHeads x headDim x dtype (MLA: layers x latent x dtype). */
     public long kvBytesPerToken() {
         long perLayer = attention.isMla() ? attention.kvLoraRank() + attention.qkRopeHeadDim()

@@ -216,7 +216,10 @@ public final class RooflineModel implements ExpertParallelModel {
         return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s; "
                         + "cross-GPU constants: %s%s%s", model.name(), gpu.name(), tp, gpu.smCount(),
                 gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe(),
-                model.kvDtypeBytes() == model.dtypeBytes() ? "" : "; KV cache at " + model.kvDtypeBytes() + " byte(s) per element",
+                (model.weightBytesPerParam() == 1.0 && gpu.fp8Tflops() <= 0
+                        ? "; FP8 weights as W8A16 (FP8 Marlin: no FP8 tensor cores)" : "")
+                        + (model.kvDtypeBytes() == model.dtypeBytes() ? "" : "; KV cache at " + model.kvDtypeBytes()
+                        + " byte(s) per element"),
                 interconnectNote(gpu, allReduce));
     }
 

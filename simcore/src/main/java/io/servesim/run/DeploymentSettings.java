@@ -4,6 +4,7 @@ import io.servesim.config.Setting;
 import io.servesim.config.ValueType;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.LatencyKind;
+import io.servesim.latency.Quantization;
 import java.util.List;
 
 /**
@@ -52,6 +53,13 @@ public final class DeploymentSettings {
                     + " or fp8_e5m2 in one byte per element, so the cache holds twice the tokens of a bf16 one and a decode"
                     + " step reads half the KV bytes. Priced by the roofline (auto then takes it).")
             .flag("--kv-cache-dtype");
+    public static final Setting<String> QUANTIZATION = Setting.of("deployment.quantization",
+            ValueType.choice(Quantization.names()), Quantization.AUTO.configName(),
+            "How the weights are stored (vLLM --quantization): auto as the checkpoint's config.json says; fp8 quantizes a"
+                    + " 16-bit checkpoint's linear layers to one byte per weight at load (W8A8 on GPUs with FP8 tensor"
+                    + " cores, weight-only W8A16 through FP8 Marlin on those without). Priced by the roofline (auto then"
+                    + " takes it).")
+            .flag("--quantization");
     public static final Setting<Long> INSTANCES = Setting.of("deployment.instances",
             ValueType.integer(1, 100_000).in("replicas", "at least one; a fleet of more than 100,000 replicas is beyond"
                     + " any deployment"), 1L,
@@ -75,7 +83,7 @@ public final class DeploymentSettings {
 
     /** Every deployment setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, DP, EP, LATENCY_MODEL, COEFFICIENTS, PROFILE,
-            GPUS, KV_CACHE_DTYPE, INSTANCES);
+            GPUS, KV_CACHE_DTYPE, QUANTIZATION, INSTANCES);
 
     private DeploymentSettings() {
     }

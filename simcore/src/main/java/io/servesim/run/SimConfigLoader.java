@@ -20,6 +20,7 @@ import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.LatencySpec;
+import io.servesim.latency.Quantization;
 import io.servesim.metrics.FitnessWeights;
 import io.servesim.policy.PolicyBinder;
 import io.servesim.policy.PolicyContext;
@@ -291,6 +292,7 @@ public final class SimConfigLoader {
             }
         }
         KvCacheDtype kvCache = KvCacheDtype.find(d.get(DeploymentSettings.KV_CACHE_DTYPE)).orElse(KvCacheDtype.AUTO);
+        Quantization quantization = Quantization.find(d.get(DeploymentSettings.QUANTIZATION)).orElse(Quantization.AUTO);
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
         // checked here, not only when the latency model resolves, so it is reported with the other problems
@@ -306,7 +308,7 @@ public final class SimConfigLoader {
                     "required (or give deployment.coefficients for a blackbox model)");
         }
         return new LatencySpec(kind, model, hardware, tp, coefficients, calibrated,
-                profile == null ? null : baseDir.resolve(profile), gpus, kvCache);
+                profile == null ? null : baseDir.resolve(profile), gpus, kvCache, quantization);
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -76,7 +76,7 @@ class RealRunTest {
     @CsvSource(delimiter = '|', value = {
         "\"enable_expert_parallel\": 1 | engine_kwargs.enable_expert_parallel: must be true or false, got 1",
         "\"pipeline_parallel_size\": 2 | engine_kwargs.pipeline_parallel_size: 2: pipeline parallelism",
-        "\"quantization\": \"fp8\" | engine_kwargs.quantization: \"fp8\": quantized weights are not modelled",
+        "\"quantization\": \"awq\" | engine_kwargs.quantization: awq: weights quantized so are not modelled by replay-real; valid: fp8",
         "\"kv_cache_dtype\": \"int8\" | engine_kwargs.kv_cache_dtype: int8: not a KV cache width servesim models; valid: auto, fp8, fp8_e4m3, fp8_e5m2",
         "\"dtype\": \"float32\" | engine_kwargs.dtype: \"float32\": the latency models assume 16-bit",
         "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be a positive integer, got 0"})
@@ -105,6 +105,8 @@ class RealRunTest {
         assertEquals(8, RealRun.read(dir).settings().maxNumSeqs());
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"kv_cache_dtype\": \"fp8_e4m3\""));
         assertEquals(io.servesim.latency.KvCacheDtype.FP8_E4M3, RealRun.read(dir).settings().kvCache(), "an fp8 KV cache is modelled");
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"quantization\": \"fp8\""));
+        assertEquals(io.servesim.latency.Quantization.FP8, RealRun.read(dir).settings().quantization(), "fp8 weights are modelled");
     }
 
     @Test

@@ -48,7 +48,7 @@ class KvCacheDtypeTest {
         for (String kind : new String[] {"blackbox", "profiled"}) {
             ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(spec(kind), "deployment"));
             assertEquals("deployment.kv_cache_dtype", e.problems().get(0).path(), kind);
-            assertTrue(e.getMessage().contains("measured with the KV cache in the model's dtype")
+            assertTrue(e.getMessage().contains("the KV cache in the model's dtype")
                     && e.getMessage().contains("valid with latency_model roofline or auto"), e.getMessage());
         }
         // Llama-3.1-8B on H100 at TP 1 has trained coefficients, which auto takes with the cache in the model's dtype
@@ -62,6 +62,6 @@ class KvCacheDtypeTest {
 
     private static LatencySpec spec(String kind) {
         return new LatencySpec(kind, "meta-llama/llama-3.1-8b-instruct", "H100", 1, null, null, null, GpuCatalog.builtIn(),
-                KvCacheDtype.FP8);
+                KvCacheDtype.FP8, Quantization.AUTO);
     }
 }
