@@ -22,7 +22,7 @@ import java.util.List;
  * apply unlisted (one engine, what a run without them is). {@code max_num_seqs}
  * and {@code max_num_batched_tokens} are required: their vLLM defaults depend on the GPU and the
  * entry point (offline LLM or API server), so they cannot be assumed. Arguments that change what the hardware does
- * and that a replay does not model (pipeline parallelism, quantization, an fp8 KV cache, float32) are refused, each named ({@link UnmodelledSettings}).
+ * and that a replay does not model (pipeline parallelism, weights quantized other than fp8, float32) are refused, each named ({@link UnmodelledSettings}); fp8 weights and an fp8 KV cache are read ({@link #quantization}, {@link #kvCache}).
  *
  * @param model                   Hugging Face id served ({@code model}, else {@code engine_kwargs.model})
  * @param vllmVersion             {@code vllm_version}, or "unknown"
