@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-/** {@code servesim run --kv-cache-dtype}: the fp8 KV cache from the command line, and a bad width refused by name. */
+/** {@code servesim run --kv-cache-dtype}: the fp8 KV cache from the command line; bad widths and weights refused by name. */
 class KvCacheDtypeRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,5 +40,9 @@ class KvCacheDtypeRunTest {
                 "--kv-cache-dtype", "int8");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("deployment.kv_cache_dtype") && r.err().contains("auto, fp8, fp8_e4m3, fp8_e5m2"), r.err());
+        CliRun.Result q = CliRun.exec("run", "--model", "meta-llama/llama-3.1-8b-instruct", "--hardware", "H100",
+                "--quantization", "awq");
+        assertEquals(2, q.code(), q.err());
+        assertTrue(q.err().contains("deployment.quantization") && q.err().contains("auto, fp8"), q.err());
     }
 }
