@@ -38,6 +38,10 @@ import java.util.Comparator;
  *
  * <p>With speculative decoding ({@link Speculation}), a continuing request that decodes schedules its next token and its
  * draft tokens, with KV slots for them and the drafter's lookahead; the step's shape verifies them.
+ *
+ * <p>With multimodal requests ({@link EncoderInputs}), each request's chunk is cut where the encoder cannot take an item
+ * this step, before its KV is allocated, as vLLM's scheduler calls {@code _try_schedule_encoder_inputs} for running and
+ * waiting requests alike: a running request so cut to nothing is skipped, a waiting one ends phase 2.
  */
 final class BatchFormer implements StepFormer {
     /** What batch formation reports back to the engine. */
@@ -64,6 +68,8 @@ final class BatchFormer implements StepFormer {
     private final boolean blockingReload;
     /** Speculative decoding, or null when off. */
     private final Speculation speculation;
+    /** The multimodal encoder's scheduling, or null when no request carries items. */
+    private final EncoderInputs encoder;
     /** The scheduling policy's wait-queue order (its maximum is the preemption victim), or null for FCFS. */
     private final Comparator<Request> order;
     /** Tokens left in the step being formed (vLLM {@code token_budget}). */
@@ -72,8 +78,9 @@ final class BatchFormer implements StepFormer {
     private boolean preempted;
 
     BatchFormer(EngineConfig config, KvCache kv, WaitQueue waitQueue, RunningBatch running,
-                Comparator<Request> order, Speculation speculation, Listener listener) {
+                Comparator<Request> order, Speculation speculation, EncoderInputs encoder, Listener listener) {
         this.config = config;
+        this.encoder = encoder;
         this.speculation = speculation;
         this.order = order;
         this.kv = kv;
@@ -87,6 +94,7 @@ final class BatchFormer implements StepFormer {
     public void form(long nowUs, StepShape shape) {
         budget = config.maxNumBatchedTokens();
         preempted = false;
+        startStep();
         // Phase 1: continuing requests; the bound is re-read because preemption shrinks the batch
         // (it never grows here, so the slot arrays stay the same).
         int[] computed = running.computed;
@@ -107,6 +115,10 @@ final class BatchFormer implements StepFormer {
                 ahead = speculation.lookahead();
             }
             int newTokens = cap(wanted, done, budget);
+            Request media = encoder == null ? null : itemsAhead(running.request(i), done);
+            if (media != null) {
+                newTokens = encoder.plan(media, done, newTokens);
+            }
             if (newTokens <= 0) {
                 continue;
             }
@@ -120,6 +132,9 @@ final class BatchFormer implements StepFormer {
             budget -= newTokens;
             scheduled[i] = newTokens;
             addToShape(shape, generated[i], done, tokens[i], newTokens);
+            if (media != null) {
+                encoder.commit(media, done, newTokens, shape);
+            }
         }
         // Phase 2: new requests from the wait queue.
         if (!preempted) {
@@ -155,6 +170,13 @@ final class BatchFormer implements StepFormer {
                 continue;
             }
             int newTokens = cap(r.numTokens() - cachedTokens, cachedTokens, budget);
+            Request media = encoder == null ? null : itemsAhead(r, cachedTokens);
+            if (media != null) {
+                newTokens = encoder.plan(media, cachedTokens, newTokens);
+                if (newTokens <= 0) {
+                    break;
+                }
+            }
             if (!kv.allocateNew(r, cachedBlocks, cachedTokens + newTokens)) {
                 blocked(r, budget, nowUs);
                 break;
@@ -170,8 +192,24 @@ final class BatchFormer implements StepFormer {
             running.add(r, newTokens);
             budget -= newTokens;
             addToShape(shape, r.generatedTokens, cachedTokens, r.numTokens(), newTokens);
+            if (media != null) {
+                encoder.commit(media, cachedTokens, newTokens, shape);
+            }
             listener.admitted(r, nowUs);
         }
+    }
+
+    /** A step is being formed: encoder outputs computed past in the step before are freed, the encoder budget refilled. */
+    void startStep() {
+        if (encoder != null) {
+            encoder.startStep();
+        }
+    }
+
+    /** {@code r} when its prompt has items ending after its first {@code computed} tokens, else null (nothing to encode). */
+    private static Request itemsAhead(Request r, int computed) {
+        MediaItems m = r.media();
+        return m != null && computed < m.end() ? r : null;
     }
 
     /**
@@ -216,12 +254,16 @@ final class BatchFormer implements StepFormer {
             if (v == slot && running.size() == 1) {
                 running.remove(slot);
                 kv.release(r);
+                releaseEncoderInputs(r);
                 listener.neverFits(r, nowUs);
                 return -1;
             }
             if (v < slot) {
                 budget += running.newTokens[v];
                 running.newTokens[v] = 0;
+                if (encoder != null && running.request(v).media() != null) {
+                    encoder.unscheduled(running.request(v));
+                }
             }
             Request victim = running.remove(v);
             preempt(victim, nowUs);
@@ -262,6 +304,10 @@ final class BatchFormer implements StepFormer {
             int newTokens = running.newTokens[k];
             if (newTokens > 0) {
                 addToShape(shape, running.generated[k], running.computed[k], running.tokens[k], newTokens);
+                Request r = running.request(k);
+                if (encoder != null && r.media() != null && r.encoderStepItems > 0) {
+                    shape.addEncoderItems(r.encoderStepItems, r.encoderStepTokens);
+                }
             }
         }
     }
@@ -296,8 +342,16 @@ final class BatchFormer implements StepFormer {
         }
     }
 
+    /** {@code r} left the running batch: its references to encoder outputs go (vLLM frees them on preemption). */
+    void releaseEncoderInputs(Request r) {
+        if (encoder != null && r.media() != null) {
+            encoder.release(r);
+        }
+    }
+
     private void preempt(Request victim, long nowUs) {
         kv.releasePreempted(victim, victim.computedTokens);
+        releaseEncoderInputs(victim);
         victim.computedTokens = 0;
         victim.preemptions++;
         victim.state = Request.State.QUEUED;

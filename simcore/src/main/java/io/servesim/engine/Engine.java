@@ -52,6 +52,8 @@ public final class Engine {
     private final RunningBatch running;
     /** The vLLM core's batch former (null in the SGLang core, whose macro-step-free steps need none). */
     private final BatchFormer batchFormer;
+    /** The multimodal encoder's scheduling and cache, or null when no request carries items. */
+    private final EncoderInputs encoder;
     /** Forms each step: the vLLM core's {@link BatchFormer} or the SGLang core's {@link SglangScheduler}. */
     private final StepFormer former;
     /** The SGLang core's radix tree over {@link #kv}'s pages, or null in the vLLM core. */
@@ -165,8 +167,12 @@ public final class Engine {
                 events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
             }
         };
+        this.encoder = config.encoder() == null ? null : new EncoderInputs(config.encoder());
+        if (sglang && encoder != null) {
+            throw new IllegalArgumentException("the SGLang core does not model the multimodal encoder");
+        }
         this.batchFormer = sglang ? null : new BatchFormer(config, kv, waitQueue, running, scheduling.order(), speculation,
-                listener);
+                encoder, listener);
         this.former = sglang ? new SglangScheduler(id, config, kv, radix, waitQueue, running, listener) : batchFormer;
         this.events = events;
         this.observer = observer;
@@ -195,6 +201,14 @@ public final class Engine {
     public long preemptions() { return preemptions; }
     /** Verify steps with draft tokens (vLLM {@code spec_decode_num_drafts}); 0 without speculative decoding. */
     public long specVerifySteps() { return speculation == null ? 0 : speculation.verifySteps(); }
+    /** Image, audio and video items the encoder ran; 0 without multimodal requests. */
+    public long encoderItems() { return encoder == null ? 0 : encoder.encodedItems(); }
+    /** Encoder tokens run; 0 without multimodal requests. */
+    public long encoderTokens() { return encoder == null ? 0 : encoder.encodedTokens(); }
+    /** Encoder-cache tokens some request still references (0 once every request that needed an item is done). */
+    public long encoderReferencedTokens() { return encoder == null ? 0 : encoder.cacheTokens() - encoder.unreferencedTokens(); }
+    /** Items a scheduled request needed whose encoder output was cached; 0 without multimodal requests. */
+    public long encoderCacheHits() { return encoder == null ? 0 : encoder.cacheHits(); }
     /** Draft tokens verified (vLLM {@code spec_decode_num_draft_tokens}); 0 without speculative decoding. */
     public long specDraftTokens() { return speculation == null ? 0 : speculation.draftTokens(); }
     /** Draft tokens accepted (vLLM {@code spec_decode_num_accepted_tokens}); 0 without speculative decoding. */
@@ -413,6 +427,7 @@ public final class Engine {
             if (s != null) {
                 if (!waitQueue.isEmpty()) {
                     // phase 2 as the batch former runs it, after the stretch's phase 1 (one token each)
+                    batchFormer.startStep();
                     batchFormer.admitWaiting(nowUs, s, config.maxNumBatchedTokens() - running.size());
                 }
                 return s;
@@ -493,6 +508,9 @@ public final class Engine {
      * unlocked (SGLang core, {@code cache_finished_req}).
      */
     private void releaseKv(Request r) {
+        if (batchFormer != null) {
+            batchFormer.releaseEncoderInputs(r);
+        }
         if (radix != null) {
             radix.cacheFinished(r);
         } else {
@@ -575,6 +593,7 @@ public final class Engine {
                 radix.release(r);
             } else {
                 kv.releasePreempted(r, r.computedTokens);
+                batchFormer.releaseEncoderInputs(r);
             }
             r.computedTokens = 0;
             leaveForElsewhere(r);
@@ -629,6 +648,11 @@ public final class Engine {
     /** The SGLang core's radix tree, or null (the vLLM core). */
     RadixCache radixForInvariants() {
         return radix;
+    }
+
+    /** The multimodal encoder's scheduling, or null without multimodal requests. */
+    EncoderInputs encoderForInvariants() {
+        return encoder;
     }
 
     int waitingForInvariants() {

@@ -1,6 +1,7 @@
 package io.servesim.engine;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.engine.encoder.EncoderBudget;
 import java.util.List;
 
 /**
@@ -33,11 +34,14 @@ import java.util.List;
  *                                   vLLM core; with it, {@code blockSizeTokens} is SGLang's page size, {@code
  *                                   maxNumBatchedTokens} its {@code chunked_prefill_size}, and there are no macro-steps,
  *                                   async scheduling or CPU tier
+ * @param encoder                    the multimodal encoder's budget per step and cache size ({@link EncoderInputs}), or
+ *                                   null when no request carries image, audio or video items (set by the run plan from
+ *                                   the workload, {@link #withEncoder})
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,
                            boolean prefixCaching, KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling,
-                           Warmup warmup, SpecDecodeConfig speculative, SglangConfig sglang) {
+                           Warmup warmup, SpecDecodeConfig speculative, SglangConfig sglang, EncoderBudget encoder) {
     /**
      * A warm-up phase of each replica: its first {@code steps} steps, or the steps it starts within {@code durationUs} of
      * its first step, take {@code factor} times as long (first-use kernel compilation and autotuning, which vLLM's
@@ -69,6 +73,15 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
     public static final double DEFAULT_GPU_MEMORY_UTILIZATION = 0.9;
     /** The KV block sizes vLLM accepts ({@code CacheConfig.block_size}). */
     public static final List<Integer> BLOCK_SIZES = List.of(1, 8, 16, 32, 64, 128);
+
+    /** A config without a multimodal encoder. */
+    public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
+                        int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization, boolean prefixCaching,
+                        KvTierConfig kvTiers, boolean macroSteps, boolean asyncScheduling, Warmup warmup,
+                        SpecDecodeConfig speculative, SglangConfig sglang) {
+        this(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen, blockSizeTokens, totalKvBlocks,
+                gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps, asyncScheduling, warmup, speculative, sglang, null);
+    }
 
     /** A vLLM-core config without speculative decoding. */
     public EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold, int maxModelLen,
@@ -332,6 +345,13 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         return c.build();
     }
 
+    /** This config with the multimodal encoder's budget and cache {@code e} (null: none). */
+    public EngineConfig withEncoder(EncoderBudget e) {
+        Copy c = new Copy(this);
+        c.encoder = e;
+        return c.build();
+    }
+
     /** A config being copied with some components changed: each starts as the original's (the with-methods). */
     private static final class Copy {
         private final int maxNumSeqs;
@@ -348,6 +368,7 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         private Warmup warmup;
         private SpecDecodeConfig speculative;
         private SglangConfig sglang;
+        private EncoderBudget encoder;
 
         private Copy(EngineConfig e) {
             maxNumSeqs = e.maxNumSeqs;
@@ -364,12 +385,13 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
             warmup = e.warmup;
             speculative = e.speculative;
             sglang = e.sglang;
+            encoder = e.encoder;
         }
 
         private EngineConfig build() {
             return new EngineConfig(maxNumSeqs, maxNumBatchedTokens, longPrefillTokenThreshold, maxModelLen,
                     blockSizeTokens, totalKvBlocks, gpuMemoryUtilization, prefixCaching, kvTiers, macroSteps,
-                    asyncScheduling, warmup, speculative, sglang);
+                    asyncScheduling, warmup, speculative, sglang, encoder);
         }
     }
 }

@@ -22,6 +22,11 @@ public final class Invariants {
             throw new IllegalStateException("INV-4: used " + kv.usedBlocks() + " + free " + kv.freeBlocks()
                     + " != total " + kv.totalBlocks());
         }
+        EncoderInputs encoder = e.encoderForInvariants();
+        if (encoder != null && (encoder.unreferencedTokens() < 0 || encoder.unreferencedTokens() > encoder.cacheTokens())) {
+            throw new IllegalStateException("encoder cache: " + encoder.unreferencedTokens() + " unreferenced tokens outside [0, "
+                    + encoder.cacheTokens() + "]");
+        }
         RadixCache radix = e.radixForInvariants();
         if (kv.totalBlocks() <= FULL_KV_WALK_LIMIT) {
             kv.checkInvariants();

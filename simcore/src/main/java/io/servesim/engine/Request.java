@@ -37,7 +37,11 @@ public final class Request {
     /** Of the output tokens, the leading ones that are reasoning (a reasoning model's thinking); 0 for none. */
     private int reasoningTokens;
     /** Of the prompt's tokens, those of image, audio and video items (a multimodal client's); 0 for none. */
-    private int mediaTokens;
+    /** The prompt's image, audio and video items, or null for a text prompt. */
+    private MediaItems media;
+    /** Encoder items and their tokens the step being formed runs for this request (set whenever a step schedules it with media). */
+    int encoderStepItems;
+    int encoderStepTokens;
     /** When the client sent it ({@link #arrivalUs} without a client network). */
     private long sendUs;
     /** Response leg: microseconds for a chunk of n output tokens to reach the client, or null (none). */
@@ -190,16 +194,20 @@ public final class Request {
         this.reasoningTokens = tokens;
     }
 
-    /** Marks {@code tokens} of the prompt as image, audio and video items' (placeholder tokens of a multimodal prompt). */
-    public void setMediaTokens(int tokens) {
-        if (tokens < 0 || tokens > inputLength) {
-            throw new IllegalArgumentException("media tokens " + tokens + " outside [0, " + inputLength + "] for request " + id);
+    /** Marks the prompt's image, audio and video items (placeholder tokens of a multimodal prompt); null for none. */
+    public void setMedia(MediaItems items) {
+        if (items != null && items.end() > inputLength) {
+            throw new IllegalArgumentException("media items end at token " + items.end() + ", beyond the prompt's "
+                    + inputLength + " tokens, for request " + id);
         }
-        this.mediaTokens = tokens;
+        this.media = items == null || items.count() == 0 ? null : items;
     }
 
+    /** The prompt's image, audio and video items, or null for a text prompt. */
+    public MediaItems media() { return media; }
+
     /** Prompt tokens of image, audio and video items; 0 for a text prompt. */
-    public int mediaTokens() { return mediaTokens; }
+    public int mediaTokens() { return media == null ? 0 : media.tokens(); }
 
     /** Leading output tokens that are reasoning, not answer; 0 for a request without reasoning. */
     public int reasoningTokens() { return reasoningTokens; }

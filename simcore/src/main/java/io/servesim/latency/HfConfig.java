@@ -32,7 +32,8 @@ import java.util.Set;
  *       {@code shared_expert_intermediate_size} (Qwen2-MoE), one expert-width shared expert (Llama 4);</li>
  *   <li>dtype from {@code torch_dtype} or {@code dtype} (bfloat16/float16 2 bytes, float32 4;
  *       bfloat16 assumed when absent); weight bytes from {@code quantization_config}: {@code fp8} 1,
- *       compressed-tensors {@code weights.num_bits} / 8, else {@code bits} / 8.</li>
+ *       compressed-tensors {@code weights.num_bits} / 8, else {@code bits} / 8;</li>
+ *   <li>a {@code vision_config} in the Llama 4 layout gives the vision encoder ({@link VisionEncoder}).</li>
  * </ul>
  * Problems are {@link ConfigException}s at the caller's config path, naming the missing field.
  */
@@ -89,7 +90,30 @@ final class HfConfig {
         return new ModelArchitecture(name, field("model_type").asText(""), layers, hidden, vocab,
                 field("tie_word_embeddings").asBoolean(false), contextLength(),
                 dtypeBytes, dtypeBytes, weightBytesPerParam(dtypeBytes), attention(heads, kvHeads, headDim),
-                feedForward(layers));
+                feedForward(layers), vision());
+    }
+
+    /**
+     * The vision encoder of a {@code vision_config} in the Llama 4 layout ({@link VisionEncoder}: {@code hidden_size},
+     * {@code num_hidden_layers}, {@code intermediate_size}, {@code image_size}, {@code patch_size}, optional
+     * {@code pixel_shuffle_ratio}, {@code projector_input_dim}, {@code projector_output_dim}, {@code vision_output_dim}),
+     * else null (no vision config, or one of another layout).
+     */
+    private VisionEncoder vision() {
+        JsonNode v = top.path("vision_config");
+        for (String f : List.of("hidden_size", "num_hidden_layers", "intermediate_size", "image_size", "patch_size")) {
+            if (!v.path(f).canConvertToInt() || v.path(f).asInt() < 1) {
+                return null;
+            }
+        }
+        double ratio = v.path("pixel_shuffle_ratio").asDouble(1.0);
+        if (!(ratio > 0 && ratio <= 1) || v.path("image_size").asInt() < v.path("patch_size").asInt()) {
+            return null;
+        }
+        return new VisionEncoder(v.path("hidden_size").asInt(), v.path("num_hidden_layers").asInt(),
+                v.path("intermediate_size").asInt(), v.path("image_size").asInt(), v.path("patch_size").asInt(), ratio,
+                v.path("projector_input_dim").asInt(0), v.path("projector_output_dim").asInt(0),
+                v.path("vision_output_dim").asInt(0));
     }
 
     /** The derived maximum length ({@link ContextLength}, after vLLM {@code _get_and_verify_max_len}). */

@@ -19,10 +19,23 @@ import java.nio.file.Path;
  *                     ({@code deployment.gpus: FILE}, {@link GpuCatalog#withFile})
  * @param kvCache      how the KV cache stores its elements ({@code deployment.kv_cache_dtype})
  * @param quantization how the weights are stored ({@code deployment.quantization})
+ * @param encoderUsPerToken the multimodal encoder's cost per encoder token ({@code deployment.encoder_us_per_token}), or
+ *                     {@link #ENCODER_FROM_MODEL} to derive it from the model's vision config
  */
 public record LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
                           CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache,
-                          Quantization quantization) {
+                          Quantization quantization, double encoderUsPerToken) {
+    /** {@code encoder_us_per_token} not given: the encoder is priced from the model's vision config. */
+    public static final double ENCODER_FROM_MODEL = -1;
+
+    /** A spec whose encoder, if any, is priced from the model's vision config. */
+    public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
+                       CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache,
+                       Quantization quantization) {
+        this(kind, modelId, hardware, tp, coefficients, calibrated, profileDir, gpus, kvCache, quantization,
+                ENCODER_FROM_MODEL);
+    }
+
     /** A spec with the checkpoint's weights and the KV cache in the model's dtype. */
     public LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
                        CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus) {

@@ -26,10 +26,21 @@ package io.servesim.latency;
  * @param weightBytesPerParam   bytes per linear-layer weight (1 for FP8/INT8, 0.5 for 4-bit quantisation)
  * @param attention             attention shape
  * @param feedForward           MLP / MoE shape
+ * @param vision                the vision encoder ({@code vision_config}), or null for a text-only model or a vision
+ *                              config of another layout
  */
 public record ModelArchitecture(String name, String modelType, int layers, int hiddenSize, int vocabSize,
                                 boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes, int kvDtypeBytes,
-                                double weightBytesPerParam, Attention attention, FeedForward feedForward) {
+                                double weightBytesPerParam, Attention attention, FeedForward feedForward,
+                                VisionEncoder vision) {
+
+    /** A text-only architecture. */
+    public ModelArchitecture(String name, String modelType, int layers, int hiddenSize, int vocabSize,
+                             boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes, int kvDtypeBytes,
+                             double weightBytesPerParam, Attention attention, FeedForward feedForward) {
+        this(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength, dtypeBytes, kvDtypeBytes,
+                weightBytesPerParam, attention, feedForward, null);
+    }
 
     /**
      * Attention shape. Standard (GQA/MHA) attention has {@code kvLoraRank == 0} and
@@ -146,13 +157,13 @@ public record ModelArchitecture(String name, String modelType, int layers, int h
      */
     public ModelArchitecture withKvCacheBytes(int bytes) {
         return new ModelArchitecture(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength,
-                dtypeBytes, bytes, weightBytesPerParam, attention, feedForward);
+                dtypeBytes, bytes, weightBytesPerParam, attention, feedForward, vision);
     }
 
     /** This architecture with its linear layers' weights at {@code bytes} per weight (vLLM's {@code --quantization fp8}: 1). */
     public ModelArchitecture withWeightBytes(double bytes) {
         return new ModelArchitecture(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength,
-                dtypeBytes, kvDtypeBytes, bytes, attention, feedForward);
+                dtypeBytes, kvDtypeBytes, bytes, attention, feedForward, vision);
     }
 
     /** KV-cache bytes per token over the whole model and TP group: 2 x layers x kvHeads x headDim x dtype (MLA: layers x latent x dtype). */

@@ -12,6 +12,10 @@ import java.util.Arrays;
  * 1 + d query tokens over its context in the same forward pass (vLLM v1 schedules them as the request's
  * {@code num_tokens_with_spec - num_computed_tokens}), which {@link #decodeTokens()} and {@link #totalTokens()} count,
  * and the target's logits are computed at each of them ({@link #logitRows()}).
+ *
+ * <p>A step whose prefill chunks reach image, audio or video items first runs the multimodal encoder over the items not
+ * yet encoded ({@link #addEncoderItems}): vLLM's model runner executes the scheduled encoder inputs before the decoder's
+ * forward pass in the same step ({@code _execute_mm_encoder} in {@code vllm/v1/worker/gpu_model_runner.py}).
  */
 public final class StepShape {
     private int prefillSeqs;
@@ -28,8 +32,13 @@ public final class StepShape {
     private long draftTokens;
     /** Causal (query, key) pairs of the drafts beyond one query per verifying sequence ({@link #addVerify}). */
     private long draftPairs;
+    /** Encoder tokens of the items encoded in this step ({@link #addEncoderItems}). */
+    private long encoderTokens;
+    private int encoderItems;
 
     public void clear() {
+        encoderTokens = 0;
+        encoderItems = 0;
         prefillSeqs = 0;
         prefillTokens = 0;
         prefillContextTokens = 0;
@@ -54,8 +63,10 @@ public final class StepShape {
         decodeContextTokens += decodeSeqs;
     }
 
-    /** Drops the prefill chunks, keeping the decode sequences. */
+    /** Drops the prefill chunks and the encoder items they needed, keeping the decode sequences. */
     public void clearPrefills() {
+        encoderTokens = 0;
+        encoderItems = 0;
         prefillSeqs = 0;
         prefillTokens = 0;
         prefillContextTokens = 0;
@@ -99,6 +110,17 @@ public final class StepShape {
     }
 
     /** Sequences with a prefill chunk in this step. */
+    /** {@code items} items of {@code tokens} encoder tokens in all that the encoder runs in this step. */
+    public void addEncoderItems(int items, long tokens) {
+        encoderItems += items;
+        encoderTokens += tokens;
+    }
+
+    /** Encoder tokens this step runs (0 without multimodal items). */
+    public long encoderTokens() { return encoderTokens; }
+    /** Items this step encodes. */
+    public int encoderItems() { return encoderItems; }
+
     public int prefillSeqs() { return prefillSeqs; }
     /** New prompt tokens computed in this step (sum of chunk sizes). */
     public long prefillTokens() { return prefillTokens; }

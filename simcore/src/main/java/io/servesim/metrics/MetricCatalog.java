@@ -42,6 +42,8 @@ public final class MetricCatalog {
             + " reasoning_content then content (vllm/reasoning/, docs/features/reasoning_outputs.md)";
     private static final String NO_TRANSFER = "no transfer completed";
     private static final String SPEC_DECODE = "vLLM's SpecDecodingLogging (vllm/v1/spec_decode/metrics.py)";
+    private static final String ENCODER = "vLLM's encoder scheduling (vllm/v1/core/sched/scheduler.py _try_schedule_encoder_inputs,"
+            + " vllm/v1/core/encoder_cache_manager.py)";
 
     /** Every metric, in the order of the {@code cells/} columns. */
     public static final List<Metric> ALL = checked(List.of(
@@ -162,6 +164,17 @@ public final class MetricCatalog {
                     "Tokens a request gained per verify step, the target's own token included: 1 + spec_accepted_tokens /"
                             + " spec_verify_steps; null when no step verified drafts.").higher()
                     .source(SPEC_DECODE + ": mean acceptance length"),
+            Metric.count("encoder_items", "items", RUN,
+                    "Image, audio and video items the multimodal encoder ran, over all instances (0 without"
+                            + " workload clients[].multimodal); an item a request needed again while its encoder output was"
+                            + " cached is not run again (encoder_cache_hits).").source(ENCODER),
+            Metric.count("encoder_tokens", "tokens", RUN,
+                    "Encoder tokens of the items in encoder_items (each item's placeholder tokens in the prompt).")
+                    .source(ENCODER),
+            Metric.count("encoder_cache_hits", "items", RUN,
+                    "Items a scheduled request needed whose encoder output was still in the instance's encoder cache"
+                            + " (computed for an earlier chunk of the prompt or for another request with the same item).")
+                    .higher().source(ENCODER),
             Metric.count("slo_met", "requests", CLUSTER, s -> s.cluster().sloMet(),
                     "Completed requests meeting every target of their SLO class (TTFT, TPOT, E2E).").higher(),
             Metric.number("slo_attainment", "fraction", CLUSTER, s -> s.cluster().sloAttainment(),

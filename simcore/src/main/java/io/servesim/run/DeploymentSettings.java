@@ -60,6 +60,13 @@ public final class DeploymentSettings {
                     + " cores, weight-only W8A16 through FP8 Marlin on those without). Priced by the roofline (auto then"
                     + " takes it).")
             .flag("--quantization");
+    public static final Setting<Double> ENCODER_US_PER_TOKEN = Setting.derived("deployment.encoder_us_per_token",
+            ValueType.real(0, 1e6).in("us", "a token no encoder takes a second for"),
+            "derived from the model's vision_config (Llama 4 layout) by the roofline; required for multimodal clients"
+                    + " on a model without one",
+            "GPU time of the multimodal encoder per image, audio or video token it encodes, added to the step that"
+                    + " encodes the item; replaces the vision_config roofline.")
+            .flag("--encoder-us-per-token");
     public static final Setting<Long> INSTANCES = Setting.of("deployment.instances",
             ValueType.integer(1, 100_000).in("replicas", "at least one; a fleet of more than 100,000 replicas is beyond"
                     + " any deployment"), 1L,
@@ -83,7 +90,7 @@ public final class DeploymentSettings {
 
     /** Every deployment setting, in documentation order. */
     public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, DP, EP, LATENCY_MODEL, COEFFICIENTS, PROFILE,
-            GPUS, KV_CACHE_DTYPE, QUANTIZATION, INSTANCES);
+            GPUS, KV_CACHE_DTYPE, QUANTIZATION, ENCODER_US_PER_TOKEN, INSTANCES);
 
     private DeploymentSettings() {
     }

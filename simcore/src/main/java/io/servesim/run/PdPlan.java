@@ -7,6 +7,7 @@ import io.servesim.disagg.PoolSetup;
 import io.servesim.disagg.PoolSpec;
 import io.servesim.latency.LatencyModels;
 import io.servesim.latency.ResolvedLatency;
+import io.servesim.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,9 +28,10 @@ import java.util.List;
 record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySource) {
 
     /** The resolved deployment, or null with {@code problems} naming why. */
-    static PdPlan resolve(PdSpec spec, double usdPerGpuHourOverride, long seed, List<ConfigException.Problem> problems) {
-        Pool prefill = pool(spec.prefill(), seed, problems);
-        Pool decode = pool(spec.decode(), seed, problems);
+    static PdPlan resolve(PdSpec spec, WorkloadSpec workload, double usdPerGpuHourOverride, long seed,
+                          List<ConfigException.Problem> problems) {
+        Pool prefill = pool(spec.prefill(), workload, seed, problems);
+        Pool decode = pool(spec.decode(), workload, seed, problems);
         if (prefill == null || decode == null) {
             return null;
         }
@@ -84,7 +86,7 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
                 + " to " + decodeLen + ")"));
     }
 
-    private static Pool pool(PoolSpec spec, long seed, List<ConfigException.Problem> problems) {
+    private static Pool pool(PoolSpec spec, WorkloadSpec workload, long seed, List<ConfigException.Problem> problems) {
         String path = spec.path();
         ResolvedLatency resolved;
         try {
@@ -98,6 +100,7 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         var engine = spec.engine().withSpeculative(spec.engine().speculative().seeded(seed));
         RunPlan.Engines engines = RunPlan.resolveEngine(engine, resolved, tp, spec.replicas(), null,
                 FleetKeys.pool(path), own);
+        engines = EncoderPlan.apply(engines, workload, spec.latency(), resolved, tp, FleetKeys.pool(path), false, own);
         var arch = resolved.architectureOrNull();
         if (arch == null) {
             own.add(new ConfigException.Problem("deployment.model", "P/D needs the model's architecture (KV bytes per"

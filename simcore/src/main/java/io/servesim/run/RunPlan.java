@@ -69,6 +69,8 @@ public final class RunPlan {
                 cfg.latency().tp(), ep == null ? 1 : ep.ranks(), cfg.cluster().instances(),
                 cfg.latency().calibrated() != null ? String.valueOf(cfg.latency().calibrated().file()) : null,
                 FleetKeys.AGGREGATED, problems);
+        engines = EncoderPlan.apply(engines, cfg.workload(), cfg.latency(), resolved, cfg.latency().tp(),
+                FleetKeys.AGGREGATED, ep != null, problems);
         checkWorkload(cfg, cfg.engine(), problems);
         AutoscalingConfig autoscaling = settle(cfg, resolved, problems);
         checkCostPriced(cfg, autoscaling.usdPerGpuHour(), cfg.latency().hardware(), problems);
@@ -109,7 +111,7 @@ public final class RunPlan {
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */
     private static RunPlan preparePd(SimConfig cfg) {
         List<ConfigException.Problem> problems = new ArrayList<>();
-        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.autoscaling().usdPerGpuHour(), cfg.seed(), problems);
+        PdPlan pd = PdPlan.resolve(cfg.pd(), cfg.workload(), cfg.autoscaling().usdPerGpuHour(), cfg.seed(), problems);
         checkWorkload(cfg, cfg.pd().prefill().engine(), problems);
         AutoscalingConfig autoscaling = pd == null ? cfg.autoscaling() : settle(cfg, pd.decodeLatency(), problems);
         if (pd != null) {

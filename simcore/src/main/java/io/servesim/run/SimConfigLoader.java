@@ -293,6 +293,7 @@ public final class SimConfigLoader {
         }
         KvCacheDtype kvCache = KvCacheDtype.find(d.get(DeploymentSettings.KV_CACHE_DTYPE)).orElse(KvCacheDtype.AUTO);
         Quantization quantization = Quantization.find(d.get(DeploymentSettings.QUANTIZATION)).orElse(Quantization.AUTO);
+        Double encoderUsPerToken = d.get(DeploymentSettings.ENCODER_US_PER_TOKEN);
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
         // checked here, not only when the latency model resolves, so it is reported with the other problems
@@ -308,7 +309,8 @@ public final class SimConfigLoader {
                     "required (or give deployment.coefficients for a blackbox model)");
         }
         return new LatencySpec(kind, model, hardware, tp, coefficients, calibrated,
-                profile == null ? null : baseDir.resolve(profile), gpus, kvCache, quantization);
+                profile == null ? null : baseDir.resolve(profile), gpus, kvCache, quantization,
+                encoderUsPerToken == null ? LatencySpec.ENCODER_FROM_MODEL : encoderUsPerToken);
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -240,6 +240,8 @@ public final class Simulation {
                 .put("skipped_trace_lines", source.skippedLines())
                 .put("spec_verify_steps", totals.specVerifySteps()).put("spec_draft_tokens", totals.specDraftTokens())
                 .put("spec_accepted_tokens", totals.specAcceptedTokens())
+                .put("encoder_items", totals.encoderItems()).put("encoder_tokens", totals.encoderTokens())
+                .put("encoder_cache_hits", totals.encoderCacheHits())
                 .kvTiers(KvTierSummary.of(totals.tiers())).autoscaling(scaling).sessions(sessionStats.byClient());
         return metrics.summary(run, endUs, requestsPerInstance(), totals.headOfLineBlocks(), pdPart, setup.fitness());
     }

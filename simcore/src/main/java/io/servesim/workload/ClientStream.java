@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.engine.MediaItems;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
 import io.servesim.rng.PartitionedRng;
@@ -137,12 +138,12 @@ final class ClientStream {
         if (agentic != null) {
             // An agentic session: its steps are drawn by the session registry from the session's stream.
             SplittableRandom sessionRng = new SplittableRandom(PartitionedRng.mix64(sessionSalt + sessionsStarted++));
-            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, 0, 0, false, sessionRng, 0));
+            pending.add(new Draft(this, n, sendUs, sendUs, null, 0, 0, null, 0, false, sessionRng, 0));
             return;
         }
         TokenSequence prompt;
         int out;
-        int media = 0;
+        MediaItems media = null;
         if (pool != null) {
             int p = pool.next();
             prompt = pool.prompt(p);
@@ -150,7 +151,7 @@ final class ClientStream {
         } else if (spec.multimodal() != null) {
             MultimodalSpec.Message m = spec.multimodal().sample(inputs, PartitionedRng.mix64(contentSalt + n));
             prompt = prompt(m);
-            media = m.mediaTokens();
+            media = m.items(prefixTokens());
             out = outputTokens(outputs);
         } else {
             int user = spec.input().sampleInt(inputs);
@@ -176,6 +177,11 @@ final class ClientStream {
         PrefixSpec p = spec.prefix();
         return p == null ? TokenSequence.unique(contentId, userTokens)
                 : TokenSequence.prefixed(p.contentId(), p.lengthTokens(), contentId, userTokens);
+    }
+
+    /** Tokens of the client's shared prefix (0 without one): where a fresh prompt's message starts. */
+    int prefixTokens() {
+        return spec.prefix() == null ? 0 : spec.prefix().lengthTokens();
     }
 
     /** A fresh multimodal prompt: the shared prefix (if any) then message {@code m}. */

@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.engine.MediaItems;
 import io.servesim.engine.TokenSequence;
 import java.util.Comparator;
 import java.util.SplittableRandom;
@@ -22,8 +23,8 @@ final class Draft {
     final int outputTokens;
     /** Of {@link #outputTokens}, the leading reasoning tokens (0 for a client without reasoning). */
     final int reasoningTokens;
-    /** Of the prompt, the tokens of image, audio and video items (0 for a text prompt). */
-    final int mediaTokens;
+    /** The prompt's image, audio and video items, or null for a text prompt. */
+    final MediaItems media;
     final double priority;
     final boolean streaming;
     /** Random stream of the session this draft starts (a conversation or an agentic session), or null for a single request. */
@@ -31,7 +32,7 @@ final class Draft {
     final int sessionTurns;
 
     Draft(ClientStream client, long seq, long sendUs, long arrivalUs, TokenSequence prompt, int outputTokens,
-          int reasoningTokens, int mediaTokens, double priority, boolean streaming, SplittableRandom sessionRng,
+          int reasoningTokens, MediaItems media, double priority, boolean streaming, SplittableRandom sessionRng,
           int sessionTurns) {
         this.client = client;
         this.seq = seq;
@@ -40,7 +41,7 @@ final class Draft {
         this.prompt = prompt;
         this.outputTokens = outputTokens;
         this.reasoningTokens = reasoningTokens;
-        this.mediaTokens = mediaTokens;
+        this.media = media;
         this.priority = priority;
         this.streaming = streaming;
         this.sessionRng = sessionRng;

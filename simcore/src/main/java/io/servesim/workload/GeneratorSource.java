@@ -143,7 +143,7 @@ public final class GeneratorSource implements RequestSource {
             r.setClientNetwork(d.sendUs, d.client.responseDelayUs);
         }
         r.setReasoningTokens(d.reasoningTokens);
-        r.setMediaTokens(d.mediaTokens);
+        r.setMedia(d.media);
         if (d.sessionTurns > 1 && d.client.spec.conversation().accumulate()) {
             r.markOutputReusable();
         }

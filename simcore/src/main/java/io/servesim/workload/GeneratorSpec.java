@@ -28,6 +28,22 @@ public record GeneratorSpec(OptionalLong seed, double aggregateRateRps, long num
         stages = List.copyOf(stages);
     }
 
+    @Override
+    public int largestMediaItemTokens() {
+        int largest = 0;
+        for (ClientSpec c : clients) {
+            if (c.multimodal() != null) {
+                largest = Math.max(largest, c.multimodal().largestItemTokens());
+            }
+        }
+        return largest;
+    }
+
+    @Override
+    public boolean sendsAudioOrVideo() {
+        return clients.stream().anyMatch(c -> c.multimodal() != null && c.multimodal().sendsAudioOrVideo());
+    }
+
     /** A workload without stages. */
     public GeneratorSpec(OptionalLong seed, double aggregateRateRps, long numRequests, long horizonUs,
                          List<ClientSpec> clients, List<String> warnings) {

@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.engine.MediaItems;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
@@ -49,14 +50,20 @@ final class Session {
         int out = client.outputTokens(rng);
         long contentId = rng.nextLong();
         TokenSequence prompt;
-        int media = 0;
+        MediaItems media = null;
         if (mm == null) {
             prompt = conv.accumulate() ? history(previous, contentId, user) : client.prompt(contentId, user);
         } else {
             // a message of text and items; the history carries the previous turns' items again
             MultimodalSpec.Message m = mm.sample(rng, contentId);
-            prompt = conv.accumulate() ? m.after(history(previous, 0, 0), Integer.MAX_VALUE) : client.prompt(m);
-            media = m.mediaTokens() + (conv.accumulate() ? previous.mediaTokens() : 0);
+            if (conv.accumulate()) {
+                TokenSequence history = history(previous, 0, 0);
+                prompt = m.after(history, Integer.MAX_VALUE);
+                media = MediaItems.concat(previous.media(), m.items(history.length()));
+            } else {
+                prompt = client.prompt(m);
+                media = m.items(client.prefixTokens());
+            }
         }
         double priority = client.spec.priority().sample(rng);
         boolean streaming = client.streams(rng);
@@ -71,7 +78,7 @@ final class Session {
             r.setClientNetwork(sendUs, client.responseDelayUs);
         }
         r.setReasoningTokens(reasoning);
-        r.setMediaTokens(media);
+        r.setMedia(media);
         if (conv.accumulate() && !done()) {
             r.markOutputReusable();
         }

@@ -15,6 +15,16 @@ public sealed interface WorkloadSpec permits GeneratorSpec, TraceSpec {
         return 0;
     }
 
+    /** Tokens of the largest image, audio or video item a request can carry; 0 when none carries items. */
+    default int largestMediaItemTokens() {
+        return 0;
+    }
+
+    /** Whether a request can carry audio or video items. */
+    default boolean sendsAudioOrVideo() {
+        return false;
+    }
+
     /** Non-fatal notes from binding, for {@code servesim validate} to print (e.g. normalised rate fractions). */
     default List<String> warnings() {
         return List.of();

@@ -80,8 +80,17 @@ class LatencyModelContractTest {
                                 GpuCatalog.builtIn().lookup("H100", "x"), 4, "x"), "draft")),
                 model("speculative ngram k=5 over blackbox trained llama-3.1-8b/H100/TP1",
                         () -> new SpeculativeLatency(resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct",
-                                "H100", 1, null)), SpeculativeLatency.Drafter.CPU_LOOKUP, 5, 0, null, "ngram")));
+                                "H100", 1, null)), SpeculativeLatency.Drafter.CPU_LOOKUP, 5, 0, null, "ngram")),
+                model("multimodal encoder by the vision roofline over roofline llama-4-scout/H100/TP2",
+                        () -> new EncoderLatency(resolve(new LatencySpec("roofline", SCOUT, "H100", 2, null)),
+                                new EncoderCost.VisionRoofline(ModelCatalog.builtIn().lookup(SCOUT, "x").vision(), 5120,
+                                        GpuCatalog.builtIn().lookup("H100", "x"), 2, RooflineConstants.bundled(), "scout"))),
+                model("multimodal encoder at 12 us per token over blackbox trained llama-3.1-8b/H100/TP1",
+                        () -> new EncoderLatency(resolve(new LatencySpec("blackbox", "meta-llama/llama-3.1-8b-instruct",
+                                "H100", 1, null)), new EncoderCost.PerToken(12))));
     }
+
+    private static final String SCOUT = "redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic";
 
     private static Arguments model(String name, Supplier<LatencyModel> factory) {
         return Arguments.of(Named.of(name, factory));
@@ -168,6 +177,21 @@ class LatencyModelContractTest {
                 assertTrue(t >= previous, drafts + " drafts: " + t + " < " + previous);
                 previous = t;
             }
+        }
+    }
+
+    /** A step that encodes more multimodal tokens never takes less time (every model: the step's encoder tokens are 0 or priced). */
+    @ParameterizedTest
+    @MethodSource("models")
+    void nonDecreasingInEncoderTokens(Supplier<LatencyModel> factory) {
+        LatencyModel m = factory.get();
+        long previous = 0;
+        for (int tokens = 0; tokens <= 8192; tokens += 576) {
+            StepShape s = shape(1024, 0, 8, 900);
+            s.addEncoderItems(tokens == 0 ? 0 : 1, tokens);
+            long t = m.stepTimeUs(s);
+            assertTrue(t >= previous, tokens + " encoder tokens: " + t + " < " + previous);
+            previous = t;
         }
     }
 

@@ -38,7 +38,8 @@ class FitnessWeightsTest {
                 .put("preempted_prefix_hit_rate", 0.0).put("kv_utilization_mean", 0.5).put("kv_utilization_peak", 0.9)
                 .put("batch_size_mean", 8.0).put("steps", 1000L).put("events_processed", 5000L)
                 .put("skipped_trace_lines", 0L).put("fitness", Double.NaN).put("spec_verify_steps", 0L)
-                .put("spec_draft_tokens", 0L).put("spec_accepted_tokens", 0L)
+                .put("spec_draft_tokens", 0L).put("spec_accepted_tokens", 0L).put("encoder_items", 0L)
+                .put("encoder_tokens", 0L).put("encoder_cache_hits", 0L)
                 .kvTiers(tiers).cluster(cluster).autoscaling(scaling).pd(PdSummary.aggregated(2)).build();
     }
 

@@ -93,7 +93,7 @@ class MetricCatalogTest {
         Set<String> units = Set.of("", "ms", "s", "requests/s", "tokens/s", "requests/s per GPU", "USD", "fraction", "bytes",
                 "blocks", "requests", "replicas", "replica-seconds", "GPUs", "preemptions", "preemptions/request",
                 "allocations", "decisions", "request pairs", "steps", "events", "lines", "transfers", "scale actions",
-                "requests/step", "ratio", "index", "score", "tokens", "tokens/step");
+                "requests/step", "ratio", "index", "score", "tokens", "tokens/step", "items");
         for (Column c : MetricCatalog.COLUMNS) {
             String n = c.name();
             assertTrue(units.contains(c.unit()), n + ": unit '" + c.unit() + "' is not one of " + units);

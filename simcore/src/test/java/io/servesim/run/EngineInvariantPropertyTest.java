@@ -164,4 +164,46 @@ class EngineInvariantPropertyTest {
         assertEquals(0, sim.engine().kvCache().usedBlocks());
         sim.engine().kvCache().checkInvariants();
     }
+
+    /**
+     * Multimodal requests on random configs: the encoder budget and cache as vLLM derives them (the token budget, raised
+     * to the largest item), items of up to 900 tokens in prompts and session histories. The engine's debug checks after
+     * every step include the encoder cache's bounds; here INV-1, INV-6, every request done (no chunk waits forever on an
+     * item), each admission encoding each item at most once, and once drained every KV block free and no encoder output
+     * referenced.
+     */
+    @Property(tries = 30)
+    void multimodalInvariantsHoldOnRandomConfigs(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
+                                                 @ForAll @IntRange(min = 16, max = 4096) int maxBatched,
+                                                 @ForAll @IntRange(min = 200, max = 3000) int kvBlocks,
+                                                 @ForAll boolean prefixCaching,
+                                                 @ForAll @IntRange(min = 1, max = 200) int rate,
+                                                 @ForAll long seed) {
+        WorkloadSpec workload = Workloads.of("""
+                {aggregate_rate: %d, num_requests: 150,
+                 output_distribution: {type: gaussian, params: {mean: 40, std_dev: 30, max: 200}},
+                 multimodal: {text_distribution: {type: uniform, params: {min: 1, max: 300}},
+                              image_distribution: {type: uniform, params: {min: 1, max: 900}},
+                              image_count_distribution: {type: uniform, params: {min: 0, max: 3}},
+                              audio_distribution: {type: constant, params: {value: 50}},
+                              audio_count_distribution: {type: uniform, params: {min: 0, max: 1}}},
+                 conversation: {probability: 0.5, turns: {type: uniform, params: {min: 2, max: 3}},
+                                think_time_us: {type: exponential, params: {mean: 20000}}, context_growth: accumulate}}"""
+                .formatted(rate));
+        EngineConfig cfg = new EngineConfig(maxNumSeqs, maxBatched, 0, 0, 16, kvBlocks, prefixCaching)
+                .withEncoder(io.servesim.engine.encoder.EncoderBudget.derive(maxBatched, workload.largestMediaItemTokens(), 0, 0));
+        var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
+        var first = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
+        var second = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
+        assertEquals(first.records(), second.records(), "INV-6 determinism");
+        var s = first.summary();
+        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped"), "INV-1");
+        var sim = new Simulation(SimSetup.single(cfg, latency), workload.open(seed, 0), r -> { });
+        sim.run();
+        assertEquals(0, sim.engine().kvCache().usedBlocks());
+        assertEquals(0, sim.engine().encoderReferencedTokens());
+        // an admission encodes each of its request's items at most once (a later chunk finds it cached)
+        long bound = first.records().stream().mapToLong(r -> (long) r.mediaTokens() * (1 + r.preemptions())).sum();
+        assertTrue(sim.engine().encoderTokens() <= bound, sim.engine().encoderTokens() + " encoder tokens > " + bound);
+    }
 }

@@ -1,5 +1,6 @@
 package io.servesim.workload.multimodal;
 
+import io.servesim.engine.MediaItems;
 import io.servesim.engine.TokenSequence;
 import io.servesim.rng.PartitionedRng;
 import io.servesim.workload.dist.DistributionSpec;
@@ -16,8 +17,9 @@ import java.util.SplittableRandom;
  * <p>Each item is content of its own (its segment of the prompt has an id of its own), as vLLM's prefix caching keys a
  * block holding an item's placeholder tokens by the item's content hash ({@code _gen_mm_extra_hash_keys} in
  * {@code vllm/v1/core/kv_cache_utils.py} at vllm-project/vllm@bbf906a8): two items are never one cache entry unless
- * they are the same item, as when a multi-turn session's history carries a previous turn's items again. The encoder's
- * own cost is not priced here.
+ * they are the same item, as when a multi-turn session's history carries a previous turn's items again. The items'
+ * positions and ids go with the request ({@link Message#items}), so the engine runs the encoder for them
+ * ({@code engine.EncoderInputs}).
  *
  * @param text  text tokens of a message, or null for none
  * @param image images of a message, or null for none
@@ -49,6 +51,28 @@ public record MultimodalSpec(DistributionSpec text, Modality image, Modality aud
         }
 
         /**
+         * The message's items as they sit in a prompt where the message starts at token {@code messageStart}: after
+         * its text, in its order (null for a message without items).
+         */
+        public MediaItems items(int messageStart) {
+            int n = ids.length - 1;
+            if (n == 0) {
+                return null;
+            }
+            long[] itemIds = new long[n];
+            int[] starts = new int[n];
+            int[] itemLengths = new int[n];
+            int at = messageStart + lengths[0];
+            for (int k = 0; k < n; k++) {
+                itemIds[k] = ids[k + 1];
+                starts[k] = at;
+                itemLengths[k] = lengths[k + 1];
+                at += lengths[k + 1];
+            }
+            return MediaItems.of(itemIds, starts, itemLengths);
+        }
+
+        /**
          * {@code before}'s segments, then this message's: a prompt whose first {@code sharedTokens} tokens other
          * requests may contain.
          */
@@ -64,6 +88,22 @@ public record MultimodalSpec(DistributionSpec text, Modality image, Modality aud
             System.arraycopy(lengths, 0, allLengths, n, lengths.length);
             return TokenSequence.ofSegments(allIds, allLengths, sharedTokens);
         }
+    }
+
+    /** Tokens of the largest item a message can hold (0 when no modality can send an item). */
+    public int largestItemTokens() {
+        int largest = 0;
+        for (Modality m : new Modality[] {image, audio, video}) {
+            if (m != null && m.count().max() >= 1) {
+                largest = Math.max(largest, (int) Math.min(Integer.MAX_VALUE, Math.floor(m.tokens().max())));
+            }
+        }
+        return largest;
+    }
+
+    /** Whether a message can hold audio or video items (not only images). */
+    public boolean sendsAudioOrVideo() {
+        return audio != null && audio.count().max() >= 1 || video != null && video.count().max() >= 1;
     }
 
     /**

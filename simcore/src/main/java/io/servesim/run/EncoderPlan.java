@@ -1,0 +1,89 @@
+package io.servesim.run;
+
+import io.servesim.config.ConfigException;
+import io.servesim.engine.EngineConfig;
+import io.servesim.engine.encoder.EncoderBudget;
+import io.servesim.latency.EncoderCost;
+import io.servesim.latency.EncoderLatency;
+import io.servesim.latency.LatencySpec;
+import io.servesim.latency.ModelArchitecture;
+import io.servesim.latency.ResolvedLatency;
+import io.servesim.latency.RooflineConstants;
+import io.servesim.workload.WorkloadSpec;
+import java.util.List;
+
+/**
+ * The multimodal encoder of engines whose workload sends image, audio or video items: the encoder budget per step and
+ * cache size vLLM derives ({@link EncoderBudget}: from {@code max_num_batched_tokens} and the largest item, here the
+ * largest the workload can send, within {@code max_model_len}) and the encoder's GPU time added to the steps that
+ * encode ({@link EncoderLatency}): {@code deployment.encoder_us_per_token} when given, else the roofline of the model's
+ * vision encoder ({@link EncoderCost.VisionRoofline}). A workload without items leaves the engines as they are.
+ */
+final class EncoderPlan {
+    private static final String US_PER_TOKEN = "deployment.encoder_us_per_token";
+
+    private EncoderPlan() {
+    }
+
+    /**
+     * {@code engines} with the encoder, or unchanged (with the problems added) when the workload sends no items or the
+     * encoder cannot be priced.
+     *
+     * @param expertParallel whether the engines are ranks of an expert-parallel group (refused with items)
+     */
+    static RunPlan.Engines apply(RunPlan.Engines engines, WorkloadSpec workload, LatencySpec spec, ResolvedLatency resolved,
+                                 int tp, FleetKeys keys, boolean expertParallel, List<ConfigException.Problem> problems) {
+        int largest = workload == null ? 0 : workload.largestMediaItemTokens();
+        if (largest == 0) {
+            return engines;
+        }
+        EngineConfig e = engines.engine();
+        if (e.isSglang()) {
+            problems.add(new ConfigException.Problem(keys.engine("kind"), "sglang does not model the multimodal encoder"
+                    + " that the workload's image, audio and video items need (workload clients[].multimodal); valid with"
+                    + " them: vllm"));
+            return engines;
+        }
+        if (expertParallel) {
+            problems.add(new ConfigException.Problem("deployment.ep", "true, but the workload sends image, audio or video"
+                    + " items (workload clients[].multimodal) and an expert-parallel group's lockstep step does not price"
+                    + " the encoder; valid with them: false"));
+            return engines;
+        }
+        EncoderCost cost = cost(workload, spec, resolved, tp, problems);
+        if (cost == null) {
+            return engines;
+        }
+        int item = e.maxModelLen() > 0 ? Math.min(largest, e.maxModelLen()) : largest;
+        EncoderBudget budget = EncoderBudget.derive(e.maxNumBatchedTokens(), item, 0, 0);
+        return new RunPlan.Engines(e.withEncoder(budget), engines.kvCapacitySource(),
+                new EncoderLatency(engines.latency(), cost));
+    }
+
+    private static EncoderCost cost(WorkloadSpec workload, LatencySpec spec, ResolvedLatency resolved, int tp,
+                                    List<ConfigException.Problem> problems) {
+        if (spec.encoderUsPerToken() >= 0) {
+            return new EncoderCost.PerToken(spec.encoderUsPerToken());
+        }
+        ModelArchitecture arch = resolved.architectureOrNull();
+        String why = null;
+        if (arch == null) {
+            why = "the model's architecture is not known (deployment.model is not a bundled model or a config.json)";
+        } else if (arch.vision() == null) {
+            why = arch.name() + "'s config.json has no vision_config in the Llama 4 layout (hidden_size, num_hidden_layers,"
+                    + " intermediate_size, image_size, patch_size)";
+        } else if (workload.sendsAudioOrVideo()) {
+            why = "the workload sends audio or video items and " + arch.name() + "'s vision_config prices images only";
+        } else if (resolved.gpuOrNull() == null) {
+            why = "the GPU is not known (deployment.hardware)";
+        }
+        if (why != null) {
+            problems.add(new ConfigException.Problem(US_PER_TOKEN, "required: the workload's clients send image, audio or"
+                    + " video items (workload clients[].multimodal) and " + why + ", so the encoder's cost cannot be"
+                    + " derived; give the encoder's GPU time per item token in microseconds"));
+            return null;
+        }
+        return new EncoderCost.VisionRoofline(arch.vision(), arch.hiddenSize(), resolved.gpuOrNull(), tp,
+                RooflineConstants.bundled(), arch.name());
+    }
+}

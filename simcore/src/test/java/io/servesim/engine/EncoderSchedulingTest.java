@@ -1,0 +1,166 @@
+package io.servesim.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.servesim.engine.encoder.EncoderBudget;
+import io.servesim.kernel.EventQueue;
+import io.servesim.latency.StepShape;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The vLLM core's batch former with multimodal requests ({@link EncoderInputs}): chunks cut before an item the encoder
+ * budget cannot take, items encoded once and then served from the encoder cache, references released so the cache
+ * holds nothing referenced once every request is done.
+ */
+class EncoderSchedulingTest {
+    private static final int IMAGE = 720;
+
+    /** A batch former of {@code blocks} 16-token blocks with a budget of {@code maxBatched} tokens and the encoder. */
+    private static final class Harness {
+        final KvCache kv;
+        final WaitQueue waitQueue = new WaitQueue(null);
+        final RunningBatch running;
+        final EncoderInputs encoder;
+        final BatchFormer former;
+        final StepExecution execution;
+        final StepShape shape = new StepShape();
+        private long nowUs;
+
+        Harness(int blocks, int maxBatched) {
+            EngineConfig config = new EngineConfig(16, maxBatched, 0, 0, 16, blocks, true)
+                    .withEncoder(EncoderBudget.derive(maxBatched, IMAGE, 0, 0));
+            kv = new KvCache(blocks, 16, true);
+            running = new RunningBatch(16, 16, true);
+            encoder = new EncoderInputs(config.encoder());
+            former = new BatchFormer(config, kv, waitQueue, running, null, null, encoder, new BatchFormer.Listener() {
+                @Override
+                public void preempted(Request r, long now) {
+                }
+
+                @Override
+                public void admitted(Request r, long now) {
+                }
+
+                @Override
+                public void neverFits(Request r, long now) {
+                }
+
+                @Override
+                public void headOfLineBlocked(Request r, long now) {
+                }
+
+                @Override
+                public void reloading(Request r, long readyUs, long now) {
+                }
+            });
+            execution = new StepExecution(0, 0, running, r -> {
+                kv.release(r);
+                former.releaseEncoderInputs(r);
+            }, new EventQueue(64), new EngineObserver() {
+            }, 0, 0, null);
+        }
+
+        void submit(Request r) {
+            r.state = Request.State.QUEUED;
+            waitQueue.add(r);
+        }
+
+        StepShape step() {
+            shape.clear();
+            former.form(nowUs, shape);
+            nowUs += 1;
+            execution.executeAndComplete(nowUs);
+            return shape;
+        }
+    }
+
+    /**
+     * A prompt of {@code text} tokens of content {@code textId}, then one 720-token image per id in {@code images}; the
+     * request generates {@code output} tokens.
+     */
+    private static Request request(long id, long textId, int text, int output, long... images) {
+        long[] ids = new long[1 + images.length];
+        int[] lengths = new int[1 + images.length];
+        long[] itemIds = new long[images.length];
+        int[] starts = new int[images.length];
+        int[] itemLengths = new int[images.length];
+        ids[0] = textId;
+        lengths[0] = text;
+        for (int k = 0; k < images.length; k++) {
+            ids[k + 1] = images[k];
+            lengths[k + 1] = IMAGE;
+            itemIds[k] = images[k];
+            starts[k] = text + k * IMAGE;
+            itemLengths[k] = IMAGE;
+        }
+        Request r = new Request(id, RequestTags.DEFAULT, TokenSequence.ofSegments(ids, lengths), output, 0, 0, 0, true);
+        r.setMedia(MediaItems.of(itemIds, starts, itemLengths));
+        return r;
+    }
+
+    /**
+     * Budget 2,048 tokens (max_num_batched_tokens; the 720-token image is smaller), cache 2,048. A prompt of 100 text
+     * tokens and three images at [100, 820), [820, 1540), [1540, 2260): the first chunk wants 2,048 tokens, reaching all
+     * three; the first two fit the encoder budget (1,440), the third (720 > 608 left) does not, so the chunk stops before
+     * it: 1,540 tokens, two items. The second chunk (the 720 tokens left of the 2,260) encodes the third: the cache's 608 free tokens are short,
+     * so the oldest unreferenced output (the first image, freed once the first chunk computed past it) is evicted.
+     */
+    @Test
+    void aChunkStopsBeforeAnItemTheEncoderBudgetCannotTake() {
+        Harness h = new Harness(1000, 2048);
+        h.submit(request(1, 11, 100, 2, 21, 22, 23));
+        StepShape first = h.step();
+        assertEquals(1540, first.prefillTokens());
+        assertEquals(2, first.encoderItems());
+        assertEquals(1440, first.encoderTokens());
+        StepShape second = h.step();
+        assertEquals(720, second.prefillTokens());
+        assertEquals(1, second.encoderItems());
+        assertEquals(720, second.encoderTokens());
+        assertEquals(1, h.encoder.evictions());
+        assertEquals(3, h.encoder.encodedItems());
+    }
+
+    /**
+     * Two requests with other text before the same image (content 21): the second's prefix differs, so the image's KV is
+     * not cached, but its encoder output is (unreferenced since the first finished, not evicted: nothing needed the
+     * room), so the second encodes nothing: one cache hit. Once both are done the cache holds no referenced token.
+     */
+    @Test
+    void anItemAlreadyEncodedIsServedFromTheEncoderCache() {
+        Harness h = new Harness(1000, 2048);
+        h.submit(request(1, 11, 100, 1, 21));
+        StepShape first = h.step();
+        assertEquals(1, first.encoderItems());
+        while (!h.running.isEmpty()) {
+            h.step();
+        }
+        h.submit(request(2, 12, 50, 1, 21));
+        StepShape second = h.step();
+        assertEquals(770, second.prefillTokens());
+        assertEquals(0, second.encoderItems());
+        assertEquals(1, h.encoder.cacheHits());
+        while (!h.running.isEmpty()) {
+            h.step();
+        }
+        h.step();
+        assertEquals(h.encoder.cacheTokens(), h.encoder.unreferencedTokens());
+    }
+
+    /**
+     * Token budget 1,000, so the encoder budget and cache are max(1,000, 720) = 1,000. The first request (10 text tokens,
+     * an image at [10, 730)) is admitted whole and encodes its image: 730 tokens, 280 encoder tokens left. The second
+     * (the same shape, another image) gets the 270 tokens left, which reach its image; 720 > 280, so it computes only its
+     * 10 text tokens before the image, as vLLM schedules the decoder tokens just before an item it cannot encode.
+     */
+    @Test
+    void aWaitingRequestComputesOnlyTheTokensBeforeAnItemTheBudgetCannotTake() {
+        Harness h = new Harness(1000, 1000);
+        h.submit(request(1, 11, 10, 1, 21));
+        h.submit(request(2, 12, 10, 1, 22));
+        StepShape first = h.step();
+        assertEquals(2, first.prefillSeqs());
+        assertEquals(730 + 10, first.prefillTokens());
+        assertEquals(1, first.encoderItems());
+    }
+}
