@@ -52,8 +52,10 @@ public final class Engine {
     private final RunningBatch running;
     /** The vLLM core's batch former (null in the SGLang core, whose macro-step-free steps need none). */
     private final BatchFormer batchFormer;
-    /** The multimodal encoder's scheduling and cache, or null when no request carries items. */
+    /** The multimodal encoder's scheduling and cache (vLLM core), or null when no request carries items. */
     private final EncoderInputs encoder;
+    /** The multimodal embeddings' cache (SGLang core), or null when no request carries items. */
+    private final SglangEmbeddingCache embeddings;
     /** Forms each step: the vLLM core's {@link BatchFormer} or the SGLang core's {@link SglangScheduler}. */
     private final StepFormer former;
     /** The SGLang core's radix tree over {@link #kv}'s pages, or null in the vLLM core. */
@@ -167,13 +169,13 @@ public final class Engine {
                 events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
             }
         };
-        this.encoder = config.encoder() == null ? null : new EncoderInputs(config.encoder());
-        if (sglang && encoder != null) {
-            throw new IllegalArgumentException("the SGLang core does not model the multimodal encoder");
-        }
+        this.encoder = config.encoder() == null || sglang ? null : new EncoderInputs(config.encoder());
+        this.embeddings = config.encoder() == null || !sglang ? null
+                : new SglangEmbeddingCache(config.encoder().cacheTokens());
         this.batchFormer = sglang ? null : new BatchFormer(config, kv, waitQueue, running, scheduling.order(), speculation,
                 encoder, listener);
-        this.former = sglang ? new SglangScheduler(id, config, kv, radix, waitQueue, running, listener) : batchFormer;
+        this.former = sglang ? new SglangScheduler(id, config, kv, radix, waitQueue, running, embeddings, listener)
+                : batchFormer;
         this.events = events;
         this.observer = observer;
         this.outputProcessingUs = latency.outputTokenProcessingUs();
@@ -202,13 +204,19 @@ public final class Engine {
     /** Verify steps with draft tokens (vLLM {@code spec_decode_num_drafts}); 0 without speculative decoding. */
     public long specVerifySteps() { return speculation == null ? 0 : speculation.verifySteps(); }
     /** Image, audio and video items the encoder ran; 0 without multimodal requests. */
-    public long encoderItems() { return encoder == null ? 0 : encoder.encodedItems(); }
+    public long encoderItems() {
+        return encoder != null ? encoder.encodedItems() : embeddings != null ? embeddings.encodedItems() : 0;
+    }
     /** Encoder tokens run; 0 without multimodal requests. */
-    public long encoderTokens() { return encoder == null ? 0 : encoder.encodedTokens(); }
+    public long encoderTokens() {
+        return encoder != null ? encoder.encodedTokens() : embeddings != null ? embeddings.encodedTokens() : 0;
+    }
     /** Encoder-cache tokens some request still references (0 once every request that needed an item is done). */
     public long encoderReferencedTokens() { return encoder == null ? 0 : encoder.cacheTokens() - encoder.unreferencedTokens(); }
     /** Items a scheduled request needed whose encoder output was cached; 0 without multimodal requests. */
-    public long encoderCacheHits() { return encoder == null ? 0 : encoder.cacheHits(); }
+    public long encoderCacheHits() {
+        return encoder != null ? encoder.cacheHits() : embeddings != null ? embeddings.cacheHits() : 0;
+    }
     /** Draft tokens verified (vLLM {@code spec_decode_num_draft_tokens}); 0 without speculative decoding. */
     public long specDraftTokens() { return speculation == null ? 0 : speculation.draftTokens(); }
     /** Draft tokens accepted (vLLM {@code spec_decode_num_accepted_tokens}); 0 without speculative decoding. */

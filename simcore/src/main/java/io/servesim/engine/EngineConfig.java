@@ -34,9 +34,10 @@ import java.util.List;
  *                                   vLLM core; with it, {@code blockSizeTokens} is SGLang's page size, {@code
  *                                   maxNumBatchedTokens} its {@code chunked_prefill_size}, and there are no macro-steps,
  *                                   async scheduling or CPU tier
- * @param encoder                    the multimodal encoder's budget per step and cache size ({@link EncoderInputs}), or
- *                                   null when no request carries image, audio or video items (set by the run plan from
- *                                   the workload, {@link #withEncoder})
+ * @param encoder                    the multimodal encoder's budget per step and cache size ({@link EncoderInputs}; the
+ *                                   SGLang core has no budget, 0, and uses the cache size for its embedding cache,
+ *                                   {@link SglangEmbeddingCache}), or null when no request carries image, audio or
+ *                                   video items (set by the run plan from the workload, {@link #withEncoder})
  */
 public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPrefillTokenThreshold,
                            int maxModelLen, int blockSizeTokens, int totalKvBlocks, double gpuMemoryUtilization,

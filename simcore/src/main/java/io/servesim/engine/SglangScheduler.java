@@ -43,7 +43,8 @@ import java.util.Random;
  * </ol>
  * A request's output budget ({@code max_new_tokens}) is its client's {@code max_tokens}, or its own output length
  * when the client gave none (as the mocker's requests carry their generation length). P/D: a request whose KV was
- * transferred here joins the running batch at once and decodes.
+ * transferred here joins the running batch at once and decodes. A prefill chunk of a multimodal request fetches or
+ * encodes its items' embeddings ({@link SglangEmbeddingCache}).
  */
 final class SglangScheduler implements StepFormer {
     /** SGLang's {@code IN_BATCH_PREFIX_CACHING_CHECK_THRESHOLD} and {@code _DEPRIORITIZE_THRESHOLD} (tokens). */
@@ -58,6 +59,8 @@ final class SglangScheduler implements StepFormer {
     private final WaitQueue waitQueue;
     private final RunningBatch running;
     private final BatchFormer.Listener listener;
+    /** The multimodal embeddings' cache, or null when no request carries items. */
+    private final SglangEmbeddingCache embeddings;
     private final int pageSize;
     /** The wait queue while it is sorted (reused). */
     private final ArrayList<Request> sorting = new ArrayList<>();
@@ -71,8 +74,9 @@ final class SglangScheduler implements StepFormer {
     private int lastRunningSize;
 
     SglangScheduler(int engineId, EngineConfig config, KvCache kv, RadixCache radix, WaitQueue waitQueue,
-                    RunningBatch running, BatchFormer.Listener listener) {
+                    RunningBatch running, SglangEmbeddingCache embeddings, BatchFormer.Listener listener) {
         this.config = config;
+        this.embeddings = embeddings;
         this.sg = config.sglang();
         this.kv = kv;
         this.radix = radix;
@@ -143,6 +147,9 @@ final class SglangScheduler implements StepFormer {
             if (n > 0 && radix.allocateOwn(chunked, computed + n)) {
                 running.newTokens[s] = n;
                 shape.addPrefill(n, computed);
+                if (embeddings != null) {
+                    embeddings.extend(chunked, computed, shape);
+                }
                 radix.cacheUnfinished(chunked, computed + n);
                 reserved += truncated ? 0 : clippedRemaining(chunked, running.generated[s]);
                 remInput -= ceilPage(n);
@@ -209,6 +216,9 @@ final class SglangScheduler implements StepFormer {
         r.countAdmissionHits();
         running.add(r, newTokens);
         shape.addPrefill(newTokens, prefixLen);
+        if (embeddings != null) {
+            embeddings.extend(r, prefixLen, shape);
+        }
         listener.admitted(r, nowUs);
     }
 

@@ -17,7 +17,9 @@ import java.util.List;
  * cache size vLLM derives ({@link EncoderBudget}: from {@code max_num_batched_tokens} and the largest item, here the
  * largest the workload can send, within {@code max_model_len}) and the encoder's GPU time added to the steps that
  * encode ({@link EncoderLatency}): {@code deployment.encoder_us_per_token} when given, else the roofline of the model's
- * vision encoder ({@link EncoderCost.VisionRoofline}). A workload without items leaves the engines as they are.
+ * vision encoder ({@link EncoderCost.VisionRoofline}). The SGLang core has no encoder budget; its embedding cache
+ * ({@code engine.SglangEmbeddingCache}) holds SGLang's default 100 MiB of embeddings. A workload without items leaves the
+ * engines as they are.
  */
 final class EncoderPlan {
     private static final String US_PER_TOKEN = "deployment.encoder_us_per_token";
@@ -38,12 +40,6 @@ final class EncoderPlan {
             return engines;
         }
         EngineConfig e = engines.engine();
-        if (e.isSglang()) {
-            problems.add(new ConfigException.Problem(keys.engine("kind"), "sglang does not model the multimodal encoder"
-                    + " that the workload's image, audio and video items need (workload clients[].multimodal); valid with"
-                    + " them: vllm"));
-            return engines;
-        }
         if (expertParallel) {
             problems.add(new ConfigException.Problem("deployment.ep", "true, but the workload sends image, audio or video"
                     + " items (workload clients[].multimodal) and an expert-parallel group's lockstep step does not price"
@@ -54,10 +50,33 @@ final class EncoderPlan {
         if (cost == null) {
             return engines;
         }
-        int item = e.maxModelLen() > 0 ? Math.min(largest, e.maxModelLen()) : largest;
-        EncoderBudget budget = EncoderBudget.derive(e.maxNumBatchedTokens(), item, 0, 0);
+        EncoderBudget budget;
+        if (e.isSglang()) {
+            ModelArchitecture arch = resolved.architectureOrNull();
+            if (arch == null) {
+                problems.add(new ConfigException.Problem(keys.deployment() + ".model", "the SGLang core's multimodal"
+                        + " embedding cache is sized in bytes of the model's embeddings: a bundled model or a config.json"
+                        + " is needed with workload clients[].multimodal"));
+                return engines;
+            }
+            budget = new EncoderBudget(0, sglangCacheTokens(arch));
+        } else {
+            int item = e.maxModelLen() > 0 ? Math.min(largest, e.maxModelLen()) : largest;
+            budget = EncoderBudget.derive(e.maxNumBatchedTokens(), item, 0, 0);
+        }
         return new RunPlan.Engines(e.withEncoder(budget), engines.kvCapacitySource(),
                 new EncoderLatency(engines.latency(), cost));
+    }
+
+    /** SGLang's default {@code SGLANG_VLM_CACHE_SIZE_MB} ({@code python/sglang/srt/environ.py}), in bytes. */
+    static final long SGLANG_VLM_CACHE_BYTES = 100L << 20;
+
+    /**
+     * The SGLang core's embedding cache in tokens: {@code SGLANG_VLM_CACHE_SIZE_MB} over the bytes of one token's
+     * embedding (the language model's hidden size in its dtype).
+     */
+    static int sglangCacheTokens(ModelArchitecture arch) {
+        return (int) (SGLANG_VLM_CACHE_BYTES / ((long) arch.hiddenSize() * arch.dtypeBytes()));
     }
 
     private static EncoderCost cost(WorkloadSpec workload, LatencySpec spec, ResolvedLatency resolved, int tp,

@@ -25,7 +25,7 @@ final class SglangHarness {
         kv = new KvCache(pages, pageSize, false);
         radix = new RadixCache(kv, true);
         running = new RunningBatch(16, pageSize, false);
-        scheduler = new SglangScheduler(0, config, kv, radix, waitQueue, running, new BatchFormer.Listener() {
+        scheduler = new SglangScheduler(0, config, kv, radix, waitQueue, running, null, new BatchFormer.Listener() {
             @Override
             public void preempted(Request r, long now) {
                 preempted.add(r);
