@@ -304,9 +304,8 @@ final class BatchFormer implements StepFormer {
             int newTokens = running.newTokens[k];
             if (newTokens > 0) {
                 addToShape(shape, running.generated[k], running.computed[k], running.tokens[k], newTokens);
-                Request r = running.request(k);
-                if (encoder != null && r.media() != null && r.encoderStepItems > 0) {
-                    shape.addEncoderItems(r.encoderStepItems, r.encoderStepTokens);
+                if (encoder != null && running.request(k).media() != null) {
+                    encoder.readd(running.request(k), shape);
                 }
             }
         }

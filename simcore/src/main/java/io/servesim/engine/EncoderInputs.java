@@ -27,6 +27,8 @@ final class EncoderInputs {
     private final EncoderCache cache;
     /** Encoder budget left in the step being formed (vLLM {@code encoder_compute_budget}). */
     private int budget;
+    /** Steps formed so far: the number of the one being formed. */
+    private long step;
     /** Items {@link #plan} found to encode for the request being scheduled (indices into its media items). */
     private int[] pending = new int[4];
     private int pendingCount;
@@ -56,6 +58,7 @@ final class EncoderInputs {
         }
         doneCount = 0;
         budget = budgetTokens;
+        step++;
     }
 
     /**
@@ -110,6 +113,7 @@ final class EncoderInputs {
         cacheHits += pendingHits;
         r.encoderStepItems = pendingCount;
         r.encoderStepTokens = pendingTokens;
+        r.encoderStep = step;
         if (pendingCount > 0) {
             shape.addEncoderItems(pendingCount, pendingTokens);
         }
@@ -123,11 +127,24 @@ final class EncoderInputs {
         }
     }
 
-    /** {@code r}, scheduled earlier in the step being formed, was preempted: its encoder tokens return to the budget. */
+    /**
+     * {@code r}, scheduled earlier in the step being formed, was preempted: its items are not encoded in this step after
+     * all, their tokens return to the budget (its cache references go with {@link #release}).
+     */
     void unscheduled(Request r) {
-        budget += r.encoderStepTokens;
-        r.encoderStepItems = 0;
-        r.encoderStepTokens = 0;
+        if (r.encoderStep == step) {
+            budget += r.encoderStepTokens;
+            encodedItems -= r.encoderStepItems;
+            encodedTokens -= r.encoderStepTokens;
+            r.encoderStep = -1;
+        }
+    }
+
+    /** Adds to {@code shape} the items the step being formed encodes for {@code r} (a step's shape rebuilt). */
+    void readd(Request r, StepShape shape) {
+        if (r.encoderStep == step && r.encoderStepItems > 0) {
+            shape.addEncoderItems(r.encoderStepItems, r.encoderStepTokens);
+        }
     }
 
     /** {@code r} left the running batch (preempted, finished or moved): it references no encoder output any more. */

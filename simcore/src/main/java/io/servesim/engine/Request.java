@@ -39,9 +39,10 @@ public final class Request {
     /** Of the prompt's tokens, those of image, audio and video items (a multimodal client's); 0 for none. */
     /** The prompt's image, audio and video items, or null for a text prompt. */
     private MediaItems media;
-    /** Encoder items and their tokens the step being formed runs for this request (set whenever a step schedules it with media). */
+    /** Encoder items and their tokens step {@link #encoderStep} of its engine ran for this request ({@link EncoderInputs}). */
     int encoderStepItems;
     int encoderStepTokens;
+    long encoderStep = -1;
     /** When the client sent it ({@link #arrivalUs} without a client network). */
     private long sendUs;
     /** Response leg: microseconds for a chunk of n output tokens to reach the client, or null (none). */

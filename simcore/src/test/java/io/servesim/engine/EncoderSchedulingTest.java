@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.servesim.engine.encoder.EncoderBudget;
 import io.servesim.kernel.EventQueue;
 import io.servesim.latency.StepShape;
+import java.util.Comparator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +19,7 @@ class EncoderSchedulingTest {
     /** A batch former of {@code blocks} 16-token blocks with a budget of {@code maxBatched} tokens and the encoder. */
     private static final class Harness {
         final KvCache kv;
-        final WaitQueue waitQueue = new WaitQueue(null);
+        final WaitQueue waitQueue;
         final RunningBatch running;
         final EncoderInputs encoder;
         final BatchFormer former;
@@ -27,12 +28,18 @@ class EncoderSchedulingTest {
         private long nowUs;
 
         Harness(int blocks, int maxBatched) {
+            this(blocks, maxBatched, IMAGE, null);
+        }
+
+        /** With items of at most {@code largestItem} tokens and the wait-queue (and victim) order {@code order}. */
+        Harness(int blocks, int maxBatched, int largestItem, Comparator<Request> order) {
+            waitQueue = new WaitQueue(order);
             EngineConfig config = new EngineConfig(16, maxBatched, 0, 0, 16, blocks, true)
-                    .withEncoder(EncoderBudget.derive(maxBatched, IMAGE, 0, 0));
+                    .withEncoder(EncoderBudget.derive(maxBatched, largestItem, 0, 0));
             kv = new KvCache(blocks, 16, true);
             running = new RunningBatch(16, 16, true);
             encoder = new EncoderInputs(config.encoder());
-            former = new BatchFormer(config, kv, waitQueue, running, null, null, encoder, new BatchFormer.Listener() {
+            former = new BatchFormer(config, kv, waitQueue, running, order, null, encoder, new BatchFormer.Listener() {
                 @Override
                 public void preempted(Request r, long now) {
                 }
@@ -79,6 +86,12 @@ class EncoderSchedulingTest {
      * request generates {@code output} tokens.
      */
     private static Request request(long id, long textId, int text, int output, long... images) {
+        return withImages(id, textId, text, IMAGE, output, 0, images);
+    }
+
+    /** As above with images of {@code image} tokens and a priority. */
+    private static Request withImages(long id, long textId, int text, int image, int output, double priority,
+                                      long... images) {
         long[] ids = new long[1 + images.length];
         int[] lengths = new int[1 + images.length];
         long[] itemIds = new long[images.length];
@@ -88,12 +101,13 @@ class EncoderSchedulingTest {
         lengths[0] = text;
         for (int k = 0; k < images.length; k++) {
             ids[k + 1] = images[k];
-            lengths[k + 1] = IMAGE;
+            lengths[k + 1] = image;
             itemIds[k] = images[k];
-            starts[k] = text + k * IMAGE;
-            itemLengths[k] = IMAGE;
+            starts[k] = text + k * image;
+            itemLengths[k] = image;
         }
-        Request r = new Request(id, RequestTags.DEFAULT, TokenSequence.ofSegments(ids, lengths), output, 0, 0, 0, true);
+        Request r = new Request(id, RequestTags.DEFAULT, TokenSequence.ofSegments(ids, lengths), output, 0, 0, priority,
+                true);
         r.setMedia(MediaItems.of(itemIds, starts, itemLengths));
         return r;
     }
@@ -162,5 +176,36 @@ class EncoderSchedulingTest {
         assertEquals(2, first.prefillSeqs());
         assertEquals(730 + 10, first.prefillTokens());
         assertEquals(1, first.encoderItems());
+    }
+
+    /**
+     * A victim scheduled earlier in the step gives its encoder work back. Token budget 101, images of 100 tokens (encoder
+     * budget and cache max(101, 100) = 101), 15 blocks of 16 tokens, the higher priority first (and the lower the
+     * victim). A (priority 0: 10 text tokens, images at [10, 110) and [110, 210)) runs alone: step 1 computes [0, 101)
+     * and encodes the first image (7 blocks); step 2 stops A at 110 (9 tokens: the second image does not fit the cache
+     * the first still holds) and admits B (priority 9, 16 tokens, 1 block). Step 3: A's chunk [110, 210) encodes the
+     * second image and takes the last 7 free blocks (14 in all); B's decode (the 1 token of budget left) then needs a
+     * 2nd block, none is free, and the victim is A, scheduled before it: A is preempted, its image is not encoded after
+     * all, and the step is B's decode alone.
+     */
+    @Test
+    void aVictimScheduledEarlierInTheStepGivesItsEncoderWorkBack() {
+        Comparator<Request> byPriority = Comparator.comparingDouble((Request r) -> -r.priority())
+                .thenComparingLong(Request::id);
+        Harness h = new Harness(15, 101, 100, byPriority);
+        Request a = withImages(1, 11, 10, 100, 5, 0, 21, 22);
+        h.submit(a);
+        assertEquals(1, h.step().encoderItems());
+        Request b = withImages(2, 12, 16, 100, 50, 9);
+        h.submit(b);
+        StepShape second = h.step();
+        assertEquals(9 + 16, second.prefillTokens());
+        assertEquals(0, second.encoderItems());
+        StepShape third = h.step();
+        assertEquals(Request.State.QUEUED, a.state);
+        assertEquals(0, third.prefillSeqs());
+        assertEquals(1, third.decodeSeqs());
+        assertEquals(0, third.encoderItems());
+        assertEquals(1, h.encoder.encodedItems());
     }
 }
