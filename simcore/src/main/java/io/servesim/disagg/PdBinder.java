@@ -100,7 +100,7 @@ public final class PdBinder {
             GpuCatalog.checkName(d.gpus(), hardware, p);
         }
         LatencySpec spec = ownGpu ? new LatencySpec(kind, d.modelId(), hardware, tp, null, null, null, d.gpus(), d.kvCache(),
-                d.quantization(), d.encoderUsPerToken()) : d;
+                d.quantization(), d.encoderUsPerToken(), d.epBalancedness()) : d;
         return new PoolSpec(name, replicas, spec, engine);
     }
 }

@@ -142,7 +142,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
                     + " is one engine's); valid for data_parallel_size " + ranks + " with enable_expert_parallel: roofline,"
                     + " profiled");
         }
-        return sim.withExpertParallel(new ExpertParallelStep(m, ranks, gpu.interconnect()));
+        return sim.withExpertParallel(new ExpertParallelStep(m, ranks, gpu.interconnect(), 1.0));
     }
 
     /** The same deployment and GPU with another latency model. */

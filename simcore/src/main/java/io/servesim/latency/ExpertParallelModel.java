@@ -14,8 +14,11 @@ public interface ExpertParallelModel extends LatencyModel {
      */
     double rankStepUs(StepShape own, long paddedTokens, double sharedUs);
 
-    /** Microseconds of one MoE layer's routed experts on one of {@code ep} ranks when every rank runs {@code paddedTokens}. */
-    double expertBlockUs(long paddedTokens, int ep);
+    /**
+     * Microseconds of one MoE layer's routed experts on the busiest of {@code ep} ranks when every rank runs
+     * {@code paddedTokens}: a rank of {@code load} times the mean rank's token-expert pairs (1: a balanced gate).
+     */
+    double expertBlockUs(long paddedTokens, int ep, double load);
 
     /** The served model (its MoE layers, hidden size, experts and dtype). */
     ModelArchitecture architecture();

@@ -15,7 +15,7 @@ import java.util.Locale;
  * <pre>
  * step_us   = max over ranks of rank_us(own batch, T) + shared_us     (the slowest rank sets the step)
  * rank_us   = the rank's operators at T tokens, attention over its own requests ({@link ExpertParallelModel})
- * shared_us = MoE layers x (routed experts at T on one rank + all-gather + reduce-scatter)
+ * shared_us = MoE layers x (routed experts at T on the busiest rank + all-gather + reduce-scatter)
  * all-gather     of ep x T tokens x (hidden + experts) x dtype bytes  (hidden states and router logits)
  * reduce-scatter of ep x T tokens x hidden x dtype bytes
  * </pre>
@@ -24,6 +24,13 @@ import java.util.Locale;
  * ({@code serving/core/trace_generator.py _emit_moe_block}). The dummy batch of an idle rank is one token padded to T
  * without attention: with its dense operators at T it costs the busy ranks' dense work, so an idle rank never sets the
  * step unless every rank's attention is cheaper than nothing.
+ *
+ * <p>Expert load: with balancedness b (vLLM EPLB's measure, the mean tokens per EP rank over the busiest rank's:
+ * {@code EplbState.step} with {@code log_balancedness}, {@code vllm/distributed/eplb/eplb_state.py} at
+ * vllm-project/vllm@50feac95f9e53a97d6ed27fee6bfe3b163d18594) the busiest rank's experts take 1 / b times the mean
+ * rank's token-expert pairs, and every rank waits for it at the combine. b = 1 is the balanced gate. The
+ * {@code allgather_reducescatter} dispatch moves every rank's tokens to every rank whatever the routing, so its size
+ * does not change.
  */
 public final class ExpertParallelStep {
     private final ExpertParallelModel model;
@@ -32,15 +39,22 @@ public final class ExpertParallelStep {
     private final GatherScatter collective;
     private final double dispatchBytesPerToken;
     private final double combineBytesPerToken;
+    /** The busiest rank's token-expert pairs over the mean rank's: 1 / balancedness. */
+    private final double load;
 
     /**
      * @param model the per-rank model
      * @param ep    expert-parallel ranks (data-parallel ranks x TP; at least 2)
      * @param link  the GPUs' interconnect
+     * @param balancedness the mean expert load per rank over the busiest rank's, in (0, 1] (1: balanced)
      */
-    public ExpertParallelStep(ExpertParallelModel model, int ep, Interconnect link) {
+    public ExpertParallelStep(ExpertParallelModel model, int ep, Interconnect link, double balancedness) {
+        if (!(balancedness > 0 && balancedness <= 1)) {
+            throw new IllegalArgumentException("balancedness must be in (0, 1], was " + balancedness);
+        }
         ModelArchitecture arch = model.architecture();
         this.model = model;
+        this.load = 1.0 / balancedness;
         this.ep = ep;
         this.moeLayers = arch.feedForward().moeLayers();
         this.collective = new GatherScatter(link, ep);
@@ -59,7 +73,7 @@ public final class ExpertParallelStep {
                 padded = Math.max(padded, s.totalTokens());
             }
         }
-        double shared = moeLayers * (model.expertBlockUs(padded, ep) + collectivesUs(padded));
+        double shared = moeLayers * (model.expertBlockUs(padded, ep, load) + collectivesUs(padded));
         double slowest = 0;
         for (StepShape s : ranks) {
             slowest = Math.max(slowest, model.rankStepUs(s == null ? empty : s, padded, shared));
@@ -81,6 +95,8 @@ public final class ExpertParallelStep {
     /** One line for summaries. */
     public String describe() {
         return String.format(Locale.ROOT, "expert parallel over %d ranks in lockstep (%s per rank; all-gather/reduce-scatter"
-                + " dispatch over NCCL)", ep, model.describe());
+                + " dispatch over NCCL; %s)", ep, model.describe(), load == 1.0 ? "balanced expert load"
+                : String.format(Locale.ROOT, "expert load balancedness %.2f: the busiest rank's experts take %.2f x the"
+                + " mean", 1.0 / load, load));
     }
 }

@@ -21,10 +21,12 @@ import java.nio.file.Path;
  * @param quantization how the weights are stored ({@code deployment.quantization})
  * @param encoderUsPerToken the multimodal encoder's cost per encoder token ({@code deployment.encoder_us_per_token}), or
  *                     {@link #ENCODER_FROM_MODEL} to derive it from the model's vision config
+ * @param epBalancedness an expert-parallel deployment's expert load balance ({@code deployment.ep_balancedness}, in
+ *                     (0, 1]; 1: balanced)
  */
 public record LatencySpec(String kind, String modelId, String hardware, int tp, BlackboxCoefficients coefficients,
                           CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache,
-                          Quantization quantization, double encoderUsPerToken) {
+                          Quantization quantization, double encoderUsPerToken, double epBalancedness) {
     /** {@code encoder_us_per_token} not given: the encoder is priced from the model's vision config. */
     public static final double ENCODER_FROM_MODEL = -1;
 
@@ -33,7 +35,7 @@ public record LatencySpec(String kind, String modelId, String hardware, int tp, 
                        CalibratedCoefficients calibrated, Path profileDir, GpuCatalog gpus, KvCacheDtype kvCache,
                        Quantization quantization) {
         this(kind, modelId, hardware, tp, coefficients, calibrated, profileDir, gpus, kvCache, quantization,
-                ENCODER_FROM_MODEL);
+                ENCODER_FROM_MODEL, 1.0);
     }
 
     /** A spec with the checkpoint's weights and the KV cache in the model's dtype. */

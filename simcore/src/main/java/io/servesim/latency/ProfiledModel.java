@@ -172,12 +172,15 @@ public final class ProfiledModel implements ExpertParallelModel {
      * looked up in the TP 1 MoE table as its {@code _lookup_moe} does.
      */
     @Override
-    public double expertBlockUs(long paddedTokens, int ep) {
+    public double expertBlockUs(long paddedTokens, int ep, double load) {
         if (moe == null) {
             return 0;
         }
-        long local = Math.round(paddedTokens * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)));
-        long activated = Math.min(Math.round((double) paddedTokens * expertsPerToken / ep), Math.max(1, experts / ep));
+        // LLMServingSim's balanced gate, the busiest rank's tokens and activated experts scaled by the load (at most every
+        // gathered token, and every expert of the rank)
+        long local = Math.min((long) ep * paddedTokens,
+                Math.round(paddedTokens * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)) * load));
+        long activated = Math.min(Math.round((double) paddedTokens * expertsPerToken / ep * load), Math.max(1, experts / ep));
         return local <= 0 ? 0 : moesPerLayer * moe.timeUs(local, Math.max(1, activated));
     }
 

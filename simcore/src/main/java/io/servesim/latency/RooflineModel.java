@@ -330,13 +330,14 @@ public final class RooflineModel implements ExpertParallelModel {
      * this rank's experts take T x k, on the expected number of them touched, (E / ep) x (1 - (1 - k/E)^(ep x T)).
      */
     @Override
-    public double expertBlockUs(long paddedTokens, int ep) {
+    public double expertBlockUs(long paddedTokens, int ep, double load) {
         if (moeLayers == 0) {
             return 0;
         }
         double gathered = (double) ep * paddedTokens;
         double touched = (double) experts / ep * (1.0 - StrictMath.pow(expertMissProbability, gathered));
-        return fusedMoe.timeUs(gathered, experts / ep, paddedTokens * expertsPerToken, touched);
+        return fusedMoe.timeUs(gathered, experts / ep, Math.min(gathered * expertsPerToken,
+                paddedTokens * expertsPerToken * load), touched);
     }
 
     @Override

@@ -88,8 +88,17 @@ public final class DeploymentSettings {
                     + " roofline or profiled.")
             .flag("--ep");
 
+    public static final Setting<Double> EP_BALANCEDNESS = Setting.of("deployment.ep_balancedness",
+            ValueType.real(0.01, 1.0).in("", "a share: the mean expert load per rank over the busiest rank's; below 0.01 one"
+                    + " rank would carry over 100 times the mean"), 1.0,
+            "Expert load balance of an expert-parallel deployment, as vLLM's EPLB logs it (balancedness: the mean tokens"
+                    + " per EP rank over the busiest rank's, --eplb-config '{\"log_balancedness\": true}'): the busiest"
+                    + " rank's routed experts take 1 / ep_balancedness times the mean rank's token-expert pairs, and the"
+                    + " lockstep group waits for it. 1: a balanced gate. Needs deployment.ep.")
+            .flag("--ep-balancedness");
+
     /** Every deployment setting, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, DP, EP, LATENCY_MODEL, COEFFICIENTS, PROFILE,
+    public static final List<Setting<?>> ALL = List.of(MODEL, HARDWARE, TP, DP, EP, EP_BALANCEDNESS, LATENCY_MODEL, COEFFICIENTS, PROFILE,
             GPUS, KV_CACHE_DTYPE, QUANTIZATION, ENCODER_US_PER_TOKEN, INSTANCES);
 
     private DeploymentSettings() {

@@ -59,7 +59,8 @@ public final class RunPlan {
         }
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
         List<ConfigException.Problem> problems = new ArrayList<>();
-        ExpertParallelStep ep = cfg.expertParallel() ? expertParallel(resolved, cfg.dataParallel(), problems) : null;
+        ExpertParallelStep ep = cfg.expertParallel() ? expertParallel(resolved, cfg.dataParallel(),
+                cfg.latency().epBalancedness(), problems) : null;
         if (ep != null && cfg.engine().speculative().enabled()) {
             problems.add(new ConfigException.Problem("engine.speculative", "cannot run with deployment.ep: an expert-parallel"
                     + " group's step is priced by its ranks' lockstep, which has no drafter; remove one of them"));
@@ -93,7 +94,8 @@ public final class RunPlan {
      * step ({@link ExpertParallelModel}: roofline, profiled); the group's step is {@link ExpertParallelStep} over the
      * GPU's interconnect. Null (with the problem added) otherwise.
      */
-    private static ExpertParallelStep expertParallel(ResolvedLatency resolved, int ranks, List<ConfigException.Problem> problems) {
+    private static ExpertParallelStep expertParallel(ResolvedLatency resolved, int ranks, double balancedness,
+                                                     List<ConfigException.Problem> problems) {
         ModelArchitecture arch = resolved.architectureOrNull();
         if (arch != null && !arch.feedForward().isMoe()) {
             problems.add(new ConfigException.Problem("deployment.ep", "true, but " + arch.name() + " has no MoE layers:"
@@ -105,7 +107,7 @@ public final class RunPlan {
                     + " an expert-parallel deployment (its step is one engine's); valid with deployment.ep: roofline, profiled"));
             return null;
         }
-        return new ExpertParallelStep(m, ranks, resolved.gpuOrNull().interconnect());
+        return new ExpertParallelStep(m, ranks, resolved.gpuOrNull().interconnect(), balancedness);
     }
 
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */

@@ -294,6 +294,11 @@ public final class SimConfigLoader {
         KvCacheDtype kvCache = KvCacheDtype.find(d.get(DeploymentSettings.KV_CACHE_DTYPE)).orElse(KvCacheDtype.AUTO);
         Quantization quantization = Quantization.find(d.get(DeploymentSettings.QUANTIZATION)).orElse(Quantization.AUTO);
         Double encoderUsPerToken = d.get(DeploymentSettings.ENCODER_US_PER_TOKEN);
+        double epBalancedness = d.get(DeploymentSettings.EP_BALANCEDNESS);
+        if (d.has("ep_balancedness") && !d.get(DeploymentSettings.EP)) {
+            d.problem(d.pathOf("ep_balancedness"), "applies only with deployment.ep: true (the expert load of an"
+                    + " expert-parallel deployment's ranks); set deployment.ep or remove it");
+        }
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
         // checked here, not only when the latency model resolves, so it is reported with the other problems
@@ -310,7 +315,7 @@ public final class SimConfigLoader {
         }
         return new LatencySpec(kind, model, hardware, tp, coefficients, calibrated,
                 profile == null ? null : baseDir.resolve(profile), gpus, kvCache, quantization,
-                encoderUsPerToken == null ? LatencySpec.ENCODER_FROM_MODEL : encoderUsPerToken);
+                encoderUsPerToken == null ? LatencySpec.ENCODER_FROM_MODEL : encoderUsPerToken, epBalancedness);
     }
 
     private static double[] triple(ConfigNode c, String key) {

@@ -50,11 +50,11 @@ class ExpertParallelStepTest {
         assertEquals(1656.35803, m.rankStepUs(new StepShape(), 1, 0), 1e-6);
         // MoE block per rank (balanced EP gate): round(1 x (1 - (1/2)^8)) = 1 token on min(round(1 x 8 / 2), 64) = 4
         // experts -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
-        assertEquals(50.2297, m.expertBlockUs(1, 2), 1e-9);
+        assertEquals(50.2297, m.expertBlockUs(1, 2, 1), 1e-9);
         // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.781333 us, reduce-scatter
         // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us. Shared: 48 x (50.2297 + 15.552) = 3157.5216.
         // Step: max(2025.51019, 1656.35803) + 3157.5216 = 5183.03179 -> 5183 us (one engine alone: 4437 us).
-        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect());
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1);
         StepShape dummy = new StepShape();
         assertEquals(15.552, ep.collectivesUs(1), 1e-9);
         assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
@@ -66,12 +66,12 @@ class ExpertParallelStepTest {
     @Test
     void theSlowestRanksAttentionSetsTheStep() {
         ProfiledModel m = qwen3MoeProfile();
-        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect());
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1);
         StepShape shortKv = oneDecode();
         StepShape longKv = new StepShape();
         longKv.addDecode(8000);
         long both = ep.stepTimeUs(new StepShape[] {shortKv, longKv}, new StepShape());
-        double shared = 48 * (m.expertBlockUs(1, 2) + ep.collectivesUs(1));
+        double shared = 48 * (m.expertBlockUs(1, 2, 1) + ep.collectivesUs(1));
         assertEquals(Math.round(m.rankStepUs(longKv, 1, 0) + shared), both);
         assertTrue(m.rankStepUs(longKv, 1, 0) > m.rankStepUs(shortKv, 1, 0));
     }
@@ -83,10 +83,38 @@ class ExpertParallelStepTest {
         // choices, on 64 x (1 - 0.9375^2) = 7.75 experts touched in expectation (each missed by a token with probability
         // 1 - 8/128): fewer than one GPU's 8 of 128 for its one token, more weight read than half of it.
         FusedMoe fused = new FusedMoe(768, 2048, 2, 2, GPU.peakFlopsPerSecond(2), GPU, RooflineConstants.bundled());
-        assertEquals(fused.timeUs(2, 64, 8, 7.75), r.expertBlockUs(1, 2), 1e-9);
+        assertEquals(fused.timeUs(2, 64, 8, 7.75), r.expertBlockUs(1, 2, 1), 1e-9);
         // at 256 tokens per rank both saturate, memory-bound: a rank reads half the experts for the same 2,048 rows
-        assertTrue(r.expertBlockUs(256, 2) < 0.6 * r.expertBlockUs(256, 1));
+        assertTrue(r.expertBlockUs(256, 2, 1) < 0.6 * r.expertBlockUs(256, 1, 1));
         assertEquals(0, new RooflineModel(ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b", "x"), GPU, 1)
-                .expertBlockUs(16, 2), "a dense model has no routed experts");
+                .expertBlockUs(16, 2, 1), "a dense model has no routed experts");
+    }
+
+    /**
+     * Balancedness 0.5 (vLLM EPLB's mean over busiest rank load): the busiest rank carries twice the mean rank's
+     * token-expert pairs. Profiled, 16 tokens per rank: round(16 x (1 - (1/2)^8) x 2) = round(31.875) = 32 tokens on
+     * min(round(16 x 8 / 2 x 2), 64) = 64 experts, what a balanced rank meets at 32 tokens (round(31.875) = 32 on
+     * min(128, 64) = 64). Roofline, 256 tokens per rank: the 512 gathered tokens enter the kernel and 256 x 8 x 2 = 4,096
+     * pairs (every gathered token's 8) land on the busiest rank's 64 experts. The group's step grows by the MoE layers'
+     * difference; the all-gather and reduce-scatter move the same bytes.
+     */
+    @Test
+    void theBusiestRankOfAnImbalancedGateSetsTheExpertBlock() {
+        ProfiledModel m = qwen3MoeProfile();
+        assertEquals(m.expertBlockUs(32, 2, 1), m.expertBlockUs(16, 2, 2), 1e-9);
+        assertTrue(m.expertBlockUs(16, 2, 2) > m.expertBlockUs(16, 2, 1));
+        RooflineModel r = new RooflineModel(ModelCatalog.builtIn().lookup("qwen/qwen3-30b-a3b", "x"), GPU, 1);
+        FusedMoe fused = new FusedMoe(768, 2048, 2, 2, GPU.peakFlopsPerSecond(2), GPU, RooflineConstants.bundled());
+        double touched = 64 * (1 - Math.pow(0.9375, 512));
+        assertEquals(fused.timeUs(512, 64, 4096, touched), r.expertBlockUs(256, 2, 2), 1e-9);
+        ExpertParallelStep balanced = new ExpertParallelStep(m, 2, GPU.interconnect(), 1);
+        ExpertParallelStep skewed = new ExpertParallelStep(m, 2, GPU.interconnect(), 0.5);
+        StepShape[] ranks = {oneDecode(), oneDecode()};
+        // one token per rank: busiest rank round(0.996 x 2) = 2 tokens on min(round(8), 64) = 8 experts, against 1 on 4
+        assertEquals(Math.round(m.rankStepUs(oneDecode(), 1, 48 * (m.expertBlockUs(1, 2, 2) + skewed.collectivesUs(1)))),
+                skewed.stepTimeUs(ranks, new StepShape()));
+        assertEquals(balanced.collectivesUs(1), skewed.collectivesUs(1));
+        assertTrue(skewed.describe().endsWith("expert load balancedness 0.50: the busiest rank's experts take 2.00 x the"
+                + " mean)"), skewed.describe());
     }
 }

@@ -35,8 +35,8 @@ class LockstepRunTest {
         }
 
         @Override
-        public double expertBlockUs(long paddedTokens, int ep) {
-            return 2.0 * paddedTokens;
+        public double expertBlockUs(long paddedTokens, int ep, double load) {
+            return 2.0 * paddedTokens * load;
         }
 
         @Override
@@ -56,7 +56,7 @@ class LockstepRunTest {
 
         @Override
         public long stepTimeUs(StepShape step) {
-            return Math.round(rankStepUs(step, Math.max(1, step.totalTokens()), 48 * expertBlockUs(step.totalTokens(), 1)));
+            return Math.round(rankStepUs(step, Math.max(1, step.totalTokens()), 48 * expertBlockUs(step.totalTokens(), 1, 1)));
         }
     }
 
@@ -66,7 +66,7 @@ class LockstepRunTest {
         SimSetup s = SimSetup.single(engine, m).withCluster(ClusterConfig.SINGLE.withInstances(2))
                 .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "dp-load-balancer"));
         return lockstep ? s.withExpertParallel(new ExpertParallelStep(m, 2,
-                GpuCatalog.builtIn().lookup("RTXPRO6000", "test").interconnect())) : s;
+                GpuCatalog.builtIn().lookup("RTXPRO6000", "test").interconnect(), 1)) : s;
     }
 
     static Request request(int id, int promptTokens, int outputTokens, long arrivalUs) {
