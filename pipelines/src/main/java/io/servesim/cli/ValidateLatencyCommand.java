@@ -2,6 +2,7 @@ package io.servesim.cli;
 
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
+import io.servesim.fidelity.ExpertParallelRunCheck;
 import io.servesim.fidelity.LatencyValidation;
 import io.servesim.fidelity.Sim2RealStudy;
 import io.servesim.fidelity.Sim2RealTable;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Spec;
  * [--write-constants FILE] [--study full|quick|none]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
  * measurements and prints, per held-out GPU, the median and p90 |error| of its step times, the GPUs it has no
  * measurements of (uncalibrated), and the real run's TTFT / TPOT / E2E mean errors with its GPU held out
- * ({@link LatencyValidation}). {@code --gpus} adds a user's GPU rows (gpus.yaml's format) that
+ * ({@link LatencyValidation}), then the expert-parallel MoE run's errors under the roofline and the profiled model
+ * ({@link ExpertParallelRunCheck}, when the data directory holds it). {@code --gpus} adds a user's GPU rows (gpus.yaml's format) that
  * {@code --run-hardware} may name: a real run on such a GPU is replayed with the constants of every measured GPU. {@code --write-constants} writes the all-GPU fit in
  * the format of the bundled {@code roofline_constants.yaml}, which is how that file is produced. Then the sim-to-real
  * study's table ({@link Sim2RealStudy}, {@link Sim2RealTable}) of the experiments {@code --study} names, from
@@ -91,6 +93,14 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
             return errors.report("cannot validate on " + data, e);
         }
         stdout.print(v.render());
+        try {
+            String ep = ExpertParallelRunCheck.render(data);
+            if (!ep.isEmpty()) {
+                stdout.print("\n" + ep);
+            }
+        } catch (RuntimeException e) {
+            return errors.report("cannot replay the expert-parallel run " + data.resolve(ExpertParallelRunCheck.RUN), e);
+        }
         if (constantsOut != null) {
             try {
                 Files.writeString(constantsOut, v.all().constants().toYaml(LatencyValidation.CONSTANTS_HEADER));

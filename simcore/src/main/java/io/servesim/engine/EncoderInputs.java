@@ -85,6 +85,9 @@ final class EncoderInputs {
                 pendingHits++;
                 continue;
             }
+            if (pendingHolds(m, m.contentId(i))) {
+                continue; // the same item twice in one prompt: encoded once (vLLM's mm_hashes_to_schedule)
+            }
             if (!cache.canAllocate(length, budget - pendingTokens, pendingTokens)) {
                 return computed < start ? start - computed : 0;
             }
@@ -97,15 +100,28 @@ final class EncoderInputs {
         return newTokens;
     }
 
+    private boolean pendingHolds(MediaItems m, long contentId) {
+        for (int k = 0; k < pendingCount; k++) {
+            if (m.contentId(pending[k]) == contentId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * {@code r} is scheduled to compute {@code newTokens} from {@code computed} with the items {@link #plan} found: they
      * are reserved in the cache and added to {@code shape}; items it computes past are freed after the step.
      */
     void commit(Request r, int computed, int newTokens, StepShape shape) {
         MediaItems m = r.media();
+        if (r.encoderStepEncoded == null || r.encoderStepEncoded.length < pendingCount) {
+            r.encoderStepEncoded = new int[Math.max(4, pendingCount)];
+        }
         for (int k = 0; k < pendingCount; k++) {
             int i = pending[k];
             cache.allocate(m.contentId(i), m.length(i), r.id());
+            r.encoderStepEncoded[k] = i;
         }
         budget -= pendingTokens;
         encodedItems += pendingCount;
@@ -113,6 +129,7 @@ final class EncoderInputs {
         cacheHits += pendingHits;
         r.encoderStepItems = pendingCount;
         r.encoderStepTokens = pendingTokens;
+        r.encoderStepHits = pendingHits;
         r.encoderStep = step;
         if (pendingCount > 0) {
             shape.addEncoderItems(pendingCount, pendingTokens);
@@ -129,13 +146,21 @@ final class EncoderInputs {
 
     /**
      * {@code r}, scheduled earlier in the step being formed, was preempted: its items are not encoded in this step after
-     * all, their tokens return to the budget (its cache references go with {@link #release}).
+     * all, their cache entries are dropped (nothing computed them) and their tokens return to the budget; its other cache
+     * references go with {@link #release}. (vLLM returns the budget; its entries would stay as if computed, which a
+     * simulator cannot take: a readmission would find the item cached without ever paying for it.)
      */
     void unscheduled(Request r) {
         if (r.encoderStep == step) {
+            MediaItems m = r.media();
+            for (int k = 0; k < r.encoderStepItems; k++) {
+                int i = r.encoderStepEncoded[k];
+                cache.discard(m.contentId(i), m.length(i), r.id());
+            }
             budget += r.encoderStepTokens;
             encodedItems -= r.encoderStepItems;
             encodedTokens -= r.encoderStepTokens;
+            cacheHits -= r.encoderStepHits;
             r.encoderStep = -1;
         }
     }

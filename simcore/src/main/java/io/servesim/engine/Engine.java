@@ -584,6 +584,9 @@ public final class Engine {
     public void evacuateWaiting(Consumer<Request> sink) {
         releaseArrived();
         waitQueue.drain(r -> {
+            if (batchFormer != null) {
+                batchFormer.releaseEncoderInputs(r); // a waiting request may hold items its failed admission found cached
+            }
             leaveForElsewhere(r);
             sink.accept(r);
         });

@@ -36,13 +36,15 @@ public final class Request {
     private boolean outputReusable;
     /** Of the output tokens, the leading ones that are reasoning (a reasoning model's thinking); 0 for none. */
     private int reasoningTokens;
-    /** Of the prompt's tokens, those of image, audio and video items (a multimodal client's); 0 for none. */
-    /** The prompt's image, audio and video items, or null for a text prompt. */
+    /** The prompt's image, audio and video items (a multimodal client's), or null for a text prompt. */
     private MediaItems media;
     /** Encoder items and their tokens step {@link #encoderStep} of its engine ran for this request ({@link EncoderInputs}). */
     int encoderStepItems;
     int encoderStepTokens;
+    int encoderStepHits;
     long encoderStep = -1;
+    /** Of its items, those step {@link #encoderStep} encoded (the first {@link #encoderStepItems}). */
+    int[] encoderStepEncoded;
     /** When the client sent it ({@link #arrivalUs} without a client network). */
     private long sendUs;
     /** Response leg: microseconds for a chunk of n output tokens to reach the client, or null (none). */
@@ -241,6 +243,7 @@ public final class Request {
     public Request prefillStage() {
         Request b = new Request(id, tags, input, 1, 1, arrivalUs, priority, streaming);
         b.outputReusable = outputReusable;
+        b.media = media;
         b.prefillOnly = true;
         b.priorityScore = priorityScore;
         return b;

@@ -109,7 +109,6 @@ public final class StepShape {
         draftPairs += (long) drafts * contextTokens + q * (q + 1) / 2 - 1;
     }
 
-    /** Sequences with a prefill chunk in this step. */
     /** {@code items} items of {@code tokens} encoder tokens in all that the encoder runs in this step. */
     public void addEncoderItems(int items, long tokens) {
         encoderItems += items;
@@ -121,6 +120,7 @@ public final class StepShape {
     /** Items this step encodes. */
     public int encoderItems() { return encoderItems; }
 
+    /** Sequences with a prefill chunk in this step. */
     public int prefillSeqs() { return prefillSeqs; }
     /** New prompt tokens computed in this step (sum of chunk sizes). */
     public long prefillTokens() { return prefillTokens; }

@@ -172,8 +172,9 @@ public final class MetricCatalog {
                     "Encoder tokens of the items in encoder_items (each item's placeholder tokens in the prompt).")
                     .source(ENCODER),
             Metric.count("encoder_cache_hits", "items", RUN,
-                    "Items a scheduled request needed whose encoder output was still in the instance's encoder cache"
-                            + " (computed for an earlier chunk of the prompt or for another request with the same item).")
+                    "Lookups that found an item's encoder output in the instance's encoder cache, once per scheduled"
+                            + " chunk that needed the item (an item spanning several chunks is found again by each later one,"
+                            + " as vLLM checks it per step; another request with the same item finds it too).")
                     .higher().source(ENCODER),
             Metric.count("slo_met", "requests", CLUSTER, s -> s.cluster().sloMet(),
                     "Completed requests meeting every target of their SLO class (TTFT, TPOT, E2E).").higher(),

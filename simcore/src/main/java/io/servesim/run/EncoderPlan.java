@@ -92,14 +92,14 @@ final class EncoderPlan {
             why = arch.name() + "'s config.json has no vision_config in the Llama 4 layout (hidden_size, num_hidden_layers,"
                     + " intermediate_size, image_size, patch_size)";
         } else if (workload.sendsAudioOrVideo()) {
-            why = "the workload sends audio or video items and " + arch.name() + "'s vision_config prices images only";
+            why = "some are audio or video, which " + arch.name() + "'s vision_config (images only) cannot price";
         } else if (resolved.gpuOrNull() == null) {
             why = "the GPU is not known (deployment.hardware)";
         }
         if (why != null) {
             problems.add(new ConfigException.Problem(US_PER_TOKEN, "required: the workload's clients send image, audio or"
-                    + " video items (workload clients[].multimodal) and " + why + ", so the encoder's cost cannot be"
-                    + " derived; give the encoder's GPU time per item token in microseconds"));
+                    + " video items (workload clients[].multimodal), and " + why + ", so the encoder's cost cannot be"
+                    + " derived; give the encoder's GPU time per item token, in [0, 1000000] us"));
             return null;
         }
         return new EncoderCost.VisionRoofline(arch.vision(), arch.hiddenSize(), resolved.gpuOrNull(), tp,

@@ -106,7 +106,11 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
             own.add(new ConfigException.Problem("deployment.model", "P/D needs the model's architecture (KV bytes per"
                     + " token size the transfers): a bundled model or a config.json"));
         }
-        problems.addAll(own);
+        for (ConfigException.Problem problem : own) {
+            if (!problems.contains(problem)) { // a deployment-wide setting both pools lack is reported once
+                problems.add(problem);
+            }
+        }
         if (!own.isEmpty()) {
             return null;
         }

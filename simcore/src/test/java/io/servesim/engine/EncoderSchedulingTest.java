@@ -186,7 +186,9 @@ class EncoderSchedulingTest {
      * the first still holds) and admits B (priority 9, 16 tokens, 1 block). Step 3: A's chunk [110, 210) encodes the
      * second image and takes the last 7 free blocks (14 in all); B's decode (the 1 token of budget left) then needs a
      * 2nd block, none is free, and the victim is A, scheduled before it: A is preempted, its image is not encoded after
-     * all, and the step is B's decode alone.
+     * all (its cache entry dropped, nothing computed it), and the step is B's decode alone. Readmitted after B (its
+     * prefix hit reaching past the first image but not the second's end), A encodes the second image again: 2 items in
+     * all, and the only cache hit stays step 2's (the first image found by its second chunk).
      */
     @Test
     void aVictimScheduledEarlierInTheStepGivesItsEncoderWorkBack() {
@@ -207,5 +209,11 @@ class EncoderSchedulingTest {
         assertEquals(1, third.decodeSeqs());
         assertEquals(0, third.encoderItems());
         assertEquals(1, h.encoder.encodedItems());
+        assertEquals(h.encoder.cacheTokens(), h.encoder.unreferencedTokens(), "A's references went with it");
+        while (!h.running.isEmpty() || !h.waitQueue.isEmpty()) {
+            h.step();
+        }
+        assertEquals(2, h.encoder.encodedItems(), "the dropped image is encoded when A runs again");
+        assertEquals(1, h.encoder.cacheHits(), "and not found in the cache");
     }
 }

@@ -81,6 +81,28 @@ class MultimodalEncoderRunTest {
         }
     }
 
+    /**
+     * P/D: the prefill pool encodes (its stage of the request carries the items), the decode pool receives the KV and
+     * encodes nothing; the same 4 items and 2,304 tokens as the aggregated run, each turn's prefill 11,520 us longer at
+     * 10 us per token (the same prefill steps: each turn's prompt is one chunk on an idle prefill instance).
+     */
+    @Test
+    void thePrefillPoolOfAPdDeploymentEncodes() {
+        String pd = ", architecture: pd, pd: {prefill: {replicas: 1}, decode: {replicas: 1}, decider: always,"
+                + " transfer: {latency: 1ms, bandwidth: 50GB/s}}";
+        List<RequestRecord> free = new ArrayList<>();
+        plan(LLAMA, 1, pd + ", encoder_us_per_token: 0", "", "").run(free::add);
+        List<RequestRecord> priced = new ArrayList<>();
+        RunSummary s = plan(LLAMA, 1, pd + ", encoder_us_per_token: 10", "", "").run(priced::add);
+        free.sort(Comparator.comparingInt(RequestRecord::turnIndex));
+        priced.sort(Comparator.comparingInt(RequestRecord::turnIndex));
+        assertEquals(4, s.count("encoder_items"));
+        assertEquals(2_304, s.count("encoder_tokens"));
+        for (int t = 0; t < 2; t++) {
+            assertEquals(free.get(t).ttftUs() + 11_520, priced.get(t).ttftUs(), "turn " + t);
+        }
+    }
+
     /** Llama-4-Scout's vision_config prices the encoder without a setting, and says so in the description. */
     @Test
     void aModelWithAVisionConfigPricesItsEncoderByTheRoofline() {
@@ -102,8 +124,9 @@ class MultimodalEncoderRunTest {
         ConfigException scoutAudio = assertThrows(ConfigException.class,
                 () -> plan(SCOUT, 2, ", latency_model: roofline", "", audio));
         assertTrue(scoutAudio.getMessage().contains("deployment.encoder_us_per_token: required: the workload's clients"
-                + " send image, audio or video items (workload clients[].multimodal) and the workload sends audio or video"
-                + " items and redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic's vision_config prices images only"),
+                + " send image, audio or video items (workload clients[].multimodal), and some are audio or video, which"
+                + " redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic's vision_config (images only) cannot price, so the"
+                + " encoder's cost cannot be derived; give the encoder's GPU time per item token, in [0, 1000000] us"),
                 scoutAudio.getMessage());
     }
 

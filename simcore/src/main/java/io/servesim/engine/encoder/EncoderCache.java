@@ -108,6 +108,25 @@ public final class EncoderCache {
         }
     }
 
+    /**
+     * Undoes {@link #allocate} of the item for the request in the step being formed (the request was preempted before
+     * the step ran, so the encoder never computed it): an entry only it references is dropped, its tokens free again;
+     * one that another request found meanwhile loses this request's reference only.
+     */
+    public void discard(long contentId, int itemTokens, long requestId) {
+        Set<Long> refs = referencesByContent.get(contentId);
+        if (refs == null || !refs.contains(requestId)) {
+            return;
+        }
+        if (refs.size() == 1) {
+            referencesByContent.remove(contentId);
+            freeTokens += itemTokens;
+            freeableTokens += itemTokens;
+        } else {
+            refs.remove(requestId);
+        }
+    }
+
     /** Tokens not held by any entry. */
     public int freeTokens() {
         return freeTokens;

@@ -78,7 +78,16 @@ public final class DistributionBinder {
         if (sampler == null || params.failed() || !ok) {
             return null;
         }
-        return new DistributionSpec(name, sampler, params.min(), params.max(), isInt);
+        // the clamps hold what a draw can be: a constant is its value, an empirical PMF at most its largest value
+        double max = params.max();
+        double min = params.min();
+        if (type == DistributionType.CONSTANT) {
+            double value = sampler.draw(null); // a constant sampler ignores the generator
+            min = max = Math.max(min, Math.min(max, isInt ? Math.floor(value + 0.5) : value)); // rounded as draws are
+        } else if (sampler instanceof EmpiricalSampler e) {
+            max = Math.max(min, Math.min(max, e.largest()));
+        }
+        return new DistributionSpec(name, sampler, min, max, isInt);
     }
 
     private static boolean checkBounds(ConfigNode n, ConfigNode p, Kind kind, double min, double max, boolean isInt) {

@@ -57,6 +57,11 @@ public final class EmpiricalSampler implements Sampler {
         return new EmpiricalSampler(Arrays.copyOf(v, n), Arrays.copyOf(c, n));
     }
 
+    /** The largest value drawn with a positive weight. */
+    public double largest() {
+        return values[values.length - 1];
+    }
+
     @Override
     public double draw(SplittableRandom rng) {
         double u = rng.nextDouble();

@@ -47,6 +47,13 @@ public final class MultimodalBinder {
             }
             DistributionSpec tokenSpec = DistributionBinder.bind(tokens, Kind.TOKENS, baseDir);
             DistributionSpec countSpec = DistributionBinder.bind(count, Kind.ITEMS, baseDir);
+            if (tokenSpec != null && tokenSpec.max() >= Integer.MAX_VALUE) {
+                // vLLM sizes its encoder budget and cache by the largest item (compute_mm_encoder_budget)
+                tokens.problem(tokens.pathOf("params") + ".max", "required for a " + tokenSpec.type() + " distribution:"
+                        + " an item's tokens need an upper bound, the largest item the model takes, which sizes the"
+                        + " engine's encoder budget and cache as vLLM sizes them (compute_mm_encoder_budget)");
+                ok = false;
+            }
             if (tokenSpec == null || countSpec == null) {
                 ok = false;
             } else {
