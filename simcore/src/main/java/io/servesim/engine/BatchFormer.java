@@ -174,10 +174,14 @@ final class BatchFormer implements StepFormer {
             if (media != null) {
                 newTokens = encoder.plan(media, cachedTokens, newTokens);
                 if (newTokens <= 0) {
+                    encoder.abandon(media);
                     break;
                 }
             }
             if (!kv.allocateNew(r, cachedBlocks, cachedTokens + newTokens)) {
+                if (media != null) {
+                    encoder.abandon(media);
+                }
                 blocked(r, budget, nowUs);
                 break;
             }

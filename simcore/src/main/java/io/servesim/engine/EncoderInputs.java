@@ -34,6 +34,8 @@ final class EncoderInputs {
     private int pendingCount;
     private int pendingTokens;
     private int pendingHits;
+    /** Items {@link #plan} found cached (the request now references them), until {@link #commit} or {@link #abandon}. */
+    private int[] hitItems = new int[4];
     /** Items computed past by the steps formed so far: freed when the next step is formed. */
     private Request[] doneRequests = new Request[8];
     private int[] doneItems = new int[8];
@@ -82,7 +84,10 @@ final class EncoderInputs {
                 continue;
             }
             if (cache.checkAndUpdate(m.contentId(i), r.id())) {
-                pendingHits++;
+                if (pendingHits == hitItems.length) {
+                    hitItems = Arrays.copyOf(hitItems, pendingHits * 2);
+                }
+                hitItems[pendingHits++] = i;
                 continue;
             }
             if (pendingHolds(m, m.contentId(i))) {
@@ -142,6 +147,22 @@ final class EncoderInputs {
                 done(r, i);
             }
         }
+    }
+
+    /**
+     * The waiting request {@link #plan} was asked about is not admitted (its chunk was cut to nothing, or its KV blocks
+     * could not be had): the references its lookup took on cached items are dropped, so a queue of waiting requests never
+     * pins cache entries the head needs room for. (vLLM keeps them until the request runs or leaves; with an encoder
+     * cache a few items large, the head could then wait forever.)
+     */
+    void abandon(Request r) {
+        MediaItems m = r.media();
+        for (int k = 0; k < pendingHits; k++) {
+            cache.free(m.contentId(hitItems[k]), m.length(hitItems[k]), r.id());
+        }
+        pendingCount = 0;
+        pendingTokens = 0;
+        pendingHits = 0;
     }
 
     /**

@@ -144,36 +144,26 @@ class EngineInvariantPropertyTest {
                  conversation: {probability: 0.5, turns: {type: uniform, params: {min: 2, max: 4}},
                                 think_time_us: {type: exponential, params: {mean: 20000}}, context_growth: accumulate},
                  prefix: {group: p, length: 64}}""".formatted(rate));
-        var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
-        var first = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
-        var second = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
-        assertEquals(first.records(), second.records(), "INV-6 determinism");
-        var s = first.summary();
-        assertEquals(s.count("injected"), s.count("completed") + s.count("dropped"), "INV-1");
+        Drained d = drained(cfg, workload, seed);
+        var s = d.first().summary();
         assertTrue(s.count("spec_accepted_tokens") <= s.count("spec_draft_tokens"));
-        for (RequestRecord r : first.records()) {
+        for (RequestRecord r : d.first().records()) {
             if (r.status().equals(RequestRecord.COMPLETED)) {
-                assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
-                        && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + r);
                 assertTrue(r.outputTokens() == Math.max(1, r.requestedOutputTokens())
                         || maxModelLen > 0 && r.inputTokens() + r.outputTokens() == maxModelLen, r.toString());
             }
         }
-        var sim = new Simulation(SimSetup.single(cfg, latency), workload.open(seed, 0), r -> { });
-        sim.run();
-        assertEquals(0, sim.engine().kvCache().usedBlocks());
-        sim.engine().kvCache().checkInvariants();
     }
 
     /**
      * Multimodal requests on random configs, on either core: the vLLM core's encoder budget and cache as vLLM derives
      * them (the token budget, raised to the largest item), the SGLang core's embedding cache; items of up to 900 tokens
      * in prompts and session histories. The engine's debug checks after
-     * every step include the encoder cache's bounds; here INV-1, INV-6, every request done (no chunk waits forever on an
-     * item), each admission encoding each item at most once, and once drained every KV block free and no encoder output
-     * referenced.
+     * every step include the encoder cache's bounds; here INV-1, INV-5, INV-6, every request done (no chunk waits forever
+     * on an item), each admission encoding each item at most once, and once drained every KV block free and no encoder
+     * output referenced.
      */
-    @Property(tries = 30)
+    @Property(tries = 60)
     void multimodalInvariantsHoldOnRandomConfigs(@ForAll @IntRange(min = 1, max = 64) int maxNumSeqs,
                                                  @ForAll @IntRange(min = 16, max = 4096) int maxBatched,
                                                  @ForAll @IntRange(min = 200, max = 3000) int kvBlocks,
@@ -198,20 +188,53 @@ class EngineInvariantPropertyTest {
                 .withEncoder(new io.servesim.engine.encoder.EncoderBudget(0, 3000))
                 : vllm.withEncoder(io.servesim.engine.encoder.EncoderBudget.derive(maxBatched,
                         workload.largestMediaItemTokens(), 0, 0));
+        Drained d = drained(cfg, workload, seed);
+        assertEquals(0, d.sim().engine().encoderReferencedTokens());
+        if (!sglang) {
+            // an admission encodes each of its request's items at most once (a later chunk finds it cached)
+            long bound = d.first().records().stream().mapToLong(r -> (long) r.mediaTokens() * (1 + r.preemptions())).sum();
+            long encoded = d.sim().engine().encoderTokens();
+            assertTrue(encoded <= bound, encoded + " encoder tokens > " + bound);
+        }
+    }
+
+    /**
+     * A sample the property once found stuck: a token budget of 31 (encoder budget and cache 900, the largest image),
+     * where waiting requests kept the references their failed admissions took on cached items, so the head's next image
+     * never found room and the engine stepped forever. Waiting requests now drop them ({@code EncoderInputs.abandon}).
+     */
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void waitingRequestsDoNotPinTheEncoderCache() {
+        multimodalInvariantsHoldOnRandomConfigs(13, 31, 213, true, 104, false, 3793238886772L);
+    }
+
+    /** A run to completion (no horizon) and a second identical one, and the same run's engine once drained. */
+    private record Drained(Runs.Result first, Simulation sim) {
+    }
+
+    /**
+     * Runs {@code workload} on one engine of {@code cfg} twice (INV-6: identical records), checks INV-1 (every request
+     * completed or dropped) and INV-5 (causality of every completed request), then runs it once more to the end and
+     * checks that every KV block is free again (INV-4 at rest).
+     */
+    private static Drained drained(EngineConfig cfg, WorkloadSpec workload, long seed) {
         var latency = new LinearLatency(200, 1, 20, 3000, 20, 150);
         var first = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
         var second = Runs.run(cfg, latency, "fcfs", "constant", workload.open(seed, 0), 0);
         assertEquals(first.records(), second.records(), "INV-6 determinism");
         var s = first.summary();
         assertEquals(s.count("injected"), s.count("completed") + s.count("dropped"), "INV-1");
+        for (RequestRecord r : first.records()) {
+            if (r.status().equals(RequestRecord.COMPLETED)) {
+                assertTrue(r.arrivalUs() <= r.enqueueUs() && r.enqueueUs() <= r.firstScheduledUs()
+                        && r.firstScheduledUs() < r.firstTokenUs() && r.firstTokenUs() <= r.completionUs(), "INV-5 " + r);
+            }
+        }
         var sim = new Simulation(SimSetup.single(cfg, latency), workload.open(seed, 0), r -> { });
         sim.run();
         assertEquals(0, sim.engine().kvCache().usedBlocks());
-        assertEquals(0, sim.engine().encoderReferencedTokens());
-        if (!sglang) {
-            // an admission encodes each of its request's items at most once (a later chunk finds it cached)
-            long bound = first.records().stream().mapToLong(r -> (long) r.mediaTokens() * (1 + r.preemptions())).sum();
-            assertTrue(sim.engine().encoderTokens() <= bound, sim.engine().encoderTokens() + " encoder tokens > " + bound);
-        }
+        sim.engine().kvCache().checkInvariants();
+        return new Drained(first, sim);
     }
 }
