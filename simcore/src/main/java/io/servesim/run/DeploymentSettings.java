@@ -61,7 +61,7 @@ public final class DeploymentSettings {
                     + " takes it).")
             .flag("--quantization");
     public static final Setting<Double> ENCODER_US_PER_TOKEN = Setting.derived("deployment.encoder_us_per_token",
-            ValueType.real(0, 1e6).in("us", "a token no encoder takes a second for"),
+            ValueType.real(0, 1e6).in("us", "a time cannot be negative, and a second per token is beyond any encoder"),
             "derived from the model's vision_config (Llama 4 layout) by the roofline; required for multimodal clients"
                     + " on a model without one",
             "GPU time of the multimodal encoder per image, audio or video token it encodes, added to the step that"
