@@ -39,7 +39,12 @@ import java.util.TreeMap;
  *   <li>{@code profiling/llmservingsim_rtxpro6000_llama31_8b_tp1/} (casys-kaist/LLMServingSim): RTX PRO 6000
  *       kernel times of Llama-3.1-8B's four GEMMs by token count and of its LM head by sequence count, and
  *       whole steps priced by the bundled profiled model over {@link #profileSteps()} (sums of GPU kernels:
- *       no CPU time).</li>
+ *       no CPU time); {@code profiling/llmservingsim_rtx4090_llama31_8b/tp1/} the same kernels on an RTX 4090;</li>
+ *   <li>the decode rows of every shipped LLMServingSim {@code attention.csv} ({@link #ATTENTION_PROFILES}: RTX PRO
+ *       6000 Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1 and 2, RTX 4090 Llama-3.1-8B): one layer's attention
+ *       kernel over {@code n_decode} sequences of {@code kv_decode} tokens of context, the measurements of the paged
+ *       attention kernel's KV reads (prefill rows are left out: FlashAttention's matmuls are the GEMMs' tensor
+ *       efficiency).</li>
  * </ul>
  * Bloom-176B rows of the Splitwise file are not used: its GELU MLP is not the SwiGLU the architecture
  * model counts.
@@ -49,6 +54,15 @@ public final class LatencyDatasets {
     static final int[] BLACKBOX_DECODES = {0, 16, 64, 128};
     static final int BLACKBOX_DECODE_CONTEXT = 512;
     static final long MAX_SPLITWISE_TOKENS = 16384;
+    private static final String QWEN3_MOE_PROFILE = "llmservingsim_rtxpro6000_qwen3_30b_a3b_instruct_2507";
+    /** The LLMServingSim attention profiles read: folder under {@code profiling/}, GPU, model id, TP. */
+    static final List<String[]> ATTENTION_PROFILES = List.of(
+            new String[] {"llmservingsim_rtxpro6000_llama31_8b_tp1", "RTXPRO6000", "meta-llama/llama-3.1-8b", "1"},
+            new String[] {"llmservingsim_rtxpro6000_qwen3_32b/tp1", "RTXPRO6000", "qwen/qwen3-32b", "1"},
+            new String[] {"llmservingsim_rtxpro6000_qwen3_32b/tp2", "RTXPRO6000", "qwen/qwen3-32b", "2"},
+            new String[] {QWEN3_MOE_PROFILE + "/tp1", "RTXPRO6000", "qwen/qwen3-30b-a3b-instruct-2507", "1"},
+            new String[] {QWEN3_MOE_PROFILE + "/tp2", "RTXPRO6000", "qwen/qwen3-30b-a3b-instruct-2507", "2"},
+            new String[] {"llmservingsim_rtx4090_llama31_8b/tp1", "RTX4090", "meta-llama/llama-3.1-8b", "1"});
 
     private LatencyDatasets() {
     }
@@ -62,8 +76,12 @@ public final class LatencyDatasets {
         out.addAll(blackbox());
         out.addAll(splitwise(dataDir.resolve("profiling/splitwise_a100_h100/perf_model.csv")));
         out.addAll(vidur(dataDir.resolve("profiling/vidur_h100_llama2_7b/mlp.csv")));
-        out.addAll(llmServingSim(dataDir.resolve("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1")));
+        out.addAll(llmServingSim(dataDir.resolve("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1"), "RTXPRO6000"));
         out.addAll(profileSteps());
+        for (String[] p : ATTENTION_PROFILES) {
+            out.addAll(attention(dataDir.resolve("profiling").resolve(p[0]).resolve("attention.csv"), p[1], p[2],
+                    Integer.parseInt(p[3])));
+        }
         return out;
     }
 
@@ -176,9 +194,9 @@ public final class LatencyDatasets {
         return out;
     }
 
-    /** The RTX PRO 6000 profile's GEMM kernels (Llama-3.1-8B, TP1: hidden 4096, 32/8 heads of 128, MLP 14336, vocab 128256). */
-    static List<LatencyObservation> llmServingSim(Path dir) {
-        GpuSpec gpu = GpuCatalog.builtIn().lookup("RTXPRO6000", "llmservingsim");
+    /** A Llama-3.1-8B profile's GEMM kernels on {@code gpuName} (TP1: hidden 4096, 32/8 heads of 128, MLP 14336, vocab 128256). */
+    static List<LatencyObservation> llmServingSim(Path dir, String gpuName) {
+        GpuSpec gpu = GpuCatalog.builtIn().lookup(gpuName, "llmservingsim");
         Map<String, int[]> shapes = Map.of("qkv_proj", new int[] {6144, 4096}, "o_proj", new int[] {4096, 4096},
                 "gate_up_proj", new int[] {28672, 4096}, "down_proj", new int[] {4096, 14336}, "lm_head", new int[] {128256, 4096});
         List<LatencyObservation> out = new ArrayList<>();
@@ -191,6 +209,33 @@ public final class LatencyDatasets {
                             nk[0], nk[1], Double.parseDouble(r[2])));
                 }
             }
+        }
+        return out;
+    }
+
+    /**
+     * The decode rows ({@code prefill_chunk} 0, {@code n_decode} above 0) of an LLMServingSim {@code attention.csv} of
+     * {@code modelId} at {@code tp} on {@code gpuName}: one layer's attention over {@code n_decode} sequences of
+     * {@code kv_decode} tokens each.
+     */
+    static List<LatencyObservation> attention(Path csv, String gpuName, String modelId, int tp) {
+        GpuSpec gpu = GpuCatalog.builtIn().lookup(gpuName, "llmservingsim");
+        ModelArchitecture arch = ModelCatalog.builtIn().lookup(modelId, "llmservingsim");
+        List<String[]> rows = rows(csv);
+        String[] h = rows.get(0);
+        int cChunk = col(h, "prefill_chunk"), cDecodes = col(h, "n_decode"), cKv = col(h, "kv_decode"), cUs = col(h, "time_us");
+        String source = "llmservingsim attention " + modelId + " TP" + tp;
+        List<LatencyObservation> out = new ArrayList<>();
+        for (String[] r : rows.subList(1, rows.size())) {
+            int decodes = Integer.parseInt(r[cDecodes]);
+            if (Integer.parseInt(r[cChunk]) != 0 || decodes == 0) {
+                continue;
+            }
+            StepShape s = new StepShape();
+            for (int i = 0; i < decodes; i++) {
+                s.addDecode(Integer.parseInt(r[cKv]));
+            }
+            out.add(new LatencyObservation.Attention(source, arch, gpu, tp, s, Double.parseDouble(r[cUs])));
         }
         return out;
     }

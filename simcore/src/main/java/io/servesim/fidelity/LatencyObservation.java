@@ -9,7 +9,8 @@ import io.servesim.latency.StepShape;
 
 /**
  * One measured latency on one GPU, and how the roofline model predicts it from candidate
- * {@link RooflineConstants}: a whole engine step ({@link Step}) or one GEMM kernel ({@link Kernel}).
+ * {@link RooflineConstants}: a whole engine step ({@link Step}), one GEMM kernel ({@link Kernel}) or one layer's
+ * attention kernel ({@link Attention}).
  * {@link LatencyDatasets} reads them from the shared measurement files.
  */
 public sealed interface LatencyObservation {
@@ -52,7 +53,8 @@ public sealed interface LatencyObservation {
         @Override
         public double predictUs(RooflineConstants constants) {
             RooflineConstants c = includesCpu ? constants : new RooflineConstants(constants.tensorEfficiency(),
-                    constants.memoryEfficiency(), constants.kernelLaunchUs(), 0, 0, constants.provenance());
+                    constants.memoryEfficiency(), constants.attentionEfficiency(), constants.kernelLaunchUs(), 0, 0,
+                    constants.provenance());
             return new RooflineModel(model, gpu, tp, c).serialStepTimeUs(step);
         }
     }
@@ -67,6 +69,23 @@ public sealed interface LatencyObservation {
         @Override
         public double predictUs(RooflineConstants constants) {
             return new Gemm(n, k, 2, 2, gpu.peakFlopsPerSecond(2), gpu, constants).timeUs(m);
+        }
+    }
+
+    /**
+     * A measured per-layer attention kernel of {@code model} at {@code tp} over {@code step} (LLMServingSim's
+     * {@code attention.csv} rows), predicted by {@link RooflineModel#attentionLayerUs}.
+     */
+    record Attention(String source, ModelArchitecture model, GpuSpec gpu, int tp, StepShape step, double measuredUs)
+            implements LatencyObservation {
+        @Override
+        public boolean includesCpu() {
+            return false;
+        }
+
+        @Override
+        public double predictUs(RooflineConstants constants) {
+            return new RooflineModel(model, gpu, tp, constants).attentionLayerUs(step);
         }
     }
 }

@@ -40,12 +40,15 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
             Data (sweeps/data, see its PROVENANCE.md): BLIS trained blackbox coefficients (H100, A100;
             entries of bundled models, on a grid of prefill and decode tokens), Splitwise Llama-2-70B prompt and
             token times (A100, H100; TP 2/4/8), Vidur H100 GEMM kernel times (Llama-2-7B, TP 1/2/4/8),
-            LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B).
-            Fit: stage 1 tensor/memory efficiency and per-kernel cost on the kernel times, stage 2 per-step and
+            LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B), RTX 4090 GEMM kernel
+            times (Llama-3.1-8B), per-layer decode attention times (RTX PRO 6000: Llama-3.1-8B, Qwen3-32B and
+            Qwen3-30B-A3B at TP 1/2; RTX 4090: Llama-3.1-8B).
+            Fit: stage 1 tensor/memory/attention efficiency and per-kernel cost on the kernel times, stage 2 per-step and
             per-sequence CPU cost on the step times; each minimises the mean over GPUs of the mean over data
             sets of mean |ln(predicted / measured)| by Nelder-Mead from a fixed start.
               tensor_efficiency   share of the datasheet dense tensor peak a full wave of GEMM tiles reaches
-              memory_efficiency   share of the datasheet memory bandwidth weight / KV / activation traffic reaches
+              memory_efficiency   share of the datasheet memory bandwidth weight / activation traffic reaches
+              attention_efficiency  share of the datasheet memory bandwidth the paged attention kernel's KV reads reach
               kernel_launch_us    fixed cost of every GPU kernel (launch, ramp-up, tail)
               step_overhead_us    CPU time per engine step (behind the GPU with async scheduling, added to it without)
               per_sequence_us     CPU time per sequence in the batch (input preparation, sampling)
@@ -60,11 +63,13 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
      * @param steps       step-time observations of the GPU
      * @param stepMedian  median |relative error| of its step times
      * @param stepP90     90th percentile of the same
-     * @param kernels     kernel observations of the GPU (0 when it has none)
-     * @param kernelMedian median |relative error| of its kernel times (NaN without kernels)
+     * @param kernels     GEMM kernel observations of the GPU (0 when it has none)
+     * @param kernelMedian median |relative error| of its GEMM kernel times (NaN without kernels)
+     * @param attention   per-layer decode attention observations of the GPU (0 when it has none)
+     * @param attentionMedian median |relative error| of its attention times (NaN without them)
      */
     public record HeldOut(String gpu, RooflineFit.Result fit, int steps, double stepMedian, double stepP90, int kernels,
-                          double kernelMedian) {
+                          double kernelMedian, int attention, double attentionMedian) {
     }
 
     /**
@@ -126,13 +131,15 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
         RooflineConstants c = fit.constants();
         List<Double> steps = new ArrayList<>();
         List<Double> kernels = new ArrayList<>();
+        List<Double> attention = new ArrayList<>();
         for (LatencyObservation o : observations) {
             if (o.gpu().name().equals(gpu)) {
-                (o instanceof LatencyObservation.Step ? steps : kernels).add(o.absRelativeError(c));
+                (o instanceof LatencyObservation.Step ? steps : o instanceof LatencyObservation.Attention ? attention : kernels)
+                        .add(o.absRelativeError(c));
             }
         }
         return new HeldOut(gpu, fit, steps.size(), quantile(steps, 0.5), quantile(steps, 0.9), kernels.size(),
-                quantile(kernels, 0.5));
+                quantile(kernels, 0.5), attention.size(), quantile(attention, 0.5));
     }
 
     /** The {@code q} quantile (linear interpolation between order statistics); NaN when empty. */
@@ -148,16 +155,21 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
         return v[lo] + (pos - lo) * (v[hi] - v[lo]);
     }
 
+    /** {@code 12.3%}, or {@code -} for NaN (no observations). */
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * share);
+    }
+
     /** The report as a plain-text table. */
     public String render() {
         StringBuilder b = new StringBuilder();
         b.append("leave-one-GPU-out: fit the cross-GPU constants on the other GPUs, predict the held-out one\n");
-        b.append(String.format(Locale.ROOT, "%-12s %-26s %6s %10s %10s %8s %12s%n", "held out", "fitted on", "steps",
-                "median|e|", "p90|e|", "kernels", "kernel med"));
+        b.append(String.format(Locale.ROOT, "%-12s %-34s %6s %10s %10s %8s %11s %10s %9s%n", "held out", "fitted on", "steps",
+                "median|e|", "p90|e|", "kernels", "kernel med", "attention", "attn med"));
         for (HeldOut h : heldOut) {
-            b.append(String.format(Locale.ROOT, "%-12s %-26s %6d %9.1f%% %9.1f%% %8d %12s%n", h.gpu(),
-                    String.join("+", h.fit().gpus()), h.steps(), 100 * h.stepMedian(), 100 * h.stepP90(), h.kernels(),
-                    h.kernels() == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * h.kernelMedian())));
+            b.append(String.format(Locale.ROOT, "%-12s %-34s %6d %10s %10s %8d %11s %10d %9s%n", h.gpu(),
+                    String.join("+", h.fit().gpus()), h.steps(), percent(h.stepMedian()), percent(h.stepP90()), h.kernels(),
+                    percent(h.kernelMedian()), h.attention(), percent(h.attentionMedian())));
         }
         for (HeldOut h : heldOut) {
             b.append("  without ").append(h.gpu()).append(": ").append(h.fit().constants().describe()).append('\n');

@@ -16,8 +16,9 @@ import java.util.function.Predicate;
  * Fits the roofline's cross-GPU {@link RooflineConstants} to measurements of several GPUs
  * ({@link LatencyDatasets}) in two stages, each a Nelder-Mead search ({@link NelderMead}):
  * <ol>
- *   <li>physics, on the GPU-only observations (kernels and sums of profiled kernels): tensor and memory
- *       efficiency (as logits) and the per-kernel launch cost (as a log), with no CPU overhead;</li>
+ *   <li>physics, on the GPU-only observations (GEMM and attention kernels and sums of profiled kernels): tensor,
+ *       memory and attention efficiency (as logits) and the per-kernel launch cost (as a log), with no CPU
+ *       overhead;</li>
  *   <li>CPU overhead, on the real engines' steps ({@link LatencyObservation#includesCpu()}) with the physics
  *       of stage 1 fixed: the per-step and per-sequence costs (as logs).</li>
  * </ol>
@@ -31,8 +32,8 @@ import java.util.function.Predicate;
  * ({@link #PHYSICS_START}, {@link #OVERHEAD_START}) and step, no randomness.
  */
 public final class RooflineFit {
-    /** Stage-1 start: efficiencies 0.8 / 0.85, 3 us per kernel. */
-    static final double[] PHYSICS_START = {logit(0.8), logit(0.85), Math.log(3)};
+    /** Stage-1 start: efficiencies 0.8 / 0.85 / 0.85, 3 us per kernel. */
+    static final double[] PHYSICS_START = {logit(0.8), logit(0.85), logit(0.85), Math.log(3)};
     /** Stage-2 start: 300 us per step, 5 us per sequence. */
     static final double[] OVERHEAD_START = {Math.log(300), Math.log(5)};
     static final int MAX_EVALUATIONS = 1000;
@@ -60,13 +61,16 @@ public final class RooflineFit {
         if (kernels.isEmpty() || steps.isEmpty()) {
             throw new IllegalArgumentException("the fit needs GPU-only and engine-step observations");
         }
-        Function<double[], RooflineConstants> physics = x -> new RooflineConstants(sigmoid(x[0]), sigmoid(x[1]), Math.exp(x[2]),
-                0, 0, "");
+        if (observations.stream().noneMatch(o -> o instanceof LatencyObservation.Attention && use.test(o.gpu()))) {
+            throw new IllegalArgumentException("the fit needs attention kernel observations (the attention efficiency)");
+        }
+        Function<double[], RooflineConstants> physics = x -> new RooflineConstants(sigmoid(x[0]), sigmoid(x[1]), sigmoid(x[2]),
+                Math.exp(x[3]), 0, 0, "");
         NelderMead.Result p = NelderMead.minimize(x -> loss(kernels, physics.apply(x)), PHYSICS_START, STEP, MAX_EVALUATIONS,
                 TOLERANCE);
         RooflineConstants phys = physics.apply(p.point());
         Function<double[], RooflineConstants> overhead = x -> new RooflineConstants(phys.tensorEfficiency(),
-                phys.memoryEfficiency(), phys.kernelLaunchUs(), Math.exp(x[0]), Math.exp(x[1]), "");
+                phys.memoryEfficiency(), phys.attentionEfficiency(), phys.kernelLaunchUs(), Math.exp(x[0]), Math.exp(x[1]), "");
         NelderMead.Result o = NelderMead.minimize(x -> loss(steps, overhead.apply(x)), OVERHEAD_START, STEP, MAX_EVALUATIONS,
                 TOLERANCE);
         Set<String> gpus = new LinkedHashSet<>(kernels.keySet());
@@ -74,9 +78,9 @@ public final class RooflineFit {
         RooflineConstants fitted = overhead.apply(o.point());
         String provenance = String.format(Locale.ROOT, "RooflineFit on %s: GPU-only loss %.4f, engine-step loss %.4f",
                 String.join(", ", gpus), p.value(), o.value());
-        return new Result(new RooflineConstants(fitted.tensorEfficiency(), fitted.memoryEfficiency(), fitted.kernelLaunchUs(),
-                fitted.stepOverheadUs(), fitted.perSequenceUs(), provenance, List.copyOf(gpus)), p.value(), o.value(),
-                List.copyOf(gpus));
+        return new Result(new RooflineConstants(fitted.tensorEfficiency(), fitted.memoryEfficiency(),
+                fitted.attentionEfficiency(), fitted.kernelLaunchUs(), fitted.stepOverheadUs(), fitted.perSequenceUs(), provenance,
+                List.copyOf(gpus)), p.value(), o.value(), List.copyOf(gpus));
     }
 
     private static Map<String, Map<String, List<LatencyObservation>>> groups(List<LatencyObservation> observations,

@@ -11,14 +11,14 @@ import java.util.OptionalInt;
  * <pre>
  * step_us = max(gpu_us, cpu_us)          (async scheduling: the CPU work of a step overlaps the GPU's)
  * cpu_us  = stepOverhead + S x perSequence
- * gpu_us  = layers x OTHER_KERNELS_PER_LAYER x kernelLaunch     (norms, rotary, attention, activation)
+ * gpu_us  = layers x OTHER_KERNELS_PER_LAYER x kernelLaunch     (norms, rotary, KV write, attention, activation)
  *         + sum over layers of the GEMMs at M = T  ({@link Gemm}: tile and wave quantized roofline)
  *         + MoE experts: vLLM's fused MoE, one grouped GEMM per expert weight over the touched experts'
  *                        T x k rows, each touched expert's weights read once ({@link FusedMoe})
  *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token, and of every
  *                                    draft token it verifies under speculative decoding)
  *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads, if more);
- *                      decode reads each sequence's paged KV cache at the memory efficiency; in a
+ *                      decode reads each sequence's paged KV cache at the attention efficiency; in a
  *                      mixed step each decode also pays 64-row query tiles ({@link #attentionUs})
  *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
  *         + 2 all-reduces per layer of tokens x hidden x dtype bytes when tp > 1 ({@link AllReduce})
@@ -53,11 +53,17 @@ import java.util.OptionalInt;
 public final class RooflineModel implements ExpertParallelModel {
     /**
      * Kernels of a decoder layer besides its GEMMs, each costing {@link RooflineConstants#kernelLaunchUs()}:
-     * input and post-attention RMSNorm, rotary embedding, attention, SiLU-and-mul, as vLLM's Llama layer runs
-     * them ({@code vllm/model_executor/models/llama.py}; LLMServingSim profiles the same nine per-layer
-     * kernels: these five and four GEMMs).
+     * input and post-attention RMSNorm, rotary embedding, the attention block's {@link #ATTENTION_KERNELS},
+     * SiLU-and-mul, as vLLM's Llama layer runs them ({@code vllm/model_executor/models/llama.py}; LLMServingSim
+     * profiles the same per-layer operators, its {@code attention} row timing both attention kernels).
      */
-    public static final int OTHER_KERNELS_PER_LAYER = 5;
+    public static final int OTHER_KERNELS_PER_LAYER = 6;
+    /**
+     * Kernels of a layer's attention block: the write of the step's new keys and values into the paged cache, then
+     * the attention kernel ({@code FlashAttentionImpl.forward} runs {@code reshape_and_cache_flash} before
+     * {@code flash_attn_varlen_func}, {@code vllm/v1/attention/backends/flash_attn.py}).
+     */
+    public static final int ATTENTION_KERNELS = 2;
     /**
      * Query rows of a FlashAttention-2 tile in its paged (split-KV) kernel, {@code kBlockM = 64} for every
      * head size ({@code Flash_fwd_kernel_traits} of {@code flash_fwd_launch_template.h}'s
@@ -133,7 +139,7 @@ public final class RooflineModel implements ExpertParallelModel {
         double usPerByte = 1e6 / (gpu.memoryBytesPerSecond() * constants.memoryEfficiency());
         this.usPerAttentionPair = model.attentionFlopsPerPair() / tp * 1e6
                 / (gpu.peakFlopsPerSecond(act) * constants.tensorEfficiency());
-        this.usPerKvToken = model.kvBytesPerTokenPerGpu(tp) * usPerByte;
+        this.usPerKvToken = model.kvBytesPerTokenPerGpu(tp) * 1e6 / (gpu.memoryBytesPerSecond() * constants.attentionEfficiency());
         double activeIntermediate = (ff.denseLayers() * (double) ff.denseIntermediateSize()
                 + ff.moeLayers() * ((double) ff.expertsPerToken() * ff.expertIntermediateSize() + ff.sharedIntermediateSize()))
                 / layers / tp;
@@ -386,6 +392,15 @@ public final class RooflineModel implements ExpertParallelModel {
                 ? decodeKv * (FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair + usPerKvToken)
                 : Math.max(decodePairs * usPerAttentionPair, decodeKv * usPerKvToken);
         return prefillUs + decodeUs;
+    }
+
+    /**
+     * One decoder layer's attention block for {@code step}: {@link #attentionUs} over the layers plus its
+     * {@link #ATTENTION_KERNELS} kernels' fixed cost, the time a per-layer attention profile measures (LLMServingSim's
+     * {@code attention.csv}).
+     */
+    public double attentionLayerUs(StepShape step) {
+        return attentionUs(step) / layers + ATTENTION_KERNELS * constants.kernelLaunchUs();
     }
 
     /** Expected distinct routed experts per MoE layer touched by {@code tokens} tokens (0 for dense models). */

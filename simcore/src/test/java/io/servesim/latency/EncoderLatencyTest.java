@@ -13,7 +13,7 @@ class EncoderLatencyTest {
             ModelCatalog.builtIn().lookup("redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic", "x");
     private static final GpuSpec H100 = GpuCatalog.builtIn().lookup("H100", "x");
     /** Hand-set constants (not the fitted ones, which a refit moves): tensor 0.5, memory 0.8, 5 us per kernel. */
-    private static final RooflineConstants CONSTANTS = new RooflineConstants(0.5, 0.8, 5.0, 0, 0, "test");
+    private static final RooflineConstants CONSTANTS = new RooflineConstants(0.5, 0.8, 0.8, 5.0, 0, 0, "test");
 
     /**
      * Llama-4-Scout's vision_config: 34 layers of 1408 with an MLP of 5632, 336-pixel tiles of 14-pixel patches:

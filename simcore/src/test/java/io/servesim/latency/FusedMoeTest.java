@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * efficiency 0.9 (3.015e12 B/s), 5 us per kernel. w1 is 1536 x 2048, w2 2048 x 768.
  */
 class FusedMoeTest {
-    private static final RooflineConstants C = new RooflineConstants(0.8, 0.9, 5, 100, 2, "test");
+    private static final RooflineConstants C = new RooflineConstants(0.8, 0.9, 0.9, 5, 100, 2, "test");
     private static final GpuSpec H100 = GpuCatalog.builtIn().lookup("H100", "x");
     private static final FusedMoe QWEN = new FusedMoe(768, 2048, 2, 2, H100.peakFlopsPerSecond(2), H100, C);
 

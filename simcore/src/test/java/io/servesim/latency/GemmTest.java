@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * RTX PRO 6000: 188 SMs, 503.8 TFLOPS, 1.597 TB/s (x 0.9 = 1.4373e12 B/s).
  */
 class GemmTest {
-    private static final RooflineConstants C = new RooflineConstants(0.8, 0.9, 5, 0, 0, "test");
+    private static final RooflineConstants C = new RooflineConstants(0.8, 0.9, 0.9, 5, 0, 0, "test");
     private static final GpuSpec H100 = GpuCatalog.builtIn().lookup("H100", "x");
     private static final GpuSpec RTX = GpuCatalog.builtIn().lookup("RTXPRO6000", "x");
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * GEMM times are {@link Gemm}'s (see GemmTest for one derived in full).
  */
 class RooflineModelTest {
-    private static final RooflineConstants C = new RooflineConstants(0.8, 0.9, 5, 100, 2, "test");
+    private static final RooflineConstants C = new RooflineConstants(0.8, 0.9, 0.9, 5, 100, 2, "test");
     private static final GpuSpec H100 = GpuCatalog.builtIn().lookup("H100", "x");
     private static final ModelArchitecture LLAMA_8B = ModelCatalog.builtIn().lookup("meta-llama/llama-3.1-8b-instruct", "x");
 
@@ -30,11 +30,11 @@ class RooflineModelTest {
         // LM head 128256x4096: 1,051,705,344 B / 3.015e12 + 5 = 353.570 us
         // attention: 1,001 KV tokens x 131,072 B / 3.015e12 = 43.517 us (FLOPs: 0.66 us)
         // element-wise: 32 x 2 B x (4 x 4096 + 3 x 14336 + 2 x 40 x 128) / 3.015e12 = 1.478 us
-        // GPU fixed: 32 layers x 5 other kernels x 5 us = 800 us
-        // GPU = 800 + 32 x 164.725 + 353.570 + 43.517 + 1.478 = 6,469.78 us; CPU = 100 step + 1 sequence x 2 = 102 us
-        // async scheduling: max(6,469.78, 102) -> 6,470 us; without it the two add: 6,571.78 -> 6,572 us
-        assertEquals(6470, roofline(LLAMA_8B, 1).stepTimeUs(step));
-        assertEquals(6572, roofline(LLAMA_8B, 1).serialStepTimeUs(step));
+        // GPU fixed: 32 layers x 6 other kernels x 5 us = 960 us
+        // GPU = 960 + 32 x 164.725 + 353.570 + 43.517 + 1.478 = 6,629.78 us; CPU = 100 step + 1 sequence x 2 = 102 us
+        // async scheduling: max(6,629.78, 102) -> 6,630 us; without it the two add: 6,731.78 -> 6,732 us
+        assertEquals(6630, roofline(LLAMA_8B, 1).stepTimeUs(step));
+        assertEquals(6732, roofline(LLAMA_8B, 1).serialStepTimeUs(step));
     }
 
     @Test
@@ -45,8 +45,8 @@ class RooflineModelTest {
         //   QKV 139.286 + O 94.524 + gate/up 620.475 + down 318.333 = 1,172.618 us per layer
         // attention: 2048 x 2049 / 2 pairs x 524,288 / (989.5e12 x 0.8) = 1,389.652 us
         // element-wise: 2048 x 1.478 = 3,027.133 us; LM head (1 sequence) 353.570 us
-        // GPU = 800 + 32 x 1,172.618 + 1,389.652 + 3,027.133 + 353.570 = 43,094.1 -> 43,094 us (CPU 102 us hidden)
-        assertEquals(43094, roofline(LLAMA_8B, 1).stepTimeUs(step));
+        // GPU = 960 + 32 x 1,172.618 + 1,389.652 + 3,027.133 + 353.570 = 43,254.1 -> 43,254 us (CPU 102 us hidden)
+        assertEquals(43254, roofline(LLAMA_8B, 1).stepTimeUs(step));
     }
 
     @Test
@@ -144,22 +144,35 @@ class RooflineModelTest {
     }
 
     @Test
-    void cpuTimeHidesBehindTheGpuWithAsyncSchedulingAndAddsWithout() {
-        RooflineModel slowCpu = new RooflineModel(LLAMA_8B, H100, 1, new RooflineConstants(0.8, 0.9, 5, 10_000, 2, "test"));
+    void theAttentionEfficiencyPricesTheKvReadsAlone() {
+        // the batch-1 decode above with the paged KV read at 0.6 of the 3.35 TB/s peak instead of 0.9: attention
+        // 1,001 x 131,072 B / 2.01e12 = 65.276 us (+21.759 us); GEMMs, LM head and element-wise bytes stay at 0.9.
+        // One layer's attention block as a profile times it: 65.276 / 32 + 2 kernels x 5 us = 12.040 us
+        RooflineModel slowKv = new RooflineModel(LLAMA_8B, H100, 1, new RooflineConstants(0.8, 0.9, 0.6, 5, 100, 2, "test"));
         StepShape step = new StepShape();
         step.addDecode(1000);
-        // GPU 6,469.78 us (as above) < CPU 10,000 + 2 us: the CPU sets the step; in series 16,471.78 -> 16,472 us
+        assertEquals(65.276, slowKv.attentionUs(step), 1e-3);
+        assertEquals(12.040, slowKv.attentionLayerUs(step), 1e-3);
+        assertEquals(6630 + 22, slowKv.stepTimeUs(step));
+    }
+
+    @Test
+    void cpuTimeHidesBehindTheGpuWithAsyncSchedulingAndAddsWithout() {
+        RooflineModel slowCpu = new RooflineModel(LLAMA_8B, H100, 1, new RooflineConstants(0.8, 0.9, 0.9, 5, 10_000, 2, "test"));
+        StepShape step = new StepShape();
+        step.addDecode(1000);
+        // GPU 6,629.78 us (as above) < CPU 10,000 + 2 us: the CPU sets the step; in series 16,631.78 -> 16,632 us
         assertEquals(10_002, slowCpu.stepTimeUs(step));
-        assertEquals(16_472, slowCpu.serialStepTimeUs(step));
+        assertEquals(16_632, slowCpu.serialStepTimeUs(step));
     }
 
     @Test
     void calibratedOnlyOnTheGpusTheBundledConstantsWereFittedOn() {
-        // roofline_constants.yaml fitted_on: [H100, RTXPRO6000, A100-80GB]; L40S has a datasheet row and no data
+        // roofline_constants.yaml fitted_on: [H100, RTXPRO6000, RTX4090, A100-80GB]; L40S has a datasheet row and no data
         assertEquals("", new RooflineModel(LLAMA_8B, H100, 1).calibrationNote());
         String note = new RooflineModel(LLAMA_8B, GpuCatalog.builtIn().lookup("L40S", "x"), 1).calibrationNote();
         assertTrue(note.startsWith("uncalibrated: no measurements of L40S were used in fitting") && note.contains("NVIDIA L40S datasheet")
-                && note.endsWith("fitted on H100, RTXPRO6000, A100-80GB"), note);
+                && note.endsWith("fitted on H100, RTXPRO6000, RTX4090, A100-80GB"), note);
         // hand-set constants were fitted on nothing
         assertTrue(roofline(LLAMA_8B, 1).calibrationNote().endsWith("fitted on no GPU"));
     }
