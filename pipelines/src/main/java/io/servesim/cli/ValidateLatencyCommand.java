@@ -1,8 +1,10 @@
 package io.servesim.cli;
 
+import io.servesim.engine.FrontEndSettings;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
 import io.servesim.fidelity.ExpertParallelRunCheck;
+import io.servesim.fidelity.IngressFit;
 import io.servesim.fidelity.LatencyValidation;
 import io.servesim.fidelity.Sim2RealStudy;
 import io.servesim.fidelity.Sim2RealTable;
@@ -11,6 +13,7 @@ import io.servesim.latency.GpuCatalog;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -113,10 +116,22 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
             Path dir = data.resolve(STUDY_DIR);
             try {
                 stdout.print("\n" + Sim2RealTable.render(Sim2RealStudy.run(dir, study.experiments().get())));
+                if (study.experiments().get().isEmpty()) {
+                    stdout.print("\n" + ingressLine(IngressFit.fit(dir)));
+                }
             } catch (RuntimeException e) {
                 return errors.report("cannot simulate the sim-to-real study of " + dir, e);
             }
         }
         return 0;
+    }
+
+    /** The front end's ingress fitted on the study, beside the shipped default. */
+    static String ingressLine(IngressFit fit) {
+        return String.format(Locale.ROOT, "front end ingress (frontend.tokenize_us_per_token), least squares of the relative"
+                        + " TTFT-mean error over these %d experiments: %.2f us per prompt token (leaving one out: %.2f-%.2f,"
+                        + " held-out median |error| %.1f%%); the shipped default: %.2f%n", fit.experiments().size(),
+                fit.usPerToken(), fit.leaveOneOutMin(), fit.leaveOneOutMax(), 100 * fit.heldOutMedianError(),
+                FrontEndSettings.FITTED_TOKENIZE_US_PER_TOKEN);
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.engine.FrontEndSettings;
+import io.servesim.fidelity.IngressFit;
 import io.servesim.testing.RepoFiles;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,8 +28,9 @@ class ValidateLatencyStudyTest {
         String out = r.out();
         // header: E2E mean, real ms, servesim ms, servesim, then the peers that predicted these experiments
         assertTrue(squeezed(out).contains("E2E mean real ms servesim ms servesim BLIS-roof BLIS-evol Vidur AIConfig llm-optim"), out);
-        // the quick set is those two runs only
+        // the quick set is those two runs only, and the ingress is fitted on the full set alone
         assertFalse(out.contains("17-llama-4-scout"), out);
+        assertFalse(out.contains("front end ingress"), out);
         for (String metric : List.of("E2E mean", "TTFT mean", "ITL mean")) {
             for (String exp : List.of(QWEN, LLAMA)) {
                 String[] f = row(out, metric, exp);
@@ -59,6 +62,16 @@ class ValidateLatencyStudyTest {
             assertEquals(Math.abs(percent(row(out, metric, LLAMA)[6])), percent(median[4]), 1e-9, metric);
             assertEquals(List.of("experiments", "2", "2", "2", "1", "2", "2"), List.of(row(out, metric, "experiments")));
         }
+    }
+
+    @Test
+    void theIngressLineGivesTheFitItsLeaveOneOutRangeAndTheShippedDefault() {
+        IngressFit fit = new IngressFit(11.154, new double[] {10.42, 11.97, 11.2}, new double[] {0.04, 0.06, 0.05},
+                List.of("a", "b", "c"));
+        String line = ValidateLatencyCommand.ingressLine(fit);
+        assertTrue(line.contains("over these 3 experiments: 11.15 us per prompt token (leaving one out: 10.42-11.97,"
+                + " held-out median |error| 5.0%); the shipped default: "
+                + String.format(java.util.Locale.ROOT, "%.2f", FrontEndSettings.FITTED_TOKENIZE_US_PER_TOKEN)), line);
     }
 
     @Test

@@ -16,8 +16,9 @@ import java.util.List;
  * defaults to none, the client beside the server; the ingress is a cross-model constant per prompt token fitted to
  * the client-measured TTFT means of the sim-to-real study's trainval set (commit dcec3fd of
  * inference-sim/sim-to-real-accuracy-validation, {@code results_trainval/error_records.csv}: 13 runs of vLLM 0.15.1
- * on H100, TP 1 to 4), by least squares of the relative error of the roofline's runs; fitted leaving one experiment
- * out it lies in [11.96, 13.48] us per token.
+ * on H100, TP 1 to 4), by least squares of the relative error of the roofline's runs of the shipped configs and
+ * workloads ({@code io.servesim.fidelity.IngressFit}, printed by {@code servesim validate-latency}); fitted leaving one
+ * experiment out it lies in [10.42, 11.97] us per token.
  */
 public final class FrontEndSettings {
     /**
@@ -26,7 +27,7 @@ public final class FrontEndSettings {
      */
     public static final long FITTED_REQUEST_US = 0;
     /** The fitted per-prompt-token ingress cost, us per token (see {@link #FITTED_REQUEST_US}). */
-    public static final double FITTED_TOKENIZE_US_PER_TOKEN = 12.66;
+    public static final double FITTED_TOKENIZE_US_PER_TOKEN = 11.15;
 
     public static final Setting<Boolean> ENABLED = Setting.derived("frontend.enabled", ValueType.bool(),
             "on, except with latency_model blackbox (its alpha coefficients already price the API server)",

@@ -54,6 +54,11 @@ public record Sim2RealStudy(StudyMeans means, List<Row> rows) {
      * {@code only} a config.
      */
     public static Sim2RealStudy run(Path dir, List<String> only) {
+        return run(dir, only, List.of());
+    }
+
+    /** {@link #run(Path, List)} with {@code overrides} ({@code key=value}, as {@code servesim run --set}) on every config. */
+    public static Sim2RealStudy run(Path dir, List<String> only, List<String> overrides) {
         StudyMeans means = StudyMeans.read(dir.resolve("means.csv"));
         List<Path> configs = configs(dir.resolve("configs"));
         List<String> names = configs.stream().map(Sim2RealStudy::name).toList();
@@ -74,7 +79,7 @@ public record Sim2RealStudy(StudyMeans means, List<Row> rows) {
         List<Row> rows = new ArrayList<>();
         for (Path config : configs) {
             if (only.isEmpty() || only.contains(name(config))) {
-                rows.add(simulate(config));
+                rows.add(simulate(config, overrides));
             }
         }
         return new Sim2RealStudy(means, rows);
@@ -104,9 +109,9 @@ public record Sim2RealStudy(StudyMeans means, List<Row> rows) {
         return head.matches("\\d{1,5}") ? Long.parseLong(head) : Long.MAX_VALUE;
     }
 
-    private static Row simulate(Path config) {
+    private static Row simulate(Path config, List<String> overrides) {
         MeanSink sink = new MeanSink();
-        RunPlan.prepare(SimConfigLoader.load(config, List.of())).run(sink);
+        RunPlan.prepare(SimConfigLoader.load(config, overrides)).run(sink);
         long n = sink.completed;
         double e2e = n == 0 ? Double.NaN : sink.e2eUs / 1000.0 / n;
         double ttft = n == 0 ? Double.NaN : sink.ttftUs / 1000.0 / n;
