@@ -40,7 +40,7 @@ class UserGpuTest {
         assertEquals(0, pcie.code(), pcie.err());
         assertEquals("uncalibrated", pcie.summary().get("latency_calibration").asText());
         String note = pcie.summary().get("latency_calibration_note").asText();
-        assertTrue(note.contains("no measurements of H100-PCIE were used in fitting") && note.contains("H100, RTXPRO6000, RTX4090, A100-80GB"),
+        assertTrue(note.contains("no GEMM or engine-step measurements of H100-PCIE were used in fitting") && note.contains("H100, RTXPRO6000, A100-80GB"),
                 note);
         assertTrue(pcie.summary().get("latency_description").asText().contains("H100-PCIE x TP1: per-operator GEMMs over 114 SMs"));
 

@@ -39,9 +39,10 @@ import java.util.TreeMap;
  *   <li>{@code profiling/llmservingsim_rtxpro6000_llama31_8b_tp1/} (casys-kaist/LLMServingSim): RTX PRO 6000
  *       kernel times of Llama-3.1-8B's four GEMMs by token count and of its LM head by sequence count, and
  *       whole steps priced by the bundled profiled model over {@link #profileSteps()} (sums of GPU kernels:
- *       no CPU time); {@code profiling/llmservingsim_rtx4090_llama31_8b/tp1/} the same kernels on an RTX 4090;</li>
+ *       no CPU time);</li>
  *   <li>the decode rows of every shipped LLMServingSim {@code attention.csv} ({@link #ATTENTION_PROFILES}: RTX PRO
- *       6000 Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1 and 2, RTX 4090 Llama-3.1-8B): one layer's attention
+ *       6000 Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1 and 2, RTX 4090 Llama-3.1-8B, whose GEMM rows are not
+ *       read: they run at about the card's whole datasheet BF16 peak, unlike every other GPU's): one layer's attention
  *       kernel over {@code n_decode} sequences of {@code kv_decode} tokens of context, the measurements of the paged
  *       attention kernel's KV reads (prefill rows are left out: FlashAttention's matmuls are the GEMMs' tensor
  *       efficiency).</li>

@@ -28,7 +28,7 @@ import java.util.Set;
  * @param all          the fit on every GPU
  * @param heldOut      one row per GPU, in order of first appearance in the data
  * @param realRun      the real run replayed with the constants fitted without its GPU, or null when no run was given
- * @param uncalibrated the GPUs of the catalog with no measurements, in catalog order
+ * @param uncalibrated the GPUs of the catalog with no GEMM or engine-step measurements, in catalog order
  */
 public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, RealRunCheck realRun, List<String> uncalibrated) {
     /** Leading comment of {@code roofline_constants.yaml}: what the constants are and how they were fitted. */
@@ -40,9 +40,9 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
             Data (sweeps/data, see its PROVENANCE.md): BLIS trained blackbox coefficients (H100, A100;
             entries of bundled models, on a grid of prefill and decode tokens), Splitwise Llama-2-70B prompt and
             token times (A100, H100; TP 2/4/8), Vidur H100 GEMM kernel times (Llama-2-7B, TP 1/2/4/8),
-            LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B), RTX 4090 GEMM kernel
-            times (Llama-3.1-8B), per-layer decode attention times (RTX PRO 6000: Llama-3.1-8B, Qwen3-32B and
-            Qwen3-30B-A3B at TP 1/2; RTX 4090: Llama-3.1-8B).
+            LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B), per-layer decode
+            attention times (RTX PRO 6000: Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1/2; RTX 4090:
+            Llama-3.1-8B).
             Fit: stage 1 tensor/memory/attention efficiency and per-kernel cost on the kernel times, stage 2 per-step and
             per-sequence CPU cost on the step times; each minimises the mean over GPUs of the mean over data
             sets of mean |ln(predicted / measured)| by Nelder-Mead from a fixed start.
@@ -52,7 +52,10 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
               kernel_launch_us    fixed cost of every GPU kernel (launch, ramp-up, tail)
               step_overhead_us    CPU time per engine step (behind the GPU with async scheduling, added to it without)
               per_sequence_us     CPU time per sequence in the batch (input preparation, sampling)
-              fitted_on           the GPUs whose measurements the fit used: on any other GPU the roofline is uncalibrated
+              fitted_on           the GPUs whose GEMM kernels or engine steps the fit used: on any other GPU the roofline
+                                  is uncalibrated (the RTX 4090 enters through its attention kernels only: its GEMMs
+                                  run at about its whole datasheet BF16 peak, unlike every other GPU's, and would move
+                                  the shared tensor efficiency off the others)
             """;
 
     /**
@@ -114,7 +117,7 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
         if (!measured.contains(runGpuName) && replay) {
             check = replay(RealRun.read(runDirOrNull), runGpuName, all, gpus);
         }
-        List<String> uncalibrated = gpus.names().stream().filter(g -> !measured.contains(g)).toList();
+        List<String> uncalibrated = gpus.names().stream().filter(g -> !all.constants().fittedOn().contains(g)).toList();
         return new LatencyValidation(all, rows, check, uncalibrated);
     }
 
@@ -175,7 +178,7 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
             b.append("  without ").append(h.gpu()).append(": ").append(h.fit().constants().describe()).append('\n');
         }
         if (!uncalibrated.isEmpty()) {
-            b.append("no measurements (the roofline is uncalibrated on them, datasheet rows only): ")
+            b.append("no GEMM or engine-step measurements (the roofline is uncalibrated on them): ")
                     .append(String.join(", ", uncalibrated)).append('\n');
         }
         if (realRun != null) {

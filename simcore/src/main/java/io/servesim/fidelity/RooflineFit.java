@@ -46,7 +46,9 @@ public final class RooflineFit {
      * @param constants    the constants
      * @param physicsLoss  stage-1 loss (GPU-only observations)
      * @param overheadLoss stage-2 loss (engine steps)
-     * @param gpus         names of the GPUs fitted on
+     * @param gpus         names of the GPUs fitted on (the constants' {@link RooflineConstants#fittedOn()} are those of
+     *                     them with GEMM kernels or engine steps in the fit: a GPU measured by its attention kernel
+     *                     alone is not calibrated)
      */
     public record Result(RooflineConstants constants, double physicsLoss, double overheadLoss, List<String> gpus) {
     }
@@ -75,12 +77,21 @@ public final class RooflineFit {
                 TOLERANCE);
         Set<String> gpus = new LinkedHashSet<>(kernels.keySet());
         gpus.addAll(steps.keySet());
+        Set<String> attentionOnly = new LinkedHashSet<>(gpus);
+        for (LatencyObservation obs : observations) {
+            if (use.test(obs.gpu()) && !(obs instanceof LatencyObservation.Attention)) {
+                attentionOnly.remove(obs.gpu().name());
+            }
+        }
+        Set<String> calibrated = new LinkedHashSet<>(gpus);
+        calibrated.removeAll(attentionOnly);
         RooflineConstants fitted = overhead.apply(o.point());
-        String provenance = String.format(Locale.ROOT, "RooflineFit on %s: GPU-only loss %.4f, engine-step loss %.4f",
-                String.join(", ", gpus), p.value(), o.value());
+        String provenance = String.format(Locale.ROOT, "RooflineFit on %s%s: GPU-only loss %.4f, engine-step loss %.4f",
+                String.join(", ", gpus), attentionOnly.isEmpty() ? "" : " (" + String.join(", ", attentionOnly)
+                        + ": attention kernels only)", p.value(), o.value());
         return new Result(new RooflineConstants(fitted.tensorEfficiency(), fitted.memoryEfficiency(),
                 fitted.attentionEfficiency(), fitted.kernelLaunchUs(), fitted.stepOverheadUs(), fitted.perSequenceUs(), provenance,
-                List.copyOf(gpus)), p.value(), o.value(), List.copyOf(gpus));
+                List.copyOf(calibrated)), p.value(), o.value(), List.copyOf(gpus));
     }
 
     private static Map<String, Map<String, List<LatencyObservation>>> groups(List<LatencyObservation> observations,

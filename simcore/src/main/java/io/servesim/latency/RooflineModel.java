@@ -17,7 +17,8 @@ import java.util.OptionalInt;
  *                        T x k rows, each touched expert's weights read once ({@link FusedMoe})
  *         + LM head GEMM at M = S   (vLLM computes logits of each scheduled sequence's last token, and of every
  *                                    draft token it verifies under speculative decoding)
- *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads, if more);
+ *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads at the attention
+ *                      efficiency, if more);
  *                      decode reads each sequence's paged KV cache at the attention efficiency; in a
  *                      mixed step each decode also pays 64-row query tiles ({@link #attentionUs})
  *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
@@ -247,7 +248,7 @@ public final class RooflineModel implements ExpertParallelModel {
         if (constants.fittedOn().contains(gpu.name())) {
             return "";
         }
-        return "uncalibrated: no measurements of " + gpu.name() + " were used in fitting; the roofline prices it from its"
+        return "uncalibrated: no GEMM or engine-step measurements of " + gpu.name() + " were used in fitting; the roofline prices it from its"
                 + " datasheet row (" + gpu.source() + ") and cross-GPU constants fitted on "
                 + (constants.fittedOn().isEmpty() ? "no GPU" : String.join(", ", constants.fittedOn()));
     }

@@ -47,7 +47,7 @@ class PdCalibrationNoteTest {
     @Test
     void anAggregatedRunKeepsTheModelsNoteUnprefixed() {
         String note = aggregatedNote("L40S");
-        assertTrue(note.startsWith("uncalibrated: no measurements of L40S were used in fitting"), note);
+        assertTrue(note.startsWith("uncalibrated: no GEMM or engine-step measurements of L40S were used in fitting"), note);
         assertEquals("", aggregatedNote("H100"));
     }
 

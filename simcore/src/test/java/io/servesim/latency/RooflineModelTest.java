@@ -168,11 +168,16 @@ class RooflineModelTest {
 
     @Test
     void calibratedOnlyOnTheGpusTheBundledConstantsWereFittedOn() {
-        // roofline_constants.yaml fitted_on: [H100, RTXPRO6000, RTX4090, A100-80GB]; L40S has a datasheet row and no data
+        // roofline_constants.yaml fitted_on: [H100, RTXPRO6000, A100-80GB]; L40S has a datasheet row and no data
         assertEquals("", new RooflineModel(LLAMA_8B, H100, 1).calibrationNote());
         String note = new RooflineModel(LLAMA_8B, GpuCatalog.builtIn().lookup("L40S", "x"), 1).calibrationNote();
-        assertTrue(note.startsWith("uncalibrated: no measurements of L40S were used in fitting") && note.contains("NVIDIA L40S datasheet")
-                && note.endsWith("fitted on H100, RTXPRO6000, RTX4090, A100-80GB"), note);
+        assertTrue(note.startsWith("uncalibrated: no GEMM or engine-step measurements of L40S were used in fitting") && note.contains("NVIDIA L40S datasheet")
+                && note.endsWith("fitted on H100, RTXPRO6000, A100-80GB"), note);
+        // the RTX 4090's attention kernels are in the fit, its GEMMs and steps are not: it stays uncalibrated
+        assertTrue(new RooflineModel(LLAMA_8B, GpuCatalog.builtIn().lookup("RTX4090", "x"), 1).calibrationNote()
+                .startsWith("uncalibrated: no GEMM or engine-step measurements of RTX4090"));
+        assertTrue(RooflineConstants.bundled().provenance().contains("RTX4090: attention kernels only"),
+                RooflineConstants.bundled().provenance());
         // hand-set constants were fitted on nothing
         assertTrue(roofline(LLAMA_8B, 1).calibrationNote().endsWith("fitted on no GPU"));
     }

@@ -1,0 +1,51 @@
+package io.servesim.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.latency.RooflineConstants;
+import io.servesim.testing.RepoFiles;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The attention rows the roofline's attention efficiency is fitted on are read as LLMServingSim's profiler writes them. */
+class LatencyDatasetsTest {
+    @Test
+    void anAttentionProfileGivesItsPureDecodeRowsOneLayerEach() {
+        List<LatencyObservation> rows = LatencyDatasets.attention(
+                RepoFiles.data("profiling/llmservingsim_rtx4090_llama31_8b/tp1/attention.csv"), "RTX4090", "meta-llama/llama-3.1-8b", 1);
+        // 8,643 rows, of which 99 have no prefill chunk and at least one decode (n_decode 1-256 x kv_decode 16-16384)
+        assertEquals(99, rows.size());
+        LatencyObservation.Attention row = rows.stream().map(LatencyObservation.Attention.class::cast)
+                .filter(a -> a.step().decodeSeqs() == 64 && a.step().decodeContextTokens(0) == 1024).findFirst().orElseThrow();
+        // the row 0,0,64,1024,333.295: 64 sequences of 1,024 tokens of context each, 333.295 us for one layer
+        assertEquals(0, row.step().prefillSeqs());
+        assertEquals(64 * 1024, row.step().decodeContextTokens());
+        assertEquals(333.295, row.measuredUs(), 1e-9);
+        // predicted: 64 x 1,025 tokens x 4,096 B of K and V per layer (8 KV heads x 128 x 2 x 2 B) = 268,697,600 B at
+        // 1.008e12 B/s x the attention efficiency, plus the KV write's and the attention's kernels
+        RooflineConstants c = RooflineConstants.bundled();
+        double expected = 268_697_600 / (1.008e12 * c.attentionEfficiency()) * 1e6 + 2 * c.kernelLaunchUs();
+        assertEquals(expected, row.predictUs(c), 1e-6);
+        assertTrue(Math.abs(expected / 333.295 - 1) < 0.10, "within 10% of the measurement: " + expected);
+    }
+
+    @Test
+    void everyShippedAttentionProfileIsRead() {
+        // RTX PRO 6000: 171 decode rows in each of its five profiles (Llama-3.1-8B; Qwen3-32B and Qwen3-30B-A3B at
+        // TP 1 and 2); RTX 4090: 99
+        long proRows = 0;
+        long geforceRows = 0;
+        for (LatencyObservation o : LatencyDatasets.read(RepoFiles.data(""))) {
+            if (o instanceof LatencyObservation.Attention) {
+                if (o.gpu().name().equals("RTXPRO6000")) {
+                    proRows++;
+                } else if (o.gpu().name().equals("RTX4090")) {
+                    geforceRows++;
+                }
+            }
+        }
+        assertEquals(5 * 171, proRows);
+        assertEquals(99, geforceRows);
+    }
+}
