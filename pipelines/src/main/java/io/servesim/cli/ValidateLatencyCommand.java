@@ -23,19 +23,22 @@ import picocli.CommandLine.Spec;
 /**
  * {@code servesim validate-latency [--data DIR] [--run RUN_DIR] [--run-hardware GPU] [--gpus FILE]
  * [--write-constants FILE] [--study full|quick|none]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
- * measurements and prints, per held-out GPU, the median and p90 |error| of its step times, the GPUs it has no
- * measurements of (uncalibrated), and the real run's TTFT / TPOT / E2E mean errors with its GPU held out
+ * measurements and prints, per held-out GPU, the median and p90 |error| of its step, GEMM and decode-attention times,
+ * the GPUs without GEMM or step measurements (uncalibrated), and the real run's TTFT / TPOT / E2E mean errors with its
+ * GPU held out
  * ({@link LatencyValidation}), then the expert-parallel MoE run's errors under the roofline and the profiled model
  * ({@link ExpertParallelRunCheck}, when the data directory holds it). {@code --gpus} adds a user's GPU rows (gpus.yaml's format) that
  * {@code --run-hardware} may name: a real run on such a GPU is replayed with the constants of every measured GPU. {@code --write-constants} writes the all-GPU fit in
  * the format of the bundled {@code roofline_constants.yaml}, which is how that file is produced. Then the sim-to-real
  * study's table ({@link Sim2RealStudy}, {@link Sim2RealTable}) of the experiments {@code --study} names, from
- * {@code DATA/validation/sim2real-trainval}. Exit 0 on
+ * {@code DATA/validation/sim2real-trainval}, and with the full set the front end's ingress fitted on it
+ * ({@link IngressFit}) beside the shipped default. Exit 0 on
  * success, 2 for a missing data directory or a bad output path, 1 when the fit or the study fails.
  */
 @Command(name = "validate-latency", mixinStandardHelpOptions = true,
         description = "Leave-one-GPU-out validation of the roofline model's cross-GPU constants on the shipped measurements,"
-                + " then the sim-to-real study's table of the roofline's and its peers' errors against real vLLM runs.")
+                + " then the sim-to-real study's table of the roofline's and its peers' errors against real vLLM runs and the"
+                + " front end's ingress fitted on it.")
 public final class ValidateLatencyCommand implements Callable<Integer> {
     /** The sim-to-real study's shipped facts, under the data directory. */
     static final String STUDY_DIR = "validation/sim2real-trainval";
