@@ -8,7 +8,7 @@ import io.servesim.fidelity.IngressFit;
 import io.servesim.fidelity.LatencyValidation;
 import io.servesim.fidelity.Sim2RealStudy;
 import io.servesim.fidelity.Sim2RealTable;
-import io.servesim.io.OutputPath;
+import io.servesim.io.StagedOutputs;
 import io.servesim.latency.GpuCatalog;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code servesim validate-latency [--data DIR] [--run RUN_DIR] [--run-hardware GPU] [--gpus FILE]
- * [--write-constants FILE] [--study full|quick|none]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
+ * [--write-constants FILE [--overwrite]] [--study full|quick|none]}: fits the roofline's cross-GPU constants leave-one-GPU-out on the shared
  * measurements and prints, per held-out GPU, the median and p90 |error| of its step, GEMM and decode-attention times,
  * the GPUs without GEMM or step measurements (uncalibrated), and the real run's TTFT / TPOT / E2E mean errors with its
  * GPU held out
@@ -61,6 +61,10 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
     @Option(names = "--write-constants", paramLabel = "FILE", description = "write the all-GPU fit as roofline_constants.yaml")
     Path constantsOut;
 
+    @Option(names = "--overwrite", description = "replace --write-constants if it exists (by default an existing file is"
+            + " refused)")
+    boolean overwrite;
+
     @Option(names = "--study", paramLabel = "SET", defaultValue = "full", description = "the sim-to-real study's table"
             + " (DATA/validation/sim2real-trainval): full (its 13 trainval experiments), quick (Qwen2.5-7B roleplay and"
             + " Llama-2-7B codegen) or none; default ${DEFAULT-VALUE}")
@@ -78,21 +82,35 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
         }
         Path dataDir = data != null ? data : ShippedData.dir();
         Path runDir = run != null ? run : dataDir.resolve("validation/vllm_rtxpro6000_llama31_8b");
-        return run(dataDir, runDir, runHardware, gpus, constantsOut, study, System.out, System.err, Main.debug(spec));
+        return run(dataDir, runDir, runHardware, gpus, constantsOut, overwrite, study, System.out, System.err,
+                Main.debug(spec));
     }
 
     /**
      * Validates on {@code data}; {@code gpusFile} (or null) adds GPU rows; {@code constantsOut}, when given,
-     * receives the all-GPU constants; then the sim-to-real study's {@code study} experiments are simulated.
+     * receives the all-GPU constants (an existing file only if {@code overwrite}; written whole or not at all); then
+     * the sim-to-real study's {@code study} experiments are simulated.
      */
-    public static int run(Path data, Path runDir, String runHardware, Path gpusFile, Path constantsOut, StudySet study,
-                          PrintStream stdout, PrintStream stderr, boolean debug) {
+    public static int run(Path data, Path runDir, String runHardware, Path gpusFile, Path constantsOut, boolean overwrite,
+                          StudySet study, PrintStream stdout, PrintStream stderr, boolean debug) {
+        try (StagedOutputs staged = StagedOutputs.start("validate-latency", stderr)) {
+            return run(data, runDir, runHardware, gpusFile, constantsOut, overwrite, study, stdout, stderr, debug, staged);
+        }
+    }
+
+    private static int run(Path data, Path runDir, String runHardware, Path gpusFile, Path constantsOut, boolean overwrite,
+                           StudySet study, PrintStream stdout, PrintStream stderr, boolean debug, StagedOutputs staged) {
         ErrorReport errors = new ErrorReport("validate-latency", stderr, debug);
+        Path constantsFile = null;
+        if (constantsOut != null) {
+            try {
+                constantsFile = staged.stage("--write-constants", constantsOut, overwrite);
+            } catch (RuntimeException e) {
+                return errors.report(e);
+            }
+        }
         LatencyValidation v;
         try {
-            if (constantsOut != null) {
-                OutputPath.checkFile("--write-constants", constantsOut);
-            }
             GpuCatalog catalog = gpusFile == null ? GpuCatalog.builtIn() : GpuCatalog.builtIn().withFile(gpusFile, "--gpus");
             v = LatencyValidation.run(data, runDir, runHardware, catalog);
         } catch (RuntimeException e) {
@@ -107,9 +125,11 @@ public final class ValidateLatencyCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return errors.report("cannot replay the expert-parallel run " + data.resolve(ExpertParallelRunCheck.RUN), e);
         }
-        if (constantsOut != null) {
+        if (constantsFile != null) {
             try {
-                Files.writeString(constantsOut, v.all().constants().toYaml(LatencyValidation.CONSTANTS_HEADER));
+                Files.createDirectories(constantsFile.getParent());
+                Files.writeString(constantsFile, v.all().constants().toYaml(LatencyValidation.CONSTANTS_HEADER));
+                staged.commit();
             } catch (Exception e) {
                 return errors.report("cannot write " + constantsOut, e);
             }

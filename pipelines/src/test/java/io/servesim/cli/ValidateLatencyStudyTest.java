@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.FrontEndSettings;
 import io.servesim.fidelity.IngressFit;
+import io.servesim.latency.RooflineConstants;
 import io.servesim.testing.RepoFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code validate-latency --study quick} end to end: the CLI simulates the quick set (Qwen2.5-7B roleplay,
@@ -72,6 +75,31 @@ class ValidateLatencyStudyTest {
         assertTrue(line.contains("over these 3 experiments: 11.15 us per prompt token (leaving one out: 10.42-11.97,"
                 + " held-out median |error| 5.0%); the shipped default: "
                 + String.format(java.util.Locale.ROOT, "%.2f", FrontEndSettings.FITTED_TOKENIZE_US_PER_TOKEN)), line);
+    }
+
+    @Test
+    void writeConstantsRefusesAnExistingFileAndReplacesItWithOverwrite(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("sub").resolve("constants.yaml");
+        CliRun.Result first = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "none", "--write-constants",
+                out.toString());
+        assertEquals(0, first.code(), first.err());
+        // the fit on the shipped data is the bundled file, byte for byte
+        String bundled = new String(RooflineConstants.class.getResourceAsStream("roofline_constants.yaml").readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(bundled, Files.readString(out));
+        Files.writeString(out, "mine\n");
+        CliRun.Result again = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "none", "--write-constants",
+                out.toString());
+        assertEquals(2, again.code(), again.err());
+        assertTrue(again.err().contains("exists; servesim does not replace a file it cannot tell it wrote"), again.err());
+        assertEquals("mine\n", Files.readString(out));
+        CliRun.Result replaced = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "none", "--write-constants",
+                out.toString(), "--overwrite");
+        assertEquals(0, replaced.code(), replaced.err());
+        assertEquals(bundled, Files.readString(out));
+        try (var files = Files.list(out.getParent())) {
+            assertEquals(List.of(out), files.toList(), "no staged file left behind");
+        }
     }
 
     @Test

@@ -167,7 +167,7 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
     public String render() {
         StringBuilder b = new StringBuilder();
         b.append("leave-one-GPU-out: fit the cross-GPU constants on the other GPUs, predict the held-out one\n");
-        b.append(String.format(Locale.ROOT, "%-12s %-34s %6s %10s %10s %8s %11s %10s %9s%n", "held out", "fitted on", "steps",
+        b.append(String.format(Locale.ROOT, "%-12s %-34s %6s %10s %10s %8s %11s %10s %9s%n", "held out", "data of", "steps",
                 "median|e|", "p90|e|", "kernels", "kernel med", "attention", "attn med"));
         for (HeldOut h : heldOut) {
             b.append(String.format(Locale.ROOT, "%-12s %-34s %6d %10s %10s %8d %11s %10d %9s%n", h.gpu(),
@@ -182,7 +182,7 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
                     .append(String.join(", ", uncalibrated)).append('\n');
         }
         if (realRun != null) {
-            b.append(String.format(Locale.ROOT, "real vLLM run on %s%s, constants fitted on %s: mean error TTFT %+.1f%%, "
+            b.append(String.format(Locale.ROOT, "real vLLM run on %s%s, constants fitted on the data of %s: mean error TTFT %+.1f%%, "
                             + "TPOT %+.1f%%, E2E %+.1f%%%n", realRun.gpu(), uncalibrated.contains(realRun.gpu()) ? " (uncalibrated)" : "",
                     String.join("+", realRun.fit().gpus()),
                     realRun.meanErrorPercent("TTFT"), realRun.meanErrorPercent("TPOT"), realRun.meanErrorPercent("E2E")));

@@ -27,8 +27,9 @@ import java.util.Locale;
  * @param perSequenceUs       CPU time per sequence in the batch (vLLM's per-request input preparation
  *                            and sampling bookkeeping), microseconds
  * @param provenance          how the constants were obtained (shown in descriptions)
- * @param fittedOn            canonical names of the GPUs whose measurements the constants were fitted on: on
- *                            any other GPU the model is uncalibrated ({@link RooflineModel#calibrationNote()})
+ * @param fittedOn            canonical names of the GPUs whose GEMM kernels or engine steps the constants were
+ *                            fitted on: on any other GPU (one measured by its attention kernel alone included) the
+ *                            model is uncalibrated ({@link RooflineModel#calibrationNote()})
  */
 public record RooflineConstants(double tensorEfficiency, double memoryEfficiency, double attentionEfficiency,
                                 double kernelLaunchUs, double stepOverheadUs, double perSequenceUs, String provenance, List<String> fittedOn) {
@@ -49,7 +50,7 @@ public record RooflineConstants(double tensorEfficiency, double memoryEfficiency
         }
     }
 
-    /** The constants bundled with servesim (fitted on every GPU with measurements). */
+    /** The constants bundled with servesim (fitted on every shipped measurement). */
     public static RooflineConstants bundled() {
         return BUNDLED;
     }

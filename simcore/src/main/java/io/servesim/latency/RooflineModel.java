@@ -239,8 +239,8 @@ public final class RooflineModel implements ExpertParallelModel {
     }
 
     /**
-     * Empty on a GPU whose measurements the constants were fitted on ({@link RooflineConstants#fittedOn()}); on any
-     * other (a bundled row without measurements, or a user's {@code deployment.gpus} row) the note that the
+     * Empty on a GPU whose GEMM kernels or engine steps the constants were fitted on ({@link RooflineConstants#fittedOn()});
+     * on any other (a bundled row without such measurements, or a user's {@code deployment.gpus} row) the note that the
      * model prices it from its datasheet row and constants fitted on other GPUs.
      */
     @Override

@@ -55,7 +55,7 @@ public final class MetricCatalog {
                     .jsonOnly(),
             Metric.text("latency_calibration", RUN,
                     s -> s.text("latency_calibration_note").isEmpty() ? "calibrated" : "uncalibrated",
-                    "calibrated, or uncalibrated when no measurement of the run's GPU was used to obtain its latency model"
+                    "calibrated, or uncalibrated when no GEMM or engine-step measurement of the run's GPU was used to obtain its latency model"
                             + " (a roofline on a GPU outside the constants' fit, such as a deployment.gpus row, or"
                             + " coefficients fitted on another GPU or model); latency_calibration_note says why."),
             Metric.text("latency_calibration_note", RUN,

@@ -67,7 +67,7 @@ class LatencyValidationTest {
         assertEquals("H100-PCIE", v.realRun().gpu());
         assertEquals(v.all().gpus(), v.realRun().fit().gpus());
         assertEquals(java.util.List.of("H200", "B200", "L40S", "RTX4090", "H100-PCIE"), v.uncalibrated());
-        assertTrue(v.render().contains("real vLLM run on H100-PCIE (uncalibrated), constants fitted on H100+RTXPRO6000+RTX4090+A100-80GB"),
+        assertTrue(v.render().contains("real vLLM run on H100-PCIE (uncalibrated), constants fitted on the data of H100+RTXPRO6000+RTX4090+A100-80GB"),
                 v.render());
     }
 
