@@ -74,6 +74,13 @@ public final class Engine {
     /** The data-parallel group this engine steps in lockstep with, or null ({@link #joinLockstep}). */
     private Lockstep lockstep;
     private long busyUntilUs;
+    /** Start of the step executing until {@link #busyUntilUs} (-1 before the first). */
+    private long stepStartUs = -1;
+    /**
+     * When vLLM's scheduler decides on the step being formed: its start, or under async scheduling the start of the step
+     * before it when that one ends as this one starts (the batch queue formed it while that one executed).
+     */
+    private long formedAtUs;
     private long enqueueSeq;
     private long steps;
     private long macroSteps;
@@ -243,7 +250,10 @@ public final class Engine {
     /** QUEUED: drop guards, then the wait queue; wakes an idle engine. */
     public void onQueued(Request r, long nowUs) {
         if (r.enqueueUs < 0) {
-            r.enqueueUs = nowUs; // a request moved here by a drain keeps its first enqueue time
+            // vLLM's busy loop reads its input queue between steps (EngineCoreProc.run_busy_loop: _process_input_queue,
+            // then _process_engine_step), and Scheduler.add_request records QUEUED then: at the end of the step executing
+            // now, if one is. A request moved here by a drain keeps its first enqueue time.
+            r.enqueueUs = Math.max(nowUs, busyUntilUs);
         }
         DropReason reason = unservable(r);
         if (reason != null) {
@@ -353,6 +363,7 @@ public final class Engine {
         if (tiered) {
             kv.setClockUs(nowUs);
         }
+        formedAtUs = arrivedDuringStep != null && busyUntilUs == nowUs && stepStartUs >= 0 ? stepStartUs : nowUs;
         StepShape steady = steadyStep(nowUs);
         formedSteady = steady != null;
         if (steady == null) {
@@ -379,6 +390,7 @@ public final class Engine {
     boolean finishStep(long nowUs, long stepUs, StepShape step) {
         long endUs = nowUs + stepUs;
         busyUntilUs = endUs;
+        stepStartUs = nowUs;
         steps++;
         observer.onStep(this, nowUs, stepUs, step);
         if (formedSteady) {
@@ -398,11 +410,15 @@ public final class Engine {
     }
 
     /**
-     * A lockstep group's step is over for this rank (it ran a batch or a dummy one until {@code busyUntilUs}): whether it
-     * waits for another ({@code pending}).
+     * A lockstep group's step is over for this rank (it ran a batch or a dummy one from {@code groupStartUs} until
+     * {@code groupBusyUntilUs}; -1 and the previous end when the group had nothing to step): whether it waits for
+     * another ({@code pending}).
      */
-    void lockstepStepped(boolean pending, long groupBusyUntilUs) {
+    void lockstepStepped(boolean pending, long groupStartUs, long groupBusyUntilUs) {
         stepPending = pending;
+        if (groupStartUs >= 0) {
+            stepStartUs = groupStartUs;
+        }
         busyUntilUs = Math.max(busyUntilUs, groupBusyUntilUs);
         publish();
         assert Invariants.checkEngine(this);
@@ -460,6 +476,7 @@ public final class Engine {
     private void onAdmitted(Request r, long nowUs) {
         if (r.firstScheduleUs < 0) {
             r.firstScheduleUs = nowUs;
+            r.scheduledUs = Math.max(formedAtUs, r.enqueueUs);
         }
         if (r.kvResident) {
             r.kvResident = false;

@@ -90,16 +90,17 @@ public final class Invariants {
     public static boolean checkCausality(Request r) {
         long a = r.arrivalUs();
         long q = r.enqueueUs();
+        long d = r.scheduledUs();
         long s = r.firstScheduleUs();
         long f = r.firstTokenUs();
         long c = r.completionUs();
         boolean ok = switch (r.state()) {
-            case COMPLETED -> a <= q && q <= s && s <= f && f <= c;
+            case COMPLETED -> a <= q && q <= d && d <= s && s <= f && f <= c;
             case DROPPED -> q < 0 || a <= q;
             default -> true;
         };
         if (!ok) {
-            throw new IllegalStateException("INV-5: arrival " + a + " <= enqueue " + q + " <= schedule " + s
+            throw new IllegalStateException("INV-5: arrival " + a + " <= enqueue " + q + " <= scheduled " + d + " <= first step " + s
                     + " <= first token " + f + " <= completion " + c + " violated by " + r);
         }
         return true;

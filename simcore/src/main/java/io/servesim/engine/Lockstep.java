@@ -60,7 +60,7 @@ public final class Lockstep {
         }
         if (!any) {
             for (Engine e : ranks) {
-                e.lockstepStepped(false, busyUntilUs);
+                e.lockstepStepped(false, -1, busyUntilUs);
             }
             return;
         }
@@ -85,7 +85,7 @@ public final class Lockstep {
             more |= e.hasWork();
         }
         for (Engine e : ranks) {
-            e.lockstepStepped(more && e.hasWork(), busyUntilUs);
+            e.lockstepStepped(more && e.hasWork(), nowUs, busyUntilUs);
         }
         if (more) {
             pending = true;

@@ -69,8 +69,15 @@ public final class Request {
     DropReason dropReason;
     private String rejectReason;
     long lastStepEndUs = -1;
+    /** When the engine core's scheduler took the request in (vLLM's {@code QUEUED} event), or -1. */
     long enqueueUs = -1;
+    /** Start of the first step that ran the request, or -1. */
     long firstScheduleUs = -1;
+    /**
+     * When the scheduler first decided to run the request (vLLM's {@code SCHEDULED} event): {@link #firstScheduleUs},
+     * or under async scheduling the start of the step before it when the two ran back to back; -1 if never.
+     */
+    long scheduledUs = -1;
     long firstTokenUs = -1;
     /** When the first answer token (the one after the reasoning tokens) became visible, or -1. */
     long firstAnswerTokenUs = -1;
@@ -260,6 +267,7 @@ public final class Request {
     public void continueAfterPrefill(Request b) {
         enqueueUs = b.enqueueUs;
         firstScheduleUs = b.firstScheduleUs;
+        scheduledUs = b.scheduledUs;
         firstTokenUs = b.firstTokenUs;
         lastTokenUs = b.lastTokenUs;
         lastStepEndUs = b.lastStepEndUs;
@@ -327,6 +335,14 @@ public final class Request {
     public long lastTokenUs() { return lastTokenUs; }
     public long enqueueUs() { return enqueueUs; }
     public long firstScheduleUs() { return firstScheduleUs; }
+    /** When the scheduler first decided to run the request (vLLM's {@code SCHEDULED}), or -1 ({@link #scheduledUs}). */
+    public long scheduledUs() { return scheduledUs; }
+
+    /**
+     * vLLM's queue time ({@code vllm:request_queue_time_seconds}, {@code scheduled_ts - queued_ts}): from the scheduler
+     * taking the request in to its first deciding to run it; -1 if either did not happen.
+     */
+    public long queueTimeUs() { return scheduledUs >= 0 && enqueueUs >= 0 ? scheduledUs - enqueueUs : -1; }
     public long firstTokenUs() { return firstTokenUs; }
     public long completionUs() { return completionUs; }
     public int instanceId() { return instanceId; }

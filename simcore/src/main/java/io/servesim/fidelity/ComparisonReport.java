@@ -10,7 +10,9 @@ import java.util.function.ToDoubleFunction;
  * Real against simulated latency statistics of a replay, printed the way the peer simulators print
  * theirs (casys-kaist/LLMServingSim {@code bench/core/plots.py write_summary}): per metric the mean
  * and the p50, p90, p95 and p99 (NumPy's linear interpolation, {@link Percentiles}) of both sides,
- * and {@code diff% = (sim - real) / real x 100}. A statistic covers the requests that have the
+ * and {@code diff% = (sim - real) / real x 100}, not given ("n/a", NaN) where the measured value is under
+ * {@link #MIN_RELATIVE_MS}: a request vLLM schedules at once has a queue time of a few microseconds, and a percentage
+ * of that says nothing. A statistic covers the requests that have the
  * metric on both sides (TPOT needs two output tokens; a request the simulator did not complete
  * counts on neither side).
  *
@@ -19,6 +21,8 @@ import java.util.function.ToDoubleFunction;
  * @param missing   requests the simulator did not complete
  */
 public record ComparisonReport(List<Line> lines, int compared, int missing) {
+    /** Measured values below this (ms) get no relative difference. */
+    public static final double MIN_RELATIVE_MS = 1.0;
     /** Statistics reported for each metric. */
     public static final List<String> STATISTICS = List.of("mean", "p50", "p90", "p95", "p99");
 
@@ -31,9 +35,9 @@ public record ComparisonReport(List<Line> lines, int compared, int missing) {
      * @param simMs     simulated value, ms
      */
     public record Line(String metric, String statistic, double realMs, double simMs) {
-        /** (sim - real) / real in percent. */
+        /** (sim - real) / real in percent; NaN when the measured value is under {@link #MIN_RELATIVE_MS}. */
         public double diffPercent() {
-            return (simMs - realMs) / realMs * 100;
+            return realMs < MIN_RELATIVE_MS ? Double.NaN : (simMs - realMs) / realMs * 100;
         }
     }
 
@@ -67,8 +71,9 @@ public record ComparisonReport(List<Line> lines, int compared, int missing) {
                 sb.append('\n');
             }
             previous = l.metric();
-            sb.append(String.format(Locale.ROOT, "%-15s %10.1f %10.1f %+7.1f%%%n", l.metric() + " " + l.statistic(),
-                    l.realMs(), l.simMs(), l.diffPercent()));
+            double diff = l.diffPercent();
+            sb.append(String.format(Locale.ROOT, "%-15s %10.1f %10.1f %8s%n", l.metric() + " " + l.statistic(),
+                    l.realMs(), l.simMs(), Double.isNaN(diff) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", diff)));
         }
         return sb.toString();
     }

@@ -25,9 +25,11 @@ import io.servesim.config.ConfigException;
  * @param tpotMs        time per output token after the first, ms; NaN for a single-token output
  * @param e2eMs         end-to-end latency, ms
  * @param queueingMs    time waiting before first scheduled, ms
+ * @param fromQueued    whether TTFT and E2E count from {@code queued_ts} (arrival_time was on another clock): the
+ *                      engine core's taking the request in, after the API server and the wait for the step in flight
  */
 public record MeasuredRequest(String requestId, int inputTokens, int outputTokens, double ttftMs, double tpotMs,
-                              double e2eMs, double queueingMs) {
+                              double e2eMs, double queueingMs, boolean fromQueued) {
     /** Timestamps further apart than this are on different clocks (validate.py {@code _same_time_domain}). */
     static final double SAME_CLOCK_S = 100_000;
 
@@ -55,7 +57,7 @@ public record MeasuredRequest(String requestId, int inputTokens, int outputToken
         JsonNode id = n.get("request_id");
         return new MeasuredRequest(id == null ? where : id.asText(), count(n, "input_toks", where), output,
                 (first - anchor) * 1e3, output > 1 ? (last - first) / (output - 1) * 1e3 : Double.NaN,
-                (last - anchor) * 1e3, (scheduled - queued) * 1e3);
+                (last - anchor) * 1e3, (scheduled - queued) * 1e3, anchor == queued);
     }
 
     private static double seconds(JsonNode n, String field, String where) {

@@ -39,14 +39,19 @@ public record Replay(ReplaySetup setup, RunSummary summary, List<ReplayRow> rows
         return new Replay(setup, summary, rows, ComparisonReport.of(rows));
     }
 
+    /**
+     * The pair of request {@code i}. The simulated TTFT and E2E count from where the measured ones do: from arrival, or,
+     * when the run's timestamps anchor at {@code queued_ts}, from the simulated enqueue (the same vLLM event).
+     */
     private static ReplayRow row(int i, MeasuredRequest m, RequestRecord r) {
         boolean done = RequestRecord.COMPLETED.equals(r.status());
         double nan = Double.NaN;
+        long anchorUs = m.fromQueued() && r.enqueueUs() >= 0 ? r.enqueueUs() - r.arrivalUs() : 0;
         return new ReplayRow(i, m.requestId(), m.inputTokens(), m.outputTokens(), r.arrivalUs(), r.status(),
                 r.prefixHitTokens(), r.preemptions(),
-                m.ttftMs(), done ? r.ttftUs() / 1e3 : nan,
+                m.ttftMs(), done ? (r.ttftUs() - anchorUs) / 1e3 : nan,
                 m.tpotMs(), done && r.outputTokens() > 1 ? r.meanItlUs() / 1e3 : nan,
-                m.e2eMs(), done ? r.e2eUs() / 1e3 : nan,
+                m.e2eMs(), done ? (r.e2eUs() - anchorUs) / 1e3 : nan,
                 m.queueingMs(), r.firstScheduledUs() >= 0 ? r.queueingDelayUs() / 1e3 : nan);
     }
 

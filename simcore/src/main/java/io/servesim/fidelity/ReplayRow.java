@@ -3,7 +3,8 @@ package io.servesim.fidelity;
 /**
  * One request of a replay: what the real engine measured next to what the simulator produced.
  * Latencies in milliseconds (definitions in {@link MeasuredRequest}; the simulator's TTFT and E2E
- * count from the request's arrival); NaN where a value does not exist (TPOT of a one-token output,
+ * count from the same point as the measured ones: the request's arrival or, when the measurement counts from vLLM's
+ * {@code queued_ts}, its simulated enqueue); NaN where a value does not exist (TPOT of a one-token output,
  * or any simulated latency of a request the simulator did not complete).
  *
  * @param index             0-based position in the workload and in requests.jsonl

@@ -119,7 +119,8 @@ public final class MetricCatalog {
                     "time from arrival to first being scheduled into a step", "no request was scheduled", MEAN, P99)
                     .lower(),
             Metric.distribution("queueing_delay_ms", RUN,
-                    "time from entering an engine's wait queue to first being scheduled", "no request was scheduled",
+                    "queue time as vLLM logs it: from the engine core's scheduler taking a request in (between steps) to first"
+                            + " deciding to run it (a step ahead under async scheduling)", "no request was scheduled",
                     MEAN, P99).lower().source(VLLM_LOGGERS + ": vllm:request_queue_time_seconds"),
             Metric.number("duration_s", "s", RUN, "Simulated time from the first arrival to the end of the run."),
             Metric.number("throughput_rps", "requests/s", RUN,

@@ -20,15 +20,17 @@ package io.servesim.metrics;
  *                           preempted request is admitted again; each admission's lookup counts)
  * @param preemptions        times it was preempted
  * @param arrivalUs          arrival at the instance
- * @param enqueueUs          entry into the wait queue (arrival + queueing delay)
- * @param firstScheduledUs   first admission into the running batch
+ * @param enqueueUs          entry into the engine core's scheduler (vLLM's QUEUED): arrival after the front end's
+ *                           ingress and the latency model's queueing delay, or the end of the step then executing
+ * @param firstScheduledUs   start of the first step that ran it
  * @param firstTokenUs       first output token visible to the client
  * @param completionUs       last output token visible (or drop time)
  * @param ttftUs             time to first token: firstToken - arrival
  * @param e2eUs              end to end: completion - arrival
  * @param meanItlUs          mean inter-token latency (TPOT): (completion - firstToken) / (outputTokens - 1); 0 for one token
  * @param schedulingDelayUs  firstScheduled - arrival (BLIS's scheduling delay)
- * @param queueingDelayUs    firstScheduled - enqueue (vLLM's queue time)
+ * @param queueingDelayUs    vLLM's queue time (scheduled_ts - queued_ts): from enqueue to the scheduler first deciding
+ *                           to run it, firstScheduled or, under async scheduling, the start of the step before it
  * @param status             completed, dropped, rejected or unfinished
  * @param dropReason         why dropped or rejected, or null
  * @param lengthCapped       stopped early at max_model_len

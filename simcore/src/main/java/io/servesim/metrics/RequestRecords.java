@@ -21,7 +21,7 @@ final class RequestRecords {
         int out = r.generatedTokens();
         double itl = done && out > 1 ? (double) (r.completionUs() - r.firstTokenUs()) / (out - 1) : 0;
         long sched = r.firstScheduleUs() >= 0 ? r.firstScheduleUs() - arrival : -1;
-        long queued = r.firstScheduleUs() >= 0 && r.enqueueUs() >= 0 ? r.firstScheduleUs() - r.enqueueUs() : -1;
+        long queued = r.queueTimeUs();
         long completion = done || RequestRecord.DROPPED.equals(status) ? r.completionUs() : leftUs;
         var t = r.tags();
         return new RequestRecord(r.id(), r.instanceId(), t.clientId(), t.tenantId(), t.sloClass(), t.sessionId(),

@@ -1,6 +1,7 @@
 package io.servesim.fidelity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,9 @@ class ComparisonReportTest {
         assertEquals(-5.0, report.line("TTFT", "mean").diffPercent(), 1e-12);
         assertEquals(298, report.line("TTFT", "p99").realMs(), 1e-9); // 100 + 0.99 x (300 - 100)
         assertEquals(20.0, report.line("TPOT", "p50").diffPercent(), 1e-12);
-        assertEquals(-50.0, report.line("queueing", "mean").diffPercent(), 1e-12); // on both sides in all three rows: 0.25 vs 0.5
+        // queueing is on both sides in all three rows: 0.25 vs 0.5 ms, a measured value under 1 ms gets no percentage
+        assertEquals(0.5, report.line("queueing", "mean").realMs());
+        assertTrue(Double.isNaN(report.line("queueing", "mean").diffPercent()));
     }
 
     @Test
@@ -35,6 +38,7 @@ class ComparisonReportTest {
         assertEquals("TTFT mean            100.0      110.0   +10.0%", lines.get(1));
         assertEquals("", lines.get(6));
         assertEquals("TPOT mean             10.0       12.0   +20.0%", lines.get(7));
+        assertEquals("queueing mean          0.5        0.3      n/a", lines.get(19));
         assertEquals(1 + 4 * 5 + 3, lines.size());
     }
 }

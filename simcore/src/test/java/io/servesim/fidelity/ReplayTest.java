@@ -48,6 +48,29 @@ class ReplayTest {
     }
 
     @Test
+    void simulatedLatenciesCountFromWhereTheMeasuredOnesDo(@TempDir Path dir) throws IOException {
+        // Request 2 now arrives 1 ms after request 1, during its prefill step [0, 1320). Under async scheduling (the
+        // replay's vLLM default) the step [1320, 2420) (request 1's decode: 1000 + 100) is formed before request 2 is
+        // taken in at 1320; it runs in the step from 2420 with request 1's last decode, prefilling the 16 tokens its
+        // cached block leaves: 1000 + 10 x 16 + 100 = 1260 us, first and only token at 3680.
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("workload_tiny.jsonl"), TinyRun.workload().replace("15000000", "6000000"));
+        ReplaySetup setup = ReplaySetup.resolve(RealRun.read(dir), ReplayOptions.blackbox(LINEAR));
+        // The run's arrival_time is on the wall clock, so its TTFT counts from queued_ts, the engine core taking the
+        // request in: the simulated one from 1320, 3680 - 1320 = 2360 us (E2E the same, one token).
+        ReplayRow queued = Replay.run(RealRun.read(dir), setup).rows().get(1);
+        assertEquals(2.36, queued.simTtftMs(), 1e-9);
+        assertEquals(2.36, queued.simE2eMs(), 1e-9);
+        // With arrival_time on the engine's clock the measurement counts from arrival, and so does the simulation:
+        // 3680 - 1000 = 2680 us.
+        Files.writeString(dir.resolve("requests.jsonl"), TinyRun.REQUESTS.replace("1777142838.3,", "99.9995,")
+                .replace("1777142838.31,", "100.0095,"));
+        ReplayRow arrived = Replay.run(RealRun.read(dir), setup).rows().get(1);
+        assertEquals(2.68, arrived.simTtftMs(), 1e-9);
+        assertEquals(0, arrived.simQueueingMs(), "taken in at 1320 and decided on then, for the step after next");
+    }
+
+    @Test
     void theGpuComesFromHardwareWhenTheRunDoesNotRecordIt(@TempDir Path dir) throws IOException {
         TinyRun.write(dir);
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace(

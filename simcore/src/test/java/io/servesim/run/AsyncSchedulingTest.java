@@ -41,6 +41,29 @@ class AsyncSchedulingTest {
         assertEquals(sync.byId(0).e2eUs(), async.byId(0).e2eUs());
         assertEquals(1_000, sync.byId(0).ttftUs());
         assertEquals(1_000, async.byId(0).ttftUs());
+        // vLLM's engine core reads B from its input queue after the step in flight (QUEUED at 1,000) and decides on it
+        // at once: without async scheduling for the step starting then, with it for the one after, which it forms while
+        // the step [1000, 2000) executes (SCHEDULED at 1,000 too). Queue time 0 either way, as vLLM logs it.
+        for (Runs.Result r : List.of(sync, async)) {
+            assertEquals(1_000, r.byId(1).enqueueUs());
+            assertEquals(0, r.byId(1).queueingDelayUs());
+        }
+    }
+
+    @Test
+    void theQueueTimeRunsFromTheStepBoundaryToTheSchedulersDecision() {
+        // One seat (max_num_seqs 1). A (3 tokens) runs [0, 3000); B arrives at 500, is taken in at 1,000 (the end of
+        // the step in flight) and waits for A's seat: its first step starts at 3,000 (first token 4,000, TTFT 3,500).
+        // Without async scheduling the scheduler decides on B at 3,000: queue time 2,000. With it, the step starting at
+        // 3,000 counts as formed at 2,000 (while [2000, 3000) executed): queue time 1,000.
+        for (boolean async : new boolean[] {false, true}) {
+            Runs.Result r = Runs.run(new EngineConfig(1, 2048, 0, 0, 16, 10_000, true).withAsyncScheduling(async), ONE_MS,
+                    List.of(req(0, 3, 0), req(1, 1, 500)));
+            assertEquals(1_000, r.byId(1).enqueueUs());
+            assertEquals(3_000, r.byId(1).firstScheduledUs());
+            assertEquals(3_500, r.byId(1).ttftUs());
+            assertEquals(async ? 1_000 : 2_000, r.byId(1).queueingDelayUs());
+        }
     }
 
     @Test
