@@ -66,8 +66,8 @@ public final class ReplayRealCommand implements Callable<Integer> {
             description = "also write a self-contained HTML page: sim vs real CDFs, per-request scatters, the table")
     Path report;
 
-    @Option(names = "--overwrite", description = "replace --out and --report if they exist (by default an existing file"
-            + " is refused; a report servesim wrote is always replaced)")
+    @Option(names = "--overwrite", description = "replace --out if it exists (by default an existing file is refused);"
+            + " --report replaces a report servesim wrote and never any other file, with or without this flag")
     boolean overwrite;
 
     @Spec
@@ -109,7 +109,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
                 OutputPath.checkFile("--out", out);
             }
             if (report != null) {
-                ReportFile.check("--report", report);
+                ReportFile.checkChosen("--report", report);
             }
             RealRun run = RealRun.read(runDir);
             CalibratedCoefficients calibrated = coefficientsFile == null ? null
@@ -173,6 +173,10 @@ public final class ReplayRealCommand implements Callable<Integer> {
         }
         out.println("latency: " + (s.sim().expertParallel() != null ? s.sim().expertParallel().describe()
                 : s.sim().latency().describe()));
+        long fromQueued = run.measured().stream().filter(m -> m.fromQueued()).count();
+        out.println("latencies from: " + (fromQueued == 0 ? "arrival_time, on both sides"
+                : (fromQueued == run.measured().size() ? "" : fromQueued + " requests ") + "queued_ts (arrival_time is on"
+                + " another clock), the simulated ones from the simulated enqueue (the engine core taking the request in)"));
         out.printf("compared: %d requests (%d not completed by the simulator); preemptions %d%n%n",
                 replay.report().compared(), replay.report().missing(), replay.summary().count("preemptions"));
     }

@@ -50,8 +50,8 @@ public final class StagedOutputs implements AutoCloseable {
     public synchronized Path stage(String flag, Path target, boolean overwrite) {
         OutputPath.probeFile(flag, target);
         if (!overwrite && Files.exists(target)) {
-            throw new UsageException(flag + " " + target + ": exists; servesim does not replace a file it cannot tell it"
-                    + " wrote: choose another path, or add --overwrite to replace it");
+            throw new UsageException(flag + " " + target + ": exists; servesim replaces an existing file only when told to"
+                    + " (it may be another run's output or yours): choose another path, or add --overwrite to replace it");
         }
         Path abs = target.toAbsolutePath().normalize();
         String name = abs.getFileName().toString();

@@ -71,7 +71,7 @@ public final class ReplayReport {
         }
         sections.add(cdfs);
         sections.add(scatters);
-        ObjectNode table = Charts.section("table", "Statistics", "Measured against simulated, in ms; diff = (sim - real) / real.");
+        ObjectNode table = Charts.section("table", "Statistics", "Measured against simulated, in ms; diff = (sim - real) / real, blank where the measured value is under 1 ms.");
         List<Object[]> lines = new ArrayList<>();
         report.lines().forEach(l -> lines.add(new Object[] {l.metric(), l.statistic(), l.realMs(), l.simMs(), l.diffPercent()}));
         table.set("table", Charts.table(List.of("metric", "statistic", "real_ms", "sim_ms", "diff_pct"),

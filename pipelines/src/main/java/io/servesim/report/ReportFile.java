@@ -24,13 +24,24 @@ public final class ReportFile {
     private ReportFile() {
     }
 
-    /** Checks, before any work, that {@code target} (named by {@code flag}) may be written. */
+    /**
+     * Checks, before any work, that {@code target} (named by {@code flag}), a sweep report's place in its output
+     * directory or its {@code --out}, may be written; a refusal of the default place names {@code report --out}.
+     */
     public static void check(String flag, Path target) {
+        check(flag, target, flag.equals("--out") ? "" : " (servesim report OUT_DIR --out FILE)");
+    }
+
+    /** Checks, before any work, that {@code target}, a path the user gave with {@code flag}, may be written. */
+    public static void checkChosen(String flag, Path target) {
+        check(flag, target, "");
+    }
+
+    private static void check(String flag, Path target, String hint) {
         OutputPath.probeFile(flag, target);
         if (Files.exists(target) && !writtenByServesim(target)) {
             throw new UsageException(flag + " " + target + ": exists and is not a servesim report; servesim never replaces"
-                    + " a file it did not write: move it away or write the report elsewhere"
-                    + (flag.equals("--out") ? "" : " (servesim report OUT_DIR --out FILE)"));
+                    + " a file it did not write: move it away or write the report elsewhere" + hint);
         }
     }
 

@@ -99,7 +99,7 @@ class CalibrateCommandTest {
     @Test
     void anIncompleteRunIsAConfigErrorNamingTheField() throws Exception {
         Path run = RunDirs.tiny(dir);
-        Files.writeString(run.resolve("meta.json"), RunDirs.META.replace("\"max_num_batched_tokens\": 2048", "\"x\": 1"));
+        Files.writeString(run.resolve("meta.json"), RunDirs.META.replace("\"max_num_batched_tokens\": 2048", "\"seed\": 1"));
         assertEquals(ExitCode.CONFIG_ERROR, calibrate(run, dir.resolve("c.yaml")));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("meta.json engine_kwargs.max_num_batched_tokens: required"),
                 err.toString(StandardCharsets.UTF_8));

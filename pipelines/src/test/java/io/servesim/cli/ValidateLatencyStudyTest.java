@@ -91,7 +91,7 @@ class ValidateLatencyStudyTest {
         CliRun.Result again = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "none", "--write-constants",
                 out.toString());
         assertEquals(2, again.code(), again.err());
-        assertTrue(again.err().contains("exists; servesim does not replace a file it cannot tell it wrote"), again.err());
+        assertTrue(again.err().contains("exists; servesim replaces an existing file only when told to (it may be another run's output or yours)"), again.err());
         assertEquals("mine\n", Files.readString(out));
         CliRun.Result replaced = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "none", "--write-constants",
                 out.toString(), "--overwrite");

@@ -53,6 +53,8 @@ public final class ReadFailure {
      */
     public static String parserMessage(JsonProcessingException e) {
         String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        // Jackson's "(start marker at [Source: REDACTED (...); line: 1, column: 5963])": the position alone
+        m = m.replaceAll("\\[Source: [^;\\]]*(\\([^)]*\\))?[^;\\]]*; line: (\\d+), column: (\\d+)\\]", "line $2, column $3");
         String kept = Arrays.stream(m.split("\\R")).filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
                 .map(String::strip).collect(Collectors.joining(": "));
         return kept.isEmpty() ? "syntax error" : kept;

@@ -167,7 +167,7 @@ public final class PdCoordinator implements ControlPlane.Dispatch {
         Request r = t.request;
         engines[p].handOff(stage);
         prefillOwnedBlocks += stage.heldBlocks();
-        stats.queueingUs[0].add(stage.queueTimeUs());
+        stats.queueingUs[0].add(stage.firstScheduleUs() - stage.enqueueUs());
         control.view().onCompleted(p, stage.firstTokenUs() - stage.arrivalUs(), 0);
         r.continueAfterPrefill(stage);
         t.prefillDoneUs = nowUs;
@@ -296,7 +296,7 @@ public final class PdCoordinator implements ControlPlane.Dispatch {
             t.owner = Transfer.Owner.RELEASED;
         }
         if (r.state() == Request.State.COMPLETED && isDecode(id)) {
-            long queued = r.kvAdmitUs() >= 0 && t != null ? r.kvAdmitUs() - t.endUs : r.queueTimeUs();
+            long queued = r.kvAdmitUs() >= 0 && t != null ? r.kvAdmitUs() - t.endUs : r.firstScheduleUs() - r.enqueueUs();
             stats.queueingUs[1].add(queued);
         }
         retryBlockWaits(id, nowUs);

@@ -14,7 +14,7 @@ public final class PdStats {
     final long[] busyUs = new long[2];
     final double[] kvBusyWeighted = new double[2];
     final long[] steps = new long[2];
-    /** Queueing delays per pool: prefill, its wait queue to its first step; decode, arrival of its KV (or its enqueue) to its first step there. */
+    /** Queueing delays per pool: prefill, its enqueue (the engine core taking it in) to its first step; decode, arrival of its KV (or its enqueue) to its first step there. */
     final LongArrayList[] queueingUs = {new LongArrayList(), new LongArrayList()};
     final LongArrayList transferUs = new LongArrayList();
     final LongArrayList bandwidthWaitUs = new LongArrayList();

@@ -66,14 +66,20 @@ public record ComparisonReport(List<Line> lines, int compared, int missing) {
     public String render() {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-15s %10s %10s %8s%n", "metric", "real", "sim", "diff%"));
         String previous = null;
+        boolean unrated = false;
         for (Line l : lines) {
             if (previous != null && !previous.equals(l.metric())) {
                 sb.append('\n');
             }
             previous = l.metric();
             double diff = l.diffPercent();
+            unrated |= Double.isNaN(diff);
             sb.append(String.format(Locale.ROOT, "%-15s %10.1f %10.1f %8s%n", l.metric() + " " + l.statistic(),
                     l.realMs(), l.simMs(), Double.isNaN(diff) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", diff)));
+        }
+        if (unrated) {
+            sb.append(String.format(Locale.ROOT, "n/a: the measured value is under %.0f ms, of which a percentage says nothing%n",
+                    MIN_RELATIVE_MS));
         }
         return sb.toString();
     }

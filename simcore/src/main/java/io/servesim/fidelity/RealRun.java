@@ -43,6 +43,8 @@ import java.util.List;
 public record RealRun(Path directory, EngineSettings settings, Path workloadFile, List<TraceRow> workload,
                       List<MeasuredRequest> measured) {
     private static final ObjectMapper JSON = StrictJson.json();
+    /** The version of LLMServingSim's bench {@code meta.json} this reads (its {@code schema_version}). */
+    static final int SCHEMA_VERSION = 1;
 
     public RealRun {
         workload = List.copyOf(workload);
@@ -52,8 +54,8 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
     /** Reads and checks {@code dir}. */
     public static RealRun read(Path dir) {
         if (!Files.isDirectory(dir)) {
-            throw new ConfigException(dir.toString(), "not a directory (expected a run with meta.json, requests.jsonl and "
-                    + "a workload*.jsonl)");
+            throw new ConfigException(dir.toString(), (Files.exists(dir) ? "not a directory" : "does not exist")
+                    + " (expected a run directory with meta.json, requests.jsonl and a workload*.jsonl)");
         }
         Path metaFile = required(dir, "meta.json", "the vLLM engine settings of the run");
         JsonNode meta;
@@ -65,10 +67,20 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
         if (meta == null || !meta.isObject()) {
             throw new ConfigException(metaFile.toString(), "expected a JSON object");
         }
+        JsonNode version = meta.get("schema_version");
+        if (version != null && !(version.isIntegralNumber() && version.asInt() == SCHEMA_VERSION)) {
+            throw new ConfigException(metaFile + " schema_version", version + ": replay-real reads version " + SCHEMA_VERSION
+                    + " of LLMServingSim's bench format (bench/core); valid: " + SCHEMA_VERSION);
+        }
         EngineSettings settings = EngineSettings.parse(meta, metaFile.toString());
         Path requests = required(dir, "requests.jsonl", "the measured per-request timestamps");
         Path workloadFile = workload(dir, meta.path("dataset_path").asText(""));
         List<MeasuredRequest> measured = measured(requests);
+        JsonNode count = meta.get("num_requests");
+        if (count != null && !count.isNull() && !(count.isIntegralNumber() && count.asLong() == measured.size())) {
+            throw new ConfigException(metaFile + " num_requests", count + ": but " + requests + " holds " + measured.size()
+                    + " requests (a run cut short or files of two runs)");
+        }
         List<TraceRow> rows = rows(workloadFile);
         match(workloadFile, rows, measured);
         return new RealRun(dir, settings, workloadFile, rows, measured);
@@ -146,7 +158,7 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
                 try {
                     out.add(MeasuredRequest.parse(JSON.readTree(line), where));
                 } catch (JsonProcessingException e) {
-                    throw new ConfigException(where, "not valid JSON: " + e.getOriginalMessage());
+                    throw new ConfigException(where, "not valid JSON: " + ReadFailure.parserMessage(e));
                 }
             }
         } catch (IOException e) {

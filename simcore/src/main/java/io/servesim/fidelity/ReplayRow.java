@@ -21,8 +21,8 @@ package io.servesim.fidelity;
  * @param simTpotMs         simulated time per output token
  * @param realE2eMs         measured end-to-end latency
  * @param simE2eMs          simulated end-to-end latency
- * @param realQueueingMs    measured wait before first scheduled
- * @param simQueueingMs     simulated wait before first scheduled
+ * @param realQueueingMs    measured queue time, scheduled_ts - queued_ts
+ * @param simQueueingMs     simulated queue time as vLLM records it (enqueue to the scheduler's first decision)
  */
 public record ReplayRow(int index, String requestId, int inputTokens, int outputTokens, long arrivalUs, String simStatus,
                         int prefixHitTokens, int preemptions, double realTtftMs, double simTtftMs, double realTpotMs,

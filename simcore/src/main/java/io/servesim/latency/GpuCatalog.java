@@ -102,7 +102,7 @@ public final class GpuCatalog {
         return find(nameOrAlias).orElseThrow(() -> new ConfigException(path,
                 "unknown GPU '" + nameOrAlias + "'; known: " + String.join(", ", names())
                         + " (aliases such as H100-SXM, A100-80, 4090, RTX-PRO-6000 are accepted; add a GPU with"
-                        + " deployment.gpus: FILE, rows in gpus.yaml's format)"));
+                        + " deployment.gpus: FILE (--gpus FILE), rows in gpus.yaml's format)"));
     }
 
     /**

@@ -120,7 +120,8 @@ public final class MetricCatalog {
                     .lower(),
             Metric.distribution("queueing_delay_ms", RUN,
                     "queue time as vLLM logs it: from the engine core's scheduler taking a request in (between steps) to first"
-                            + " deciding to run it (a step ahead under async scheduling)", "no request was scheduled",
+                            + " deciding to run it (a step ahead under async scheduling); a blackbox model's alpha delay,"
+                            + " its 'queueing' term, is before the intake and not in it", "no request was scheduled",
                     MEAN, P99).lower().source(VLLM_LOGGERS + ": vllm:request_queue_time_seconds"),
             Metric.number("duration_s", "s", RUN, "Simulated time from the first arrival to the end of the run."),
             Metric.number("throughput_rps", "requests/s", RUN,
@@ -335,7 +336,7 @@ public final class MetricCatalog {
                     "P/D: decode pool busy time / (replicas x run duration); null when aggregated.")
                     .source(DISTSERVE + ": per-phase utilization"),
             Metric.distribution("prefill_queueing_ms", PD, s -> s.pd().prefill().queueingMs(),
-                    "time a prefill waited in its prefill instance's queue (P/D)", "none ran", MEAN, P99).lower(),
+                    "time a prefill waited on its prefill instance, from the engine core taking it in to its first step (P/D)", "none ran", MEAN, P99).lower(),
             Metric.distribution("decode_queueing_ms", PD, s -> s.pd().decode().queueingMs(),
                     "time from a request's KV arriving (or its enqueue, when served whole) to its first step on its"
                             + " decode instance (P/D; completed requests)", COMPLETED, MEAN, P99).lower(),

@@ -39,6 +39,7 @@ class ComparisonReportTest {
         assertEquals("", lines.get(6));
         assertEquals("TPOT mean             10.0       12.0   +20.0%", lines.get(7));
         assertEquals("queueing mean          0.5        0.3      n/a", lines.get(19));
-        assertEquals(1 + 4 * 5 + 3, lines.size());
+        assertEquals("n/a: the measured value is under 1 ms, of which a percentage says nothing", lines.get(24));
+        assertEquals(1 + 4 * 5 + 3 + 1, lines.size());
     }
 }

@@ -60,7 +60,8 @@ class RealRunTest {
 
     @Test
     void missingFilesAreNamed(@TempDir Path dir) throws IOException {
-        assertTrue(fails(dir.resolve("nope")).contains("not a directory"));
+        assertEquals(dir.resolve("nope") + ": does not exist (expected a run directory with meta.json, requests.jsonl and a"
+                + " workload*.jsonl)", fails(dir.resolve("nope")));
         TinyRun.write(dir);
         Files.delete(dir.resolve("requests.jsonl"));
         assertEquals(dir.resolve("requests.jsonl") + ": missing file: the measured per-request timestamps", fails(dir));
@@ -79,12 +80,31 @@ class RealRunTest {
         "\"quantization\": \"awq\" | engine_kwargs.quantization: awq: weights quantized so are not modelled by replay-real; valid: fp8",
         "\"kv_cache_dtype\": \"int8\" | engine_kwargs.kv_cache_dtype: int8: not a KV cache width servesim models; valid: auto, fp8, fp8_e4m3, fp8_e5m2",
         "\"dtype\": \"float32\" | engine_kwargs.dtype: \"float32\": the latency models assume 16-bit",
-        "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be a positive integer, got 0"})
+        "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be a positive integer, got 0",
+        "\"enable_chunked_prefill\": false | engine_kwargs.enable_chunked_prefill: false: not modelled",
+        "\"enforce_eager\": true | engine_kwargs.enforce_eager: true: not modelled (the replay's step times are those of an engine running CUDA graphs); valid: false",
+        "\"scheduling_policy\": \"priority\" | engine_kwargs.scheduling_policy: \"priority\": the run's requests carry no priorities",
+        "\"speculative_config\": {\"method\": \"eagle\"} | engine_kwargs.speculative_config: not an engine argument servesim models or knows to leave timing alone; known: async_scheduling, block_size,",
+        "\"blocksize\": 32 | engine_kwargs.blocksize: not an engine argument servesim models"})
     void whatAReplayCannotModelIsRefusedNamingTheArgument(String argument, String message, @TempDir Path dir)
             throws IOException {
         TinyRun.write(dir);
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", argument));
         assertTrue(fails(dir).startsWith(dir.resolve("meta.json") + " " + message), fails(dir));
+    }
+
+    @Test
+    void anotherSchemaVersionOrRequestCountIsRefused(@TempDir Path dir) throws IOException {
+        TinyRun.write(dir);
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 7,"));
+        assertTrue(fails(dir).startsWith(dir.resolve("meta.json") + " schema_version: 7: replay-real reads version 1"), fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 1,"
+                + " \"num_requests\": 500,"));
+        assertEquals(dir.resolve("meta.json") + " num_requests: 500: but " + dir.resolve("requests.jsonl") + " holds 2 requests"
+                + " (a run cut short or files of two runs)", fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 1,"
+                + " \"num_requests\": 2,"));
+        assertEquals(2, RealRun.read(dir).measured().size());
     }
 
     @Test
@@ -103,6 +123,9 @@ class RealRunTest {
                 + " \"data_parallel_size\": 1, \"pipeline_parallel_size\": 1, \"enable_expert_parallel\": false,"
                 + " \"quantization\": null, \"kv_cache_dtype\": \"auto\""));
         assertEquals(8, RealRun.read(dir).settings().maxNumSeqs());
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"enable_chunked_prefill\":"
+                + " true, \"enforce_eager\": false, \"scheduling_policy\": \"fcfs\", \"seed\": 42, \"trust_remote_code\": true"));
+        assertEquals(8, RealRun.read(dir).settings().maxNumSeqs(), "the modelled values, and arguments without a timing effect");
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"kv_cache_dtype\": \"fp8_e4m3\""));
         assertEquals(io.servesim.latency.KvCacheDtype.FP8_E4M3, RealRun.read(dir).settings().kvCache(), "an fp8 KV cache is modelled");
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"dtype\": \"bfloat16\"", "\"quantization\": \"fp8\""));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.config.ReadFailure;
 import io.servesim.config.StrictJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ abstract class JsonTraceReader extends TraceReader {
         try {
             n = JSON.readTree(line);
         } catch (JsonProcessingException e) {
-            throw new BadLine("not valid JSON: " + e.getOriginalMessage());
+            throw new BadLine("not valid JSON: " + ReadFailure.parserMessage(e));
         }
         if (n == null || !n.isObject()) {
             throw new BadLine("expected a JSON object");
