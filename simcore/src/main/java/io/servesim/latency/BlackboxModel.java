@@ -126,7 +126,8 @@ public final class BlackboxModel implements LatencyModel {
     @Override
     public String describe() {
         return String.format(Locale.ROOT,
-                "blackbox %s: step = %.1f + %.4f x prefill + %.4f x decode us; queueing = %.1f + %.4f x input us; %.1f us per output token",
+                "blackbox %s: step = %.1f + %.4f x prefill + %.4f x decode us; before the engine (BLIS's queueing delay)"
+                        + " = %.1f + %.4f x input us; %.1f us per output token",
                 label, c.b0(), c.b1(), c.b2(), c.a0(), c.a1(), c.a2());
     }
 

@@ -120,8 +120,8 @@ public final class MetricCatalog {
                     .lower(),
             Metric.distribution("queueing_delay_ms", RUN,
                     "queue time as vLLM logs it: from the engine core's scheduler taking a request in (between steps) to first"
-                            + " deciding to run it (a step ahead under async scheduling); a blackbox model's alpha delay,"
-                            + " its 'queueing' term, is before the intake and not in it", "no request was scheduled",
+                            + " deciding to run it (a step ahead under async scheduling); a blackbox model's delay before the"
+                            + " engine (BLIS's queueing delay) comes before the intake and is not in it", "no request was scheduled",
                     MEAN, P99).lower().source(VLLM_LOGGERS + ": vllm:request_queue_time_seconds"),
             Metric.number("duration_s", "s", RUN, "Simulated time from the first arrival to the end of the run."),
             Metric.number("throughput_rps", "requests/s", RUN,
