@@ -51,6 +51,10 @@ public final class CompareCommand implements Callable<Integer> {
             description = "directory for compare.parquet (default: compare/ beside --sim)")
     Path output;
 
+    @Option(names = "--overwrite", description = "replace compare.parquet if it exists (by default an existing file is"
+            + " refused before any work)")
+    boolean overwrite;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -66,6 +70,6 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter out, PrintWriter err) throws IOException {
-        return CompareJob.run(sim, real, on, metrics, output, out, err);
+        return CompareJob.run(sim, real, on, metrics, output, overwrite, out, err);
     }
 }

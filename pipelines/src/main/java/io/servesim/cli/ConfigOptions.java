@@ -136,10 +136,7 @@ public final class ConfigOptions {
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
         kindsWithParamFlags().forEach(kind -> policyAsMapping(tree, kind));
-        if (SimConfigLoader.addDefaultWorkload(tree)) {
-            notes.accept("no workload in the config: " + SimConfigLoader.DEFAULT_WORKLOAD_TEXT
-                    + " (--rate and --num-requests set those)");
-        }
+        boolean defaulted = SimConfigLoader.addDefaultWorkload(tree);
         ObjectNode withSets = tree.deepCopy();
         sets.forEach(s -> Overrides.apply(withSets, s));
         JsonNode finalWorkload = withSets.get("workload");
@@ -150,6 +147,10 @@ public final class ConfigOptions {
         for (String o : all) {
             Overrides.apply(tree, o);
             fromFlags.add(o.substring(0, Math.max(0, o.indexOf('='))).trim());
+        }
+        if (defaulted) {
+            SimConfigLoader.defaultWorkloadText(tree.get("workload"))
+                    .ifPresent(text -> notes.accept("no workload in the config: " + text));
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
         return new Tree(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);

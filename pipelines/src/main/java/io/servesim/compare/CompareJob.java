@@ -1,6 +1,7 @@
 package io.servesim.compare;
 
 import io.servesim.io.OutputPath;
+import io.servesim.io.StagedOutputs;
 import io.servesim.metrics.Column;
 import io.servesim.metrics.Metric;
 import io.servesim.metrics.MetricCatalog;
@@ -17,7 +18,9 @@ import java.util.Set;
  * The work of {@code servesim compare}: joins a sweep's simulated cells ({@link SimCells}) with
  * measured rows ({@link RealCsv}) on the {@code --on} columns ({@link Comparison}), prints per
  * metric how well the simulation ranks and predicts the measurements ({@link RankAgreement}) and
- * writes the same to {@code DIR/compare.parquet} ({@link CompareParquet}). Keys found on one side
+ * writes the same to {@code DIR/compare.parquet} ({@link CompareParquet}), staged and renamed into place whole; an
+ * existing {@code compare.parquet} is refused before any work unless {@code overwrite} ({@link StagedOutputs}). Keys
+ * found on one side
  * only are listed on {@code err} and in the output. A metric is a numeric {@code cells/} column of the metric catalog,
  * named as the catalog names it. Bad input is a {@link CompareInputException}.
  */
@@ -27,11 +30,11 @@ public final class CompareJob {
 
     /**
      * Compares {@code metrics} of the cells at {@code sim} with the CSV at {@code real}, joined on
-     * {@code on}; writes {@code compare.parquet} into {@code output} (null: {@link #defaultOutput});
-     * returns the exit code (0).
+     * {@code on}; writes {@code compare.parquet} into {@code output} (null: {@link #defaultOutput}), replacing an
+     * existing one only if {@code overwrite}; returns the exit code (0).
      */
-    public static int run(Path sim, Path real, List<String> on, List<String> metrics, Path output, PrintWriter out,
-                          PrintWriter err) throws IOException {
+    public static int run(Path sim, Path real, List<String> on, List<String> metrics, Path output, boolean overwrite,
+                          PrintWriter out, PrintWriter err) throws IOException {
         List<String> onColumns = names("--on", on);
         List<String> metricColumns = names("--metrics", metrics);
         for (String m : metricColumns) {
@@ -42,6 +45,18 @@ public final class CompareJob {
         }
         Path outputDir = output != null ? output : defaultOutput(sim);
         OutputPath.probeDirectory("--output", outputDir);
+        try (StagedOutputs staged = StagedOutputs.start("compare", System.err)) {
+            Path file = outputDir.resolve("compare.parquet");
+            Path temp = staged.stage("--output", file, overwrite);
+            compare(sim, real, onColumns, metricColumns, temp, out, err);
+            staged.commit();
+            err.println("servesim compare: wrote " + file);
+        }
+        return 0;
+    }
+
+    private static void compare(Path sim, Path real, List<String> onColumns, List<String> metricColumns, Path file,
+                                PrintWriter out, PrintWriter err) throws IOException {
         KeyedMetrics simRows = SimCells.read(sim, onColumns, metricColumns);
         KeyedMetrics realRows = RealCsv.read(real, onColumns, metricColumns);
         Comparison join = new Comparison(simRows, realRows);
@@ -60,10 +75,7 @@ public final class CompareJob {
                     + " left out: no value (null: no request qualified, e.g. every request of the cell was dropped)"));
         }
         CompareReport.print(out, simRows, realRows, join, onColumns, rows);
-        Path file = outputDir.resolve("compare.parquet");
         CompareParquet.write(file, rows, onColumns, join, sim, real);
-        err.println("servesim compare: wrote " + file);
-        return 0;
     }
 
     /** {@code compare/} beside the sim file or directory: {@code out/x/cells} gives {@code out/x/compare}. */

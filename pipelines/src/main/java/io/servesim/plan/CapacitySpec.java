@@ -45,6 +45,19 @@ public final class CapacitySpec {
                     + " trace's arrivals are its timestamps");
         }
         SimConfig cfg = SimConfigLoader.bind(tree, baseDir);
+        if (cfg.horizonUs() > 0) {
+            throw new ConfigException(tree.has("horizon") ? "horizon" : "horizon_us", "a capacity search runs every request"
+                    + " of its trace to the end (its verdicts count completed requests); a horizon of " + cfg.horizonUs()
+                    + " us would cut every run short: remove it");
+        }
+        if (seeds != null && tree.has("seed")) {
+            throw new ConfigException("seed", "give the config's seed (--seed) or --seeds, not both: --seeds runs every rate"
+                    + " with each of its seeds");
+        }
+        if (tree.has("fitness_weights")) {
+            throw new ConfigException("fitness_weights", "a capacity search is judged by its --slo objectives; fitness"
+                    + " weights would score nothing: remove them");
+        }
         GeneratorSpec g = (GeneratorSpec) cfg.workload();
         if (!g.stages().isEmpty()) {
             throw new ConfigException("workload.stages", "a capacity search sets the workload's aggregate_rate; a staged"

@@ -169,6 +169,10 @@ public final class PlanFile {
     private static SearchSettings search(ConfigNode s, double target) {
         int screen = s.intValue("screen_requests", 250, 10, 10_000_000);
         int confirm = s.intValue("confirm_requests", 2000, 10, 10_000_000);
+        if (screen > confirm) {
+            s.problem(s.pathOf("screen_requests"), "must be at most confirm_requests (" + confirm + "): the screening"
+                    + " traces are the short ones, cut from the full trace; got " + screen);
+        }
         int eta = s.intValue("eta", 3, 2, 100);
         int keep = s.intValue("keep", 4, 1, 100_000);
         ConfigNode c = s.child("capacity");

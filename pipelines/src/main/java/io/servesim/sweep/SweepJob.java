@@ -81,8 +81,8 @@ public final class SweepJob {
             FlinkMasterProbe.check(runner.flinkMaster());
         }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
-        Invocation invocation = new Invocation("sweep " + sweepFile, launcher() + " sweep " + sweepFile + " --output " + dir
-                + " --resume", false);
+        String command = "sweep " + sweepFile + " --output " + dir;
+        Invocation invocation = new Invocation(command, launcher() + " " + command + " --resume", false);
         return run(plan, dir, runner, flags, progress, invocation, checkOutputs, t0);
     }
 

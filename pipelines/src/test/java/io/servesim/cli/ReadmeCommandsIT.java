@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * folder that sees the repository's {@code sweeps/} (a symbolic link), so what a command writes under {@code out/}
  * stays out of the checkout and a later command finds what an earlier one wrote, as a user going down the README
  * would. Every other line of a {@code bash} block must be a comment, a Maven command or a continuation, so a
- * command cannot hide in a block this test skips. Output the README or docs/sweeps.md shows (a plain code block
- * whose first line a command prints, such as the quickstart's and compare's tables) must be what the command prints,
- * row for row, blanks aside.
+ * command cannot hide in a block this test skips. Output the README, docs/sweeps.md or docs/plan.md shows (every plain
+ * code block: the quickstart's, plan's, capacity's and compare's) must be what the command whose output starts with its
+ * first line prints, row for row, blanks aside; a plain block no command printed the head of fails, so a block cannot
+ * go stale unseen (an illustration that no README command prints is fenced {@code ```text}).
  */
 class ReadmeCommandsIT {
     private static final String LAUNCHER = ReadmeCommands.LAUNCHER;
@@ -38,7 +39,7 @@ class ReadmeCommandsIT {
         assertEquals(List.of(LAUNCHER, "sweep", "sweeps/quickstart.yaml"), commands.get(0), "the main job comes first");
         Path link = Files.createSymbolicLink(home.resolve("sweeps"), RepoFiles.path("sweeps"));
         List<List<String>> shown = new ArrayList<>();
-        for (String doc : List.of("README.md", "docs/sweeps.md")) {
+        for (String doc : List.of("README.md", "docs/sweeps.md", "docs/plan.md")) {
             shown.addAll(ReadmeCommands.outputBlocks(Files.readString(RepoFiles.path(doc))));
         }
         Set<List<String>> checked = new HashSet<>();
@@ -59,8 +60,10 @@ class ReadmeCommandsIT {
                     }
                 }
             }
-            assertTrue(checked.size() >= 3, "the quickstart's table (README, docs/sweeps.md) and compare's are checked: "
-                    + checked);
+            for (List<String> block : shown) {
+                assertTrue(checked.contains(block), "the docs show output no README command prints the first line of"
+                        + " (run it and paste what it prints, or fence an illustration ```text):\n" + String.join("\n", block));
+            }
         } finally {
             Files.delete(link); // before @TempDir's clean-up, which would warn about a link leaving the folder
         }

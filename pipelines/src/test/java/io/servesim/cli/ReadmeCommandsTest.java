@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.latency.ModelCatalog;
 import io.servesim.testing.RepoFiles;
 import java.nio.file.Files;
 import java.util.List;
@@ -64,5 +65,12 @@ class ReadmeCommandsTest {
     void theReadmesBashBlocksHoldOnlyCommands() throws Exception {
         // parse() refuses any other line; the IT runs what it returns
         assertTrue(ReadmeCommands.parse(Files.readString(RepoFiles.path("README.md"))).size() >= 10);
+    }
+
+    @Test
+    void theReadmeCountsTheBundledModels() throws Exception {
+        int bundled = ModelCatalog.builtIn().ids().size();
+        assertTrue(Files.readString(RepoFiles.path("README.md")).contains("(" + bundled + " are bundled, `sweeps/data/models/`)"),
+                "the README's model count is the catalog's, " + bundled);
     }
 }

@@ -65,4 +65,18 @@ class WorkloadShapesRunTest {
             assertTrue(r.err().contains("--rate does not apply to a staged load (workload.stages)"), cfg + ": " + r.err());
         }
     }
+
+    @Test
+    void theDefaultWorkloadsNoteSaysTheRateAndLengthTheRunUses() {
+        CliRun.Result given = CliRun.exec("run", "--model", "meta-llama/llama-3.1-8b-instruct", "--hardware", "H100",
+                "--rate", "1", "--num-requests", "10");
+        assertEquals(0, given.code(), given.err());
+        assertTrue(given.err().contains("no workload in the config: default workload: chat-scenario lengths (Azure LLM"
+                + " conversation trace 2023 fit: prompts mean 1155 tokens, outputs mean ~211), Poisson arrivals at 1 req/s,"
+                + " 10 requests"), given.err());
+        CliRun.Result replaced = CliRun.exec("run", "--model", "meta-llama/llama-3.1-8b-instruct", "--hardware", "H100",
+                "--set", "workload=" + EXAMPLE);
+        assertEquals(0, replaced.code(), replaced.err());
+        assertTrue(!replaced.err().contains("default workload"), "no note for a workload --set replaced: " + replaced.err());
+    }
 }

@@ -19,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -184,6 +185,32 @@ class CompareCommandTest {
         assertTrue(err.toString().contains("unmatched sim key (no measured row): window_start_s=30, model=" + MODEL), err.toString());
         assertTrue(err.toString().contains("unmatched real key (no simulated cell): window_start_s=25, model=" + MODEL),
                 err.toString());
+    }
+
+    @Test
+    void anExistingCompareParquetIsKeptUnlessOverwriteIsGiven() throws Exception {
+        Path cells = standardCells();
+        Path real = realCsv();
+        Path mine = Files.createDirectories(dir.resolve("compare")).resolve("compare.parquet");
+        Files.writeString(mine, "mine");
+        String[] args = {"--sim", cells.toString(), "--real", real.toString(), "--on", "window_start_s,model", "--metrics",
+                "ttft_p99_ms"};
+        assertEquals(2, compare(args), err.toString());
+        assertTrue(err.toString().contains("--output " + mine + ": exists; servesim replaces an existing file only when told"
+                + " to"), err.toString());
+        assertEquals("mine", Files.readString(mine), "kept byte for byte");
+        assertEquals("", out.toString(), "refused before any work");
+        String[] again = Arrays.copyOf(args, args.length + 1);
+        again[args.length] = "--overwrite";
+        assertEquals(0, compare(again), err.toString());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM '" + mine + "'")) {
+            assertTrue(rs.next());
+            assertEquals(1, rs.getInt(1), "replaced by the comparison of one metric");
+        }
+        try (var files = Files.list(mine.getParent())) {
+            assertEquals(List.of(mine), files.toList(), "no staged file left behind");
+        }
     }
 
     private static List<Object> strings(ResultSet rs, String column) throws SQLException {

@@ -27,11 +27,14 @@ import io.servesim.policy.PolicyContext;
 import io.servesim.policy.PolicySpec;
 import io.servesim.slo.SloTargets;
 import io.servesim.workload.WorkloadBinder;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,12 +52,33 @@ public final class SimConfigLoader {
      * requests/s for 1,000 requests ({@code workload.aggregate_rate}, {@code workload.num_requests} override them).
      */
     public static final String DEFAULT_WORKLOAD = "{scenario: chat, arrival: {process: poisson}, num_requests: 1000}";
-    /** One line for notes and help. */
-    public static final String DEFAULT_WORKLOAD_TEXT = "default workload: chat-scenario lengths (Azure LLM conversation trace"
-            + " 2023 fit: prompts mean 1155 tokens, outputs mean ~211), Poisson arrivals at 5.53 req/s, 1000 requests";
+    private static final String DEFAULT_WORKLOAD_LENGTHS = "default workload: chat-scenario lengths (Azure LLM conversation"
+            + " trace 2023 fit: prompts mean 1155 tokens, outputs mean ~211), Poisson arrivals at ";
+    /** One line for help. */
+    public static final String DEFAULT_WORKLOAD_TEXT = DEFAULT_WORKLOAD_LENGTHS + "5.53 req/s, 1000 requests";
     private static final ObjectMapper YAML = StrictJson.yaml();
 
     private SimConfigLoader() {
+    }
+
+    private static String defaultWorkloadText(double rateRps, long requests) {
+        return DEFAULT_WORKLOAD_LENGTHS + new BigDecimal(Double.toString(rateRps)).stripTrailingZeros().toPlainString()
+                + " req/s, " + requests + " requests";
+    }
+
+    /**
+     * The note for {@code workload}, {@link #DEFAULT_WORKLOAD} after flags and overrides changed its rate or length (the
+     * scenario's 5.53 req/s and 1,000 requests otherwise); empty when an override replaced it by another workload.
+     */
+    public static Optional<String> defaultWorkloadText(JsonNode workload) {
+        if (workload == null || !"chat".equals(workload.path("scenario").asText()) || workload.has("clients")
+                || workload.has("trace") || workload.has("stages")) {
+            return Optional.empty();
+        }
+        JsonNode rate = workload.path("aggregate_rate");
+        JsonNode n = workload.path("num_requests");
+        return Optional.of(defaultWorkloadText(rate.isNumber() ? rate.asDouble() : 5.53,
+                n.canConvertToLong() ? n.asLong() : 1000));
     }
 
     /** Sets {@link #DEFAULT_WORKLOAD} in {@code tree} when it has no workload; true when it did. */
@@ -253,7 +277,7 @@ public final class SimConfigLoader {
      */
     private static LatencySpec bindDeployment(ConfigNode d, Path baseDir) {
         String model = d.get(DeploymentSettings.MODEL);
-        if (model != null && model.trim().toLowerCase(java.util.Locale.ROOT).endsWith(".json") && !d.fromCommandLine("model")) {
+        if (model != null && model.trim().toLowerCase(Locale.ROOT).endsWith(".json") && !d.fromCommandLine("model")) {
             // a config.json named in the file is relative to the file's folder, as trace.path and gpus are
             model = baseDir.resolve(model.trim()).normalize().toString();
         }
