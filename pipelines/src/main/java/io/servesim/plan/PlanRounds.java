@@ -81,6 +81,7 @@ final class PlanRounds {
         Set<String> metrics = columns(plan);
         Set<String> cellColumns = new LinkedHashSet<>(metrics);
         cellColumns.add(DatasetSchemas.SEED);
+        cellColumns.add("latency_calibration");
         Map<Probe.Key, Map<Long, Outcome>> bySeed = new HashMap<>();
         int[] rows = {0};
         SweepResults.forEachRow(roundDir, Dataset.CELLS, AXES, cellColumns, r -> {
@@ -89,8 +90,12 @@ final class PlanRounds {
                 Object v = r.get(m);
                 values.put(m, v == null ? null : ((Number) v).doubleValue());
             }
-            bySeed.computeIfAbsent(key(r, byId), k -> new HashMap<>()).put((Long) r.get(DatasetSchemas.SEED), new Outcome(values,
+            Probe.Key key = key(r, byId);
+            bySeed.computeIfAbsent(key, k -> new HashMap<>()).put((Long) r.get(DatasetSchemas.SEED), new Outcome(values,
                     ((Number) r.get("injected")).longValue(), ((Number) r.get("completed")).longValue(), null));
+            if ("uncalibrated".equals(String.valueOf(r.get("latency_calibration")))) {
+                results.uncalibrated(key.candidate());
+            }
             rows[0]++;
         });
         SweepResults.forEachRow(roundDir, Dataset.ERRORS, AXES, List.of("exception_class", "message", DatasetSchemas.SEED), r -> {

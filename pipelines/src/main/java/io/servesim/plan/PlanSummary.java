@@ -43,6 +43,10 @@ final class PlanSummary {
             out.append(String.format(Locale.ROOT, "  at %s req/s on %d requests: %s%n", PlanRounds.rateLabel(spec.targetRps()),
                     full, values(spec, v.outcome())));
             out.append("  capacity: ").append(capacity(spec, v)).append('\n');
+            if (results.isUncalibrated(r.index())) {
+                out.append("  note: the latency model is uncalibrated on ").append(r.gpu()).append(": no GEMM or engine-step"
+                        + " measurement of it was used to obtain it, so its step times are estimates from the GPU's row\n");
+            }
         } else {
             out.append(String.format(Locale.ROOT, "no candidate meets every objective at %s req/s on %d requests: %s%n",
                     PlanRounds.rateLabel(spec.targetRps()), full, result.unmet().isEmpty()

@@ -1,11 +1,15 @@
 package io.servesim.plan;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /** The outcomes of every probe run so far, by probe ({@link Probe.Key}): what the search decides from. */
 public final class Results {
     private final Map<Probe.Key, Outcome> outcomes = new HashMap<>();
+    /** Candidates whose runs' latency model is uncalibrated on their GPU (the cells' {@code latency_calibration}). */
+    private final Set<Integer> uncalibrated = new HashSet<>();
 
     /** Records {@code outcome} as the result of {@code key}. */
     public void put(Probe.Key key, Outcome outcome) {
@@ -15,6 +19,16 @@ public final class Results {
     /** The outcome of candidate {@code candidate} at {@code rateRps} on {@code requests} requests, or null when not run. */
     public Outcome get(int candidate, double rateRps, int requests) {
         return outcomes.get(new Probe.Key(candidate, rateRps, requests));
+    }
+
+    /** Records that candidate {@code candidate}'s latency model is uncalibrated on its GPU. */
+    public void uncalibrated(int candidate) {
+        uncalibrated.add(candidate);
+    }
+
+    /** Whether a run of candidate {@code candidate} had a latency model uncalibrated on its GPU. */
+    public boolean isUncalibrated(int candidate) {
+        return uncalibrated.contains(candidate);
     }
 
     /** Whether {@code key} has run. */

@@ -144,6 +144,19 @@ class PlanCommandTest {
     }
 
     @Test
+    void aRecommendationOnAGpuTheLatencyModelWasNotFittedOnSaysSo() throws Exception {
+        assertFalse(first.out().contains("uncalibrated"), "H100 and A100-80GB are calibrated: " + first.out());
+        Path b200 = Files.writeString(tmp.resolve("b200.yaml"), io.servesim.plan.TestPlans.small("b200", 2, 500,
+                "{screen_requests: 100, confirm_requests: 300, keep: 2}").replace("gpus: [H100, A100-80GB]", "gpus: [B200]")
+                + "prices: {B200: 6.25}\n");
+        CliRun.Result r = CliRun.exec("plan", b200.toString(), "--output", tmp.resolve("b200").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("recommended: B200-"), r.out());
+        assertTrue(r.out().contains("  note: the latency model is uncalibrated on B200: no GEMM or engine-step measurement of"
+                + " it was used to obtain it, so its step times are estimates from the GPU's row"), r.out());
+    }
+
+    @Test
     void whenNothingMeetsTheSlosItSaysWhichAndTheClosest() throws Exception {
         Path impossible = Files.writeString(tmp.resolve("impossible.yaml"), io.servesim.plan.TestPlans.small("impossible", 2, 1,
                 "{screen_requests: 100, confirm_requests: 300, keep: 2}"));
