@@ -87,7 +87,7 @@ public final class CapacityCommand implements Callable<Integer> {
         }
         try {
             return PlanCommand.print(() -> PlanJob.run(plan, command(), runnerOptions.output, runnerOptions.choice(),
-                    runnerOptions.flags(), System.err), "capacity", System.out, System.err, errors);
+                    runnerOptions.flags(), System.err), "capacity", "capacity search", System.out, System.err, errors);
         } catch (ConfigException e) {
             return errors.report(e);
         }

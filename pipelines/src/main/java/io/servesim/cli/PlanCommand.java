@@ -55,7 +55,8 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             return errors.report("invalid plan " + file, e);
         }
-        return print(() -> PlanJob.run(plan, "plan " + file, output, runner, flags, err), "plan", out, err, errors);
+        return print(() -> PlanJob.run(plan, "plan " + file, output, runner, flags, err), "plan", "plan " + file, out, err,
+                errors);
     }
 
     /** A plan or capacity search to run. */
@@ -63,13 +64,16 @@ public final class PlanCommand implements Callable<Integer> {
         PlanJob.Run run() throws IOException;
     }
 
-    /** Runs {@code job} and prints its summary on {@code out}; returns the exit code. */
-    static int print(Job job, String command, PrintStream out, PrintStream err, ErrorReport errors) {
+    /**
+     * Runs {@code job} and prints its summary on {@code out}; returns the exit code. A config problem found while it
+     * runs is reported as one of {@code what} ("plan FILE", "capacity search").
+     */
+    static int print(Job job, String command, String what, PrintStream out, PrintStream err, ErrorReport errors) {
         PlanJob.Run r;
         try {
             r = job.run();
         } catch (ConfigException e) {
-            return errors.report("invalid " + command, e);
+            return errors.report("invalid " + what, e);
         } catch (IOException | RuntimeException e) {
             return errors.report(e);
         }

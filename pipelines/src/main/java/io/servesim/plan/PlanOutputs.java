@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -82,6 +84,11 @@ final class PlanOutputs {
                     row.put(m, o == null ? null : o.value(m));
                 }
                 row.put("slo_slack", o == null ? null : finite(o.slack(plan.slos())));
+                Map<String, Double> sloValues = new LinkedHashMap<>();
+                if (o != null) {
+                    plan.slos().forEach(s -> sloValues.put(s.metric(), o.value(s.metric())));
+                }
+                row.put("slo_values", sloValues);
                 row.put("slos_missed", o == null ? List.of() : o.missed(plan.slos()));
                 boolean searched = !Double.isNaN(v.capacityRps());
                 row.put("capacity_rps", searched ? v.capacityRps() : null);

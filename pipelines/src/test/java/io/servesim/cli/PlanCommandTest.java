@@ -65,6 +65,15 @@ class PlanCommandTest {
         assertEquals(first.out(), Files.readString(out.resolve("summary.txt")));
         assertEquals(16, scalar("SELECT count(*) FROM " + parquet(out, "candidates")));
         assertEquals(1, scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE recommended"));
+        // one seed: the answer is called thin when its slack (candidates' slo_slack) is below 1.05
+        boolean thin = scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE recommended AND slo_slack < 1.05") == 1;
+        assertEquals(thin, first.out().contains("to spare on one seed; with seeds: [1, 2, 3] in the plan"), first.out());
+        // slo_values holds the plan's SLO metrics of the run a verdict rests on (here two of the fixed columns too)
+        assertEquals(0, scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE trace_requests IS NOT NULL"
+                + " AND (slo_values['ttft_p99_ms'] IS DISTINCT FROM ttft_p99_ms OR slo_values['tpot_p90_ms'] IS DISTINCT FROM"
+                + " tpot_p90_ms OR cardinality(slo_values) <> 2)"));
+        assertEquals(0, scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE trace_requests IS NULL"
+                + " AND cardinality(slo_values) <> 0"));
         assertEquals(scalar("SELECT count(*) FROM " + parquet(out, "frontier")),
                 scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE on_frontier"));
         // every round is a sweep's output folder: its rows are the plan's runs
