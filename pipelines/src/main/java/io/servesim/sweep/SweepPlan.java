@@ -10,8 +10,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A sweep whose every cell has been bound and validated ({@link RunPlan#prepare}; each distinct trace
@@ -93,7 +95,10 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
         }
     }
 
-    /** Some cells are invalid; the message lists each once per axis combination (seeds merged). */
+    /**
+     * Some cells are invalid; the message lists each once per axis combination (seeds merged). A problem every cell of
+     * the sweep has (the base config's, or an axis path no value can fix) is listed once, under "every cell".
+     */
     public static final class InvalidCellsException extends UsageException {
         private static final long serialVersionUID = 1L;
 
@@ -102,13 +107,26 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
         }
 
         private static String render(int total, List<InvalidCell> invalid) {
+            Set<ConfigException.Problem> everyCell = new LinkedHashSet<>();
+            if (invalid.size() == total && total > 1) {
+                everyCell.addAll(invalid.get(0).problems());
+                invalid.forEach(c -> everyCell.retainAll(c.problems()));
+            }
             Map<String, List<Long>> seedsByCell = new LinkedHashMap<>();
             for (InvalidCell c : invalid) {
+                List<ConfigException.Problem> own = c.problems().stream().filter(p -> !everyCell.contains(p)).toList();
+                if (own.isEmpty()) {
+                    continue;
+                }
                 StringBuilder key = new StringBuilder(String.join(", ", c.axes().stream().map(Cell.AxisLabel::toString).toList()));
-                c.problems().forEach(p -> key.append("\n      ").append(p));
+                own.forEach(p -> key.append("\n      ").append(p));
                 seedsByCell.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(c.seed());
             }
             StringBuilder sb = new StringBuilder(invalid.size() + " of " + total + " cells are invalid:");
+            if (!everyCell.isEmpty()) {
+                sb.append("\n  every cell:");
+                everyCell.forEach(p -> sb.append("\n      ").append(p));
+            }
             seedsByCell.forEach((key, seeds) -> {
                 int nl = key.indexOf('\n');
                 String axes = nl < 0 ? key : key.substring(0, nl);
