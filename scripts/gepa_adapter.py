@@ -4,7 +4,7 @@
 A candidate is {component: text}; the component (default "policy_config") holds a policy-config YAML with policy
 parameters only. A batch is a list of data instances, each a dict with an optional "workload" (a workload YAML path)
 and "seed"; each instance is one `servesim evaluate --format gepa` run on top of SERVESIM_EVAL_ARGS (see
-servesim_eval.py). What GEPA calls, in its order:
+servesim_eval.py), its workload and seed replacing the base arguments' --workload and --seeds. What GEPA calls, in its order:
   evaluate(batch, candidate, capture_traces)  -> EvaluationBatch(outputs, scores, trajectories, objective_scores,
       num_metric_calls): gepa's own class when gepa is importable, else a namedtuple with the same fields and defaults.
       capture_traces=False for the seed's and merges' scores, True for the reflective minibatches and the valset
@@ -20,7 +20,7 @@ import collections
 import os
 import tempfile
 
-from servesim_eval import failure, run_cli
+from servesim_eval import base_args, failure, run_cli, without_flags
 
 _FallbackEvaluationBatch = collections.namedtuple(
     "EvaluationBatch", ["outputs", "scores", "trajectories", "objective_scores", "num_metric_calls"],
@@ -62,12 +62,15 @@ class ServesimAdapter:
                                         trajectories=trajectories if capture_traces else None)
 
     def _run(self, path, instance):
-        extra = []
+        # an instance's workload and seed replace the base arguments' (evaluate would run --seeds 1,2 --seeds 3 as 1, 2, 3)
+        extra, replaced = [], []
         if instance.get("workload"):
             extra += ["--workload", str(instance["workload"])]
+            replaced.append("--workload")
         if instance.get("seed") is not None:
             extra += ["--seeds", str(instance["seed"])]
-        result = run_cli(path, "gepa", extra)
+            replaced.append("--seeds")
+        result = run_cli(path, "gepa", extra, base=without_flags(base_args(), replaced))
         why = failure(result)
         if why is not None:
             return {"error": why}, 0.0, {"instance": instance, "feedback": why}

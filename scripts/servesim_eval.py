@@ -58,6 +58,23 @@ def without_size(args):
     return kept, dropped
 
 
+def without_flags(args, flags):
+    """args without each of `flags` (e.g. "--seeds") and its value, in either "--flag value" or "--flag=value" form."""
+    kept = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in flags and i + 1 < len(args):
+            i += 2
+            continue
+        if any(a.startswith(f + "=") for f in flags):
+            i += 1
+            continue
+        kept.append(a)
+        i += 1
+    return kept
+
+
 def _sets_size(assignment):
     return assignment.split("=", 1)[0].strip() in _SIZE_KEYS
 

@@ -190,6 +190,12 @@ def test_gepa():
           "the child is scored on the minibatch: %r" % (run,))
     check(not run["accepted"] or len(run["child_val_scores"]) == 1, "an accepted child is scored on the valset")
 
+    # an instance's seed replaces the base arguments' --seeds: one run, of that seed
+    with base_args(base + " --seeds 1,2"):
+        own = adapter.evaluate([{"seed": 3}, {"seed": 1}], seed, capture_traces=False)
+        check(own.outputs[0]["label"].endswith("@seed=3") and own.outputs[1]["label"].endswith("@seed=1"),
+              "the instance's seed, not the base's: %r" % (own.outputs,))
+
     # a failed run is a failure score with its reason, not an exception that stops GEPA (raise_on_exception)
     failing, small, big = failing_runs(base)
     with base_args(failing):

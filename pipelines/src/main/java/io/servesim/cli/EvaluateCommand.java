@@ -9,6 +9,7 @@ import io.servesim.exit.ExitCode;
 import io.servesim.run.PolicyBundleFile;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
+import io.servesim.run.RunSettings;
 import io.servesim.run.SimConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -80,6 +81,10 @@ public final class EvaluateCommand implements Callable<Integer> {
         if (new java.util.HashSet<>(c.seeds).size() < c.seeds.size()) {
             // a repeated seed is the same deterministic run twice: it would weigh that run double in the fitness
             return errors.report(new ConfigException("--seeds", "each seed at most once, got " + c.seeds));
+        }
+        if (!c.seeds.isEmpty() && c.options.settings.containsKey(RunSettings.SEED)) {
+            return errors.report(new ConfigException("--seed", "give --seed or --seeds, not both: --seeds runs the"
+                    + " candidate once per seed, each seed replacing the config's"));
         }
         if (new java.util.HashSet<>(c.workloads).size() < c.workloads.size()) {
             return errors.report(new ConfigException("--workload", "each workload at most once, got " + c.workloads));
