@@ -124,6 +124,9 @@ public final class MetricCatalog {
                             + " engine (BLIS's queueing delay) comes before the intake and is not in it", "no request was scheduled",
                     MEAN, P99).lower().source(VLLM_LOGGERS + ": vllm:request_queue_time_seconds"),
             Metric.number("duration_s", "s", RUN, "Simulated time from the first arrival to the end of the run."),
+            Metric.optional("offered_rps", "requests/s", RUN,
+                    "Requests offered per second: injected / the arrival window (first to last arrival); null when every"
+                            + " request arrived at one instant (or none did)."),
             Metric.number("throughput_rps", "requests/s", RUN,
                     "Completed requests per second of simulated time (completed / duration_s).").higher()
                     .fitness(Normalisation.overOffered(s -> s.count("completed"), "completed"))

@@ -64,6 +64,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     private long batchSeqsTotal;
     private long steps;
     private long firstArrivalUs = -1;
+    private long lastArrivalUs = -1;
     /** Each request's P/D handoff, for its record (none without P/D). */
     private java.util.function.Function<Request, Handoff> handoffs = r -> Handoff.NONE;
 
@@ -82,6 +83,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         if (firstArrivalUs < 0) {
             firstArrivalUs = r.arrivalUs();
         }
+        lastArrivalUs = Math.max(lastArrivalUs, r.arrivalUs());
         GroupCounters.inc(classes.injected, classes.of(r.tags().sloClass()));
         GroupCounters.inc(tenants.injected, tenants.of(r.tags().tenantId()));
     }
@@ -213,6 +215,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     public RunSummary summary(RunSummary.Builder run, long endUs, long[] requestsPerInstance, long headOfLineBlocks,
                               PdSummary pd, FitnessWeights fitness) {
         double durationS = firstArrivalUs < 0 ? 0 : Math.max(0, endUs - firstArrivalUs) / 1e6;
+        double arrivalWindowS = firstArrivalUs < 0 ? 0 : (lastArrivalUs - firstArrivalUs) / 1e6;
         Distribution ttft = distribution(ttftUs);
         Distribution tpot = distribution(withTpot(tpotUs));
         Distribution e2e = distribution(e2eUs);
@@ -226,6 +229,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
                         distribution(queueingUs))
                 .put("ttfat_ms", distribution(ttfatUs)).put("client_ttfat_ms", distribution(clientTtfatUs))
                 .put("duration_s", durationS).put("throughput_rps", rate(completed, durationS))
+                .put("offered_rps", arrivalWindowS > 0 ? (Long) run.get("injected") / arrivalWindowS : Double.NaN)
                 .put("input_tokens_per_s", rate(inputTokensCompleted, durationS))
                 .put("output_tokens_per_s", rate(outputTokensCompleted, durationS))
                 .put("answer_tokens_per_s", rate(outputTokensCompleted - reasoningTokensCompleted, durationS))

@@ -7,8 +7,8 @@ import java.util.function.ToLongFunction;
  * ({@link FitnessWeights}). The rules follow BLIS's fitness (inference-sim/inference-sim @ 02ed0be2,
  * {@code sim/cluster/metrics.go}, {@code extractMetric}): a quantity better when lower is scored
  * {@code 1 / (1 + value / reference)}, 1 at zero and 0.5 at the reference, as BLIS scores latencies; a fraction is taken
- * as it is (or its complement when lower is better); a rate served is taken over the rate offered, because an open-loop
- * workload fixes the offered rate and the share served is what a policy controls (BLIS scores throughput as
+ * as it is (or its complement when lower is better); a rate served is taken over the rate offered (at most 1), because
+ * an open-loop workload fixes the offered rate and the share of it served is what a policy controls (BLIS scores throughput as
  * {@code value / (value + 100 req/s)}, which depends on how much traffic the workload offers).
  *
  * @param rule   the rule in words, for the metric reference and the fitness key's help
@@ -44,11 +44,18 @@ public record Normalisation(String rule, Scorer scorer) {
     }
 
     /**
-     * A rate served (per second over the run) taken over the rate offered, {@code injected / duration_s}: that is
-     * {@code served / injected} of the run's requests ({@code what} names them), computed from the counts.
+     * A rate served (per second over the run) taken over the rate offered, {@code offered_rps} (injected / the arrival
+     * window), at most 1: a run that serves everything as fast as it arrives scores about 1 (the last requests' latency
+     * past the window lowers it a little), an overloaded one, still draining its backlog long after the last arrival,
+     * scores the share of the offered rate it achieved. When every request arrives at one instant there is no offered
+     * rate, and the score is {@code served / injected} ({@code what} names the served requests).
      */
     public static Normalisation overOffered(ToLongFunction<RunSummary> served, String what) {
-        return new Normalisation("over the offered rate injected / duration_s, i.e. " + what + " / injected (1: every"
-                + " request)", (v, s) -> served.applyAsLong(s) / (double) Math.max(1, s.count("injected")));
+        return new Normalisation("over the offered rate offered_rps (injected / arrival window), at most 1; with every"
+                + " request arriving at once, " + what + " / injected", (v, s) -> {
+                    double offered = s.number("offered_rps");
+                    return offered > 0 ? Math.min(1, v / offered)
+                            : served.applyAsLong(s) / (double) Math.max(1, s.count("injected"));
+                });
     }
 }

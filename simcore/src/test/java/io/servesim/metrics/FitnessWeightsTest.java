@@ -33,6 +33,7 @@ class FitnessWeightsTest {
                 .put("tpot_ms", none).put("itl_ms", none).put("scheduling_delay_ms", none).put("queueing_delay_ms",
                         none)
                 .put("ttfat_ms", none).put("client_ttfat_ms", none).put("duration_s", 100.0).put("throughput_rps", 1.5)
+                .put("offered_rps", 2.5)
                 .put("input_tokens_per_s", 300.0).put("output_tokens_per_s", 150.0).put("answer_tokens_per_s", 150.0)
                 .put("preemptions", 0L).put("kv_allocation_failures", 0L).put("prefix_hit_rate", 0.25)
                 .put("preempted_prefix_hit_rate", 0.0).put("kv_utilization_mean", 0.5).put("kv_utilization_peak", 0.9)
@@ -44,22 +45,39 @@ class FitnessWeightsTest {
     }
 
     /**
-     * Each rule on the run above: throughput_rps over the offered rate = 150 completed / 200 injected = 0.75;
-     * goodput_rps likewise 120 / 200 = 0.6; ttft_p99_ms 1 / (1 + 500 / 1000) = 2/3; ttft_mean_ms 1 / (1 + 250 / 1000)
+     * Each rule on the run above: throughput_rps over the offered rate (200 injected over an 80 s arrival window, 2.5
+     * requests/s) = 1.5 / 2.5 = 0.6; goodput_rps likewise 1.2 / 2.5 = 0.48; ttft_p99_ms 1 / (1 + 500 / 1000) = 2/3; ttft_mean_ms 1 / (1 + 250 / 1000)
      * = 0.8; rejection_rate 10 / 200 = 0.05, scored 1 - 0.05 = 0.95; prefix_hit_rate as it is, 0.25; cost_usd
      * 1 / (1 + 2 / 1) = 1/3; replica_seconds 1 / (1 + 7200 / 3600) = 1/3.
      */
     @Test
     void eachKeyIsNormalisedByItsRule() {
         RunSummary s = summary();
-        assertEquals(0.75, FitnessWeights.normalised("throughput_rps", s), 1e-12);
-        assertEquals(0.6, FitnessWeights.normalised("goodput_rps", s), 1e-12);
+        assertEquals(0.6, FitnessWeights.normalised("throughput_rps", s), 1e-12);
+        assertEquals(0.48, FitnessWeights.normalised("goodput_rps", s), 1e-12);
         assertEquals(2.0 / 3, FitnessWeights.normalised("ttft_p99_ms", s), 1e-12);
         assertEquals(0.8, FitnessWeights.normalised("ttft_mean_ms", s), 1e-12);
         assertEquals(0.95, FitnessWeights.normalised("rejection_rate", s), 1e-12);
         assertEquals(0.25, FitnessWeights.normalised("prefix_hit_rate", s), 1e-12);
         assertEquals(1.0 / 3, FitnessWeights.normalised("cost_usd", s), 1e-12);
         assertEquals(1.0 / 3, FitnessWeights.normalised("replica_seconds", s), 1e-12);
+    }
+
+    /**
+     * A served rate scores its share of the offered rate, at most 1, and without an arrival window (every request at one
+     * instant: offered_rps undefined) the share of requests served: an overloaded run that completes all 200 requests,
+     * but at 1.0 request/s against 2.5 offered, scores 0.4, not 1; a run above the offered rate (every request served
+     * within the window) scores 1; with no window, 150 completed / 200 injected = 0.75.
+     */
+    @Test
+    void aServedRateScoresItsShareOfTheOfferedRate() {
+        RunSummary overloaded = summary().toBuilder().put("completed", 200L).put("unfinished", 0L)
+                .put("throughput_rps", 1.0).build();
+        assertEquals(0.4, FitnessWeights.normalised("throughput_rps", overloaded), 1e-12);
+        assertEquals(1.0, FitnessWeights.normalised("throughput_rps", summary().toBuilder().put("throughput_rps", 2.6)
+                .build()), 1e-12);
+        assertEquals(0.75, FitnessWeights.normalised("throughput_rps", summary().toBuilder().put("offered_rps", Double.NaN)
+                .build()), 1e-12);
     }
 
     /**
