@@ -100,7 +100,8 @@ public final class EvaluateCommand implements Callable<Integer> {
                         + " --fitness-weights");
             }
         } catch (RuntimeException e) {
-            return errors.report("invalid base config", e);
+            // flags are reported at the config paths they set, as run and validate do
+            return errors.report("invalid base config" + (c.config == null ? "" : " " + c.config) + " or flags", e);
         } finally {
             c.options.policyConfig = candidate;
         }
@@ -134,6 +135,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             out.println(Json.render(EvaluationFormat.error(candidate.toString(), e)));
             return ExitCode.CONFIG_ERROR;
         }
+        cases.stream().flatMap(k -> k.plan().warnings().stream()).distinct().forEach(errors::warning);
         Evaluation evaluation;
         try {
             evaluation = Evaluator.evaluate(candidate.toString(), cases, c.counterfactualSample, errors::note);

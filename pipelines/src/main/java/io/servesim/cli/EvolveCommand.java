@@ -48,7 +48,7 @@ public final class EvolveCommand implements Callable<Integer> {
             r = EvolveJob.run(search, "evolve " + file, runnerOptions.output, runnerOptions.choice(),
                     runnerOptions.flags(), System.err);
         } catch (ConfigException e) {
-            return errors.report("invalid evolve file " + file, e);
+            return errors.report(ErrorReport.inputAtFault(e, "invalid evolve file " + file), e);
         } catch (IOException | RuntimeException e) {
             return errors.report(e);
         }
@@ -60,6 +60,12 @@ public final class EvolveCommand implements Callable<Integer> {
                     r.wallSeconds());
         }
         System.out.print(r.summary());
+        if (!r.unfinished().isEmpty()) {
+            System.err.println("servesim evolve: the comparison is incomplete, runs failed: " + String.join("; ",
+                    r.unfinished()) + " (error rows under " + r.dir().resolve(io.servesim.sweep.RoundsLayout.ROUNDS) + "/*/errors/; every output is"
+                    + " written)");
+            return ExitCode.RUNTIME_ERROR;
+        }
         return ExitCode.OK;
     }
 }

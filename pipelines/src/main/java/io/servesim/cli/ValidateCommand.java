@@ -79,6 +79,7 @@ public final class ValidateCommand implements Callable<Integer> {
         try {
             SweepPlan plan = SweepPlan.prepare(sweep);
             out.printf("OK %s: %d cells valid%n", file, plan.cells().size());
+            plan.warningLines().forEach(errors::warning);
             return ExitCode.OK;
         } catch (RuntimeException e) {
             return errors.report(file.toString(), e);

@@ -55,7 +55,7 @@ public final class EvolveJob {
      * @param summary         the text printed on stdout (also {@code summary.txt})
      */
     public record Run(EvolveSpec spec, Path dir, boolean alreadyComplete, EvolveResult result, int cells, int cellsRun,
-                      double wallSeconds, String summary) {
+                      double wallSeconds, String summary, List<String> unfinished) {
     }
 
     /** Runs {@code spec} into {@code outDir} (null: {@code out/<name>/}); {@code command} is how it was asked for. */
@@ -109,6 +109,8 @@ public final class EvolveJob {
         private Path staging;
         private int cells;
         private int cellsRun;
+        /** The rounds' warnings printed so far: each once per search. */
+        private final java.util.Set<String> warned = new java.util.HashSet<>();
 
         Search(EvolveSpec spec, RoundsLayout layout, Path dir, RunnerChoice runner, PrintStream progress, String command,
                String resume) {
@@ -126,7 +128,10 @@ public final class EvolveJob {
             OutputDir.Verdict verdict = OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
             if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
                 String stored = Files.readString(dir.resolve(EvolveOutputs.SUMMARY_TEXT), StandardCharsets.UTF_8);
-                return new Run(spec, dir, true, null, 0, 0, (System.nanoTime() - t0) / 1e9, stored);
+                List<String> unfinished = new ArrayList<>();
+                JSON.readTree(dir.resolve(EvolveOutputs.SUMMARY_JSON).toFile()).path("unfinished")
+                        .forEach(u -> unfinished.add(u.asText()));
+                return new Run(spec, dir, true, null, 0, 0, (System.nanoTime() - t0) / 1e9, stored, unfinished);
             }
             staging = verdict.staging();
             layout.stage(verdict, "search " + spec.name(), resume);
@@ -157,7 +162,7 @@ public final class EvolveJob {
                 fresh.add(EvolveDefinition.FILE);
                 fresh.addAll(RoundsLayout.roundFiles(staging));
                 guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "search"));
-                return new Run(spec, dir, false, result, cells, cellsRun, wall, summary);
+                return new Run(spec, dir, false, result, cells, cellsRun, wall, summary, result.unfinished());
             }
         }
 
@@ -206,6 +211,8 @@ public final class EvolveJob {
             if (!runnable.isEmpty()) {
                 Path roundDir = staging.resolve(RoundsLayout.ROUNDS).resolve(name);
                 SweepPlan plan = SweepPlan.prepare(EvolveRounds.spec(spec, spec.name() + "-" + name, runnable, split));
+                plan.warnings().keySet().stream().filter(warned::add)
+                        .forEach(w -> progress.println("servesim evolve: warning: " + w));
                 cells += plan.cells().size();
                 if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed search reads the rounds it had finished
                     boolean interrupted = Files.isDirectory(roundDir.resolve(OutputDir.STAGING));
@@ -241,6 +248,7 @@ public final class EvolveJob {
             m.put("best_train_fitness", result.best().value());
             EvolveRounds.Score held = result.heldOut().get(EvolveRounds.BEST);
             m.put("best_held_out_fitness", held == null ? null : held.fitness());
+            m.put("unfinished", result.unfinished());
             m.put("total_wall_s", wall);
             m.put("output_dir", dir.toString());
             return m;

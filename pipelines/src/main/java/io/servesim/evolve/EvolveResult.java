@@ -13,4 +13,26 @@ import java.util.Map;
  */
 record EvolveResult(List<Evaluated> all, Evaluated best, Map<String, EvolveRounds.Score> train,
                     Map<String, EvolveRounds.Score> heldOut) {
+
+    /**
+     * Each policy of the comparison (the best candidate, each baseline) that did not finish every run of a split, in
+     * words: "kv-router on the training split: 2 of 4 runs failed". A failed run scores 0, so such a policy's fitness
+     * is not comparable: the summary leaves it out of its verdict and the command fails.
+     */
+    List<String> unfinished() {
+        List<String> out = new java.util.ArrayList<>();
+        unfinished("training", train, out);
+        unfinished("held-out", heldOut, out);
+        return out;
+    }
+
+    private static void unfinished(String split, Map<String, EvolveRounds.Score> scores, List<String> out) {
+        scores.forEach((label, s) -> {
+            if (s == null) {
+                out.add(label + " on the " + split + " split: not run");
+            } else if (s.failed() > 0) {
+                out.add(label + " on the " + split + " split: " + s.failed() + " of " + s.runs() + " runs failed");
+            }
+        });
+    }
 }

@@ -1,5 +1,6 @@
 package io.servesim.evolve;
 
+import io.servesim.sweep.RoundsLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -39,22 +40,34 @@ final class EvolveSummary {
         if (!spec.baselines().isEmpty()) {
             sb.append(verdict("training", r.train())).append(verdict("held-out", r.heldOut()));
         }
+        for (String u : r.unfinished()) {
+            sb.append("did not finish: ").append(u).append(" (error rows: ").append(dir.resolve(RoundsLayout.ROUNDS))
+                    .append("/*/errors/)\n");
+        }
         sb.append(String.format(Locale.ROOT, "%nbest policy: %s (--policy-config); every candidate: %s/; report: %s%n",
                 dir.resolve(EvolveOutputs.BEST_POLICY), dir.resolve(EvolveOutputs.GENERATIONS),
                 dir.resolve(EvolveOutputs.REPORT)));
         return sb.toString();
     }
 
-    /** Whether the best beats every baseline on a split, and which do not lose to it. */
+    /**
+     * Whether the best beats every baseline on a split, and which do not lose to it; a policy that did not finish every
+     * run of the split (a failed run scores 0) is compared with nothing, and named.
+     */
     private static String verdict(String split, Map<String, EvolveRounds.Score> scores) {
         EvolveRounds.Score best = scores.get(EvolveRounds.BEST);
-        if (best == null) {
-            return "on the " + split + " split the best candidate has no score\n";
+        if (best == null || best.failed() > 0) {
+            return "on the " + split + " split the best candidate did not finish every run: no verdict\n";
         }
+        List<String> unfinished = scores.entrySet().stream().filter(e -> !e.getKey().equals(EvolveRounds.BEST)
+                && (e.getValue() == null || e.getValue().failed() > 0)).map(Map.Entry::getKey).toList();
         List<String> notBeaten = scores.entrySet().stream().filter(e -> !e.getKey().equals(EvolveRounds.BEST)
-                && e.getValue() != null && e.getValue().fitness() >= best.fitness()).map(Map.Entry::getKey).toList();
-        return notBeaten.isEmpty() ? "on the " + split + " split the best candidate beats every baseline\n"
-                : "on the " + split + " split the best candidate does not beat " + String.join(", ", notBeaten) + "\n";
+                && e.getValue() != null && e.getValue().failed() == 0 && e.getValue().fitness() >= best.fitness())
+                .map(Map.Entry::getKey).toList();
+        String verdict = notBeaten.isEmpty()
+                ? "on the " + split + " split the best candidate beats every baseline" + (unfinished.isEmpty() ? "" : " that finished")
+                : "on the " + split + " split the best candidate does not beat " + String.join(", ", notBeaten);
+        return verdict + (unfinished.isEmpty() ? "" : "; not compared, runs failed: " + String.join(", ", unfinished)) + "\n";
     }
 
     private static String fitness(EvolveRounds.Score s) {

@@ -88,6 +88,7 @@ public final class PlanJob {
         int round = 0;
         int cells = 0;
         int cellsRun = 0;
+        java.util.Set<String> warned = new java.util.HashSet<>(); // the rounds' warnings, each printed once per plan
         try (InterruptGuard guard = InterruptGuard.install(progress, noun(command), dir, () -> layout.finished(staging)
                         + " finished rounds, and the finished cells of the round that was running, are kept in "
                         + staging.resolve(RoundsLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
@@ -96,6 +97,8 @@ public final class PlanJob {
                 Path roundDir = staging.resolve(RoundsLayout.ROUNDS).resolve(String.format("%02d", round));
                 SweepPlan plan = SweepPlan.prepare(PlanRounds.spec(spec, spec.name() + "-round-" + String.format("%02d", round),
                         probes));
+                plan.warnings().keySet().stream().filter(warned::add)
+                        .forEach(w -> progress.println("servesim " + noun(command) + ": warning: " + w));
                 cells += probes.size() * spec.seeds().size();
                 if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed plan reads the rounds it had finished
                     boolean interrupted = Files.isDirectory(roundDir.resolve(OutputDir.STAGING));

@@ -77,6 +77,7 @@ public final class SweepJob {
         long t0 = System.nanoTime();
         RunnerChoice.preloadBeam();
         SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweepFile));
+        plan.warningLines().forEach(w -> progress.println("servesim sweep: warning: " + w));
         if (!runner.inProcess()) {
             FlinkMasterProbe.check(runner.flinkMaster());
         }

@@ -20,12 +20,21 @@ import java.util.Set;
  * file's header and first lines read by {@link TraceHead}) before anything runs. If any cell is invalid, {@link #prepare} throws {@link InvalidCellsException} listing all of
  * them at once, each with its axis labels and the config path at fault.
  *
- * @param spec  the sweep
- * @param cells its cells in grid order
+ * @param spec     the sweep
+ * @param cells    its cells in grid order
+ * @param warnings the cells' non-fatal notes ({@link RunPlan#warnings()}: a renamed fitness key, a workload note, an
+ *                 autoscaled fleet without a price), each once, with how many cells have it
  */
-public record SweepPlan(SweepSpec spec, List<Cell> cells) {
+public record SweepPlan(SweepSpec spec, List<Cell> cells, Map<String, Integer> warnings) {
     public SweepPlan {
         cells = List.copyOf(cells);
+        warnings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(warnings));
+    }
+
+    /** Each warning once, with how many cells have it when not every cell does. */
+    public List<String> warningLines() {
+        return warnings.entrySet().stream().map(e -> e.getValue() == cells.size() ? e.getKey()
+                : e.getKey() + " (" + e.getValue() + " of " + cells.size() + " cells)").toList();
     }
 
     public static SweepPlan prepare(SweepSpec spec) {
@@ -33,9 +42,11 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
         List<InvalidCell> invalid = new ArrayList<>(grid.invalid());
         Map<String, Cell> byId = new HashMap<>();
         Map<List<Object>, List<ConfigException.Problem>> traceProblems = new HashMap<>();
+        Map<String, Integer> warnings = new LinkedHashMap<>();
         for (Cell cell : grid.cells()) {
             try {
                 RunPlan plan = CellRunner.plan(cell);
+                plan.warnings().forEach(w -> warnings.merge(w, 1, Integer::sum));
                 if (plan.config().workload() instanceof TraceSpec t) {
                     List<ConfigException.Problem> bad = traceProblems.computeIfAbsent(
                             List.of(t.format(), t.path(), t.mode(), t.skipBadLines()), k -> checkTraceHead(t));
@@ -56,7 +67,7 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells) {
         if (!invalid.isEmpty()) {
             throw new InvalidCellsException(grid.cells().size() + grid.invalid().size(), invalid);
         }
-        return new SweepPlan(spec, grid.cells());
+        return new SweepPlan(spec, grid.cells(), warnings);
     }
 
     /**

@@ -65,6 +65,24 @@ class EvaluateCommandTest {
         return p;
     }
 
+    /**
+     * Weights given by --fitness-weights: a renamed key works with one warning on stderr (not one per seed); an unknown
+     * key is refused at the config path the flag sets, naming the flags as a possible source, not the base config alone.
+     */
+    @Test
+    void fitnessWeightsFromTheFlagWarnOnceAndAreRefusedAtTheFlag(@TempDir Path tmp) throws Exception {
+        List<String> small = List.of("workload.num_requests=60", "deployment.instances=2");
+        Out o = evaluate(EXAMPLE, "throughput:0.5,ttft_p99_ms:0.5", candidate(tmp, GOOD), "native", List.of(1L, 2L), 0,
+                small);
+        assertEquals(0, o.code(), o.err());
+        String warning = "servesim evaluate: warning: fitness_weights: 'throughput' is now named 'throughput_rps'";
+        assertEquals(1, o.err().split(java.util.regex.Pattern.quote(warning), -1).length - 1, o.err());
+        Out bad = evaluate(EXAMPLE, "throughput_rpz:0.5", candidate(tmp, GOOD), "native", List.of(1L), 0, small);
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().startsWith("servesim evaluate: invalid base config " + EXAMPLE + " or flags: fitness_weights:"
+                + " unknown fitness metric 'throughput_rpz'; valid: "), bad.err());
+    }
+
     @Test
     void nativeIsTheEvaluationResultOfEveryRun(@TempDir Path tmp) throws Exception {
         Out o = evaluate(candidate(tmp, GOOD), "native", List.of(1L, 2L));

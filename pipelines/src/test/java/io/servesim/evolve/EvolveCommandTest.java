@@ -63,4 +63,35 @@ class EvolveCommandTest {
         assertTrue(TestPlans.rowsDiffer(out.resolve("generations/*.parquet"), other.resolve("generations/*.parquet")) > 0,
                 "another CMA-ES seed proposes other candidates");
     }
+    /**
+     * A baseline whose runs fail (a routing policy as code that throws) scores 0 on every split; the summary names it
+     * instead of counting it as beaten, and the command exits 1 after writing every output, a second call to the
+     * finished folder too.
+     */
+    @Test
+    void aBaselineThatFailsIsNamedNotBeatenAndTheCommandFails(@TempDir Path tmp) throws Exception {
+        Path source = Files.writeString(tmp.resolve("Broken.java"), """
+                import io.servesim.policy.api.Instances;
+                import io.servesim.policy.api.RequestView;
+                import io.servesim.policy.api.RoutingPolicy;
+
+                public final class Broken implements RoutingPolicy {
+                    @Override
+                    public int route(RequestView request, Instances instances, long nowUs) {
+                        throw new IllegalStateException("broken on purpose");
+                    }
+                }
+                """);
+        String search = TestSearches.small("broken", 1, 1).replace("least-loaded: {routing: {name: least-loaded}}",
+                "broken: {routing: {name: code, params: {source: '" + source + "'}}}");
+        Path file = Files.writeString(tmp.resolve("e.yaml"), search);
+        Path out = tmp.resolve("out");
+        assertEquals(1, Main.execute("evolve", file.toString(), "--output", out.toString()));
+        String summary = Files.readString(out.resolve("summary.txt"));
+        assertTrue(summary.contains("did not finish: broken on the training split: 1 of 1 runs failed"), summary);
+        assertTrue(summary.contains("did not finish: broken on the held-out split: 1 of 1 runs failed"), summary);
+        assertTrue(summary.contains("not compared, runs failed: broken"), summary);
+        assertTrue(Files.exists(out.resolve("best-policy.yaml")) && Files.exists(out.resolve("report.html")));
+        assertEquals(1, Main.execute("evolve", file.toString(), "--output", out.toString()));
+    }
 }

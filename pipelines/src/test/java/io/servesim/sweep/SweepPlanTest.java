@@ -32,4 +32,31 @@ class SweepPlanTest {
                 new Problem("workload.num_requests", "must be >= 1"),
                 new Problem("engine.block_size", "must be a power of 2")), named);
     }
+
+    /**
+     * A cell's warnings ({@code RunPlan#warnings}) are listed once however many cells have them: the renamed fitness
+     * key of the base in both cells once; a warning of one value of the axis with its count, 1 of 2 cells.
+     */
+    @Test
+    void warningsAreListedOnceWithTheirCellCount(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(tmp.resolve("s.yaml"), """
+                name: warned
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline}
+                  fitness_weights: "throughput:1"
+                  workload: {scenario: chat, aggregate_rate: 2, num_requests: 10}
+                axes:
+                  - name: weights
+                    values:
+                      plain: {fitness_weights: "throughput:1"}
+                      renamed-ttft: {fitness_weights: "throughput:1,p99_ttft:1"}
+                seeds: [1]
+                """);
+        SweepPlan plan = SweepPlan.prepare(SweepFile.load(file));
+        List<String> lines = plan.warningLines();
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("fitness_weights: 'throughput' is now named 'throughput_rps'")
+                && !l.contains(" of 2 cells")).count(), lines.toString());
+        assertEquals(1, lines.stream().filter(l -> l.contains("'p99_ttft'") && l.endsWith("(1 of 2 cells)")).count(),
+                lines.toString());
+    }
 }
