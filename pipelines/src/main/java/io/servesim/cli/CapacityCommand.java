@@ -6,6 +6,7 @@ import io.servesim.plan.CapacitySpec;
 import io.servesim.plan.PlanJob;
 import io.servesim.plan.PlanSpec;
 import io.servesim.plan.Slo;
+import io.servesim.sweep.RunnerChoice;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,12 +86,14 @@ public final class CapacityCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return errors.report(e);
         }
+        RunnerChoice runner;
         try {
-            return PlanCommand.print(() -> PlanJob.run(plan, command(), runnerOptions.output, runnerOptions.choice(),
-                    runnerOptions.flags(), System.err), "capacity", "capacity search", System.out, System.err, errors);
+            runner = runnerOptions.choice(); // here, not in the job: a bad runner flag is the flag's error, not the search's
         } catch (ConfigException e) {
             return errors.report(e);
         }
+        return PlanCommand.print(() -> PlanJob.run(plan, command(), runnerOptions.output, runner, runnerOptions.flags(),
+                System.err), "capacity", "capacity search", System.out, System.err, errors);
     }
 
     /** This command as given, without the output flags (the resume command adds its own). */

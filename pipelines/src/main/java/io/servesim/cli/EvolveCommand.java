@@ -6,6 +6,7 @@ import io.servesim.evolve.EvolveJob;
 import io.servesim.evolve.EvolveSpec;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.sweep.RunnerChoice;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -37,6 +38,12 @@ public final class EvolveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ErrorReport errors = Main.errors(spec);
+        RunnerChoice runner;
+        try {
+            runner = runnerOptions.choice(); // a bad runner flag is the flag's error, not the evolve file's
+        } catch (ConfigException e) {
+            return errors.report(e);
+        }
         EvolveSpec search;
         try {
             search = EvolveFile.load(file);
@@ -45,10 +52,9 @@ public final class EvolveCommand implements Callable<Integer> {
         }
         EvolveJob.Run r;
         try {
-            r = EvolveJob.run(search, "evolve " + file, runnerOptions.output, runnerOptions.choice(),
-                    runnerOptions.flags(), System.err);
+            r = EvolveJob.run(search, "evolve " + file, runnerOptions.output, runner, runnerOptions.flags(), System.err);
         } catch (ConfigException e) {
-            return errors.report(ErrorReport.inputAtFault(e, "invalid evolve file " + file), e);
+            return errors.report("invalid evolve file " + file, e);
         } catch (IOException | RuntimeException e) {
             return errors.report(e);
         }

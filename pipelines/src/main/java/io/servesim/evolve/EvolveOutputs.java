@@ -58,8 +58,8 @@ final class EvolveOutputs {
         EvolveRounds.filled(spec, result.best().x()).forEach(bundle::set);
         EvolveRounds.Score held = result.heldOut().get(EvolveRounds.BEST);
         return "# The best candidate of servesim evolve search " + spec.name() + ": " + result.best().label()
-                + ", training fitness " + EvolveSummary.num(result.best().value())
-                + (held == null ? "" : ", held-out fitness " + EvolveSummary.num(held.fitness()))
+                + ", training fitness " + EvolveSummary.fitness(result.best().value())
+                + (held == null ? "" : ", held-out fitness " + EvolveSummary.fitness(held.fitness()))
                 + " (" + spec.fitnessText() + ").\n# A policy bundle: servesim run/sweep/evaluate --policy-config"
                 + " best-policy.yaml\n" + YAML.writeValueAsString(bundle);
     }

@@ -25,7 +25,7 @@ final class EvolveSummary {
                 spec.train().seeds()));
         Evaluated best = r.best();
         sb.append(String.format(Locale.ROOT, "best: %s (generation %d), training fitness %s%n", best.label(),
-                best.generation(), num(best.value())));
+                best.generation(), fitness(best.value())));
         for (int i = 0; i < spec.params().size(); i++) {
             Param p = spec.params().get(i);
             sb.append(String.format(Locale.ROOT, "  %s = %s%s (searched in [%s, %s] from %s)%n", p.name(),
@@ -71,10 +71,15 @@ final class EvolveSummary {
     }
 
     private static String fitness(EvolveRounds.Score s) {
-        return s == null ? "-" : num(s.fitness()) + (s.failed() > 0 ? " (" + s.failed() + " failed)" : "");
+        return s == null ? "-" : fitness(s.fitness()) + (s.failed() > 0 ? " (" + s.failed() + " failed)" : "");
     }
 
-    /** Five decimals (trailing zeros dropped), as the summary shows numbers. */
+    /** A fitness as the summary (and best-policy.yaml's header) shows every one: 4 decimals. */
+    static String fitness(double x) {
+        return String.format(Locale.ROOT, "%.4f", x);
+    }
+
+    /** Five decimals (trailing zeros dropped), as the summary shows a parameter and its bounds. */
     static String num(double x) {
         return String.format(Locale.ROOT, "%.5f", x).replaceAll("0+$", "").replaceAll("\\.$", "");
     }

@@ -85,15 +85,6 @@ public final class ErrorReport {
         err.flush();
     }
 
-    /**
-     * What to call the input at fault in {@code e}: "invalid flag" when every problem is at a command-line flag
-     * ({@code --fitness-weights}), else {@code otherwise} (the file the command read).
-     */
-    public static String inputAtFault(RuntimeException e, String otherwise) {
-        return e instanceof ConfigException ce && !ce.problems().isEmpty()
-                && ce.problems().stream().allMatch(p -> p.path().startsWith("--")) ? "invalid flag" : otherwise;
-    }
-
     /** Prints a warning: something the run will do that the user may not expect (a renamed key, a cost left null). */
     public void warning(String text) {
         err.println("servesim " + command + ": warning: " + text);
