@@ -136,7 +136,9 @@ public final class ConfigOptions {
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
         kindsWithParamFlags().forEach(kind -> policyAsMapping(tree, kind));
-        boolean defaulted = SimConfigLoader.addDefaultWorkload(tree);
+        // a --set that gives the workload its own shape (a scenario, a trace, clients, stages) replaces the default
+        // rather than editing it: the default's chat keys (its Poisson arrival) are not the other scenario's
+        boolean defaulted = sets.stream().noneMatch(ConfigOptions::shapesWorkload) && SimConfigLoader.addDefaultWorkload(tree);
         ObjectNode withSets = tree.deepCopy();
         sets.forEach(s -> Overrides.apply(withSets, s));
         JsonNode finalWorkload = withSets.get("workload");
@@ -154,6 +156,18 @@ public final class ConfigOptions {
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
         return new Tree(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
+    }
+
+    /** Whether a {@code --set} gives the workload its shape: its scenario, trace, clients or stages. */
+    private static boolean shapesWorkload(String set) {
+        String key = set.substring(0, Math.max(0, set.indexOf('='))).trim();
+        for (String shape : List.of("scenario", "trace", "clients", "stages")) {
+            String path = "workload." + shape;
+            if (key.equals(path) || key.startsWith(path + ".") || key.startsWith(path + "[")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
