@@ -60,10 +60,13 @@ public final class ReadFailure {
         return kept.isEmpty() ? "syntax error" : kept;
     }
 
-    /** Why {@code file} cannot be opened ({@code no such file}, {@code not readable}), or null if it can. */
+    /** Why {@code file} cannot be read as a file ({@code no such file}, {@code is a directory}, {@code not readable}), or null. */
     public static String unreadable(Path file) {
         if (!Files.exists(file)) {
             return "no such file";
+        }
+        if (Files.isDirectory(file)) {
+            return "is a directory";
         }
         return Files.isReadable(file) ? null : "not readable";
     }

@@ -1,7 +1,9 @@
 package io.servesim.workload.trace;
 
+import io.servesim.config.Durations;
 import io.servesim.rng.PartitionedRng;
 import io.servesim.workload.TraceFormatException;
+import io.servesim.workload.WorkloadSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,6 +38,8 @@ public abstract class TraceReader implements AutoCloseable {
     private long lineNo;
     private long skipped;
     private long lastTimestampUs = Long.MIN_VALUE;
+    /** The first timestamp a row gave, from which the replay counts arrivals; {@link TraceRow#NO_TIMESTAMP} before. */
+    private long firstTimestampUs = TraceRow.NO_TIMESTAMP;
 
     /** Opens {@code path}; {@code header} (or null for none) must be its first line, ignoring case and spaces. */
     protected TraceReader(Path path, Options options, String header) {
@@ -70,6 +74,7 @@ public abstract class TraceReader implements AutoCloseable {
             }
             try {
                 TraceRow row = parse(line, lineNo);
+                checkSimulatedTime(row);
                 if (options.timestampsRequired() && row.timestampUs() != TraceRow.NO_TIMESTAMP) {
                     if (row.timestampUs() < lastTimestampUs) {
                         throw new BadLine("timestamp " + row.timestampUs() + " us is before the previous line's "
@@ -84,6 +89,25 @@ public abstract class TraceReader implements AutoCloseable {
                 }
                 skipped++;
             }
+        }
+    }
+
+    /**
+     * A row must arrive within {@link Durations#MAX_US} of the trace's first timestamp, and a follow-up's delay be at
+     * most that ({@link WorkloadSettings#SIMULATED_TIME}): the replay counts arrivals from the first timestamp on the
+     * microsecond clock, which a later one would overflow. Timestamps are never negative, so the span cannot overflow.
+     */
+    private void checkSimulatedTime(TraceRow row) throws BadLine {
+        if (row.timestampUs() != TraceRow.NO_TIMESTAMP) {
+            if (firstTimestampUs == TraceRow.NO_TIMESTAMP) {
+                firstTimestampUs = row.timestampUs();
+            } else if (row.timestampUs() - firstTimestampUs > Durations.MAX_US) {
+                throw new BadLine("timestamp " + row.timestampUs() + " us is " + (row.timestampUs() - firstTimestampUs)
+                        + " us after the first line's; arrivals must be " + WorkloadSettings.SIMULATED_TIME);
+            }
+        }
+        if (row.delayUs() > Durations.MAX_US) {
+            throw new BadLine("delay " + row.delayUs() + " us: must be " + WorkloadSettings.SIMULATED_TIME);
         }
     }
 
