@@ -90,7 +90,7 @@ final class HfConfig {
         return new ModelArchitecture(name, field("model_type").asText(""), layers, hidden, vocab,
                 field("tie_word_embeddings").asBoolean(false), contextLength(),
                 dtypeBytes, dtypeBytes, weightBytesPerParam(dtypeBytes), attention(heads, kvHeads, headDim),
-                feedForward(layers), vision());
+                feedForward(layers), vision(), optional("num_nextn_predict_layers", 0));
     }
 
     /**

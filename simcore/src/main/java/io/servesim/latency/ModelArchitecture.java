@@ -28,18 +28,20 @@ package io.servesim.latency;
  * @param feedForward           MLP / MoE shape
  * @param vision                the vision encoder ({@code vision_config}), or null for a text-only model or a vision
  *                              config of another layout
+ * @param mtpLayers             multi-token-prediction layers the checkpoint carries ({@code num_nextn_predict_layers}:
+ *                              DeepSeek-V3, GLM-4.5 and others; 0 without), which vLLM's {@code method: mtp} drafts with
  */
 public record ModelArchitecture(String name, String modelType, int layers, int hiddenSize, int vocabSize,
                                 boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes, int kvDtypeBytes,
                                 double weightBytesPerParam, Attention attention, FeedForward feedForward,
-                                VisionEncoder vision) {
+                                VisionEncoder vision, int mtpLayers) {
 
     /** A text-only architecture. */
     public ModelArchitecture(String name, String modelType, int layers, int hiddenSize, int vocabSize,
                              boolean tieWordEmbeddings, ContextLength contextLength, int dtypeBytes, int kvDtypeBytes,
                              double weightBytesPerParam, Attention attention, FeedForward feedForward) {
         this(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength, dtypeBytes, kvDtypeBytes,
-                weightBytesPerParam, attention, feedForward, null);
+                weightBytesPerParam, attention, feedForward, null, 0);
     }
 
     /**
@@ -157,13 +159,13 @@ public record ModelArchitecture(String name, String modelType, int layers, int h
      */
     public ModelArchitecture withKvCacheBytes(int bytes) {
         return new ModelArchitecture(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength,
-                dtypeBytes, bytes, weightBytesPerParam, attention, feedForward, vision);
+                dtypeBytes, bytes, weightBytesPerParam, attention, feedForward, vision, mtpLayers);
     }
 
     /** This architecture with its linear layers' weights at {@code bytes} per weight (vLLM's {@code --quantization fp8}: 1). */
     public ModelArchitecture withWeightBytes(double bytes) {
         return new ModelArchitecture(name, modelType, layers, hiddenSize, vocabSize, tieWordEmbeddings, contextLength,
-                dtypeBytes, kvDtypeBytes, bytes, attention, feedForward, vision);
+                dtypeBytes, kvDtypeBytes, bytes, attention, feedForward, vision, mtpLayers);
     }
 
     /** KV-cache bytes per token over the whole model and TP group: 2 x layers x kvHeads x headDim x dtype (MLA: layers x latent x dtype). */

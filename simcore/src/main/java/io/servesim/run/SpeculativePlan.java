@@ -85,6 +85,13 @@ record SpeculativePlan(LatencyModel latency, double weightBytesPerGpu, long kvBy
                             + keys.deployment() + ".model must be a bundled model or a config.json; valid without one: ngram"));
                     return null;
                 }
+                if (s.method() == SpecDecodeConfig.Method.MTP && arch.mtpLayers() == 0) {
+                    // vLLM drafts with the checkpoint's own MTP layers (SpeculativeConfig reads num_nextn_predict_layers)
+                    problems.add(new ConfigException.Problem(keys.engine("speculative.method"), "mtp needs the target's own"
+                            + " multi-token-prediction layers, and " + arch.name() + " has none (its config.json has no"
+                            + " num_nextn_predict_layers); valid for it: eagle, draft, ngram"));
+                    return null;
+                }
                 return new SpeculativePlan(new SpeculativeLatency(target, SpeculativeLatency.Drafter.DECODER_LAYER, s.k(),
                         arch.layers(), null, label + " (one decoder layer of " + arch.name() + " and its LM head per draft"
                         + " token)"), arch.weightBytes() / arch.layers() / tp, arch.kvBytesPerTokenPerGpu(tp) / arch.layers());
