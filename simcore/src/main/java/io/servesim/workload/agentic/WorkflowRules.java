@@ -127,7 +127,11 @@ final class WorkflowRules {
         return ok;
     }
 
-    /** Steps on or after a cycle (Kahn's algorithm leaves them unvisited), in declaration order. */
+    /**
+     * Steps on a cycle, in declaration order: Kahn's algorithm leaves the steps on or after a cycle unvisited; of those,
+     * repeatedly dropping any with no unvisited child removes the ones merely downstream of a cycle (a step that
+     * depends on a self-dependent one), leaving the cycles (and steps between two of them).
+     */
     private static List<Integer> cyclicSteps(List<List<Integer>> parents, List<List<Integer>> children) {
         int n = parents.size();
         int[] pending = new int[n];
@@ -145,13 +149,26 @@ final class WorkflowRules {
                 }
             }
         }
-        List<Integer> left = new ArrayList<>();
+        boolean[] left = new boolean[n];
         for (int i = 0; i < n; i++) {
-            if (pending[i] > 0) {
-                left.add(i);
+            left[i] = pending[i] > 0;
+        }
+        for (boolean dropped = true; dropped; ) {
+            dropped = false;
+            for (int i = 0; i < n; i++) {
+                if (left[i] && children.get(i).stream().noneMatch(c -> left[c])) {
+                    left[i] = false;
+                    dropped = true;
+                }
             }
         }
-        return left;
+        List<Integer> onCycle = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (left[i]) {
+                onCycle.add(i);
+            }
+        }
+        return onCycle;
     }
 
     private static boolean loopShape(ConfigNode a, List<ConfigNode> nodes, List<List<Integer>> parents,

@@ -121,6 +121,15 @@ class AgenticBinderTest {
                   - {id: c, type: llm_call, depends_on: [b], %s}
                 """.formatted(LLM, LLM, LLM)), "workload.clients[1].agentic.steps[1].depends_on: dependency cycle among "
                 + "steps b, c (only dependencies between loop.over steps that point back in its order are loop-back edges)");
+        // a self-dependency is a cycle of one step: the step downstream of it (d depends on c) is not on it
+        assertProblem(problems("""
+                workflow: w
+                steps:
+                  - {id: a, type: llm_call, %s}
+                  - {id: c, type: llm_call, depends_on: [a, c], %s}
+                  - {id: d, type: llm_call, depends_on: [c], %s}
+                """.formatted(LLM, LLM, LLM)), "workload.clients[1].agentic.steps[1].depends_on: dependency cycle among "
+                + "steps c (only dependencies between loop.over steps that point back in its order are loop-back edges)");
         // reason depends on observe: a loop-back edge (observe comes later in loop.over), so this binds.
         Yaml.generator(workload("""
                 workflow: w
