@@ -46,6 +46,11 @@ final class ClientBinder {
             c.problem(c.pathOf("id"), "must use only letters, digits, _ . - (it names the client's random streams), got '" + id + "'");
         }
         String tenant = c.get(ClientSettings.TENANT_ID);
+        if (tenant != null && tenant.isBlank()) {
+            // it keys the per-tenant breakdown and fairness: a blank one is a tenant no one can name
+            c.problem(c.pathOf(ClientSettings.TENANT_ID.key()), "must not be empty (it names the tenant in"
+                    + " cluster.by_tenant); leave it out for the tenant 'default'");
+        }
         String slo = c.get(ClientSettings.SLO_CLASS);
         double fraction = c.get(ClientSettings.RATE_FRACTION);
         ArrivalSpec arrival = ArrivalBinder.bind(c.child("arrival"), baseDir);
