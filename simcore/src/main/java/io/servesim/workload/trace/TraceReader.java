@@ -75,6 +75,10 @@ public abstract class TraceReader implements AutoCloseable {
             try {
                 TraceRow row = parse(line, lineNo);
                 checkSimulatedTime(row);
+                if (row.outputTokens() < 1) {
+                    // as a workload's lengths: vLLM serves max_tokens >= 1, and a request without output has no TTFT
+                    throw new BadLine("output length " + row.outputTokens() + ": a request generates at least 1 token");
+                }
                 if (options.timestampsRequired() && row.timestampUs() != TraceRow.NO_TIMESTAMP) {
                     if (row.timestampUs() < lastTimestampUs) {
                         throw new BadLine("timestamp " + row.timestampUs() + " us is before the previous line's "
