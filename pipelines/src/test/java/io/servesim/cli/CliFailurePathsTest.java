@@ -118,12 +118,20 @@ class CliFailurePathsTest {
 
     @Test
     void runnerFailuresAreOneLineWithoutClassNamesUnlessDebug() throws Exception {
-        Files.createDirectory(tmp.resolve("adir"));
+        // a trace that turns out unreadable while the run reads it, past the lines validation checks: bytes that are
+        // not UTF-8 on line 152
+        StringBuilder csv = new StringBuilder("arrival_us,input_tokens,output_tokens\n");
+        for (int i = 0; i < 150; i++) {
+            csv.append(i * 1000).append(",100,10\n");
+        }
+        Path trace = tmp.resolve("late.csv");
+        Files.writeString(trace, csv);
+        Files.write(trace, new byte[] {(byte) 0xff, (byte) 0xfe, '\n'}, java.nio.file.StandardOpenOption.APPEND);
         Path cfg = Files.writeString(tmp.resolve("dir.yaml"), "deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}\n"
-                + "workload: {trace: {format: csv, path: adir}}\n");
+                + "workload: {trace: {format: csv, path: late.csv}}\n");
         CliRun.Result r = CliRun.exec("run", "-c", cfg.toString());
         assertEquals(ExitCode.RUNTIME_ERROR, r.code(), r.err());
-        assertTrue(r.err().startsWith("servesim run: cannot read trace " + tmp.resolve("adir")), r.err());
+        assertTrue(r.err().startsWith("servesim run: cannot read trace " + trace), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertFalse(CLASS_NAME.matcher(r.err()).find(), r.err());
         CliRun.Result debug = CliRun.exec("--debug", "run", "-c", cfg.toString());
