@@ -113,23 +113,20 @@ class AgenticBinderTest {
 
     @Test
     void rule1AcyclicIgnoringLoopBackEdges() {
-        assertProblem(problems("""
-                workflow: w
-                steps:
-                  - {id: a, type: llm_call, %s}
-                  - {id: b, type: llm_call, depends_on: [a, c], %s}
-                  - {id: c, type: llm_call, depends_on: [b], %s}
-                """.formatted(LLM, LLM, LLM)), "workload.clients[1].agentic.steps[1].depends_on: dependency cycle among "
-                + "steps b, c (only dependencies between loop.over steps that point back in its order are loop-back edges)");
-        // a self-dependency is a cycle of one step: the step downstream of it (d depends on c) is not on it
-        assertProblem(problems("""
-                workflow: w
-                steps:
-                  - {id: a, type: llm_call, %s}
-                  - {id: c, type: llm_call, depends_on: [a, c], %s}
-                  - {id: d, type: llm_call, depends_on: [c], %s}
-                """.formatted(LLM, LLM, LLM)), "workload.clients[1].agentic.steps[1].depends_on: dependency cycle among "
-                + "steps c (only dependencies between loop.over steps that point back in its order are loop-back edges)");
+        // {second and third steps' dependencies, the steps named on the cycle}: b and c depend on each other; a
+        // self-dependency is a cycle of one step, and the step downstream of it (d depends on c) is not on it
+        String[][] cases = {{"b", "[a, c]", "c", "[b]", "b, c"}, {"c", "[a, c]", "d", "[c]", "c"}};
+        for (String[] c : cases) {
+            assertProblem(problems("""
+                    workflow: w
+                    steps:
+                      - {id: a, type: llm_call, %s}
+                      - {id: %s, type: llm_call, depends_on: %s, %s}
+                      - {id: %s, type: llm_call, depends_on: %s, %s}
+                    """.formatted(LLM, c[0], c[1], LLM, c[2], c[3], LLM)), "workload.clients[1].agentic.steps[1].depends_on:"
+                    + " dependency cycle among steps " + c[4] + " (only dependencies between loop.over steps that point"
+                    + " back in its order are loop-back edges)");
+        }
         // reason depends on observe: a loop-back edge (observe comes later in loop.over), so this binds.
         Yaml.generator(workload("""
                 workflow: w
