@@ -249,10 +249,11 @@ public final class Engine {
 
     /** QUEUED: drop guards, then the wait queue; wakes an idle engine. */
     public void onQueued(Request r, long nowUs) {
-        if (r.enqueueUs < 0) {
+        if (r.enqueueUs < 0 || r.enqueueUs > nowUs) {
             // vLLM's busy loop reads its input queue between steps (EngineCoreProc.run_busy_loop: _process_input_queue,
             // then _process_engine_step), and Scheduler.add_request records QUEUED then: at the end of the step executing
-            // now, if one is. A request moved here by a drain keeps its first enqueue time.
+            // now, if one is. A request moved here by a drain keeps its first enqueue time if that intake had happened;
+            // moved before its first engine's step ended, it never entered that scheduler and enters this one's.
             r.enqueueUs = Math.max(nowUs, busyUntilUs);
         }
         DropReason reason = unservable(r);
