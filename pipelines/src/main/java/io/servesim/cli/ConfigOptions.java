@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
  * settings catalog and the policy registries.
  */
 public final class ConfigOptions {
-    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128 (repeatable).")
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "Override any config value, e.g. engine.max_num_seqs=128; PATH=null removes the key (repeatable).")
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--gpus", paramLabel = "FILE", description = "deployment.gpus: GPU rows in gpus.yaml's format (datasheet"

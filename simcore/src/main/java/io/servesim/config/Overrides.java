@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  * Applies {@code path=value} overrides ({@code --set engine.max_num_seqs=128},
  * {@code --set workload.clients[1].rate_fraction=0.3}) to a config tree before binding. Values are
  * parsed as YAML scalars or flow collections, so {@code 128} is a number and {@code [1,2]} a list.
- * Missing intermediate mappings are created; list indexes must exist.
+ * Missing intermediate mappings are created; list indexes must exist. An override to {@code null} removes the key
+ * ({@code --set engine.block_size=null} before {@code --set engine.kind=sglang}, whose engine has no block size), as a
+ * null in a config reads as the key left out.
  */
 public final class Overrides {
     private static final ObjectMapper YAML = StrictJson.yaml();
@@ -43,7 +45,7 @@ public final class Overrides {
             throw new ConfigException(path, "value '" + text + "' is not valid YAML" + (column > 0 ? " (column " + column + ")" : "")
                     + ": " + ReadFailure.parserMessage(e));
         }
-        set(root, path, value == null || value.isMissingNode() ? YAML.nullNode() : value);
+        set(root, path, value == null || value.isMissingNode() ? YAML.nullNode() : value, true);
     }
 
     /**
@@ -51,6 +53,11 @@ public final class Overrides {
      * key's aliases ({@link Aliases}) where the mapping writes the setting under another name.
      */
     public static void set(ObjectNode root, String path, JsonNode value) {
+        set(root, path, value, false);
+    }
+
+    /** {@link #set}; with {@code nullUnsets}, a null value removes the key instead of writing null. */
+    private static void set(ObjectNode root, String path, JsonNode value, boolean nullUnsets) {
         String[] parts = path.split("\\.");
         JsonNode cur = root;
         StringBuilder at = new StringBuilder();
@@ -74,7 +81,9 @@ public final class Overrides {
                 if (last) {
                     // the override replaces the setting, whichever of its names the config wrote it under
                     Aliases.names(key).forEach(obj::remove);
-                    obj.set(key, value);
+                    if (!(nullUnsets && value.isNull())) {
+                        obj.set(key, value);
+                    }
                     return;
                 }
                 JsonNode next = obj.get(key);

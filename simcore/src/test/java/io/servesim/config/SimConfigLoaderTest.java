@@ -87,6 +87,28 @@ class SimConfigLoaderTest {
         assertThrows(ConfigException.class, () -> Overrides.apply(tree, "no-equals-sign"));
     }
 
+    /**
+     * An override to null unsets the key: the file's vLLM-only block_size can be taken out when the command line
+     * switches the engine to the SGLang core, which refuses it.
+     */
+    @Test
+    void anOverrideToNullUnsetsTheKey() throws Exception {
+        ObjectNode tree = (ObjectNode) YAML.readTree("""
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}
+                engine: {block_size: 16}
+                workload: {scenario: chat, num_requests: 10}
+                """);
+        ObjectNode sglang = tree.deepCopy();
+        Overrides.apply(sglang, "engine.kind=sglang");
+        ConfigException e = assertThrows(ConfigException.class, () -> SimConfigLoader.bind(sglang, Path.of(".")));
+        assertTrue(e.getMessage().contains("engine.block_size: is a setting of the vllm engine core"), e.getMessage());
+        Overrides.apply(tree, "engine.block_size=null");
+        Overrides.apply(tree, "engine.kind=sglang");
+        assertTrue(tree.at("/engine/block_size").isMissingNode());
+        assertEquals("sglang", tree.at("/engine/kind").asText());
+        SimConfigLoader.bind(tree, Path.of("."));
+    }
+
     @Test
     void bindsClusterSloAndFitness() throws Exception {
         SimConfig c = bind("""
