@@ -6,6 +6,7 @@ import io.servesim.evolve.EvolveJob;
 import io.servesim.evolve.EvolveSpec;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.sweep.RoundsLayout;
 import io.servesim.sweep.RunnerChoice;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -68,8 +69,8 @@ public final class EvolveCommand implements Callable<Integer> {
         System.out.print(r.summary());
         if (!r.unfinished().isEmpty()) {
             System.err.println("servesim evolve: the comparison is incomplete, runs failed: " + String.join("; ",
-                    r.unfinished()) + " (error rows under " + r.dir().resolve(io.servesim.sweep.RoundsLayout.ROUNDS) + "/*/errors/; every output is"
-                    + " written)");
+                    r.unfinished()) + " (error rows under " + r.dir().resolve(RoundsLayout.ROUNDS) + "/*/errors/;"
+                    + " every output is written)");
             return ExitCode.RUNTIME_ERROR;
         }
         return ExitCode.OK;
