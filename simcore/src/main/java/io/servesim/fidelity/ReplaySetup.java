@@ -4,6 +4,7 @@ import io.servesim.config.ConfigException;
 import io.servesim.engine.EngineConfig;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.ExpertParallelModel;
+import io.servesim.latency.CudaGraphSizes;
 import io.servesim.latency.ExpertParallelStep;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.GpuSpec;
@@ -142,7 +143,8 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
                     + " is one engine's); valid for data_parallel_size " + ranks + " with enable_expert_parallel: roofline,"
                     + " profiled");
         }
-        return sim.withExpertParallel(new ExpertParallelStep(m, ranks, gpu.interconnect(), 1.0));
+        return sim.withExpertParallel(new ExpertParallelStep(m, ranks, gpu.interconnect(), 1.0,
+                CudaGraphSizes.vllmDefault(engine.maxNumSeqs(), engine.maxNumBatchedTokens())));
     }
 
     /** The same deployment and GPU with another latency model. */

@@ -8,17 +8,18 @@ package io.servesim.latency;
 public interface ExpertParallelModel extends LatencyModel {
     /**
      * Microseconds one rank's step takes in a lockstep group: its own step {@code own} (empty for an idle rank's dummy
-     * batch) with its dense operators run at {@code paddedTokens} (vLLM pads every data-parallel rank's batch to the
-     * group's largest), without routed experts, plus {@code sharedUs}, the MoE layers' routed experts and collectives,
-     * which every rank waits for alike.
+     * batch) with its dense operators run at {@code runTokens} (its own, or the group's padded count when vLLM pads
+     * every data-parallel rank's batch to the largest), without routed experts, plus {@code sharedUs}, the MoE layers'
+     * routed experts and collectives, which every rank waits for alike.
      */
-    double rankStepUs(StepShape own, long paddedTokens, double sharedUs);
+    double rankStepUs(StepShape own, long runTokens, double sharedUs);
 
     /**
-     * Microseconds of one MoE layer's routed experts on the busiest of {@code ep} ranks when every rank runs
-     * {@code paddedTokens}: a rank of {@code load} times the mean rank's token-expert pairs (1: a balanced gate).
+     * Microseconds of one MoE layer's routed experts on the busiest of {@code ep} ranks when the ranks run
+     * {@code tokensPerRank} on average (ep x tokensPerRank tokens gathered): a rank of {@code load} times the mean
+     * rank's token-expert pairs (1: a balanced gate).
      */
-    double expertBlockUs(long paddedTokens, int ep, double load);
+    double expertBlockUs(double tokensPerRank, int ep, double load);
 
     /** The served model (its MoE layers, hidden size, experts and dtype). */
     ModelArchitecture architecture();

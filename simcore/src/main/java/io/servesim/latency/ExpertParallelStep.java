@@ -9,21 +9,25 @@ import java.util.Locale;
  * dispatches every rank's tokens to the experts' ranks and combines the outputs back, so no rank passes a MoE layer
  * before every rank reached it. A rank without requests runs a dummy batch meanwhile (vLLM's
  * {@code DPEngineCoreProc}: {@code execute_dummy_batch} while the coordinator's wave is running,
- * {@code vllm/v1/engine/core.py}), and vLLM pads every rank's batch to the group's largest token count
- * ({@code vllm/v1/worker/dp_utils.py coordinate_batch_across_dp}; LLMServingSim @ 5daddb2
- * {@code serving/__main__.py _pad_batch_to_max} does the same). Per step, with T the padded token count:
+ * {@code vllm/v1/engine/core.py}). Before every step the ranks agree on their token counts
+ * ({@code vllm/v1/worker/dp_utils.py coordinate_batch_across_dp}): when every rank's step runs a CUDA graph (its tokens
+ * at most the largest captured size, {@link CudaGraphSizes}), every rank's batch is padded to the largest of their
+ * graphs' sizes; when any rank's step is too large for a graph, no rank is padded (vllm-project/vllm#34102, in vLLM
+ * 0.16 and later: "only enable DP padding if this specific batch/step is using cudagraphs"). LLMServingSim @ 5daddb2
+ * pads always ({@code serving/__main__.py _pad_batch_to_max}). Per step, with T the padded token count, or each rank
+ * at its own tokens n_i (an idle rank's dummy batch one token) and T their mean when unpadded:
  * <pre>
- * step_us   = max over ranks of rank_us(own batch, T) + shared_us     (the slowest rank sets the step)
- * rank_us   = the rank's operators at T tokens, attention over its own requests ({@link ExpertParallelModel})
- * shared_us = MoE layers x (routed experts at T on the busiest rank + all-gather + reduce-scatter)
+ * step_us   = max over ranks of rank_us(own batch, T or n_i) + shared_us     (the slowest rank sets the step)
+ * rank_us   = the rank's operators at T (or n_i) tokens, attention over its own requests ({@link ExpertParallelModel})
+ * shared_us = MoE layers x (routed experts of ep x T gathered tokens on the busiest rank + all-gather + reduce-scatter)
  * all-gather     of ep x T tokens x (hidden + experts) x dtype bytes  (hidden states and router logits)
  * reduce-scatter of ep x T tokens x hidden x dtype bytes
  * </pre>
  * The dispatch and combine are those of vLLM's default all-to-all backend, {@code allgather_reducescatter}, priced over
  * the GPUs' interconnect by {@link GatherScatter}; their per-token sizes are LLMServingSim's
- * ({@code serving/core/trace_generator.py _emit_moe_block}). The dummy batch of an idle rank is one token padded to T
- * without attention: with its dense operators at T it costs the busy ranks' dense work, so an idle rank never sets the
- * step unless every rank's attention is cheaper than nothing.
+ * ({@code serving/core/trace_generator.py _emit_moe_block}); unpadded, they are NCCL's all-gather-v and reduce-scatter-v
+ * of the ranks' own counts, priced at their total. The dummy batch of an idle rank is one token without attention,
+ * padded to T or not: it never costs more than a busy rank's step.
  *
  * <p>Expert load: with balancedness b (vLLM EPLB's measure, the mean tokens per EP rank over the busiest rank's:
  * {@code EplbState.step} with {@code log_balancedness}, {@code vllm/distributed/eplb/eplb_state.py} at
@@ -37,6 +41,7 @@ public final class ExpertParallelStep {
     private final int ep;
     private final int moeLayers;
     private final GatherScatter collective;
+    private final CudaGraphSizes graphs;
     private final double dispatchBytesPerToken;
     private final double combineBytesPerToken;
     /** The busiest rank's token-expert pairs over the mean rank's: 1 / balancedness. */
@@ -47,8 +52,10 @@ public final class ExpertParallelStep {
      * @param ep    expert-parallel ranks (data-parallel ranks x TP; at least 2)
      * @param link  the GPUs' interconnect
      * @param balancedness the mean expert load per rank over the busiest rank's, in (0, 1] (1: balanced)
+     * @param graphs the sizes each rank captured CUDA graphs for
      */
-    public ExpertParallelStep(ExpertParallelModel model, int ep, Interconnect link, double balancedness) {
+    public ExpertParallelStep(ExpertParallelModel model, int ep, Interconnect link, double balancedness,
+                              CudaGraphSizes graphs) {
         if (!(balancedness > 0 && balancedness <= 1)) {
             throw new IllegalArgumentException("balancedness must be in (0, 1], was " + balancedness);
         }
@@ -58,6 +65,7 @@ public final class ExpertParallelStep {
         this.ep = ep;
         this.moeLayers = arch.feedForward().moeLayers();
         this.collective = new GatherScatter(link, ep);
+        this.graphs = graphs;
         this.dispatchBytesPerToken = (double) (arch.hiddenSize() + arch.feedForward().experts()) * arch.dtypeBytes();
         this.combineBytesPerToken = (double) arch.hiddenSize() * arch.dtypeBytes();
     }
@@ -67,24 +75,34 @@ public final class ExpertParallelStep {
      * when no rank has requests (the group does not step).
      */
     public long stepTimeUs(StepShape[] ranks, StepShape empty) {
+        boolean graphed = true;
         long padded = 1;
+        long total = 0;
         for (StepShape s : ranks) {
-            if (s != null) {
-                padded = Math.max(padded, s.totalTokens());
-            }
+            long tokens = ownTokens(s);
+            total += tokens;
+            long size = graphs.paddedTokens(tokens);
+            graphed &= size != CudaGraphSizes.EAGER;
+            padded = Math.max(padded, size);
         }
-        double shared = moeLayers * (model.expertBlockUs(padded, ep, load) + collectivesUs(padded));
+        double perRank = graphed ? padded : (double) total / ranks.length;
+        double shared = moeLayers * (model.expertBlockUs(perRank, ep, load) + collectivesUs(perRank * ranks.length));
         double slowest = 0;
         for (StepShape s : ranks) {
-            slowest = Math.max(slowest, model.rankStepUs(s == null ? empty : s, padded, shared));
+            slowest = Math.max(slowest, model.rankStepUs(s == null ? empty : s, graphed ? padded : ownTokens(s), shared));
         }
         return Math.max(1L, Math.round(slowest));
     }
 
-    /** One MoE layer's dispatch (all-gather) and combine (reduce-scatter) when every rank runs {@code paddedTokens}. */
-    double collectivesUs(long paddedTokens) {
-        double gathered = (double) ep * paddedTokens;
-        return collective.timeUs(gathered * dispatchBytesPerToken) + collective.timeUs(gathered * combineBytesPerToken);
+    /** The tokens a rank runs unpadded: its batch's, or the dummy batch's one. */
+    private static long ownTokens(StepShape s) {
+        return s == null ? 1 : Math.max(1, s.totalTokens());
+    }
+
+    /** One MoE layer's dispatch (all-gather) and combine (reduce-scatter) of {@code gatheredTokens} over the ranks. */
+    double collectivesUs(double gatheredTokens) {
+        return collective.timeUs(gatheredTokens * dispatchBytesPerToken)
+                + collective.timeUs(gatheredTokens * combineBytesPerToken);
     }
 
     /** Expert-parallel ranks. */
@@ -95,7 +113,8 @@ public final class ExpertParallelStep {
     /** One line for summaries. */
     public String describe() {
         return String.format(Locale.ROOT, "expert parallel over %d ranks in lockstep (%s per rank; all-gather/reduce-scatter"
-                + " dispatch over NCCL; %s)", ep, model.describe(), load == 1.0 ? "balanced expert load"
+                + " dispatch over NCCL; ranks padded to one CUDA graph's size when every rank's step has one, up to %d"
+                + " tokens; %s)", ep, model.describe(), graphs.largest(), load == 1.0 ? "balanced expert load"
                 : String.format(Locale.ROOT, "expert load balancedness %.2f: the busiest rank's experts take %.2f x the"
                 + " mean", 1.0 / load, load));
     }

@@ -155,32 +155,32 @@ public final class ProfiledModel implements ExpertParallelModel {
     }
 
     /**
-     * Expert parallelism: the rank's tables at the padded {@code tokens}, its per-sequence layers at its sequences plus
-     * the padding's tokens (each padded token a dummy decode with a logit, as LLMServingSim's {@code _build_batch_ctx}
-     * counts {@code lm_head_len}), attention over its own requests; then the shared MoE part.
+     * Expert parallelism: the rank's tables at the {@code runTokens} it runs, its per-sequence layers at its sequences
+     * plus any padding's tokens (each padded token a dummy decode with a logit, as LLMServingSim's
+     * {@code _build_batch_ctx} counts {@code lm_head_len}), attention over its own requests; then the shared MoE part.
      */
     @Override
-    public double rankStepUs(StepShape own, long paddedTokens, double sharedUs) {
-        double seqs = Math.max(1, own.batchSize() + paddedTokens - own.totalTokens());
-        return layersUs(own, Math.max(1, paddedTokens), seqs, 0) + sharedUs;
+    public double rankStepUs(StepShape own, long runTokens, double sharedUs) {
+        double seqs = Math.max(1, own.batchSize() + runTokens - own.totalTokens());
+        return layersUs(own, Math.max(1, runTokens), seqs, 0) + sharedUs;
     }
 
     /**
      * LLMServingSim's balanced gate over {@code ep} ranks ({@code serving/core/gate_function.py _balanced_route_ep}
-     * @ 5daddb2, called with the rank's padded token count T): a rank computes the tokens that picked at least one of
+     * @ 5daddb2, called with the rank's padded token count T; unpadded ranks at their mean): a rank computes the tokens that picked at least one of
      * its experts, {@code round(T x (1 - ((ep - 1) / ep)^k))}, on {@code min(round(T x k / ep), E / ep)} of its experts,
      * looked up in the TP 1 MoE table as its {@code _lookup_moe} does.
      */
     @Override
-    public double expertBlockUs(long paddedTokens, int ep, double load) {
+    public double expertBlockUs(double tokensPerRank, int ep, double load) {
         if (moe == null) {
             return 0;
         }
         // LLMServingSim's balanced gate, the busiest rank's tokens and activated experts scaled by the load (at most every
         // gathered token, and every expert of the rank)
-        long local = Math.min((long) ep * paddedTokens,
-                Math.round(paddedTokens * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)) * load));
-        long activated = Math.min(Math.round((double) paddedTokens * expertsPerToken / ep * load), Math.max(1, experts / ep));
+        long local = Math.min(Math.round(ep * tokensPerRank),
+                Math.round(tokensPerRank * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)) * load));
+        long activated = Math.min(Math.round(tokensPerRank * expertsPerToken / ep * load), Math.max(1, experts / ep));
         return local <= 0 ? 0 : moesPerLayer * moe.timeUs(local, Math.max(1, activated));
     }
 

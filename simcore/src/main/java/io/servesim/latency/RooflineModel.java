@@ -321,30 +321,31 @@ public final class RooflineModel implements ExpertParallelModel {
     }
 
     /**
-     * Expert parallelism: the rank's GPU work at the padded {@code tokens} (its LM head at its sequences plus the
+     * Expert parallelism: the rank's GPU work at the {@code runTokens} it runs (its LM head at its sequences plus any
      * padding's dummy tokens, attention over its own requests) plus the shared MoE part, against its CPU work, which
      * async scheduling overlaps as on one engine.
      */
     @Override
-    public double rankStepUs(StepShape own, long paddedTokens, double sharedUs) {
-        long seqs = Math.max(1, own.batchSize() + paddedTokens - own.totalTokens());
-        return Math.max(gpuUs(own, paddedTokens, seqs, false) + sharedUs, cpuUs(own));
+    public double rankStepUs(StepShape own, long runTokens, double sharedUs) {
+        long seqs = Math.max(1, own.batchSize() + runTokens - own.totalTokens());
+        return Math.max(gpuUs(own, runTokens, seqs, false) + sharedUs, cpuUs(own));
     }
 
     /**
-     * One MoE layer's routed experts on one of {@code ep} ranks: the dispatch gathers ep x T tokens into the rank's fused
-     * MoE ({@link FusedMoe}, over its E / ep experts), of whose ep x T x k expert choices (uniform routing, as on one GPU)
-     * this rank's experts take T x k, on the expected number of them touched, (E / ep) x (1 - (1 - k/E)^(ep x T)).
+     * One MoE layer's routed experts on one of {@code ep} ranks of T tokens on average: the dispatch gathers ep x T
+     * tokens into the rank's fused MoE ({@link FusedMoe}, over its E / ep experts), of whose ep x T x k expert choices
+     * (uniform routing, as on one GPU) this rank's experts take T x k, on the expected number of them touched,
+     * (E / ep) x (1 - (1 - k/E)^(ep x T)).
      */
     @Override
-    public double expertBlockUs(long paddedTokens, int ep, double load) {
+    public double expertBlockUs(double tokensPerRank, int ep, double load) {
         if (moeLayers == 0) {
             return 0;
         }
-        double gathered = (double) ep * paddedTokens;
+        double gathered = ep * tokensPerRank;
         double touched = (double) experts / ep * (1.0 - StrictMath.pow(expertMissProbability, gathered));
         return fusedMoe.timeUs(gathered, experts / ep, Math.min(gathered * expertsPerToken,
-                paddedTokens * expertsPerToken * load), touched);
+                tokensPerRank * expertsPerToken * load), touched);
     }
 
     @Override

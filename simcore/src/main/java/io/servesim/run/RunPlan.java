@@ -7,6 +7,7 @@ import io.servesim.decisions.TraceOptions;
 import io.servesim.engine.EngineConfig;
 import io.servesim.engine.FrontEnd;
 import io.servesim.engine.KvTierConfig;
+import io.servesim.latency.CudaGraphSizes;
 import io.servesim.latency.GpuSpec;
 import io.servesim.latency.ExpertParallelModel;
 import io.servesim.latency.ExpertParallelStep;
@@ -60,7 +61,7 @@ public final class RunPlan {
         ResolvedLatency resolved = LatencyModels.resolve(cfg.latency(), "deployment");
         List<ConfigException.Problem> problems = new ArrayList<>();
         ExpertParallelStep ep = cfg.expertParallel() ? expertParallel(resolved, cfg.dataParallel(),
-                cfg.latency().epBalancedness(), problems) : null;
+                cfg.latency().epBalancedness(), cfg.engine(), problems) : null;
         if (ep != null && cfg.engine().speculative().enabled()) {
             problems.add(new ConfigException.Problem("engine.speculative", "cannot run with deployment.ep: an expert-parallel"
                     + " group's step is priced by its ranks' lockstep, which has no drafter; remove one of them"));
@@ -95,7 +96,7 @@ public final class RunPlan {
      * GPU's interconnect. Null (with the problem added) otherwise.
      */
     private static ExpertParallelStep expertParallel(ResolvedLatency resolved, int ranks, double balancedness,
-                                                     List<ConfigException.Problem> problems) {
+                                                     EngineConfig engine, List<ConfigException.Problem> problems) {
         ModelArchitecture arch = resolved.architectureOrNull();
         if (arch != null && !arch.feedForward().isMoe()) {
             problems.add(new ConfigException.Problem("deployment.ep", "true, but " + arch.name() + " has no MoE layers:"
@@ -107,7 +108,8 @@ public final class RunPlan {
                     + " an expert-parallel deployment (its step is one engine's); valid with deployment.ep: roofline, profiled"));
             return null;
         }
-        return new ExpertParallelStep(m, ranks, resolved.gpuOrNull().interconnect(), balancedness);
+        return new ExpertParallelStep(m, ranks, resolved.gpuOrNull().interconnect(), balancedness,
+                CudaGraphSizes.vllmDefault(engine.maxNumSeqs(), engine.maxNumBatchedTokens()));
     }
 
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */

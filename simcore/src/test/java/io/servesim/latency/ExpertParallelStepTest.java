@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
  */
 class ExpertParallelStepTest {
     private static final GpuSpec GPU = GpuCatalog.builtIn().lookup("RTXPRO6000", "test");
+    /** The shipped run's engine: 128 seats, 2,048 tokens a step; graphs up to 256 tokens. */
+    private static final CudaGraphSizes GRAPHS = CudaGraphSizes.vllmDefault(128, 2048);
 
     private static ProfiledModel qwen3MoeProfile() {
         return assertInstanceOf(ProfiledModel.class, LatencyModels.resolve(new LatencySpec("profiled",
@@ -54,24 +56,57 @@ class ExpertParallelStepTest {
         // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.781333 us, reduce-scatter
         // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us. Shared: 48 x (50.2297 + 15.552) = 3157.5216.
         // Step: max(2025.51019, 1656.35803) + 3157.5216 = 5183.03179 -> 5183 us (one engine alone: 4437 us).
-        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1);
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         StepShape dummy = new StepShape();
-        assertEquals(15.552, ep.collectivesUs(1), 1e-9);
+        assertEquals(15.552, ep.collectivesUs(2), 1e-9);
         assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
         assertEquals(5183, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
         assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
                 "a second busy rank of the same batch costs the group nothing more");
     }
 
+    /**
+     * vLLM pads the ranks to one CUDA graph's size only when every rank's step runs a graph (vllm-project/vllm#34102).
+     * A 100-token prefill beside an idle rank: both fit a graph (sizes to 256), so both run 104 tokens, the next size.
+     * A 300-token prefill runs eagerly, so neither rank is padded: rank 0 runs 300 tokens, the idle rank's dummy batch
+     * 1, and the MoE layers gather 301 tokens (150.5 a rank on average). Those collectives by hand: all-gather
+     * 301 x 4,352 = 1,309,952 B, Simple 14.1 + 1,309,952 / 96,000 = 27.745333 us (LL 7.6 + 27.290667 is slower);
+     * reduce-scatter 301 x 4,096 = 1,232,896 B, Simple 14.1 + 12.842667 = 26.942667 us. Padded to 300 each, they would
+     * gather 600.
+     */
+    @Test
+    void ranksArePaddedOnlyWhenEveryRanksStepRunsACudaGraph() {
+        ProfiledModel m = qwen3MoeProfile();
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
+        StepShape dummy = new StepShape();
+        StepShape small = prefill(100);
+        double sharedSmall = 48 * (m.expertBlockUs(104, 2, 1) + ep.collectivesUs(208));
+        assertEquals(Math.round(m.rankStepUs(small, 104, sharedSmall)), ep.stepTimeUs(new StepShape[] {small, null}, dummy));
+
+        StepShape large = prefill(300);
+        assertEquals(27.745333 + 26.942667, ep.collectivesUs(301), 1e-6);
+        double shared = 48 * (m.expertBlockUs(150.5, 2, 1) + ep.collectivesUs(301));
+        long unpadded = ep.stepTimeUs(new StepShape[] {large, null}, dummy);
+        assertEquals(Math.round(Math.max(m.rankStepUs(large, 300, shared), m.rankStepUs(dummy, 1, shared))), unpadded);
+        double paddedShared = 48 * (m.expertBlockUs(300, 2, 1) + ep.collectivesUs(600));
+        assertTrue(unpadded < m.rankStepUs(large, 300, paddedShared), "padding the idle rank to 300 would cost more");
+    }
+
+    private static StepShape prefill(int tokens) {
+        StepShape s = new StepShape();
+        s.addPrefill(tokens, 0);
+        return s;
+    }
+
     @Test
     void theSlowestRanksAttentionSetsTheStep() {
         ProfiledModel m = qwen3MoeProfile();
-        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1);
+        ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         StepShape shortKv = oneDecode();
         StepShape longKv = new StepShape();
         longKv.addDecode(8000);
         long both = ep.stepTimeUs(new StepShape[] {shortKv, longKv}, new StepShape());
-        double shared = 48 * (m.expertBlockUs(1, 2, 1) + ep.collectivesUs(1));
+        double shared = 48 * (m.expertBlockUs(1, 2, 1) + ep.collectivesUs(2));
         assertEquals(Math.round(m.rankStepUs(longKv, 1, 0) + shared), both);
         assertTrue(m.rankStepUs(longKv, 1, 0) > m.rankStepUs(shortKv, 1, 0));
     }
@@ -107,13 +142,13 @@ class ExpertParallelStepTest {
         FusedMoe fused = new FusedMoe(768, 2048, 2, 2, GPU.peakFlopsPerSecond(2), GPU, RooflineConstants.bundled());
         double touched = 64 * (1 - Math.pow(0.9375, 512));
         assertEquals(fused.timeUs(512, 64, 4096, touched), r.expertBlockUs(256, 2, 2), 1e-9);
-        ExpertParallelStep balanced = new ExpertParallelStep(m, 2, GPU.interconnect(), 1);
-        ExpertParallelStep skewed = new ExpertParallelStep(m, 2, GPU.interconnect(), 0.5);
+        ExpertParallelStep balanced = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
+        ExpertParallelStep skewed = new ExpertParallelStep(m, 2, GPU.interconnect(), 0.5, GRAPHS);
         StepShape[] ranks = {oneDecode(), oneDecode()};
         // one token per rank: busiest rank round(0.996 x 2) = 2 tokens on min(round(8), 64) = 8 experts, against 1 on 4
-        assertEquals(Math.round(m.rankStepUs(oneDecode(), 1, 48 * (m.expertBlockUs(1, 2, 2) + skewed.collectivesUs(1)))),
+        assertEquals(Math.round(m.rankStepUs(oneDecode(), 1, 48 * (m.expertBlockUs(1, 2, 2) + skewed.collectivesUs(2)))),
                 skewed.stepTimeUs(ranks, new StepShape()));
-        assertEquals(balanced.collectivesUs(1), skewed.collectivesUs(1));
+        assertEquals(balanced.collectivesUs(2), skewed.collectivesUs(2));
         assertTrue(skewed.describe().endsWith("expert load balancedness 0.50: the busiest rank's experts take 2.00 x the"
                 + " mean)"), skewed.describe());
     }

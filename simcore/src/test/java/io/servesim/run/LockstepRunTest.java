@@ -9,6 +9,7 @@ import io.servesim.engine.EngineConfig;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
+import io.servesim.latency.CudaGraphSizes;
 import io.servesim.latency.ExpertParallelModel;
 import io.servesim.latency.ExpertParallelStep;
 import io.servesim.latency.GpuCatalog;
@@ -30,13 +31,13 @@ class LockstepRunTest {
         private final ModelArchitecture arch = ModelCatalog.builtIn().lookup("qwen/qwen3-30b-a3b", "test");
 
         @Override
-        public double rankStepUs(StepShape own, long paddedTokens, double sharedUs) {
-            return 10.0 * paddedTokens + 100.0 * own.batchSize() + sharedUs;
+        public double rankStepUs(StepShape own, long runTokens, double sharedUs) {
+            return 10.0 * runTokens + 100.0 * own.batchSize() + sharedUs;
         }
 
         @Override
-        public double expertBlockUs(long paddedTokens, int ep, double load) {
-            return 2.0 * paddedTokens * load;
+        public double expertBlockUs(double tokensPerRank, int ep, double load) {
+            return 2.0 * tokensPerRank * load;
         }
 
         @Override
@@ -66,7 +67,8 @@ class LockstepRunTest {
         SimSetup s = SimSetup.single(engine, m).withCluster(ClusterConfig.SINGLE.withInstances(2))
                 .withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "dp-load-balancer"));
         return lockstep ? s.withExpertParallel(new ExpertParallelStep(m, 2,
-                GpuCatalog.builtIn().lookup("RTXPRO6000", "test").interconnect(), 1)) : s;
+                GpuCatalog.builtIn().lookup("RTXPRO6000", "test").interconnect(), 1,
+                CudaGraphSizes.vllmDefault(engine.maxNumSeqs(), engine.maxNumBatchedTokens()))) : s;
     }
 
     static Request request(int id, int promptTokens, int outputTokens, long arrivalUs) {
@@ -76,7 +78,8 @@ class LockstepRunTest {
 
     @Test
     void oneRequestsFirstStepIsTheBusyRanksTimePlusTheSharedMoeWork() {
-        // Rank 0 prefills 16 tokens (1 sequence), rank 1 is idle: T = 16.
+        // Rank 0 prefills 16 tokens (1 sequence), rank 1 is idle: both fit a CUDA graph (8 seats: sizes up to 16), so
+        // both are padded to T = 16.
         // Collectives of 2 x 16 tokens over PCIe Gen5 x16 (NCCL ring, LL at 7.6 us + bytes / 48,000 B/us):
         // all-gather 32 x 4,352 = 139,264 B -> 10.501333 us; reduce-scatter 32 x 4,096 = 131,072 B -> 10.330667 us.
         // Shared: 48 x (2 x 16 + 10.501333 + 10.330667) = 48 x 52.832 = 2,535.936 us.
