@@ -68,7 +68,11 @@ public final class SettingsCatalog {
                     + " Parameters are in the unit of what is measured; each type reads only its own.",
                     DistributionSettings.ALL),
             new Section("trace", "A trace replay (workload.trace).", TraceSettings.ALL),
-            new Section("agentic", "An agentic client's workflow (workload.clients[].agentic).", AgenticSettings.ALL),
+            new Section("agentic", "An agentic client's workflow (workload.clients[].agentic). Its distribution"
+                    + " blocks: an llm_call step's input_distribution and output_distribution (tokens), a tool's"
+                    + " tools.<name>.latency (microseconds) and tools.<name>.output_tokens (tokens: the result, which"
+                    + " joins the next llm_call's prompt), and loop.iterations (iterations a session runs, capped at"
+                    + " max_iterations).", AgenticSettings.ALL),
             new Section("reasoning", "A reasoning client (workload.clients[].reasoning): reason_ratio_distribution, a"
                     + " distribution block of integer percentages, and optional multi-turn sessions.",
                     ReasoningSettings.ALL)),

@@ -119,7 +119,7 @@ public final class AgenticBinder {
         if (typeName == null && !n.has("type")) {
             n.problem(n.pathOf("type"), "required; valid: " + String.join(", ", StepType.NAMES));
         }
-        List<String> dependsOn = strings(n, "depends_on");
+        List<String> dependsOn = strings(n, AgenticSettings.DEPENDS_ON.key());
         Long fanOut = n.get(AgenticSettings.FAN_OUT);
         String growth = n.get(AgenticSettings.STEP_CONTEXT_GROWTH);
         String tool = n.get(AgenticSettings.TOOL);
@@ -191,7 +191,7 @@ public final class AgenticBinder {
         if (!l.present()) {
             return null;
         }
-        List<String> over = strings(l, "over");
+        List<String> over = strings(l, AgenticSettings.LOOP_OVER.key());
         if (!l.has("over")) {
             l.problem(l.pathOf("over"), "required: the ids of the steps that repeat");
         } else if (over != null && over.isEmpty()) {
@@ -225,7 +225,10 @@ public final class AgenticBinder {
         return DistributionBinder.bind(n.child(key), kind, baseDir);
     }
 
-    /** A list of strings under {@code key} (empty when absent), or null after recording a problem. */
+    /**
+     * A list of step ids under {@code key} ({@link AgenticSettings#DEPENDS_ON}, {@link AgenticSettings#LOOP_OVER}; empty
+     * when absent), or null after recording a problem that says the list holds step ids.
+     */
     static List<String> strings(ConfigNode n, String key) {
         JsonNode v = n.rawValue(key);
         List<String> out = new ArrayList<>();

@@ -22,6 +22,10 @@ public final class AgenticSettings {
             ValueType.choice(StepType.NAMES), "required",
             "llm_call (a request, with its own input_distribution and output_distribution) or tool_call (its tool's"
                     + " latency, whose output tokens join the next llm_call's prompt).");
+    public static final Setting<List<String>> DEPENDS_ON = Setting.derived(
+            "workload.clients[].agentic.steps[].depends_on", ValueType.list(ValueType.text()),
+            "none: the step starts its pass of the workflow", "The ids of the steps that must complete before this one"
+                    + " starts.");
     public static final Setting<Long> FAN_OUT = Setting.derived("workload.clients[].agentic.steps[].fan_out",
             ValueType.integer(2, WorkflowRules.MAX_SLOTS).in("instances", "omit fan_out for one instance; a pass of the"
                     + " workflow holds at most " + WorkflowRules.MAX_SLOTS + " step instances"),
@@ -32,6 +36,10 @@ public final class AgenticSettings {
                     + " serves from the prefix cache.");
     public static final Setting<String> TOOL = Setting.derived("workload.clients[].agentic.steps[].tool", ValueType.text(),
             "required on a tool_call step (only there)", "The tool the step runs: a key of agentic.tools.");
+    public static final Setting<List<String>> LOOP_OVER = Setting.derived("workload.clients[].agentic.loop.over",
+            ValueType.list(ValueType.text()), "required in a loop block", "The ids of the steps that repeat, in"
+                    + " iteration order: an iteration starts when the previous one's last step completes, and steps"
+                    + " outside the loop that depend on it run once it has exited.");
     public static final Setting<Long> LOOP_MAX_ITERATIONS = Setting.derived(
             "workload.clients[].agentic.loop.max_iterations",
             ValueType.integer(1, 10_000).in("iterations", "agent frameworks stop a loop far sooner: LangChain's"
@@ -39,8 +47,8 @@ public final class AgenticSettings {
             "required in a loop block", "Iterations of the loop at most; every session runs this many without iterations.");
 
     /** Every agentic setting, in documentation order. */
-    public static final List<Setting<?>> ALL = List.of(WORKFLOW, STEP_ID, STEP_TYPE, FAN_OUT, STEP_CONTEXT_GROWTH, TOOL,
-            LOOP_MAX_ITERATIONS);
+    public static final List<Setting<?>> ALL = List.of(WORKFLOW, STEP_ID, STEP_TYPE, DEPENDS_ON, FAN_OUT,
+            STEP_CONTEXT_GROWTH, TOOL, LOOP_OVER, LOOP_MAX_ITERATIONS);
 
     private AgenticSettings() {
     }
