@@ -1,6 +1,7 @@
 package io.servesim.cli;
 
 import io.servesim.config.StrictJson;
+import io.servesim.engine.EngineConfig;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.exit.UsageException;
@@ -96,8 +97,8 @@ public final class ValidateCommand implements Callable<Integer> {
             out.printf("OK %s%n", config);
             if (setup.pd() == null) {
                 var e = plan.engineConfig();
-                out.printf("  latency: %s%n  kv blocks: %d x %d tokens (%s)%n  max_model_len: %s%n",
-                        plan.latencyModel().describe(), e.totalKvBlocks(), e.blockSizeTokens(),
+                out.printf("  engine: %s%n  latency: %s%n  kv blocks: %d x %d tokens (%s)%n  max_model_len: %s%n",
+                        engine(e), plan.latencyModel().describe(), e.totalKvBlocks(), e.blockSizeTokens(),
                         plan.kvCapacitySource(), maxModelLen(e.maxModelLen()));
             } else {
                 var pd = setup.pd();
@@ -106,9 +107,9 @@ public final class ValidateCommand implements Callable<Integer> {
                         pd.transfer().bandwidthGbPerS(), pd.transfer().topology().configName());
                 for (var pool : List.of(pd.prefill(), pd.decode())) {
                     var e = pool.engine();
-                    out.printf("  %s pool: %d x %s%n    kv blocks: %d x %d tokens, max_model_len: %s%n", pool.name(),
-                            pool.replicas(), pool.latency().describe(), e.totalKvBlocks(), e.blockSizeTokens(),
-                            maxModelLen(e.maxModelLen()));
+                    out.printf("  %s pool: %d x %s%n    engine: %s%n    kv blocks: %d x %d tokens, max_model_len: %s%n",
+                            pool.name(), pool.replicas(), pool.latency().describe(), engine(e), e.totalKvBlocks(),
+                            e.blockSizeTokens(), maxModelLen(e.maxModelLen()));
                 }
                 out.printf("  kv capacity: %s%n", plan.kvCapacitySource());
             }
@@ -120,6 +121,12 @@ public final class ValidateCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return new ErrorReport("validate", err, debug).report("invalid config " + config, e);
         }
+    }
+
+    /** The engine core and its CPU KV tier, e.g. {@code vllm core, CPU KV tier of 20000 blocks per instance}. */
+    private static String engine(EngineConfig e) {
+        return e.kindName() + " core, " + (e.kvTiers().enabled() ? "CPU KV tier of " + e.kvTiers().cpuBlocks()
+                + " blocks per instance" : "no CPU KV tier");
     }
 
     private static String maxModelLen(int tokens) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Setting;
 import io.servesim.engine.EngineConfig;
+import io.servesim.engine.EngineSettings;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import io.servesim.latency.LatencySpec;
@@ -91,6 +92,10 @@ public final class PdBinder {
         ObjectNode merged = engineRaw != null && engineRaw.isObject() ? ((ObjectNode) engineRaw).deepCopy()
                 : JsonNodeFactory.instance.objectNode();
         if (e.present()) {
+            JsonNode ownKind = e.raw().path(EngineSettings.KIND.key());
+            if (ownKind.isTextual()) {
+                EngineConfig.keepSettingsOf(ownKind.asText(), merged);
+            }
             e.raw().fields().forEachRemaining(f -> merged.set(f.getKey(), f.getValue()));
         }
         // a problem of an inherited key is the top-level engine section's (reported there): then only the pool's own keys are bound

@@ -20,7 +20,7 @@ final class PdInvariants {
      * still own their KV.
      */
     static boolean check(PdCoordinator pd, Transfer t) {
-        int stageBlocks = t.prefillStage.heldBlocks();
+        int stageBlocks = pd.engines()[t.prefillId].blocksHeldBy(t.prefillStage);
         int requestBlocks = t.request.heldBlocks();
         switch (t.owner) {
             case PREFILL -> {

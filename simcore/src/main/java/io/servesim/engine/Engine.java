@@ -94,6 +94,8 @@ public final class Engine {
     private long parkedBlocks;
     /** P/D: blocks of completed prefill stages kept as the source of their KV transfer. */
     private long handOffBlocks;
+    /** P/D, SGLang core: the radix-tree pages those stages' paths lock until their transfer completes. */
+    private long handOffTreePages;
     /** P/D: blocks reserved for incoming KV transfers and held by requests waiting here with their KV. */
     private long receivingBlocks;
     private final boolean tiered;
@@ -152,7 +154,7 @@ public final class Engine {
 
             @Override
             public void neverFits(Request r, long nowUs) {
-                if (handOffBlocks + receivingBlocks > 0) {
+                if (handOffBlocks + handOffTreePages + receivingBlocks > 0) {
                     // P/D: blocks held for transfers are not this request's to compete for, and they
                     // come free; it waits at the front as a preempted request does
                     r.computedTokens = 0;
@@ -188,8 +190,8 @@ public final class Engine {
         this.outputProcessingUs = latency.outputTokenProcessingUs();
         this.frontEnd = frontEnd;
         this.warmup = config.warmup().enabled() ? config.warmup() : null;
-        this.execution = new StepExecution(id, config.maxModelLen(), running, this::releaseKv, events, observer,
-                outputProcessingUs, frontEnd.egressUs(), speculation);
+        this.execution = new StepExecution(id, config.maxModelLen(), running, this::releaseKv, this::treePagesOf, events,
+                observer, outputProcessingUs, frontEnd.egressUs(), speculation);
         this.stretch = config.macroSteps() && speculation == null ? new DecodeStretch(running, kv, config) : null;
         this.arrivedDuringStep = config.asyncScheduling() ? new java.util.ArrayDeque<>() : null;
     }
@@ -508,6 +510,21 @@ public final class Engine {
         return parkedBlocks + execution.finishingBlocks() + handOffBlocks + receivingBlocks;
     }
 
+    /** SGLang core, P/D: tree pages locked by prefill stages out of the batch that still own their KV (INV-4's owners). */
+    long lockedTreePagesForInvariants() {
+        return execution.finishingTreePages() + handOffTreePages;
+    }
+
+    /** The tree pages {@code r}'s path locks beside its own blocks: its matched and inserted prefix (SGLang core), else 0. */
+    private int treePagesOf(Request r) {
+        return radix == null ? 0 : r.registeredBlocks;
+    }
+
+    /** The KV blocks {@code r} holds here: its own, and under the SGLang core the tree pages its path locks. */
+    public int blocksHeldBy(Request r) {
+        return r.heldBlocks() + treePagesOf(r);
+    }
+
     // ---- P/D disaggregation: the engine side of a KV handoff (io.servesim.disagg drives it) ----
 
     /**
@@ -516,8 +533,9 @@ public final class Engine {
      * but its blocks stay held until {@link #releaseHandedOff}.
      */
     public void handOff(Request b) {
-        execution.handedOff(b.heldBlocks());
+        execution.handedOff(b);
         handOffBlocks += b.heldBlocks();
+        handOffTreePages += treePagesOf(b);
         inFlight--;
         inFlightPromptBlocks -= kv.blocksFor(b.inputTokens());
         publish();
@@ -526,6 +544,7 @@ public final class Engine {
     /** The KV transfer of {@code b} completed: its blocks are freed here (hashed ones stay cached for later hits). */
     public void releaseHandedOff(Request b) {
         handOffBlocks -= b.heldBlocks();
+        handOffTreePages -= treePagesOf(b);
         releaseKv(b);
     }
 

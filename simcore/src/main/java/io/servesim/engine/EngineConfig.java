@@ -1,5 +1,6 @@
 package io.servesim.engine;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigNode;
 import io.servesim.engine.encoder.EncoderBudget;
 import java.util.List;
@@ -228,9 +229,27 @@ public record EngineConfig(int maxNumSeqs, int maxNumBatchedTokens, int longPref
         }
     }
 
+    /**
+     * Removes from {@code inherited} (a P/D pool's copy of the top-level {@code engine:} section) the settings, aliases
+     * included, of the core that is not {@code kind}: a pool that switches core inherits only what its own core has.
+     */
+    public static void keepSettingsOf(String kind, ObjectNode inherited) {
+        List<io.servesim.config.Setting<?>> others = "sglang".equals(kind) ? EngineSettings.VLLM_ONLY
+                : "vllm".equals(kind) ? SglangSettings.ALL : List.of();
+        for (io.servesim.config.Setting<?> s : others) {
+            inherited.remove(s.key());
+            inherited.remove(s.aliases());
+        }
+    }
+
     /** Whether this is the SGLang core ({@code engine.kind: sglang}). */
     public boolean isSglang() {
         return sglang != null;
+    }
+
+    /** The core's name as {@code engine.kind} gives it: {@code vllm} or {@code sglang}. */
+    public String kindName() {
+        return isSglang() ? "sglang" : "vllm";
     }
 
     /** The name the config gives the KV block size under this core: SGLang's {@code page_size}, vLLM's {@code block_size}. */

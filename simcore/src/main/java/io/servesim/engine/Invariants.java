@@ -76,6 +76,7 @@ public final class Invariants {
             throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " pages used but locked radix nodes hold "
                     + radix.protectedPages() + " and requests " + own + " + " + e.parkedBlocksForInvariants() + " of their own");
         }
+        held += e.lockedTreePagesForInvariants();
         if (held < kv.usedBlocks()) {
             throw new IllegalStateException("INV-4: " + kv.usedBlocks() + " blocks used but running and reloading requests"
                     + " hold only " + held);

@@ -33,11 +33,16 @@ final class StepExecution {
     private int pendingItlCount;
     /** P/D: blocks of prefill stages completed in a step whose PREFILL_DONE is still pending. */
     private long finishingBlocks;
+    /** P/D, SGLang core: the radix-tree pages those stages' paths lock ({@link #treePages}). */
+    private long finishingTreePages;
+    /** The tree pages a request's path locks beside its own blocks: 0 in the vLLM core. */
+    private final java.util.function.ToIntFunction<Request> treePages;
 
     StepExecution(int engineId, int maxModelLen, RunningBatch running, java.util.function.Consumer<Request> releaseKv,
-                  EventQueue events, EngineObserver observer, long outputProcessingUs, long egressUs,
-                  Speculation speculation) {
+                  java.util.function.ToIntFunction<Request> treePages, EventQueue events, EngineObserver observer,
+                  long outputProcessingUs, long egressUs, Speculation speculation) {
         this.engineId = engineId;
+        this.treePages = treePages;
         this.maxModelLen = maxModelLen;
         this.running = running;
         this.releaseKv = releaseKv;
@@ -112,6 +117,7 @@ final class StepExecution {
         r.completionUs = r.lastTokenUs;
         if (keepsKv) {
             finishingBlocks += r.heldBlocks();
+            finishingTreePages += treePages.applyAsInt(r);
             events.schedule(endUs, EventKind.PREFILL_DONE, engineId, r);
         } else {
             events.schedule(r.completionUs, EventKind.REQUEST_LEFT, engineId, r);
@@ -123,9 +129,15 @@ final class StepExecution {
         return finishingBlocks;
     }
 
-    /** P/D: a completed prefill stage's PREFILL_DONE happened: its {@code blocks} are the handoff's now. */
-    void handedOff(long blocks) {
-        finishingBlocks -= blocks;
+    /** P/D: tree pages locked by prefill stages completed in a step whose PREFILL_DONE is still pending. */
+    long finishingTreePages() {
+        return finishingTreePages;
+    }
+
+    /** P/D: a completed prefill stage {@code b}'s PREFILL_DONE happened: its blocks and pages are the handoff's now. */
+    void handedOff(Request b) {
+        finishingBlocks -= b.heldBlocks();
+        finishingTreePages -= treePages.applyAsInt(b);
     }
 
     /**

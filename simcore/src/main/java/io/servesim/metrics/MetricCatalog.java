@@ -209,7 +209,9 @@ public final class MetricCatalog {
                             + " their own recomputed blocks); 0 without preemptions.")
                     .source("vLLM PrefixCacheStats.preempted_hits / preempted_queries (vllm/v1/metrics/stats.py)"),
             Metric.count("cpu_kv_blocks", "blocks", KV_TIERS, s -> s.kvTiers().cpuKvBlocks(),
-                    "CPU-tier KV blocks per instance (engine.kv_cpu_blocks); 0 without a CPU tier.").jsonOnly(),
+                    "CPU-tier KV blocks per instance (engine.kv_cpu_blocks); 0 without a CPU tier. Under P/D the larger"
+                            + " pool's; each pool's own is pd.prefill.cpu_kv_blocks and pd.decode.cpu_kv_blocks, and the"
+                            + " tier's counts here are the pools' together.").jsonOnly(),
             Metric.number("gpu_hit_rate", "fraction", KV_TIERS, s -> s.kvTiers().gpuHitRate(),
                     "Prompt tokens found in the GPU KV cache / prompt tokens looked up at first admissions.").higher()
                     .source(BLIS_TIERS),

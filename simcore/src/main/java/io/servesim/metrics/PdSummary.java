@@ -38,9 +38,11 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
      *
      * @param replicas            engines
      * @param gpus                replicas x TP
+     * @param engineKind          its engine core ({@code vllm}, {@code sglang}); empty when aggregated
      * @param latencyModel        its latency model's name ({@code blackbox}, ...); empty when aggregated
      * @param latencyDescription  its latency model, GPU and TP; empty when aggregated
      * @param totalKvBlocks       KV blocks per replica
+     * @param cpuKvBlocks         CPU-tier KV blocks per replica (0: no CPU tier)
      * @param busyUs              engine-busy microseconds summed over its replicas
      * @param utilization         busy time / (replicas x run duration); NaN without replicas
      * @param kvUtilizationMean   step-time-weighted mean share of KV blocks in use; NaN without steps
@@ -49,32 +51,33 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
      * @param requestsPerInstance requests routed to each of its replicas (its slice of the cluster's
      *                            {@code requests_per_instance}); empty until the run is finished
      */
-    public record Pool(int replicas, int gpus, String latencyModel, String latencyDescription, long totalKvBlocks,
-                       long busyUs, double utilization, double kvUtilizationMean, Distribution queueingMs,
-                       long[] requestsPerInstance) {
-        public static final Pool NONE = new Pool(0, 0, "", "", 0, 0, Double.NaN, Double.NaN, Distribution.EMPTY, new long[0]);
+    public record Pool(int replicas, int gpus, String engineKind, String latencyModel, String latencyDescription,
+                       long totalKvBlocks, long cpuKvBlocks, long busyUs, double utilization, double kvUtilizationMean,
+                       Distribution queueingMs, long[] requestsPerInstance) {
+        public static final Pool NONE = new Pool(0, 0, "", "", "", 0, 0, 0, Double.NaN, Double.NaN, Distribution.EMPTY,
+                new long[0]);
 
         /** With the run's duration and the pool's replicas' routed counts known. */
         Pool finish(double durationS, long[] routed) {
             double u = replicas == 0 || durationS <= 0 ? Double.NaN : busyUs / 1e6 / (replicas * durationS);
-            return new Pool(replicas, gpus, latencyModel, latencyDescription, totalKvBlocks, busyUs, u, kvUtilizationMean,
-                    queueingMs, routed);
+            return new Pool(replicas, gpus, engineKind, latencyModel, latencyDescription, totalKvBlocks, cpuKvBlocks, busyUs,
+                    u, kvUtilizationMean, queueingMs, routed);
         }
 
         /** Value equality, the routed counts' included (a record compares arrays by identity). */
         @Override
         public boolean equals(Object o) {
-            return o instanceof Pool p && replicas == p.replicas && gpus == p.gpus && latencyModel.equals(p.latencyModel)
-                    && latencyDescription.equals(p.latencyDescription) && totalKvBlocks == p.totalKvBlocks
-                    && busyUs == p.busyUs && Double.compare(utilization, p.utilization) == 0
+            return o instanceof Pool p && replicas == p.replicas && gpus == p.gpus && engineKind.equals(p.engineKind)
+                    && latencyModel.equals(p.latencyModel) && latencyDescription.equals(p.latencyDescription)
+                    && totalKvBlocks == p.totalKvBlocks && cpuKvBlocks == p.cpuKvBlocks && busyUs == p.busyUs && Double.compare(utilization, p.utilization) == 0
                     && Double.compare(kvUtilizationMean, p.kvUtilizationMean) == 0 && queueingMs.equals(p.queueingMs)
                     && Arrays.equals(requestsPerInstance, p.requestsPerInstance);
         }
 
         @Override
         public int hashCode() {
-            return 31 * Objects.hash(replicas, gpus, latencyModel, latencyDescription, totalKvBlocks, busyUs, utilization,
-                    kvUtilizationMean, queueingMs) + Arrays.hashCode(requestsPerInstance);
+            return 31 * Objects.hash(replicas, gpus, engineKind, latencyModel, latencyDescription, totalKvBlocks, cpuKvBlocks,
+                    busyUs, utilization, kvUtilizationMean, queueingMs) + Arrays.hashCode(requestsPerInstance);
         }
 
         /**
@@ -84,10 +87,12 @@ public record PdSummary(String architecture, int gpus, double meanGpus, double g
         Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("gpus", gpus);
-            if (replicas > 0) { // a P/D pool's own model, KV capacity and routed requests
+            if (replicas > 0) { // a P/D pool's own core, model, KV capacity and routed requests
+                m.put("engine_kind", engineKind);
                 m.put("latency_model", latencyModel);
                 m.put("latency_description", latencyDescription);
                 m.put("total_kv_blocks", totalKvBlocks);
+                m.put("cpu_kv_blocks", cpuKvBlocks);
                 m.put("requests_per_instance", SummaryJson.longs(requestsPerInstance));
                 m.put("load_imbalance_cv", ClusterBreakdown.cv(requestsPerInstance));
             }

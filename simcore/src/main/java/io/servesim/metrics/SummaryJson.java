@@ -43,9 +43,10 @@ public final class SummaryJson {
                     s -> groups(s.cluster().bySloClass())),
             new Breakdown(CLUSTER, "by_tenant", "Per tenant: the same keys as by_slo_class.",
                     s -> groups(s.cluster().byTenant())),
-            new Breakdown(PD, "prefill", "The prefill pool: gpus; with replicas (P/D) its latency_model,"
-                    + " latency_description, total_kv_blocks, requests_per_instance and load_imbalance_cv; busy_s (engine-busy"
-                    + " seconds summed over its replicas) and kv_utilization_mean.", s -> s.pd().prefill().toMap()),
+            new Breakdown(PD, "prefill", "The prefill pool: gpus; with replicas (P/D) its engine_kind (vllm, sglang),"
+                    + " latency_model, latency_description, total_kv_blocks and cpu_kv_blocks per replica,"
+                    + " requests_per_instance and load_imbalance_cv; busy_s (engine-busy seconds summed over its replicas) and"
+                    + " kv_utilization_mean.", s -> s.pd().prefill().toMap()),
             new Breakdown(PD, "decode", "The decode pool: the same keys as prefill.", s -> s.pd().decode().toMap()),
             new Breakdown(RUN, "sessions", "Agentic sessions per client id: counts by how they ended, their e2e_ms,"
                     + " critical_path_ms and step_latency_sum_ms distributions, and per-session means of steps, LLM and tool"

@@ -39,8 +39,10 @@ record PdPlan(PdSetup setup, ResolvedLatency decodeLatency, String kvCapacitySou
         int dBlock = spec.decode().engine().blockSizeTokens();
         if (pBlock != dBlock) {
             problems.add(new ConfigException.Problem(spec.decode().path() + ".engine." + spec.decode().engine().blockSizeKey(),
-                    "must equal the prefill"
-                    + " pool's block size " + pBlock + " (KV moves in whole blocks), got " + dBlock));
+                    "must equal the prefill pool's " + spec.prefill().engine().blockSizeKey() + " " + pBlock
+                    + " (KV moves in whole blocks), got " + dBlock + (spec.prefill().engine().isSglang()
+                    == spec.decode().engine().isSglang() ? "" : "; an SGLang pool's page_size is 1 unless set, a vLLM"
+                    + " pool's block_size 16")));
         }
         decodeHoldsWhatPrefillAccepts(prefill.setup().engine().maxModelLen(), decode.setup().engine().maxModelLen(), spec,
                 problems);

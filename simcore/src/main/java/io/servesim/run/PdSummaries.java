@@ -27,11 +27,12 @@ final class PdSummaries {
                 ms(st.bandwidthWaitUs()), st.blockWaits(), ms(st.blockWaitUs()));
     }
 
-    /** Pool {@code p} (0 prefill, 1 decode): its model and KV capacity, busy time, KV use and queueing. */
+    /** Pool {@code p} (0 prefill, 1 decode): its core, model and KV capacity, busy time, KV use and queueing. */
     private static PdSummary.Pool pool(PoolSetup pool, PdStats st, int p) {
         long busy = st.busyUs(p);
-        return new PdSummary.Pool(pool.replicas(), pool.gpus(), pool.latency().name(), pool.latency().describe(),
-                pool.engine().totalKvBlocks(), busy, Double.NaN, busy == 0 ? Double.NaN : st.kvBusyWeighted(p) / busy,
+        return new PdSummary.Pool(pool.replicas(), pool.gpus(), pool.engine().kindName(), pool.latency().name(),
+                pool.latency().describe(), pool.engine().totalKvBlocks(), pool.engine().kvTiers().cpuBlocks(), busy,
+                Double.NaN, busy == 0 ? Double.NaN : st.kvBusyWeighted(p) / busy,
                 ms(st.queueingUs(p)), new long[0]);
     }
 

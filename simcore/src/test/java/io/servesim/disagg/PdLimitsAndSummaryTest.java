@@ -80,6 +80,44 @@ class PdLimitsAndSummaryTest {
         assertEquals(java.util.List.of(300L), prefill.get("requests_per_instance"));
     }
 
+    /**
+     * An SGLang prefill pool (page_size 16, as the decode pool's blocks) beside a vLLM decode pool with a CPU tier: the
+     * prefill pool inherits only the top-level engine settings its core has (max_num_seqs, not block_size or
+     * max_num_batched_tokens, which the SGLang core would refuse), and each pool names its core and CPU tier.
+     */
+    @Test
+    void eachPoolReportsItsCoreAndCpuTierAndASwitchedCoreInheritsOnlyItsOwnSettings() {
+        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.pd.prefill.engine={kind: sglang, page_size: 16}",
+                "deployment.pd.decode.engine.kv_cpu_blocks=5000");
+        RunSummary s = r.summary();
+        assertEquals(300, s.count("completed"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> pd = (Map<String, Object>) s.toMap().get("pd");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> prefill = (Map<String, Object>) pd.get("prefill");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> decode = (Map<String, Object>) pd.get("decode");
+        assertEquals("sglang", prefill.get("engine_kind"));
+        assertEquals(0L, prefill.get("cpu_kv_blocks"));
+        assertEquals("vllm", decode.get("engine_kind"));
+        assertEquals(5000L, decode.get("cpu_kv_blocks"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tiers = (Map<String, Object>) s.toMap().get("kv_tiers");
+        assertEquals(5000L, ((Number) tiers.get("cpu_kv_blocks")).longValue(), "the larger pool's");
+    }
+
+    /**
+     * The SGLang core in both pools (page_size 1): a prefill stage's prompt is in the radix tree, locked by its path
+     * until its KV transfer completes, and it may hold no page of its own. Under -ea every step checks that each used
+     * page has an owner (INV-4); the locked pages of stages out of the batch had none, and the run failed.
+     */
+    @Test
+    void sglangPrefillStagesOwnTheTreePagesTheyLockUntilTheirTransfer() {
+        PdRuns.Result r = PdRuns.run(PdRuns.BASE, "engine={kind: sglang, max_num_seqs: 64}");
+        assertEquals(300, r.summary().count("completed"));
+        assertEquals(300, r.summary().pd().transfers());
+    }
+
     @Test
     void anAggregatedRunKeepsItsFleetsTopLevelAndNoPoolKeys() {
         PdRuns.Result r = PdRuns.run(PdRuns.BASE, "deployment.architecture=aggregated", "deployment.pd=null",
@@ -90,5 +128,6 @@ class PdLimitsAndSummaryTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> prefill = (Map<String, Object>) ((Map<String, Object>) s.toMap().get("pd")).get("prefill");
         assertFalse(prefill.containsKey("total_kv_blocks"), prefill.toString());
+        assertFalse(prefill.containsKey("engine_kind"), prefill.toString());
     }
 }

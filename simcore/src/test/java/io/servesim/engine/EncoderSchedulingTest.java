@@ -63,7 +63,7 @@ class EncoderSchedulingTest {
             execution = new StepExecution(0, 0, running, r -> {
                 kv.release(r);
                 former.releaseEncoderInputs(r);
-            }, new EventQueue(64), new EngineObserver() {
+            }, r -> 0, new EventQueue(64), new EngineObserver() {
             }, 0, 0, null);
         }
 

@@ -49,7 +49,8 @@ final class SglangHarness {
             public void reloading(Request r, long readyUs, long now) {
             }
         });
-        execution = new StepExecution(0, 0, running, radix::cacheFinished, new EventQueue(64), new EngineObserver() {
+        execution = new StepExecution(0, 0, running, radix::cacheFinished, r -> r.registeredBlocks, new EventQueue(64),
+                new EngineObserver() {
         }, 0, 0, null);
     }
 
