@@ -177,6 +177,14 @@ public final class Engine {
                 parkedBlocks += r.heldBlocks();
                 events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
             }
+
+            @Override
+            public void completedWithItsKv(Request r, long nowUs) {
+                releaseKv(r);
+                r.state = Request.State.COMPLETED;
+                r.completionUs = nowUs; // the decode instance ends the response as it takes the request in
+                events.schedule(nowUs, EventKind.REQUEST_LEFT, id, r);
+            }
         };
         this.encoder = config.encoder() == null || sglang ? null : new EncoderInputs(config.encoder());
         this.embeddings = config.encoder() == null || !sglang ? null
