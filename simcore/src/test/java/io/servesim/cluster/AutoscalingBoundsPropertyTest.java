@@ -2,6 +2,8 @@ package io.servesim.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.engine.EngineConfig;
+import io.servesim.engine.SglangConfig;
 import java.util.Map;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -10,7 +12,7 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * min <= ready + starting <= max after every scale action, over random bounds, initial fleets,
- * check intervals, policies and drain policies: the autoscaler asserts it after each action
+ * check intervals, policies, drain policies and either engine core: the autoscaler asserts it after each action
  * (surefire runs with assertions on), and every row of the replica timeline satisfies it.
  */
 class AutoscalingBoundsPropertyTest {
@@ -20,8 +22,9 @@ class AutoscalingBoundsPropertyTest {
     void boundsHoldAfterEveryAction(@ForAll @IntRange(min = 1, max = 3) int min, @ForAll @IntRange(min = 0, max = 3) int extra,
                                     @ForAll @IntRange(min = 0, max = 6) int initialOffset,
                                     @ForAll @IntRange(min = 1, max = 20) int checkTenthsOfS,
-                                    @ForAll @IntRange(min = 0, max = 4) int policy, @ForAll @IntRange(min = 0, max = 2) int drain) {
-        check(min, extra, initialOffset, checkTenthsOfS, policy, drain);
+                                    @ForAll @IntRange(min = 0, max = 4) int policy, @ForAll @IntRange(min = 0, max = 2) int drain,
+                                    @ForAll boolean sglang) {
+        check(min, extra, initialOffset, checkTenthsOfS, policy, drain, sglang);
     }
 
     /**
@@ -31,16 +34,18 @@ class AutoscalingBoundsPropertyTest {
      */
     @Example
     void aRequestDrainedBeforeItsIntakeEntersTheNextScheduler() {
-        check(1, 2, 2, 1, 2, 2);
+        check(1, 2, 2, 1, 2, 2, false);
     }
 
-    private static void check(int min, int extra, int initialOffset, int checkTenthsOfS, int policy, int drain) {
+    private static void check(int min, int extra, int initialOffset, int checkTenthsOfS, int policy, int drain,
+                              boolean sglang) {
         int max = min + extra;
         int initial = min + initialOffset % (extra + 1);
         Map<String, Object> params = POLICIES[policy].equals("threshold")
                 ? Map.of("signal", "in_flight", "scale_up", 4.0, "scale_down", 1.0, "cooldown", "1s") : Map.of();
         var a = AutoscalingFixture.config(min, max, checkTenthsOfS * 100_000L, DrainPolicy.values()[drain]);
-        var o = AutoscalingFixture.run(AutoscalingFixture.setup(initial, a, "least-loaded", POLICIES[policy], params),
+        EngineConfig engine = sglang ? AutoscalingFixture.ENGINE.withSglang(SglangConfig.DEFAULTS) : AutoscalingFixture.ENGINE;
+        var o = AutoscalingFixture.run(AutoscalingFixture.setup(engine, initial, a, "least-loaded", POLICIES[policy], params),
                 AutoscalingFixture.steady(0, 0, 12_000_000, 4_000));
         int width = Fleet.STATES.length + 1;
         long[] t = o.timeline();

@@ -24,7 +24,7 @@ import net.jqwik.api.Property;
  * 2 to 6 steps, each depending on a random non-empty set of earlier ones (so acyclic with one
  * root), random llm_call / tool_call types, fan_out 2 or 3 on some steps, and sometimes a loop
  * over the first steps (its body then only depends on itself: connected, the entry is the root);
- * with random rates, tool latencies, horizons and max_model_len (drops). The run executes with
+ * with random rates, tool latencies, horizons, max_model_len (drops) and either engine core. The run executes with
  * assertions on, so the registry's own checks run too (a slot starts once, never after a release,
  * loops stop at max_iterations, tool latency >= 0, no child before its parents); here the records
  * are checked from outside.
@@ -36,8 +36,11 @@ class AgenticInvariantPropertyTest {
         String agentic = randomWorkflow(rng);
         boolean horizon = rng.nextInt(3) == 0;
         boolean drops = rng.nextInt(4) == 0;
+        boolean sglang = rng.nextInt(3) == 0; // the SGLang core, its radix tree sharing the sessions' contexts
         String config = AgenticRuns.DEPLOYMENT.replace("max_num_seqs: 1024", "max_num_seqs: " + (2 + rng.nextInt(64))
-                + (drops ? ", max_model_len: 400" : "")) + "seed: " + seed + "\n"
+                + (drops ? ", max_model_len: 400" : "")).replace("max_num_batched_tokens: 200000",
+                sglang ? "kind: sglang, chunked_prefill_size: 16384" : "max_num_batched_tokens: 200000")
+                + "seed: " + seed + "\n"
                 + (horizon ? "horizon_us: " + (200_000 + rng.nextInt(1_000_000)) + "\n" : "")
                 + "workload:\n  aggregate_rate: " + (1 + rng.nextInt(40)) + "\n  num_requests: " + (20 + rng.nextInt(200))
                 + "\n  clients:\n    - id: agent\n      agentic:\n" + agentic.indent(8);
