@@ -88,8 +88,16 @@ def run_cli(candidate_path, fmt, extra_args=(), base=None):
     if proc.returncode == 0 or (proc.returncode == 2 and proc.stdout.strip().startswith("{")):
         return json.loads(proc.stdout)
     if proc.returncode == 1:
-        return {"error": "run_failed", "candidate": str(candidate_path), "message": proc.stderr.strip()}
-    raise RuntimeError("servesim evaluate exited %d: %s" % (proc.returncode, proc.stderr.strip()))
+        return {"error": "run_failed", "candidate": str(candidate_path), "message": error_text(proc.stderr)}
+    raise RuntimeError("servesim evaluate exited %d: %s" % (proc.returncode, error_text(proc.stderr)))
+
+
+def error_text(stderr):
+    """The error lines of the evaluator's stderr, without its warnings (a renamed key, a cost left null), which come
+    first and would bury the reason; all of it when it holds nothing else."""
+    lines = stderr.strip().splitlines()
+    errors = [line for line in lines if ": warning: " not in line]
+    return "\n".join(errors or lines)
 
 
 def failure(result):

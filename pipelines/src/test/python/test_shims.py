@@ -11,6 +11,7 @@ import sys
 sys.path.insert(0, os.environ["SHIMS_DIR"])
 import gepa_adapter  # noqa: E402
 import openevolve_evaluator  # noqa: E402
+import servesim_eval  # noqa: E402
 
 import gepa_replay  # noqa: E402
 import openevolve_replay  # noqa: E402
@@ -208,8 +209,18 @@ def test_gepa():
         check(survived["child"] is not None, "the iteration goes on past a failed run: %r" % (survived["log"],))
 
 
+def test_failure_messages_leave_warnings_out():
+    warned = ("servesim evaluate: warning: fitness key 'ttft_p99' is now ttft_p99_ms\n"
+              "servesim evaluate: run failed: max_events 20000 reached at 1.2 s\n")
+    check(servesim_eval.error_text(warned) == "servesim evaluate: run failed: max_events 20000 reached at 1.2 s",
+          "the reason, not the warning before it: %r" % servesim_eval.error_text(warned))
+    only = "servesim evaluate: warning: something\n"
+    check(servesim_eval.error_text(only) == only.strip(), "stderr of warnings alone is kept whole")
+
+
 if __name__ == "__main__":
     check("gepa" not in sys.modules and "openevolve" not in sys.modules, "shims import no framework")
+    test_failure_messages_leave_warnings_out()
     test_openevolve()
     test_openevolve_evolves_code()
     test_gepa()
