@@ -122,12 +122,12 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
     }
 
     private static int required(JsonNode kw, String field, String where) {
-        int v = integer(kw, field, 0, where + " engine_kwargs." + field);
-        if (v <= 0) {
+        JsonNode given = kw.get(field);
+        if (given == null || given.isNull()) {
             throw new ConfigException(where + " engine_kwargs." + field, "required (a positive integer): vLLM's default "
                     + "depends on the GPU and entry point, so the run must record it");
         }
-        return v;
+        return positive(integer(kw, field, 0, where + " engine_kwargs." + field), field, where);
     }
 
     private static int orDefault(JsonNode kw, String field, int fallback, String where, List<String> defaults) {

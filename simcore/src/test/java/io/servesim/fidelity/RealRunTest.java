@@ -137,6 +137,9 @@ class RealRunTest {
         TinyRun.write(dir);
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", ""));
         assertTrue(fails(dir).startsWith(dir.resolve("meta.json") + " engine_kwargs.max_num_seqs: required"), fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", "\"max_num_seqs\": 0,"));
+        assertEquals(dir.resolve("meta.json") + " engine_kwargs.max_num_seqs: must be a positive integer, got 0", fails(dir),
+                "given, not missing");
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", "\"max_num_seqs\": 8, \"block_size\": \"x\","));
         assertEquals(dir.resolve("meta.json") + " engine_kwargs.block_size: must be a non-negative integer, got \"x\"", fails(dir));
         Files.writeString(dir.resolve("meta.json"), TinyRun.META);
