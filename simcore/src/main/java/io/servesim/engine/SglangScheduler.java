@@ -95,8 +95,9 @@ final class SglangScheduler implements StepFormer {
 
     @Override
     public void form(long nowUs, StepShape shape) {
-        if (running.size() < lastRunningSize) {
-            batchFull = false; // a request left the batch: room to try again
+        if (running.size() < lastRunningSize || running.isEmpty()) {
+            // a request left the batch, or none runs (update_running_batch: an empty batch is not full): room to try again
+            batchFull = false;
         }
         if (chunked != null && slotOf(chunked) < 0) {
             chunked = null; // evacuated
@@ -436,12 +437,20 @@ final class SglangScheduler implements StepFormer {
         return (double) kv.freeBlocks() * pageSize - reserved;
     }
 
-    private static int maxNewTokens(Request r) {
-        return r.maxOutputTokens() > 0 ? r.maxOutputTokens() : r.targetOutputTokens();
+    /**
+     * {@code r}'s {@code max_new_tokens} as SGLang holds it: its budget (its output when it has none), clipped so that
+     * prompt and output stay within the request limit ({@code TokenizerManager._validate_one_request} and the
+     * scheduler's {@code max_req_len - len(input_ids) - 1}, sgl-project/sglang
+     * {@code python/sglang/srt/managers/scheduler.py}; the limit is {@code max_model_len}, at most the pool's tokens - 1).
+     */
+    private int maxNewTokens(Request r) {
+        int budget = r.maxOutputTokens() > 0 ? r.maxOutputTokens() : r.targetOutputTokens();
+        int limit = config.maxModelLen();
+        return limit > 0 ? Math.max(0, Math.min(budget, limit - r.inputTokens() - 1)) : budget;
     }
 
     /** {@code min(max(max_new - generated, 0), 4096)}: the output tokens estimates count for {@code r}. */
-    private static int clippedRemaining(Request r, int generated) {
+    private int clippedRemaining(Request r, int generated) {
         return Math.min(Math.max(maxNewTokens(r) - generated, 0), SglangConfig.CLIP_MAX_NEW_TOKENS);
     }
 

@@ -272,8 +272,17 @@ public final class RunPlan {
         }
         int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), keys, problems);
         if (!source.isEmpty()) {
-            StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), phrase,
-                    resolved.architectureOrNull(), tp, keys, problems);
+            if (e.isSglang()) {
+                int capped = StartupChecks.sglangRequestLimit(maxModelLen, blocks, e.blockSizeTokens());
+                if (capped != maxModelLen) {
+                    source += "; SGLang caps a request at " + capped + " tokens, one less than its pool holds"
+                            + (maxModelLen > 0 ? " (max_model_len " + maxModelLen + ")" : "");
+                    maxModelLen = capped;
+                }
+            } else {
+                StartupChecks.holdsOneSequence(maxModelLen, blocks, e.blockSizeTokens(), phrase,
+                        resolved.architectureOrNull(), tp, keys, problems);
+            }
             StartupChecks.fitsSimulator(instances, blocks, e.prefixCaching(), Runtime.getRuntime().maxMemory(), keys,
                     problems);
         }

@@ -15,7 +15,8 @@ import java.util.Locale;
  *   <li>vLLM's refusals at start-up: a {@code max_model_len} above the model's derived maximum
  *       ({@link ContextLength}, {@code _get_and_verify_max_len} in {@code vllm/config.py}), and a KV
  *       cache that cannot hold one sequence of {@code max_model_len} tokens
- *       ({@code _check_enough_kv_cache_memory} in {@code vllm/v1/core/kv_cache_utils.py});</li>
+ *       ({@code _check_enough_kv_cache_memory} in {@code vllm/v1/core/kv_cache_utils.py}); the SGLang core
+ *       starts and limits each request to its pool instead ({@link #sglangRequestLimit});</li>
  *   <li>the simulator's own limits: more blocks than one {@link KvCache} can index, and KV-cache
  *       bookkeeping ({@link KvCacheFootprint#heapBytes}) of every instance beyond {@value #HEAP_SHARE_PERCENT}%
  *       of the JVM's maximum heap (the rest is left to requests, events and metrics).</li>
@@ -65,6 +66,18 @@ final class StartupChecks {
                 + " tokens needs " + needed + " KV blocks of " + blockSizeTokens + " tokens" + neededBytes + ", more than the "
                 + blocks + " blocks (" + tokens + " tokens" + haveBytes + ") " + capacity
                 + "; vLLM refuses to start: lower max_model_len or raise the KV capacity"));
+    }
+
+    /**
+     * The SGLang core starts whatever its pool holds and limits a request instead: prompt and output together at most
+     * min(context length, pool tokens) - 1 ({@code Scheduler.__init__}: {@code max_req_input_len = min(context_len - 1,
+     * max_total_num_tokens - 1)}, and a request's {@code max_new_tokens} is clipped to it; sgl-project/sglang
+     * {@code python/sglang/srt/managers/scheduler.py}). Returns the request limit: {@code maxModelLen} (0: none), or
+     * the pool's tokens - 1 when that is less.
+     */
+    static int sglangRequestLimit(int maxModelLen, int pages, int pageSizeTokens) {
+        long pool = (long) pages * pageSizeTokens - 1;
+        return maxModelLen > 0 && maxModelLen <= pool ? maxModelLen : (int) Math.max(1, Math.min(Integer.MAX_VALUE, pool));
     }
 
     /** The blocks must be indexable by one cache and every instance's bookkeeping must fit the heap. */

@@ -1,6 +1,7 @@
 package io.servesim.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -84,6 +85,23 @@ class StartupChecksTest {
                         + "vLLM refuses to start: lower max_model_len or raise the KV capacity"),
                 problems("deployment: {coefficients: {alpha: [0, 0, 0], beta: [1, 1, 1]}}\n"
                         + "engine: {total_kv_blocks: 100, max_model_len: 5000}"));
+    }
+
+    /**
+     * The same 16,000 tokens of KV in the SGLang core: it starts and limits a request to its pool, 16,000 - 1 = 15,999
+     * tokens, below the model's 131,072 (SGLang's max_req_input_len = min(context_len - 1, max_total_num_tokens - 1)).
+     * A pool larger than the context leaves max_model_len as it is.
+     */
+    @Test
+    void theSglangCoreStartsOnAPoolShorterThanTheContextAndLimitsRequestsToIt() {
+        RunPlan small = prepare(LLAMA_8B_H100 + "engine: {kind: sglang, total_kv_blocks: 16000}", Path.of("."));
+        assertEquals(15_999, small.engineConfig().maxModelLen());
+        assertTrue(small.kvCapacitySource().endsWith("SGLang caps a request at 15999 tokens, one less than its pool holds"
+                + " (max_model_len 131072)"), small.kvCapacitySource());
+        RunPlan large = prepare(LLAMA_8B_H100 + "engine: {kind: sglang, total_kv_blocks: 200000}", Path.of("."));
+        assertEquals(131_072, large.engineConfig().maxModelLen());
+        assertEquals(16_000, StartupChecks.sglangRequestLimit(16_000, 16_001, 1), "max_model_len fits the pool");
+        assertEquals(4_095, StartupChecks.sglangRequestLimit(0, 256, 16), "no max_model_len: the pool's 4,096 - 1");
     }
 
     @Test
