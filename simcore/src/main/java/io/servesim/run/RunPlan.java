@@ -270,7 +270,8 @@ public final class RunPlan {
             blocks = sized.blocks();
             source = sized.source();
         }
-        int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(), keys, problems);
+        int maxModelLen = StartupChecks.maxModelLen(e.maxModelLen(), resolved.architectureOrNull(),
+                e.isSglang() ? "SGLang" : "vLLM", keys, problems);
         if (!source.isEmpty()) {
             if (e.isSglang()) {
                 int capped = StartupChecks.sglangRequestLimit(maxModelLen, blocks, e.blockSizeTokens());

@@ -31,8 +31,12 @@ final class StartupChecks {
     private StartupChecks() {
     }
 
-    /** {@code engine.max_model_len} checked against the model, or the model's length when not given (0: unlimited). */
-    static int maxModelLen(int givenOrNegative, ModelArchitecture arch, FleetKeys keys,
+    /**
+     * {@code engine.max_model_len} checked against the model, or the model's length when not given (0: unlimited). Both
+     * cores refuse a longer one ({@code core}: vLLM, or SGLang's {@code ModelConfig}: "User-specified context_length
+     * ... is greater than the derived context_length").
+     */
+    static int maxModelLen(int givenOrNegative, ModelArchitecture arch, String core, FleetKeys keys,
                            List<ConfigException.Problem> problems) {
         ContextLength model = arch == null ? ContextLength.unscaled(0) : arch.contextLength();
         if (givenOrNegative < 0) {
@@ -41,7 +45,7 @@ final class StartupChecks {
         if (model.known() && givenOrNegative > model.tokens()) {
             problems.add(new ConfigException.Problem(keys.engine("max_model_len"), givenOrNegative
                     + " is longer than the model's maximum length " + model.tokens() + " (" + model.derivation() + " of "
-                    + arch.name() + "); vLLM refuses to start"));
+                    + arch.name() + "); " + core + " refuses to start"));
         }
         return givenOrNegative;
     }

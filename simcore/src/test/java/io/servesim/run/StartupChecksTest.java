@@ -42,6 +42,9 @@ class StartupChecksTest {
         assertEquals(List.of("engine.max_model_len: 200000 is longer than the model's maximum length 131072 "
                         + "(max_position_embeddings of meta-llama/llama-3.1-8b-instruct); vLLM refuses to start"),
                 problems(LLAMA_8B_H100 + "engine: {max_model_len: 200000}"));
+        assertEquals(List.of("engine.max_model_len: 200000 is longer than the model's maximum length 131072 "
+                        + "(max_position_embeddings of meta-llama/llama-3.1-8b-instruct); SGLang refuses to start"),
+                problems(LLAMA_8B_H100 + "engine: {kind: sglang, max_model_len: 200000}"));
         assertEquals(131072, prepare(LLAMA_8B_H100 + "engine: {max_model_len: 131072}", Path.of(".")).engineConfig().maxModelLen());
     }
 
