@@ -58,12 +58,6 @@ final class BatchFormer implements StepFormer {
 
         /** {@code r} left the queue holding its blocks until its CPU-tier reload completes at {@code readyUs}. */
         void reloading(Request r, long readyUs, long nowUs);
-
-        /**
-         * P/D: {@code r}, admitted with its transferred KV, has no token left to generate (its only one came with its
-         * prefill stage), so it completes without a step here.
-         */
-        void completedWithItsKv(Request r, long nowUs);
     }
 
     private final EngineConfig config;
@@ -228,11 +222,6 @@ final class BatchFormer implements StepFormer {
      */
     private void admitWithKv(Request r, long nowUs, StepShape shape) {
         waitQueue.poll();
-        if (r.generatedTokens >= r.targetOutputTokens()) {
-            listener.admitted(r, nowUs);
-            listener.completedWithItsKv(r, nowUs);
-            return;
-        }
         int computed = r.computedTokens;
         int newTokens = cap(r.numTokens() - computed, computed, budget);
         if (!kv.ensure(r, computed + newTokens)) {

@@ -177,14 +177,6 @@ public final class Engine {
                 parkedBlocks += r.heldBlocks();
                 events.schedule(Math.max(readyUs, nowUs), EventKind.KV_LOADED, id, r);
             }
-
-            @Override
-            public void completedWithItsKv(Request r, long nowUs) {
-                releaseKv(r);
-                r.state = Request.State.COMPLETED;
-                r.completionUs = nowUs; // the decode instance ends the response as it takes the request in
-                events.schedule(nowUs, EventKind.REQUEST_LEFT, id, r);
-            }
         };
         this.encoder = config.encoder() == null || sglang ? null : new EncoderInputs(config.encoder());
         this.embeddings = config.encoder() == null || !sglang ? null
@@ -611,9 +603,20 @@ public final class Engine {
     /**
      * KV_RECEIVED: {@code r}'s KV transfer into its reserved blocks completed; it joins the wait queue
      * with its prompt computed, and its admission schedules its next token without recomputing
-     * ({@link BatchFormer}), as vLLM's scheduler admits a request whose remote KVs finished receiving.
+     * ({@link BatchFormer}), as vLLM's scheduler admits a request whose remote KVs finished receiving. A request of
+     * one output token, which its prefill stage produced, has nothing left here: it completes as its KV arrives.
      */
     public void onKvReceived(Request r, long nowUs) {
+        if (r.generatedTokens >= r.targetOutputTokens()) {
+            // its only token came with its prefill stage: nothing is left to compute, so it completes as it arrives
+            receivingBlocks -= r.heldBlocks();
+            r.kvAdmitUs = nowUs;
+            releaseKv(r);
+            r.state = Request.State.COMPLETED;
+            r.completionUs = nowUs;
+            events.schedule(nowUs, EventKind.REQUEST_LEFT, id, r);
+            return;
+        }
         r.kvResident = true;
         r.waitOrder = enqueueSeq++;
         r.state = Request.State.QUEUED;

@@ -114,18 +114,10 @@ final class SglangScheduler implements StepFormer {
         lastRunningSize = running.size();
     }
 
-    /**
-     * P/D: requests whose KV arrived join the running batch (their next token is a decode step); one with no token left
-     * completes at once.
-     */
+    /** P/D: requests whose KV arrived join the running batch (their next token is a decode step). */
     private void admitReceived(long nowUs) {
         while (!waitQueue.isEmpty() && waitQueue.peek().kvResident && running.size() < config.maxNumSeqs()) {
             Request r = waitQueue.poll();
-            if (r.generatedTokens >= r.targetOutputTokens()) { // its only token came with its prefill stage
-                listener.admitted(r, nowUs);
-                listener.completedWithItsKv(r, nowUs);
-                continue;
-            }
             r.state = Request.State.RUNNING;
             running.add(r, 0);
             listener.admitted(r, nowUs);

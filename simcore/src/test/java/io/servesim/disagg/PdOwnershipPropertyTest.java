@@ -69,8 +69,8 @@ class PdOwnershipPropertyTest {
                             && rec.instanceId() == h.decodeInstance(), "P -> transfer -> D: " + rec);
                 }
                 if (remote && rec.outputTokens() == 1) {
-                    assertTrue(h.transferEndUs() <= rec.completionUs() && rec.meanItlUs() == 0,
-                            "its only token came with the prefill; the decode instance ends it on taking it in: " + rec);
+                    assertTrue(h.transferEndUs() == rec.completionUs() && rec.meanItlUs() == 0,
+                            "its only token came with the prefill; it ends as its KV arrives: " + rec);
                 }
                 if (DECIDERS[decider].equals("never")) {
                     assertEquals(Handoff.NONE, h);

@@ -59,11 +59,6 @@ class EncoderSchedulingTest {
                 @Override
                 public void reloading(Request r, long readyUs, long now) {
                 }
-
-                @Override
-                public void completedWithItsKv(Request r, long now) {
-                    throw new AssertionError("no P/D handoff here: " + r);
-                }
             });
             execution = new StepExecution(0, 0, running, r -> {
                 kv.release(r);

@@ -48,11 +48,6 @@ final class SglangHarness {
             @Override
             public void reloading(Request r, long readyUs, long now) {
             }
-
-            @Override
-            public void completedWithItsKv(Request r, long now) {
-                throw new AssertionError("no P/D handoff here: " + r);
-            }
         });
         execution = new StepExecution(0, 0, running, radix::cacheFinished, r -> r.registeredBlocks, new EventQueue(64),
                 new EngineObserver() {
