@@ -26,6 +26,20 @@ class ValidateCommandTest {
     }
 
     @Test
+    void eachEngineShowsItsCoreAndCpuTier() {
+        String one = validate("validate", "../sweeps/configs/llama8b-h100-4x.yaml", "--kv-cpu-blocks", "20000");
+        assertTrue(one.contains("  engine: vllm core, CPU KV tier of 20000 blocks per instance"), one);
+        String pools = validate("validate", "../sweeps/configs/llama8b-h100-pd.yaml",
+                "--set", "deployment.pd.prefill.engine={kind: sglang, page_size: 16}");
+        assertTrue(pools.contains("prefill pool: 2 x blackbox meta-llama/llama-3.1-8b-instruct on H100 TP1"), pools);
+        int prefill = pools.indexOf("prefill pool:");
+        int decode = pools.indexOf("decode pool:");
+        int sglang = pools.indexOf("    engine: sglang core, no CPU KV tier", prefill);
+        assertTrue(sglang > prefill && sglang < decode, pools);
+        assertTrue(pools.indexOf("    engine: vllm core, no CPU KV tier", decode) > decode, pools);
+    }
+
+    @Test
     void autoscalePolicyIsListedOnlyWhenAutoscaling() {
         String fixed = validate("validate", "../sweeps/configs/llama8b-h100-4x.yaml");
         assertFalse(fixed.contains("autoscale"), fixed);
