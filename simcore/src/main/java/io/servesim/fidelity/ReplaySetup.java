@@ -20,6 +20,7 @@ import io.servesim.latency.ModelCatalog;
 import io.servesim.latency.ProfileCatalog;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.run.PolicyKind;
+import io.servesim.run.SimConfigLoader;
 import io.servesim.run.SimSetup;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -42,8 +43,6 @@ import java.util.Locale;
  * @param kvSource   where the KV capacity came from
  */
 public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSource) {
-    /** vLLM's internal data-parallel load balancer, the router in front of a run's DP ranks. */
-    private static final String DP_LOAD_BALANCER = "dp-load-balancer";
 
     /** Resolves {@code options} against {@code run} on the bundled GPUs; problems are {@link ConfigException}s naming the flag or file. */
     public static ReplaySetup resolve(RealRun run, ReplayOptions options) {
@@ -133,7 +132,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         SimSetup sim = SimSetup.single(engine, latency);
         if (ranks > 1) {
             sim = sim.withCluster(sim.cluster().withInstances(ranks))
-                    .withPolicies(sim.policies().with(PolicyKind.ROUTING, DP_LOAD_BALANCER));
+                    .withPolicies(sim.policies().with(PolicyKind.ROUTING, SimConfigLoader.DP_LOAD_BALANCER));
         }
         if (!ep) {
             return sim;

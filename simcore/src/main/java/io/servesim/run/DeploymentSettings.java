@@ -79,7 +79,8 @@ public final class DeploymentSettings {
                     + " deployment are beyond any vLLM deployment"), 1L,
             "Data-parallel ranks (vLLM data_parallel_size): engines of tp GPUs each, with their own scheduler and KV"
                     + " cache, behind vLLM's DP load balancer (policies.routing defaults to dp-load-balancer); one"
-                    + " deployment per run (deployment.instances 1).")
+                    + " deployment per run (deployment.instances 1). The vLLM core's: SGLang's --dp-size replicas are"
+                    + " deployment.instances.")
             .flag("--dp");
     public static final Setting<Boolean> EP = Setting.of("deployment.ep", ValueType.bool(), false,
             "Expert parallelism (vLLM enable_expert_parallel) of a MoE model over the dp ranks: experts sharded over"

@@ -44,7 +44,7 @@ import java.util.Set;
  */
 public final class SimConfigLoader {
     /** The routing of a data-parallel deployment unless policies.routing names another: vLLM's DP load balancer. */
-    static final String DP_LOAD_BALANCER = "dp-load-balancer";
+    public static final String DP_LOAD_BALANCER = "dp-load-balancer";
     /**
      * The workload when a config has none (for {@code run}, {@code sweep}, {@code evaluate} alike): the built-in
      * {@code chat} scenario's request lengths (fitted to the Azure LLM inference trace 2023, conversation service:
@@ -157,6 +157,13 @@ public final class SimConfigLoader {
         LatencySpec latency = bindDeployment(deployment, baseDir);
         instances = dataParallel(deployment, instances, dp, ep, latency.tp());
         EngineConfig engine = EngineConfig.bind(root.child("engine"));
+        if (dp > 1 && engine.isSglang()) {
+            deployment.problem(deployment.pathOf("dp"), dp + " with engine.kind: sglang: deployment.dp is vLLM's"
+                    + " data-parallel deployment (data_parallel_size ranks behind its DP load balancer). SGLang's --dp-size"
+                    + " runs replicas behind its own controller (deployment.instances: " + dp + " with a routing policy)"
+                    + " and its DP attention (--enable-dp-attention, which divides chunked_prefill_size by the dp size) is"
+                    + " not modelled; valid with the SGLang core: 1");
+        }
         PdSpec pd = PdBinder.bind(deployment, tree.get("engine"), latency);
         if (pd != null) {
             instances = pd.prefill().replicas() + pd.decode().replicas();

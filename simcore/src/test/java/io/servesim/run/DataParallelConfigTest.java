@@ -85,6 +85,17 @@ class DataParallelConfigTest {
     }
 
     @Test
+    void theSglangCoreRunsNoVllmDataParallelDeployment() {
+        // SGLang's --dp-size is replicas behind its own controller, its DP attention another engine: refused, not
+        // simulated as vLLM's ranks behind vLLM's load balancer
+        ConfigException.Problem p = refused("deployment: {" + MOE + ", latency_model: roofline, dp: 2, ep: true}\n"
+                + "engine: {kind: sglang}");
+        assertEquals("deployment.dp", p.path());
+        assertTrue(p.message().contains("deployment.instances: 2") && p.message().contains("valid with the SGLang core: 1"),
+                p.message());
+    }
+
+    @Test
     void dataParallelismWithAutoscalingIsRefused() {
         ConfigException.Problem p = refused("deployment: {" + MOE + ", latency_model: profiled, dp: 2}\n"
                 + "autoscaling: {enabled: true, min: 1, max: 2}");
