@@ -84,8 +84,14 @@ public final class CapacitySpec {
         String hardware = cfg.latency().hardware();
         GpuSpec.Price price = cfg.latency().gpus().price(hardware);
         String gpu = cfg.latency().gpus().find(hardware).map(GpuSpec::name).orElse(String.valueOf(hardware));
-        Fleet fleet = cfg.pd() != null ? new Fleet.Disaggregated(cfg.pd().prefill().replicas(), cfg.pd().decode().replicas())
-                : new Fleet.Aggregated(cfg.cluster().instances());
+        Fleet fleet;
+        if (cfg.pd() != null) {
+            fleet = new Fleet.Disaggregated(cfg.pd().prefill().replicas(), cfg.pd().decode().replicas());
+        } else if (cfg.dataParallel() > 1) {
+            fleet = new Fleet.DataParallel(cfg.dataParallel(), cfg.expertParallel());
+        } else {
+            fleet = new Fleet.Aggregated(cfg.cluster().instances());
+        }
         Candidate config = new Candidate(0, "config", gpu, cfg.latency().tp(), fleet, "config", Map.of(), price.usdPerGpuHour(),
                 price.known() ? price.source() : "none: the GPU table has no price for " + gpu);
         SearchSettings search = new SearchSettings(requests, requests, 2, 1, tolerance, max, PROBES_PER_ROUND);

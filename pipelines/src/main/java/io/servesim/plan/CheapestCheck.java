@@ -10,8 +10,9 @@ import java.util.List;
  * worse than it is. Let W be the cheapest candidate found meeting every SLO on the full trace. For each aggregated
  * family, the members cheaper than W meet none of them only if the most replicas among them misses (more replicas never
  * sustain less): that one runs on the full trace; if it meets them, it becomes W, and the family's threshold is bisected
- * on the full trace between its counts known to miss and W. Each P/D candidate cheaper than W runs on its own
- * (no such order holds between pool ratios). With no W, every family's largest member and every P/D candidate run,
+ * on the full trace between its counts known to miss and W. Each P/D or data-parallel candidate cheaper than W runs on
+ * its own (no such order holds between pool ratios, nor is one assumed between rank counts). With no W, every family's
+ * largest member and every P/D and data-parallel candidate run,
  * which shows that nothing in the space meets the SLOs.
  */
 final class CheapestCheck {
@@ -53,10 +54,11 @@ final class CheapestCheck {
     }
 
     /**
-     * The candidates to run next on the full trace: for each family at most one, and the P/D candidates no dearer than W
+     * The candidates to run next on the full trace: for each family at most one, and the candidates of no family (P/D,
+     * data-parallel) no dearer than W
      * (a candidate alike in price to W runs too: it may have more slack).
      */
-    static List<Candidate> pending(List<List<Candidate>> families, List<Candidate> disaggregated, Candidate best,
+    static List<Candidate> pending(List<List<Candidate>> families, List<Candidate> familyless, Candidate best,
                                    Results results, double rateRps, int requests, List<Slo> slos) {
         List<Candidate> out = new ArrayList<>();
         for (List<Candidate> members : families) {
@@ -65,7 +67,7 @@ final class CheapestCheck {
                 out.add(next);
             }
         }
-        for (Candidate c : disaggregated) {
+        for (Candidate c : familyless) {
             if (cheaper(c, best) && results.get(c.index(), rateRps, requests) == null) {
                 out.add(c);
             }

@@ -1,8 +1,9 @@
 package io.servesim.plan;
 
 /**
- * How many engine instances a candidate deployment runs: one pool of replicas, each serving whole requests, or a
- * prefill pool feeding a decode pool ({@code deployment.architecture: pd}).
+ * How many engine instances a candidate deployment runs: one pool of replicas, each serving whole requests, a
+ * prefill pool feeding a decode pool ({@code deployment.architecture: pd}), or one data-parallel deployment of ranks
+ * ({@code deployment.dp}, with expert parallelism over them for a MoE model: {@code deployment.ep}).
  */
 public sealed interface Fleet {
     /** Instances of all pools. */
@@ -43,6 +44,26 @@ public sealed interface Fleet {
         @Override
         public String label() {
             return "pd" + prefill + "p" + decode + "d";
+        }
+    }
+
+    /**
+     * One vLLM data-parallel deployment ({@code deployment.dp}): {@code ranks} engines of TP GPUs each, and with
+     * {@code expertParallel} a MoE model's experts sharded over them, the ranks stepping in lockstep
+     * ({@code deployment.ep}, vLLM's {@code --enable-expert-parallel}).
+     *
+     * @param ranks          data-parallel ranks (vLLM {@code --data-parallel-size})
+     * @param expertParallel whether the experts are sharded over the ranks
+     */
+    record DataParallel(int ranks, boolean expertParallel) implements Fleet {
+        @Override
+        public int instances() {
+            return ranks;
+        }
+
+        @Override
+        public String label() {
+            return "dp" + ranks + (expertParallel ? "ep" : "");
         }
     }
 }

@@ -7,6 +7,7 @@ import io.servesim.engine.EngineConfig;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.ModelCatalog;
 import io.servesim.latency.Quantization;
+import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
 import java.util.ArrayList;
@@ -17,8 +18,9 @@ import java.util.List;
  * ({@link VllmCommand} for {@code engine.kind: vllm}, {@link SglangCommand} for {@code sglang}), each with the engine
  * settings the simulation used under the engine's own argument names, laid out 8 GPUs to a node, each instance on its
  * own port from 8000 up and its own GPUs ({@code CUDA_VISIBLE_DEVICES}); a P/D deployment adds the engine's P/D proxy in
- * front of its prefill and decode instances, on port 8192. A router in front of the replicas (the config's
- * {@code policies.routing}) is not the engine's: the file says which one was simulated.
+ * front of its prefill and decode instances, on port 8192; a data-parallel deployment is one server balancing over its
+ * ranks (or a server per rank behind a router, when the config routes by another policy). A router in front of the
+ * replicas (the config's {@code policies.routing}) is not the engine's: the file says which one was simulated.
  */
 abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     static final int GPUS_PER_NODE = 8;
@@ -48,6 +50,13 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
      * {@code given} the config's {@code engine:} section as written.
      */
     abstract String server(Instance instance, EngineConfig e, JsonNode given);
+
+    /**
+     * The lines of one data-parallel deployment of {@code dp.ranks()} ranks like {@code rank0}: with
+     * {@code internalLb} its API server balancing over them, else a server per rank behind the simulated router.
+     */
+    abstract List<String> dataParallel(Instance rank0, EngineConfig e, JsonNode given, Fleet.DataParallel dp,
+                                       boolean internalLb);
 
     /**
      * The P/D proxy's lines (a comment saying where it comes from, then its command), joining prefill instances
@@ -87,14 +96,27 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
                 .orElse(KvCacheDtype.AUTO);
         Quantization quantization = Quantization.find(tree.path("deployment").path("quantization").asText("auto"))
                 .orElse(Quantization.AUTO);
-        String routing = tree.path("policies").path("routing").isTextual() ? tree.path("policies").path("routing").asText()
-                : tree.path("policies").path("routing").path("name").asText("round-robin");
+        String routing = run.setup().policies().spec(PolicyKind.ROUTING).name();
         StringBuilder out = new StringBuilder();
         out.append("# servesim ").append(plan.capacityOnly() ? "capacity" : "plan " + plan.name()).append(": ")
                 .append(c.id()).append(", ").append(c.gpus()).append(" x ").append(c.gpu()).append(" (TP ").append(c.tp())
-                .append(")\n# One ").append(engine()).append(" server per engine instance, ").append(GPUS_PER_NODE)
-                .append(" GPUs to a node. ");
+                .append(")\n# ");
         List<String> lines = new ArrayList<>();
+        if (c.fleet() instanceof Fleet.DataParallel dp) {
+            boolean internal = SimConfigLoader.DP_LOAD_BALANCER.equals(routing);
+            out.append("One ").append(engine()).append(" data-parallel deployment of ").append(dp.ranks()).append(" ranks")
+                    .append(dp.expertParallel() ? ", its experts sharded over them" : "").append(", ").append(GPUS_PER_NODE)
+                    .append(" GPUs to a node. ").append(internal
+                            ? "Its API server spreads the requests over the ranks (vLLM's internal DP load balancer; simulated: "
+                            : "A router in front of a server per rank spreads the requests (vLLM's external DP load"
+                                    + " balancing; simulated: ").append(routing).append(").\n");
+            lines.addAll(dataParallel(new Instance(0, model, c.tp(), "rank", kvCache, quantization), run.engineConfig(),
+                    engineTree, dp, internal));
+            lines.forEach(l -> out.append(l).append('\n'));
+            return out.toString();
+        }
+        out.append("One ").append(engine()).append(" server per engine instance, ").append(GPUS_PER_NODE)
+                .append(" GPUs to a node. ");
         if (c.fleet() instanceof Fleet.Disaggregated d) {
             var pd = run.setup().pd();
             out.append("P/D: ").append(d.prefill()).append(" prefill and ").append(d.decode()).append(" decode instances ")

@@ -71,6 +71,8 @@ final class PlanOutputs {
                 row.put("candidate_index", c.index());
                 row.put("prefill_replicas", c.fleet() instanceof Fleet.Disaggregated d ? d.prefill() : null);
                 row.put("decode_replicas", c.fleet() instanceof Fleet.Disaggregated d ? d.decode() : null);
+                row.put("dp_ranks", c.fleet() instanceof Fleet.DataParallel dp ? dp.ranks() : null);
+                row.put("expert_parallel", c.fleet() instanceof Fleet.DataParallel dp ? dp.expertParallel() : null);
                 row.put("usd_per_gpu_hour", finite(c.usdPerGpuHour()));
                 row.put("price_source", c.priceSource());
                 row.put("status", v.status());
@@ -129,13 +131,21 @@ final class PlanOutputs {
         row.put("candidate", c.id());
         row.put("gpu", c.gpu());
         row.put("tp", c.tp());
-        row.put("architecture", c.fleet() instanceof Fleet.Disaggregated ? "pd" : "aggregated");
+        row.put("architecture", architecture(c.fleet()));
         row.put("instances", c.fleet().instances());
         row.put("engine", c.engine());
         row.put("gpus", c.gpus());
         if (row.getSchema().getField("cost_usd_per_hour").schema().isNullable()) {
             row.put("cost_usd_per_hour", finite(c.costUsdPerHour()));
         }
+    }
+
+    /** {@code aggregated}, {@code pd} or {@code dp}: the kind of fleet. */
+    private static String architecture(Fleet fleet) {
+        if (fleet instanceof Fleet.Disaggregated) {
+            return "pd";
+        }
+        return fleet instanceof Fleet.DataParallel ? "dp" : "aggregated";
     }
 
     private static ParquetWriter<GenericRecord> open(Path file, Schema schema) throws IOException {

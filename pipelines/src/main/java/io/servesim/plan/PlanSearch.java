@@ -16,8 +16,9 @@ import java.util.TreeMap;
  * the same rounds on any runner. The stages, each starting when the one before it is done:
  * <ol>
  *   <li>{@link FamilyScreen}: each family of aggregated replica counts is bisected on the screen trace at the target
- *       rate; every P/D candidate runs on it once.</li>
- *   <li>{@link SuccessiveHalving} from the families' contenders and the P/D candidates to the finalists, on traces
+ *       rate; every P/D and data-parallel candidate runs on it once.</li>
+ *   <li>{@link SuccessiveHalving} from the families' contenders and the P/D and data-parallel candidates to the
+ *       finalists, on traces
  *       growing to the full one.</li>
  *   <li>{@link CheapestCheck} (no cheaper candidate meets every SLO on the full trace) and, at the same time,
  *       {@link CapacitySearch} of every finalist and of every candidate found meeting every SLO on the full trace.</li>
@@ -28,7 +29,7 @@ public final class PlanSearch {
     private final PlanSpec spec;
     private final Map<Integer, String> invalid;
     private final List<List<Candidate>> families = new ArrayList<>();
-    private final List<Candidate> disaggregated = new ArrayList<>();
+    private final List<Candidate> familyless = new ArrayList<>();
     private final List<Candidate> valid = new ArrayList<>();
 
     /** The search of {@code spec}, whose candidates in {@code invalid} (index to why) cannot run and are left out. */
@@ -42,7 +43,7 @@ public final class PlanSearch {
             }
             valid.add(c);
             if (c.family() == null) {
-                disaggregated.add(c);
+                familyless.add(c);
             } else {
                 byFamily.computeIfAbsent(c.family(), f -> new ArrayList<>()).add(c);
             }
@@ -91,7 +92,7 @@ public final class PlanSearch {
                 pending.add(new Probe(v.pending(), target, screen, rung0));
             }
         }
-        for (Candidate c : disaggregated) {
+        for (Candidate c : familyless) {
             if (results.get(c.index(), target, screen) == null) {
                 pending.add(new Probe(c.index(), target, screen, rung0));
             }
@@ -100,7 +101,7 @@ public final class PlanSearch {
             return new Progress(screens, null, null, capacities, ordered(pending));
         }
         List<Candidate> pool = new ArrayList<>(screens.stream().map(FamilyScreen.Verdict::contender).toList());
-        pool.addAll(disaggregated);
+        pool.addAll(familyless);
         pool.sort(Comparator.comparingInt(Candidate::index));
         SuccessiveHalving.State halving = SuccessiveHalving.of(pool, results, target, budgets, spec.search().eta(),
                 spec.search().keep(), spec.slos());
@@ -110,7 +111,7 @@ public final class PlanSearch {
             return new Progress(screens, halving, null, capacities, ordered(pending));
         }
         Candidate best = CheapestCheck.best(valid, results, target, full, spec.slos());
-        CheapestCheck.pending(families, disaggregated, best, results, target, full, spec.slos())
+        CheapestCheck.pending(families, familyless, best, results, target, full, spec.slos())
                 .forEach(c -> pending.add(new Probe(c.index(), target, full, Stage.VERIFY)));
         for (Candidate c : measured(halving, results, full)) {
             CapacitySearch.State s = capacity(c, results.get(c.index(), target, full).feasible(spec.slos())).state(results);

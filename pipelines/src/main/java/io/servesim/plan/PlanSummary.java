@@ -154,6 +154,9 @@ final class PlanSummary {
         if (c.fleet() instanceof Fleet.Disaggregated d) {
             return d.prefill() + " prefill + " + d.decode() + " decode replicas";
         }
+        if (c.fleet() instanceof Fleet.DataParallel dp) {
+            return dp.ranks() + " data-parallel ranks" + (dp.expertParallel() ? ", expert-parallel" : "");
+        }
         return c.fleet().instances() + (c.fleet().instances() == 1 ? " replica" : " replicas");
     }
 }

@@ -94,6 +94,12 @@ final class SglangCommand extends LaunchCommand {
         return cmd.toString();
     }
 
+    /** Never asked: a run config refuses deployment.dp with the SGLang core ({@code SimConfigLoader}). */
+    @Override
+    List<String> dataParallel(Instance rank0, EngineConfig e, JsonNode given, Fleet.DataParallel dp, boolean internalLb) {
+        throw new IllegalStateException("the SGLang core runs no vLLM data-parallel deployment");
+    }
+
     @Override
     List<String> proxy(int prefill, int decode, int tp) {
         StringBuilder cmd = new StringBuilder("python -m sglang_router.launch_router --pd-disaggregation");

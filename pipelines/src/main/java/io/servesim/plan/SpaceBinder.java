@@ -1,6 +1,7 @@
 package io.servesim.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +22,8 @@ import java.util.TreeSet;
 
 /**
  * Binds a plan's {@code space:} and {@code prices:} and expands them into {@link Candidate}s: every GPU x TP x engine
- * setting x fleet, in that order (the fleet fastest: aggregated replica counts ascending, then P/D pairs). Each
+ * setting x fleet, in that order (the fleet fastest: aggregated replica counts ascending, then P/D pairs, then
+ * data-parallel rank counts ascending, each with the expert parallelism of {@code space.dp.ep} in its order). Each
  * candidate's price per GPU-hour is the plan's {@code prices.<gpu>}, else the GPU table's ({@code usd_per_gpu_hour}, with
  * its source); a GPU with neither is refused. Each engine setting is checked as the engine section it makes (the base's
  * {@code engine:} with its keys set), its problems named under {@code space.engine.<label>}.
@@ -46,16 +48,25 @@ final class SpaceBinder {
         if (pd.present()) {
             pd.finish();
         }
-        if (!space.has("replicas") && !pd.present()) {
-            space.problem(space.pathOf("replicas"), "required (or pd: {prefill, decode}): the aggregated replica counts,"
-                    + " {min, max} or a list");
+        ConfigNode dp = space.child("dp");
+        List<Integer> ranks = dp.has("ranks") ? range(dp, "ranks", 2, 1024) : List.of();
+        List<Boolean> ep = dp.present() ? expertParallel(dp) : List.of();
+        if (dp.present()) {
+            if (!dp.has("ranks")) {
+                dp.problem(dp.pathOf("ranks"), "required: the data-parallel rank counts, {min, max} or a list, each at"
+                        + " least 2 (one rank is an aggregated replica)");
+            }
+            dp.finish();
+        }
+        if (!space.has("replicas") && !pd.present() && !dp.present()) {
+            space.problem(space.pathOf("replicas"), "required (or pd: {prefill, decode}, or dp: {ranks, ep}): the"
+                    + " aggregated replica counts, {min, max} or a list");
         }
         Map<String, Map<String, JsonNode>> engines = engines(space, base);
         space.finish();
         Map<String, GpuSpec.Price> prices = prices(root, gpus, catalog);
         List<Candidate> out = new ArrayList<>();
-        boolean baseHasPd = base.path("deployment").has("pd") || base.path("deployment").has("architecture");
-        boolean baseHasInstances = base.path("deployment").has("instances");
+        BaseDeployment given = new BaseDeployment(base.path("deployment"));
         for (GpuSpec gpu : gpus) {
             GpuSpec.Price price = prices.getOrDefault(gpu.name(), GpuSpec.Price.NONE);
             for (int tp : tps) {
@@ -65,11 +76,14 @@ final class SpaceBinder {
                     for (int p : prefill) {
                         decode.forEach(d -> fleets.add(new Fleet.Disaggregated(p, d)));
                     }
+                    for (int n : ranks) {
+                        ep.forEach(e -> fleets.add(new Fleet.DataParallel(n, e)));
+                    }
                     for (Fleet fleet : fleets) {
                         Map<String, JsonNode> set = new LinkedHashMap<>();
                         set.put("deployment.hardware", TextNode.valueOf(gpu.name()));
                         set.put("deployment.tp", IntNode.valueOf(tp));
-                        fleet(set, fleet, baseHasPd, baseHasInstances);
+                        fleet(set, fleet, given);
                         engine.getValue().forEach((k, v) -> set.put("engine." + k, v));
                         String id = gpu.name() + "-tp" + tp + "-" + fleet.label() + "-" + engine.getKey();
                         out.add(new Candidate(out.size(), id, gpu.name(), tp, fleet, engine.getKey(), set,
@@ -81,22 +95,78 @@ final class SpaceBinder {
         return out;
     }
 
-    /** The paths a fleet sets: instances for one pool (architecture and pd cleared if the base has them); both pools. */
-    private static void fleet(Map<String, JsonNode> set, Fleet fleet, boolean baseHasPd, boolean baseHasInstances) {
+    /** Which of the deployment keys a fleet sets the base config gives. */
+    private record BaseDeployment(boolean pd, boolean instances, boolean dp, boolean ep, boolean epBalancedness) {
+        BaseDeployment(JsonNode d) {
+            this(d.has("pd") || d.has("architecture"), d.has("instances"), d.has("dp"), d.has("ep"),
+                    d.has("ep_balancedness"));
+        }
+    }
+
+    /**
+     * The paths a fleet sets: instances for one pool; both pools; the ranks and expert parallelism of a data-parallel
+     * deployment. What the base gives for another kind of fleet is cleared: its architecture and pd, its instances,
+     * its dp and ep, and its ep_balancedness where the experts are not sharded (a property of the model's gate that
+     * only an expert-parallel deployment feels).
+     */
+    private static void fleet(Map<String, JsonNode> set, Fleet fleet, BaseDeployment base) {
+        if (base.pd() && !(fleet instanceof Fleet.Disaggregated)) {
+            set.put("deployment.architecture", TextNode.valueOf("aggregated"));
+            set.put("deployment.pd", NullNode.getInstance());
+        }
+        if (!(fleet instanceof Fleet.DataParallel dp && dp.expertParallel())) {
+            clear(set, base.ep(), "deployment.ep");
+            clear(set, base.epBalancedness(), "deployment.ep_balancedness");
+        }
         if (fleet instanceof Fleet.Aggregated a) {
-            if (baseHasPd) {
-                set.put("deployment.architecture", TextNode.valueOf("aggregated"));
-                set.put("deployment.pd", NullNode.getInstance());
-            }
+            clear(set, base.dp(), "deployment.dp");
             set.put("deployment.instances", IntNode.valueOf(a.replicas()));
         } else if (fleet instanceof Fleet.Disaggregated d) {
+            clear(set, base.dp(), "deployment.dp");
             set.put("deployment.architecture", TextNode.valueOf("pd"));
-            if (baseHasInstances) {
-                set.put("deployment.instances", NullNode.getInstance());
-            }
+            clear(set, base.instances(), "deployment.instances");
             set.put("deployment.pd.prefill.replicas", IntNode.valueOf(d.prefill()));
             set.put("deployment.pd.decode.replicas", IntNode.valueOf(d.decode()));
+        } else if (fleet instanceof Fleet.DataParallel dp) {
+            clear(set, base.instances(), "deployment.instances");
+            set.put("deployment.dp", IntNode.valueOf(dp.ranks()));
+            if (dp.expertParallel()) {
+                set.put("deployment.ep", BooleanNode.TRUE);
+            }
         }
+    }
+
+    private static void clear(Map<String, JsonNode> set, boolean given, String path) {
+        if (given) {
+            set.put(path, NullNode.getInstance());
+        }
+    }
+
+    /** {@code space.dp.ep}: true, false (the default) or a list of both, each a fleet of its own. */
+    private static List<Boolean> expertParallel(ConfigNode dp) {
+        JsonNode v = dp.rawValue("ep");
+        if (v == null) {
+            return List.of(false);
+        }
+        List<Boolean> out = new ArrayList<>();
+        if (v.isBoolean()) {
+            out.add(v.asBoolean());
+        } else if (v.isArray() && !v.isEmpty()) {
+            for (int i = 0; i < v.size(); i++) {
+                String at = dp.pathOf("ep") + "[" + i + "]";
+                if (!v.get(i).isBoolean()) {
+                    dp.problem(at, "must be true or false, got " + v.get(i));
+                } else if (out.contains(v.get(i).asBoolean())) {
+                    dp.problem(at, "duplicate value " + v.get(i).asBoolean());
+                } else {
+                    out.add(v.get(i).asBoolean());
+                }
+            }
+        } else {
+            dp.problem(dp.pathOf("ep"), "must be true (the experts of a MoE model sharded over the ranks), false (the"
+                    + " default) or [false, true] (both), got " + v);
+        }
+        return out;
     }
 
     private static List<GpuSpec> gpus(ConfigNode space, GpuCatalog catalog) {
@@ -151,10 +221,10 @@ final class SpaceBinder {
             return integers(node, key, min, max).stream().sorted().toList();
         }
         ConfigNode r = node.child(key);
-        int lo = r.intValue("min", 1, min, max);
+        int lo = r.intValue("min", min, min, max);
         int hi = r.intValue("max", lo, min, max);
         if (!r.has("max")) {
-            r.problem(r.pathOf("max"), "required: the largest count (with min, default 1)");
+            r.problem(r.pathOf("max"), "required: the largest count (with min, default " + min + ")");
         } else if (hi < lo) {
             r.problem(r.pathOf("max"), "must be at least min (" + lo + "), got " + hi);
         }

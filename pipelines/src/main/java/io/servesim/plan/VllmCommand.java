@@ -26,6 +26,8 @@ import java.util.Locale;
 final class VllmCommand extends LaunchCommand {
     static final VllmCommand INSTANCE = new VllmCommand();
     static final String FILE = "vllm-serve.txt";
+    /** The head node's port the data-parallel ranks of other nodes join it on (the guide's example's). */
+    private static final int DP_RPC_PORT = 13345;
     private static final String NIXL = "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'";
 
     private VllmCommand() {
@@ -51,8 +53,58 @@ final class VllmCommand extends LaunchCommand {
     String server(Instance in, EngineConfig e, JsonNode given) {
         boolean pd = !in.role().equals("replica");
         String nixlPort = pd ? " VLLM_NIXL_SIDE_CHANNEL_PORT=" + (5600 + in.slot()) : "";
-        StringBuilder cmd = new StringBuilder("CUDA_VISIBLE_DEVICES=" + in.devices() + nixlPort + " vllm serve " + in.model()
-                + " --port " + in.port() + " --tensor-parallel-size " + in.tp() + " --max-num-seqs " + e.maxNumSeqs()
+        return "CUDA_VISIBLE_DEVICES=" + in.devices() + nixlPort + " vllm serve " + in.model() + " --port " + in.port()
+                + engineArgs(in, e, given) + (pd ? " " + NIXL : "");
+    }
+
+    /**
+     * {@inheritDoc} As vLLM's data-parallel deployment guide runs them (docs/serving/data_parallel_deployment.md): on
+     * one node a single {@code vllm serve --data-parallel-size N}; across nodes the head node's with
+     * {@code --data-parallel-size-local}, {@code --data-parallel-address} and {@code --data-parallel-rpc-port}, each
+     * other node's {@code --headless} with its {@code --data-parallel-start-rank}; with external load balancing a
+     * server per rank ({@code --data-parallel-rank}, a port each). {@code --enable-expert-parallel} on every one when
+     * the experts are sharded. {@code --max-num-seqs} and the other limits apply per rank, as the simulation ran them.
+     */
+    @Override
+    List<String> dataParallel(Instance rank0, EngineConfig e, JsonNode given, Fleet.DataParallel dp, boolean internalLb) {
+        int perNode = Math.max(1, GPUS_PER_NODE / rank0.tp());
+        int nodes = (dp.ranks() + perNode - 1) / perNode;
+        String head = nodes > 1 ? " --data-parallel-address node0 --data-parallel-rpc-port " + DP_RPC_PORT : "";
+        String tail = (dp.expertParallel() ? " --enable-expert-parallel" : "") + engineArgs(rank0, e, given);
+        List<String> out = new ArrayList<>();
+        if (!internalLb) {
+            for (int r = 0; r < dp.ranks(); r++) {
+                Instance rank = new Instance(r, rank0.model(), rank0.tp(), "rank", rank0.kvCache(), rank0.quantization());
+                if (r % perNode == 0) {
+                    out.add("# node " + r / perNode + (r == 0 ? ", data-parallel ranks" : ""));
+                }
+                out.add("CUDA_VISIBLE_DEVICES=" + rank.devices() + " vllm serve " + rank0.model() + " --port " + rank.port()
+                        + " --data-parallel-size " + dp.ranks() + " --data-parallel-rank " + r + head + tail);
+            }
+            return out;
+        }
+        for (int node = 0; node < nodes; node++) {
+            int start = node * perNode;
+            int local = Math.min(perNode, dp.ranks() - start);
+            out.add("# node " + node + (node == 0 ? ", the API server and data-parallel ranks 0-" + (local - 1)
+                    : ", data-parallel ranks " + start + "-" + (start + local - 1)));
+            StringBuilder cmd = new StringBuilder("CUDA_VISIBLE_DEVICES=" + new Instance(0, "", local * rank0.tp(), "rank",
+                    rank0.kvCache(), rank0.quantization()).devices() + " vllm serve " + rank0.model());
+            cmd.append(node == 0 ? " --port " + rank0.port() : " --headless").append(" --data-parallel-size ").append(dp.ranks());
+            if (nodes > 1) {
+                cmd.append(" --data-parallel-size-local ").append(local);
+                if (node > 0) {
+                    cmd.append(" --data-parallel-start-rank ").append(start);
+                }
+            }
+            out.add(cmd.append(head).append(tail).toString());
+        }
+        return out;
+    }
+
+    /** The engine arguments every server of a deployment gets, each with a leading space. */
+    private static String engineArgs(Instance in, EngineConfig e, JsonNode given) {
+        StringBuilder cmd = new StringBuilder(" --tensor-parallel-size " + in.tp() + " --max-num-seqs " + e.maxNumSeqs()
                 + " --max-num-batched-tokens " + e.maxNumBatchedTokens() + " --block-size " + e.blockSizeTokens()
                 + " --gpu-memory-utilization " + String.format(Locale.ROOT, "%.2f", e.gpuMemoryUtilization())
                 + (e.prefixCaching() ? " --enable-prefix-caching" : " --no-enable-prefix-caching"));
@@ -73,9 +125,6 @@ final class VllmCommand extends LaunchCommand {
         }
         if (e.speculative().enabled()) {
             cmd.append(" --speculative-config '").append(speculative(e.speculative())).append('\'');
-        }
-        if (pd) {
-            cmd.append(' ').append(NIXL);
         }
         return cmd.toString();
     }

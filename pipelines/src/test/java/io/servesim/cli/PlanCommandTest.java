@@ -196,6 +196,52 @@ class PlanCommandTest {
     }
 
     @Test
+    void aMoePlanWeighsReplicasAgainstDataParallelDeployments() throws Exception {
+        // Qwen3-30B-A3B on H100s: 1-2 TP 1 replicas against 2 data-parallel ranks, with and without expert parallelism
+        Path moe = Files.writeString(tmp.resolve("moe.yaml"), """
+                name: moe
+                base:
+                  deployment: {model: Qwen/Qwen3-30B-A3B-Instruct-2507, hardware: H100, latency_model: roofline}
+                  engine: {max_model_len: 32768}
+                  workload: {scenario: chat, arrival: {process: poisson}}
+                target_rate_rps: 6
+                slo: [{ttft_p99_ms: 500}, {tpot_p90_ms: 40}]
+                space: {gpus: [H100], replicas: [1, 2], dp: {ranks: [2], ep: [false, true]}}
+                search: {screen_requests: 100, confirm_requests: 200, keep: 2}
+                """);
+        Path dir = tmp.resolve("moe-out");
+        CliRun.Result r = CliRun.exec("plan", moe.toString(), "--output", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        String candidates = parquet(dir, "candidates");
+        assertEquals(2, scalar("SELECT count(*) FROM " + candidates + " WHERE architecture = 'dp' AND dp_ranks = 2"
+                + " AND gpus = 2 AND instances = 2 AND status <> 'invalid'"));
+        assertEquals(1, scalar("SELECT count(*) FROM " + candidates + " WHERE candidate = 'H100-tp1-dp2ep-default'"
+                + " AND expert_parallel"));
+        assertEquals(2, scalar("SELECT count(*) FROM " + candidates + " WHERE architecture = 'aggregated'"
+                + " AND dp_ranks IS NULL AND expert_parallel IS NULL"));
+        // the first round: both data-parallel fleets (no family: each runs on the screen trace) and the replica
+        // family's bisection, which starts at the middle of its two counts
+        assertEquals(3, scalar("SELECT count(DISTINCT candidate) FROM " + parquet(dir.resolve("rounds/01"), "cells")));
+        assertEquals(2, scalar("SELECT count(*) FROM " + parquet(dir.resolve("rounds/01"), "cells")
+                + " WHERE candidate LIKE '%-dp2%'"));
+    }
+
+    @Test
+    void capacityOfADataParallelConfigIsOneDataParallelDeployment() throws Exception {
+        Path cfg = Files.writeString(tmp.resolve("dp.yaml"), """
+                deployment: {model: Qwen/Qwen3-30B-A3B-Instruct-2507, hardware: H100, latency_model: roofline, dp: 2, ep: true}
+                engine: {max_model_len: 32768}
+                workload: {scenario: chat, arrival: {process: poisson}, aggregate_rate: 4, num_requests: 200}
+                """);
+        Path dir = tmp.resolve("cap-dp");
+        CliRun.Result r = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=500", "--tolerance", "1",
+                "--output", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, scalar("SELECT count(*) FROM " + parquet(dir, "candidates") + " WHERE architecture = 'dp'"
+                + " AND dp_ranks = 2 AND expert_parallel AND gpus = 2"));
+    }
+
+    @Test
     void capacityWithSeveralSeedsIsTheLeastOfEachSeeds() throws Exception {
         // the SLO metrics grow with the rate on each seed's trace, so the rates met on every seed are those up to the
         // least of the seeds' capacities, and the bisection over the joint verdict finds that grid point

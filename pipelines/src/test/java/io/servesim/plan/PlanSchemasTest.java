@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PlanSchemasTest {
     /** Numbers without a unit: counts, indexes, degrees, ratios. */
     private static final Set<String> UNITLESS = Set.of("candidate_index", "tp", "instances", "prefill_replicas",
-            "decode_replicas", "gpus", "trace_requests", "slo_attainment", "slo_slack", "rank");
+            "decode_replicas", "dp_ranks", "gpus", "trace_requests", "slo_attainment", "slo_slack", "rank");
 
     @ParameterizedTest
     @ValueSource(strings = {"plan_candidate.avsc", "plan_frontier.avsc"})
