@@ -21,6 +21,12 @@ public interface ExpertParallelModel extends LatencyModel {
      */
     double expertBlockUs(double tokensPerRank, int ep, double load);
 
+    /**
+     * Microseconds one GPU takes to stream {@code bytes} through its memory: element-wise work no table measured,
+     * at the achievable bandwidth (the datasheet's times the cross-GPU memory efficiency).
+     */
+    double streamUs(double bytes);
+
     /** The served model (its MoE layers, hidden size, experts and dtype). */
     ModelArchitecture architecture();
 }

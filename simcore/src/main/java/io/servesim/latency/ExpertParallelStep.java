@@ -19,14 +19,25 @@ import java.util.Locale;
  * <pre>
  * step_us   = max over ranks of rank_us(own batch, T or n_i) + shared_us     (the slowest rank sets the step)
  * rank_us   = the rank's operators at T (or n_i) tokens, attention over its own requests ({@link ExpertParallelModel})
- * shared_us = MoE layers x (routed experts of ep x T gathered tokens on the busiest rank + all-gather + reduce-scatter)
+ * shared_us = MoE layers x (routed experts of ep x T gathered tokens on the busiest rank + off-rank pairs
+ *             + all-gather + reduce-scatter)
+ * off-rank pairs = (ep x T x k - the busiest rank's own pairs) x (5 x moe_intermediate + 2 x hidden) x dtype bytes
+ *                  at the memory bandwidth
  * all-gather     of ep x T tokens x (hidden + experts) x dtype bytes  (hidden states and router logits)
  * reduce-scatter of ep x T tokens x hidden x dtype bytes
  * </pre>
  * The dispatch and combine are those of vLLM's default all-to-all backend, {@code allgather_reducescatter}, priced over
  * the GPUs' interconnect by {@link GatherScatter}; their per-token sizes are LLMServingSim's
  * ({@code serving/core/trace_generator.py _emit_moe_block}); unpadded, they are NCCL's all-gather-v and reduce-scatter-v
- * of the ranks' own counts, priced at their total. The dummy batch of an idle rank is one token without attention,
+ * of the ranks' own counts, priced at their total. Every rank's fused MoE runs over all gathered token-expert pairs,
+ * its own experts' and the others': vLLM's {@code TritonExperts.apply} sorts them with {@code moe_align_block_size}
+ * without {@code ignore_invalid_experts}, so a pair routed to another rank's expert keeps its rows with expert id -1,
+ * {@code fused_moe_kernel} writes zeros to its rows of each GEMM's output ({@code write_zeros_to_output}), and
+ * {@code silu_and_mul} and {@code moe_sum} run over its rows too ({@code vllm/model_executor/layers/fused_moe/fused_moe.py}
+ * at vllm-project/vllm@13cb3e44373beb1c8b9d2c017f565af6f7a1b601): per such pair the gate/up output's 2 x moe_intermediate
+ * zeros, the activation's read of them and write of moe_intermediate, the down output's hidden zeros and moe_sum's read
+ * of them, element-wise work no profile measured, streamed at the GPU's memory bandwidth
+ * ({@link ExpertParallelModel#streamUs}). The dummy batch of an idle rank is one token without attention,
  * padded to T or not: it never costs more than a busy rank's step.
  *
  * <p>Expert load: with balancedness b (vLLM EPLB's measure, the mean tokens per EP rank over the busiest rank's:
@@ -44,6 +55,9 @@ public final class ExpertParallelStep {
     private final CudaGraphSizes graphs;
     private final double dispatchBytesPerToken;
     private final double combineBytesPerToken;
+    private final int expertsPerToken;
+    /** Bytes a rank's fused MoE moves for each token-expert pair routed to another rank's expert. */
+    private final double offRankBytesPerPair;
     /** The busiest rank's token-expert pairs over the mean rank's: 1 / balancedness. */
     private final double load;
 
@@ -68,6 +82,9 @@ public final class ExpertParallelStep {
         this.graphs = graphs;
         this.dispatchBytesPerToken = (double) (arch.hiddenSize() + arch.feedForward().experts()) * arch.dtypeBytes();
         this.combineBytesPerToken = (double) arch.hiddenSize() * arch.dtypeBytes();
+        this.expertsPerToken = arch.feedForward().expertsPerToken();
+        this.offRankBytesPerPair = (double) (5 * arch.feedForward().expertIntermediateSize() + 2 * arch.hiddenSize())
+                * arch.dtypeBytes();
     }
 
     /**
@@ -86,7 +103,8 @@ public final class ExpertParallelStep {
             padded = Math.max(padded, size);
         }
         double perRank = graphed ? padded : (double) total / ranks.length;
-        double shared = moeLayers * (model.expertBlockUs(perRank, ep, load) + collectivesUs(perRank * ranks.length));
+        double shared = moeLayers * (model.expertBlockUs(perRank, ep, load) + offRankUs(perRank)
+                + collectivesUs(perRank * ranks.length));
         double slowest = 0;
         for (StepShape s : ranks) {
             slowest = Math.max(slowest, model.rankStepUs(s == null ? empty : s, graphed ? padded : ownTokens(s), shared));
@@ -97,6 +115,17 @@ public final class ExpertParallelStep {
     /** The tokens a rank runs unpadded: its batch's, or the dummy batch's one. */
     private static long ownTokens(StepShape s) {
         return s == null ? 1 : Math.max(1, s.totalTokens());
+    }
+
+    /**
+     * One MoE layer's work on the busiest rank for the gathered token-expert pairs routed to the other ranks' experts,
+     * when the ranks run {@code tokensPerRank} on average: its own pairs are {@code load} times the mean rank's, the
+     * rest of the ep x tokensPerRank x k gathered pairs are the other ranks'.
+     */
+    double offRankUs(double tokensPerRank) {
+        double gatheredPairs = ep * tokensPerRank * expertsPerToken;
+        double own = Math.min(gatheredPairs, tokensPerRank * expertsPerToken * load);
+        return model.streamUs((gatheredPairs - own) * offRankBytesPerPair);
     }
 
     /** One MoE layer's dispatch (all-gather) and combine (reduce-scatter) of {@code gatheredTokens} over the ranks. */

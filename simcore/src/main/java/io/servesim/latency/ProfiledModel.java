@@ -61,12 +61,14 @@ public final class ProfiledModel implements ExpertParallelModel {
     private final int expertsPerToken;
     private final int experts;
     private final ModelArchitecture model;
+    /** Microseconds per byte streamed at the GPU's achievable bandwidth (the roofline's memory efficiency). */
+    private final double usPerByte;
 
     /**
      * @param profile  the measured tables
      * @param sequence the layers a step runs
      * @param model    the served model (its {@code num_hidden_layers}, hidden size and dtype)
-     * @param gpu      the GPU (its interconnect; used only when the profile's TP is above 1)
+     * @param gpu      the GPU (its interconnect, used only when the profile's TP is above 1; its memory bandwidth)
      * @param label    short name of the profile for {@link #describe()}
      */
     ProfiledModel(LayerProfile profile, ProfileArchitecture sequence, ModelArchitecture model, GpuSpec gpu, String label) {
@@ -108,6 +110,7 @@ public final class ProfiledModel implements ExpertParallelModel {
         this.allReduce = tp > 1 ? new AllReduce(gpu.interconnect(), tp, RooflineConstants.bundled().kernelLaunchUs()) : null;
         this.allReduceBytesPerToken = (double) model.hiddenSize() * model.dtypeBytes();
         this.interconnectNote = RooflineModel.interconnectNote(gpu, allReduce);
+        this.usPerByte = 1e6 / (gpu.memoryBytesPerSecond() * RooflineConstants.bundled().memoryEfficiency());
     }
 
     /**
@@ -182,6 +185,12 @@ public final class ProfiledModel implements ExpertParallelModel {
                 Math.round(tokensPerRank * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)) * load));
         long activated = Math.min(Math.round(tokensPerRank * expertsPerToken / ep * load), Math.max(1, experts / ep));
         return local <= 0 ? 0 : moesPerLayer * moe.timeUs(local, Math.max(1, activated));
+    }
+
+    /** The tables measure no such work: priced at the roofline's achievable bandwidth for the GPU. */
+    @Override
+    public double streamUs(double bytes) {
+        return bytes * usPerByte;
     }
 
     @Override

@@ -91,6 +91,8 @@ public final class RooflineModel implements ExpertParallelModel {
     private final double usPerAttentionPair;
     private final double usPerKvToken;
     private final double usPerToken;
+    /** Microseconds per byte streamed at the achievable memory bandwidth. */
+    private final double usPerByte;
     private final double gpuFixedUs;
     private final double perSequenceUs;
     /** The tensor-parallel all-reduce (null at TP 1), its count per step and bytes per token. */
@@ -137,7 +139,7 @@ public final class RooflineModel implements ExpertParallelModel {
         this.expertMissProbability = ff.isMoe() ? 1.0 - (double) ff.expertsPerToken() / ff.experts() : 1.0;
         this.lmHead = new Gemm((int) Math.ceil((double) model.vocabSize() / tp), h, act, act,
                 gpu.peakFlopsPerSecond(act), gpu, constants);
-        double usPerByte = 1e6 / (gpu.memoryBytesPerSecond() * constants.memoryEfficiency());
+        this.usPerByte = 1e6 / (gpu.memoryBytesPerSecond() * constants.memoryEfficiency());
         this.usPerAttentionPair = model.attentionFlopsPerPair() / tp * 1e6
                 / (gpu.peakFlopsPerSecond(act) * constants.tensorEfficiency());
         this.usPerKvToken = model.kvBytesPerTokenPerGpu(tp) * 1e6 / (gpu.memoryBytesPerSecond() * constants.attentionEfficiency());
@@ -346,6 +348,11 @@ public final class RooflineModel implements ExpertParallelModel {
         double touched = (double) experts / ep * (1.0 - StrictMath.pow(expertMissProbability, gathered));
         return fusedMoe.timeUs(gathered, experts / ep, Math.min(gathered * expertsPerToken,
                 tokensPerRank * expertsPerToken * load), touched);
+    }
+
+    @Override
+    public double streamUs(double bytes) {
+        return bytes * usPerByte;
     }
 
     @Override

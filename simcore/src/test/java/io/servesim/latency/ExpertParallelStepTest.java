@@ -54,14 +54,18 @@ class ExpertParallelStepTest {
         // experts -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
         assertEquals(50.2297, m.expertBlockUs(1, 2, 1), 1e-9);
         // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.781333 us, reduce-scatter
-        // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us. Shared: 48 x (50.2297 + 15.552) = 3157.5216.
-        // Step: max(2025.51019, 1656.35803) + 3157.5216 = 5183.03179 -> 5183 us (one engine alone: 4437 us).
+        // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us.
+        // Off-rank pairs: 2 x 1 x 8 gathered - 1 x 8 own = 8, x (5 x 768 + 2 x 2048) x 2 B = 126,976 B at
+        // 1,597 GB/s x 0.9605 (the bundled memory efficiency) = 0.082779 us.
+        // Shared: 48 x (50.2297 + 15.552 + 0.082779) = 3161.494985.
+        // Step: max(2025.51019, 1656.35803) + 3161.494985 = 5187.005175 -> 5187 us (one engine alone: 4437 us).
         ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         StepShape dummy = new StepShape();
         assertEquals(15.552, ep.collectivesUs(2), 1e-9);
-        assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
-        assertEquals(5183, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
-        assertEquals(5183, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
+        assertEquals(126_976 / (1597e6 * 0.9605 / 1e3), ep.offRankUs(1), 1e-9);
+        assertEquals(5187, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
+        assertEquals(5187, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
+        assertEquals(5187, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
                 "a second busy rank of the same batch costs the group nothing more");
     }
 
@@ -80,16 +84,36 @@ class ExpertParallelStepTest {
         ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         StepShape dummy = new StepShape();
         StepShape small = prefill(100);
-        double sharedSmall = 48 * (m.expertBlockUs(104, 2, 1) + ep.collectivesUs(208));
+        double sharedSmall = 48 * (m.expertBlockUs(104, 2, 1) + ep.offRankUs(104) + ep.collectivesUs(208));
         assertEquals(Math.round(m.rankStepUs(small, 104, sharedSmall)), ep.stepTimeUs(new StepShape[] {small, null}, dummy));
 
         StepShape large = prefill(300);
         assertEquals(27.745333 + 26.942667, ep.collectivesUs(301), 1e-6);
-        double shared = 48 * (m.expertBlockUs(150.5, 2, 1) + ep.collectivesUs(301));
+        double shared = 48 * (m.expertBlockUs(150.5, 2, 1) + ep.offRankUs(150.5) + ep.collectivesUs(301));
         long unpadded = ep.stepTimeUs(new StepShape[] {large, null}, dummy);
         assertEquals(Math.round(Math.max(m.rankStepUs(large, 300, shared), m.rankStepUs(dummy, 1, shared))), unpadded);
-        double paddedShared = 48 * (m.expertBlockUs(300, 2, 1) + ep.collectivesUs(600));
+        double paddedShared = 48 * (m.expertBlockUs(300, 2, 1) + ep.offRankUs(300) + ep.collectivesUs(600));
         assertTrue(unpadded < m.rankStepUs(large, 300, paddedShared), "padding the idle rank to 300 would cost more");
+    }
+
+    /**
+     * Every rank's fused MoE runs over all gathered token-expert pairs (vLLM's TritonExperts): a rank's own pairs are
+     * its experts' work, the others' rows only zeros, the activation and the sum, streamed at the memory bandwidth.
+     */
+    @Test
+    void theOtherRanksPairsCostTheirBytesOnEveryRank() {
+        ProfiledModel m = qwen3MoeProfile();
+        // 256 tokens a rank over 2 ranks: 512 x 8 = 4,096 gathered pairs, 2,048 the rank's own, 2,048 the other's, each
+        // (5 x 768 + 2 x 2,048) x 2 = 15,872 B: 32,505,856 B at 1,533,918.5 B/us = 21.191 us a layer
+        double perUs = 1597e6 * 0.9605 / 1e3;
+        ExpertParallelStep balanced = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
+        assertEquals(2048 * 15_872 / perUs, balanced.offRankUs(256), 1e-9);
+        // balancedness 0.8: the busiest rank owns 2,048 / 0.8 = 2,560 pairs, and 1,536 are the other's
+        ExpertParallelStep skewed = new ExpertParallelStep(m, 2, GPU.interconnect(), 0.8, GRAPHS);
+        assertEquals(1536 * 15_872 / perUs, skewed.offRankUs(256), 1e-9);
+        // four ranks: 3 of every 4 gathered pairs are other ranks'
+        ExpertParallelStep four = new ExpertParallelStep(m, 4, GPU.interconnect(), 1, GRAPHS);
+        assertEquals(3 * 256 * 8 * 15_872 / perUs, four.offRankUs(256), 1e-9);
     }
 
     private static StepShape prefill(int tokens) {
@@ -106,7 +130,7 @@ class ExpertParallelStepTest {
         StepShape longKv = new StepShape();
         longKv.addDecode(8000);
         long both = ep.stepTimeUs(new StepShape[] {shortKv, longKv}, new StepShape());
-        double shared = 48 * (m.expertBlockUs(1, 2, 1) + ep.collectivesUs(2));
+        double shared = 48 * (m.expertBlockUs(1, 2, 1) + ep.offRankUs(1) + ep.collectivesUs(2));
         assertEquals(Math.round(m.rankStepUs(longKv, 1, 0) + shared), both);
         assertTrue(m.rankStepUs(longKv, 1, 0) > m.rankStepUs(shortKv, 1, 0));
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Two data-parallel ranks of Qwen3-30B-A3B on RTX PRO 6000s behind vLLM's DP load balancer, stepping in lockstep
  * (engine.Lockstep) with a per-rank model simple enough to price by hand: a rank's own work is 10 us per padded token
- * + 100 us per sequence of its own, a MoE layer's routed experts 2 us per padded token.
+ * + 100 us per sequence of its own, a MoE layer's routed experts 2 us per padded token, element-wise bytes 1 us per MB.
  */
 class LockstepRunTest {
     /** The hand-priced per-rank model on Qwen3-30B-A3B's shape (48 MoE layers, hidden 2048, 128 experts, BF16). */
@@ -38,6 +38,11 @@ class LockstepRunTest {
         @Override
         public double expertBlockUs(double tokensPerRank, int ep, double load) {
             return 2.0 * tokensPerRank * load;
+        }
+
+        @Override
+        public double streamUs(double bytes) {
+            return bytes / 1e6;
         }
 
         @Override
@@ -82,14 +87,15 @@ class LockstepRunTest {
         // both are padded to T = 16.
         // Collectives of 2 x 16 tokens over PCIe Gen5 x16 (NCCL ring, LL at 7.6 us + bytes / 48,000 B/us):
         // all-gather 32 x 4,352 = 139,264 B -> 10.501333 us; reduce-scatter 32 x 4,096 = 131,072 B -> 10.330667 us.
-        // Shared: 48 x (2 x 16 + 10.501333 + 10.330667) = 48 x 52.832 = 2,535.936 us.
-        // Busy rank 10 x 16 + 100 x 1 + 2,535.936 = 2,795.936; rank 1's dummy batch (one token padded to 16, no
-        // sequence of its own) 160 + 2,535.936 = 2,695.936. Step (and TTFT, no front end) = 2,796 us.
+        // Off-rank pairs: 2 x 16 x 8 gathered - 16 x 8 own = 128, x (5 x 768 + 2 x 2,048) x 2 B = 2,031,616 B -> 2.031616 us.
+        // Shared: 48 x (2 x 16 + 2.031616 + 10.501333 + 10.330667) = 48 x 54.863616 = 2,633.453568 us.
+        // Busy rank 10 x 16 + 100 x 1 + 2,633.453568 = 2,893.453568; rank 1's dummy batch (one token padded to 16, no
+        // sequence of its own) 160 + 2,633.453568 = 2,793.453568. Step (and TTFT, no front end) = 2,893 us.
         Runs.Result r = Runs.run(twoRanks(true), Runs.listOf(List.of(request(0, 16, 1, 0))));
         RequestRecord rec = r.byId(0);
         assertEquals(RequestRecord.COMPLETED, rec.status());
         assertEquals(0, rec.instanceId());
-        assertEquals(2796, rec.ttftUs());
+        assertEquals(2893, rec.ttftUs());
     }
 
     @Test
