@@ -4,6 +4,7 @@ import io.servesim.decisions.TraceOptions;
 import io.servesim.decisions.TraceSummary;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
+import io.servesim.exit.UsageException;
 import io.servesim.io.OutputPath;
 import io.servesim.io.DecisionFile;
 import io.servesim.io.RecordFile;
@@ -151,6 +152,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         try {
             staged.commit();
+        } catch (UsageException e) {
+            return errors.report(e);
         } catch (IOException e) {
             return errors.report("cannot move the outputs into place", e);
         }

@@ -16,6 +16,9 @@ import java.util.Map;
  * as usual for a command-line output. Each failure is a {@link UsageException} naming the flag and the path.
  */
 public final class OutputPath {
+    /** How often a write check creates a folder that another writer's check removed meanwhile. */
+    private static final int WRITE_CHECK_ATTEMPTS = 5;
+
     private OutputPath() {
     }
 
@@ -61,8 +64,7 @@ public final class OutputPath {
         }
         boolean creates = !Files.exists(dir);
         try {
-            Files.createDirectories(dir);
-            Files.delete(Files.createTempFile(dir, ".servesim-write-check", ".tmp"));
+            writeCheck(dir);
         } catch (IOException e) {
             throw new UsageException(flag + " " + named + ": cannot write there: " + ErrorReport.cause(e));
         } finally {
@@ -73,6 +75,25 @@ public final class OutputPath {
                     } catch (IOException e) {
                         break; // left as an empty directory the command would have created anyway
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Creates {@code dir} and a file in it, then deletes the file. Another servesim probing the same new folder at once
+     * deletes the folder it created after its own check, which may fall between this one's creating the folder and
+     * writing in it: a folder that vanished is created again, a few times, before the check fails.
+     */
+    private static void writeCheck(Path dir) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Files.createDirectories(dir);
+                Files.delete(Files.createTempFile(dir, ".servesim-write-check", ".tmp"));
+                return;
+            } catch (java.nio.file.NoSuchFileException vanished) {
+                if (attempt == WRITE_CHECK_ATTEMPTS) {
+                    throw vanished;
                 }
             }
         }

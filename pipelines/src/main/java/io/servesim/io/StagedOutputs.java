@@ -3,6 +3,7 @@ package io.servesim.io;
 import io.servesim.exit.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,8 +27,11 @@ public final class StagedOutputs implements AutoCloseable {
     private final Thread hook;
     private volatile boolean finished;
 
-    /** One target and the temporary file written in its place until the commit. */
-    public record Output(String flag, Path target, Path temp) {
+    /**
+     * One target and the temporary file written in its place until the commit; {@code overwrite} when the user asked
+     * to replace an existing target.
+     */
+    public record Output(String flag, Path target, Path temp, boolean overwrite) {
     }
 
     private StagedOutputs(String command, PrintStream err) {
@@ -58,19 +62,63 @@ public final class StagedOutputs implements AutoCloseable {
         int dot = name.lastIndexOf('.');
         String ext = dot > 0 ? name.substring(dot).toLowerCase(Locale.ROOT) : "";
         Path temp = abs.resolveSibling("." + name + "." + UUID.randomUUID() + ".partial" + ext);
-        outputs.add(new Output(flag, target, temp));
+        outputs.add(new Output(flag, target, temp, overwrite));
         return temp;
     }
 
-    /** Renames every staged file onto its target: the command succeeded. */
+    /**
+     * Puts every staged file in its target's place: the command succeeded. With {@code --overwrite} an atomic rename
+     * replaces the target; without it the file is linked in under the target's name, which fails if another writer
+     * created the target meanwhile (link(2) never replaces), so a second writer racing this one loses nothing: this
+     * command's file is then kept under a name of its own beside the target, and a {@link UsageException} says where.
+     */
     public synchronized void commit() throws IOException {
+        List<String> kept = new ArrayList<>();
         for (Output o : outputs) {
-            if (Files.exists(o.temp())) {
-                Files.move(o.temp(), o.target().toAbsolutePath(), StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
+            if (!Files.exists(o.temp())) {
+                continue;
+            }
+            Path target = o.target().toAbsolutePath();
+            if (o.overwrite()) {
+                Files.move(o.temp(), target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } else if (!placeWithoutReplacing(o.temp(), target)) {
+                Path aside = aside(target);
+                Files.move(o.temp(), aside, StandardCopyOption.ATOMIC_MOVE);
+                kept.add(o.flag() + " " + o.target() + " was created by another writer while this " + command + " ran, and"
+                        + " is left as it is; this " + command + "'s output is in " + aside);
             }
         }
         finished = true;
+        if (!kept.isEmpty()) {
+            throw new UsageException(String.join("; ", kept));
+        }
+    }
+
+    /** Links {@code temp} in as {@code target} and removes its temporary name; false when the target exists. */
+    private static boolean placeWithoutReplacing(Path temp, Path target) throws IOException {
+        try {
+            Files.createLink(target, temp);
+        } catch (FileAlreadyExistsException taken) {
+            return false;
+        } catch (UnsupportedOperationException | IOException noLinks) {
+            // a file system without hard links: a rename that refuses an existing target (checked, then renamed)
+            try {
+                Files.move(temp, target);
+                return true;
+            } catch (FileAlreadyExistsException taken) {
+                return false;
+            }
+        }
+        Files.delete(temp);
+        return true;
+    }
+
+    /** {@code r.parquet} -> {@code r.<8 hex digits>.parquet}, beside it: a name no other writer uses. */
+    private static Path aside(Path target) {
+        String name = target.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        return target.resolveSibling(dot > 0 ? name.substring(0, dot) + "." + tag + name.substring(dot) : name + "." + tag);
     }
 
     /** Deletes what was not committed (the command failed) and removes the interruption hook. */

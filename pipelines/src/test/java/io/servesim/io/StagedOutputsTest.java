@@ -1,0 +1,74 @@
+package io.servesim.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.servesim.exit.UsageException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A command's single-file outputs ({@code run --requests-out}, {@code replay-real --out}, {@code compare --output}):
+ * committed only when the command succeeds, and never over a file another writer put there meanwhile.
+ */
+class StagedOutputsTest {
+    @TempDir
+    Path dir;
+
+    private static final PrintStream ERR = new PrintStream(new ByteArrayOutputStream());
+
+    @Test
+    void aSuccessfulCommandPutsItsFileInPlace() throws Exception {
+        Path target = dir.resolve("r.csv");
+        try (StagedOutputs staged = StagedOutputs.start("run", ERR)) {
+            Files.writeString(staged.stage("--requests-out", target, false), "mine");
+            staged.commit();
+        }
+        assertEquals("mine", Files.readString(target));
+        assertEquals(List.of(target), files(), "no temporary file is left");
+    }
+
+    @Test
+    void aFileAnotherWriterCreatedMeanwhileIsKeptAndOursIsSetAside() throws Exception {
+        // two runs with the same --requests-out: both checked the path was free; the other committed first
+        Path target = dir.resolve("r.parquet");
+        UsageException e;
+        try (StagedOutputs staged = StagedOutputs.start("run", ERR)) {
+            Files.writeString(staged.stage("--requests-out", target, false), "mine");
+            Files.writeString(target, "the other run's");
+            e = assertThrows(UsageException.class, staged::commit);
+        }
+        assertEquals("the other run's", Files.readString(target), "the other writer's file is left as it is");
+        List<Path> aside = files().stream().filter(p -> !p.equals(target)).toList();
+        assertEquals(1, aside.size(), files().toString());
+        assertTrue(aside.get(0).getFileName().toString().matches("r\\.[0-9a-f]{8}\\.parquet"), aside.toString());
+        assertEquals("mine", Files.readString(aside.get(0)), "nothing this run computed is lost");
+        assertTrue(e.getMessage().contains("--requests-out " + target + " was created by another writer while this run ran")
+                && e.getMessage().contains("this run's output is in " + aside.get(0)), e.getMessage());
+    }
+
+    @Test
+    void overwriteReplacesWhatIsThere() throws Exception {
+        Path target = dir.resolve("r.csv");
+        Files.writeString(target, "old");
+        try (StagedOutputs staged = StagedOutputs.start("run", ERR)) {
+            Files.writeString(staged.stage("--requests-out", target, true), "mine");
+            staged.commit();
+        }
+        assertEquals("mine", Files.readString(target));
+        assertEquals(List.of(target), files());
+    }
+
+    private List<Path> files() throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList();
+        }
+    }
+}
