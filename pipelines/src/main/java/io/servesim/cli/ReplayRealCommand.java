@@ -59,7 +59,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "DIR", description = "LLMServingSim-format profile directory for --latency-model profiled")
     Path profile;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request rows, .parquet or .csv (default replay-<latency-model>.parquet)")
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", description = "per-request rows, .parquet or .csv (default replay-<run folder>-<latency-model>.parquet)")
     Path out;
 
     @Option(names = "--report", paramLabel = "FILE",
@@ -125,7 +125,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
             if (mismatch != null) {
                 stderr.println("servesim replay-real: warning: --coefficients: " + mismatch);
             }
-            rowsFile = staged.stage("--out", out != null ? out : defaultOut(setup), overwrite);
+            rowsFile = staged.stage("--out", out != null ? out : defaultOut(runDir, setup), overwrite);
             replay = Replay.run(run, setup);
             header(new PrintStream(printed, true, StandardCharsets.UTF_8), run, replay);
         } catch (RuntimeException e) {
@@ -133,7 +133,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
         }
         printed.writeBytes(replay.report().render().getBytes(StandardCharsets.UTF_8));
         stdout.print(printed.toString(StandardCharsets.UTF_8));
-        Path file = out != null ? out : defaultOut(replay.setup());
+        Path file = out != null ? out : defaultOut(runDir, replay.setup());
         try {
             ReplayParquet.write(rowsFile, replay.setup().sim().latency().name(), replay.rows());
             staged.commit();
@@ -153,9 +153,13 @@ public final class ReplayRealCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code replay-<latency model>.parquet} in the working directory. */
-    private static Path defaultOut(ReplaySetup setup) {
-        return Path.of("replay-" + setup.sim().latency().name() + ".parquet");
+    /**
+     * {@code replay-<run folder>-<latency model>.parquet} in the working directory: replays of two runs, or of one run
+     * under two models, do not collide.
+     */
+    private static Path defaultOut(Path runDir, ReplaySetup setup) {
+        Path name = runDir.toAbsolutePath().normalize().getFileName();
+        return Path.of("replay-" + (name == null ? "run" : name) + "-" + setup.sim().latency().name() + ".parquet");
     }
 
     static void header(PrintStream out, RealRun run, Replay replay) {

@@ -2,6 +2,7 @@ package io.servesim.fidelity;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
+import io.servesim.engine.EngineConfig;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.Quantization;
 import java.util.ArrayList;
@@ -49,6 +50,9 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
                              boolean prefixCaching, double gpuMemoryUtilization, int longPrefillTokenThreshold,
                              int numGpuBlocksOrZero, boolean asyncScheduling, List<String> defaultsApplied,
                              KvCacheDtype kvCache, Quantization quantization) {
+    /** The most data-parallel ranks of one deployment, as {@code deployment.dp} allows. */
+    private static final int MAX_RANKS = 1024;
+
     public EngineSettings {
         defaultsApplied = List.copyOf(defaultsApplied);
     }
@@ -77,12 +81,12 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         }
         return new EngineSettings(model, version == null ? "unknown" : version, device,
                 orDefault(kw, "tensor_parallel_size", 1, where, defaults),
-                positive(orDefault(kw, "data_parallel_size", 1, where, unlisted), "data_parallel_size", where),
+                ranks(orDefault(kw, "data_parallel_size", 1, where, unlisted), where),
                 flag(kw, "enable_expert_parallel", false, where, unlisted),
                 required(kw, "max_num_seqs", where),
                 required(kw, "max_num_batched_tokens", where),
                 orDefault(kw, "max_model_len", 0, where, defaults),
-                orDefault(kw, "block_size", 16, where, defaults),
+                blockSize(orDefault(kw, "block_size", 16, where, defaults), where),
                 flag(kw, "enable_prefix_caching", true, where, defaults),
                 fraction(kw, "gpu_memory_utilization", 0.9, where, defaults),
                 orDefault(kw, "long_prefill_token_threshold", 0, where, defaults),
@@ -109,6 +113,24 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
                 + " fp8 (or none: the checkpoint's own)"));
     }
 
+    /** {@code data_parallel_size}: as {@code deployment.dp}, 1 to 1,024 ranks. */
+    private static int ranks(int v, String where) {
+        if (v < 1 || v > MAX_RANKS) {
+            throw new ConfigException(where + " engine_kwargs.data_parallel_size", "must be an integer in [1, " + MAX_RANKS
+                    + "] ranks (more than 1,024 data-parallel ranks of one deployment are beyond any vLLM deployment), got " + v);
+        }
+        return v;
+    }
+
+    /** {@code block_size}: one of the sizes vLLM accepts. */
+    private static int blockSize(int v, String where) {
+        if (!EngineConfig.BLOCK_SIZES.contains(v)) {
+            throw new ConfigException(where + " engine_kwargs.block_size", "must be one of vLLM's block sizes "
+                    + EngineConfig.BLOCK_SIZES + ", got " + v);
+        }
+        return v;
+    }
+
     private static int positive(int v, String field, String where) {
         if (v < 1) {
             throw new ConfigException(where + " engine_kwargs." + field, "must be a positive integer, got " + v);
@@ -126,6 +148,9 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         if (given == null || given.isNull()) {
             throw new ConfigException(where + " engine_kwargs." + field, "required (a positive integer): vLLM's default "
                     + "depends on the GPU and entry point, so the run must record it");
+        }
+        if (given.isIntegralNumber() && given.asLong() < 1) {
+            throw new ConfigException(where + " engine_kwargs." + field, "must be a positive integer, got " + given);
         }
         return positive(integer(kw, field, 0, where + " engine_kwargs." + field), field, where);
     }

@@ -20,6 +20,7 @@ import io.servesim.latency.ModelCatalog;
 import io.servesim.latency.ProfileCatalog;
 import io.servesim.latency.ResolvedLatency;
 import io.servesim.run.PolicyKind;
+import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
 import io.servesim.run.SimSetup;
 import java.nio.file.Path;
@@ -98,6 +99,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         EngineConfig engine = new EngineConfig(s.maxNumSeqs(), s.maxNumBatchedTokens(), s.longPrefillTokenThreshold(),
                 maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching()).withAsyncScheduling(s.asyncScheduling())
                 .withMacroSteps(!ep);
+        RunPlan.checkReplayed(engine, s.maxModelLenOrZero(), ranks, arch);
         return new ReplaySetup(deployment(engine, latency, ranks, ep, gpu), modelId, gpu, kvSource);
     }
 
@@ -115,6 +117,12 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             throw new ConfigException(path, "true, but " + (arch == null ? "the model is not bundled, so whether it is a"
                     + " mixture of experts is unknown; give --model a config.json" : arch.name() + " has no MoE layers")
                     + ": expert parallelism shards MoE experts only");
+        }
+        if (s.dataParallel() > arch.feedForward().experts()) {
+            throw new ConfigException("meta.json engine_kwargs.data_parallel_size", s.dataParallel() + " with"
+                    + " enable_expert_parallel: " + arch.name() + " has " + arch.feedForward().experts() + " experts, and"
+                    + " each rank holds at least one (vLLM's determine_expert_map gives each rank experts // ranks of"
+                    + " them); valid: 2 to " + arch.feedForward().experts());
         }
         if (s.tensorParallel() > 1) {
             throw new ConfigException(path, "true with tensor_parallel_size " + s.tensorParallel() + ": expert parallelism"

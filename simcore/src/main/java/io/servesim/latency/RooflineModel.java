@@ -207,12 +207,29 @@ public final class RooflineModel implements ExpertParallelModel {
     private static void checkTensorParallel(ModelArchitecture arch, int tp, String path) {
         ModelArchitecture.Attention a = arch.attention();
         if (a.heads() % tp != 0) {
-            throw new ConfigException(path, "tp " + tp + " must divide the " + a.heads() + " attention heads of " + arch.name());
+            throw new ConfigException(path, "tp " + tp + " must divide the " + a.heads() + " attention heads of " + arch.name()
+                    + "; valid: " + validTensorParallel(a));
         }
-        if (!a.isMla() && a.kvHeads() % tp != 0 && tp % a.kvHeads() != 0) {
+        if (!shardsKvHeads(a, tp)) {
             throw new ConfigException(path, "tp " + tp + " must divide the " + a.kvHeads() + " KV heads of " + arch.name()
-                    + " or be a multiple of them");
+                    + " or be a multiple of them; valid: " + validTensorParallel(a));
         }
+    }
+
+    /** Whether {@code tp} shards the KV heads as vLLM does: divides them, or replicates each over tp / kvHeads GPUs. */
+    private static boolean shardsKvHeads(ModelArchitecture.Attention a, int tp) {
+        return a.isMla() || a.kvHeads() % tp == 0 || tp % a.kvHeads() == 0;
+    }
+
+    /** The TP degrees the model's heads allow, for a message. */
+    private static String validTensorParallel(ModelArchitecture.Attention a) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (int tp = 1; tp <= a.heads(); tp++) {
+            if (a.heads() % tp == 0 && shardsKvHeads(a, tp)) {
+                out.add(String.valueOf(tp));
+            }
+        }
+        return String.join(", ", out);
     }
 
     @Override

@@ -41,6 +41,9 @@ import java.util.List;
  * refuses what vLLM refuses at start-up and what the simulator's heap cannot hold.
  */
 public final class RunPlan {
+    /** Where a replayed run's engine settings are: its meta.json's vLLM engine arguments. */
+    private static final String REPLAYED = "meta.json engine_kwargs";
+
     private final SimConfig config;
     private final ResolvedLatency latency;
     private final SimSetup setup;
@@ -103,6 +106,13 @@ public final class RunPlan {
                     + " expert parallelism shards a mixture of experts' experts; valid for it: false"));
             return null;
         }
+        if (arch != null && ranks > arch.feedForward().experts()) {
+            problems.add(new ConfigException.Problem("deployment.dp", ranks + " with deployment.ep: " + arch.name()
+                    + " has " + arch.feedForward().experts() + " experts, and each rank holds at least one"
+                    + " (vLLM's determine_expert_map gives each rank experts // ranks of them); valid with deployment.ep:"
+                    + " 2 to " + arch.feedForward().experts()));
+            return null;
+        }
         if (!(resolved.model() instanceof ExpertParallelModel m) || resolved.gpuOrNull() == null) {
             problems.add(new ConfigException.Problem("deployment.latency_model", resolved.model().name() + " cannot price"
                     + " an expert-parallel deployment (its step is one engine's); valid with deployment.ep: roofline, profiled"));
@@ -110,6 +120,27 @@ public final class RunPlan {
         }
         return new ExpertParallelStep(m, ranks, resolved.gpuOrNull().interconnect(), balancedness,
                 CudaGraphSizes.vllmDefault(engine.maxNumSeqs(), engine.maxNumBatchedTokens()));
+    }
+
+    /**
+     * A replayed run's engine checked as a config's is once its KV capacity is known ({@link StartupChecks}): a
+     * recorded {@code max_model_len} above the model's maximum (vLLM refuses to start), and its ranks' KV-cache
+     * bookkeeping against this JVM's heap; the problems named under {@code meta.json engine_kwargs}.
+     *
+     * @param maxModelLenOrZero the recorded {@code max_model_len}, 0 when the run took the model's
+     * @param archOrNull        the model, null when not bundled (its maximum unknown)
+     */
+    public static void checkReplayed(EngineConfig engine, int maxModelLenOrZero, int ranks, ModelArchitecture archOrNull) {
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        FleetKeys keys = new FleetKeys(REPLAYED, REPLAYED, REPLAYED + ".data_parallel_size");
+        if (maxModelLenOrZero > 0) {
+            StartupChecks.maxModelLen(maxModelLenOrZero, archOrNull, "vLLM", keys, problems);
+        }
+        StartupChecks.fitsSimulator(ranks, engine.totalKvBlocks(), engine.prefixCaching(), Runtime.getRuntime().maxMemory(),
+                keys, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
     }
 
     /** A P/D run: each pool resolved as an aggregated fleet of its own ({@link PdPlan}). */

@@ -80,7 +80,7 @@ class RealRunTest {
         "\"quantization\": \"awq\" | engine_kwargs.quantization: awq: weights quantized so are not modelled by replay-real; valid: fp8",
         "\"kv_cache_dtype\": \"int8\" | engine_kwargs.kv_cache_dtype: int8: not a KV cache width servesim models; valid: auto, fp8, fp8_e4m3, fp8_e5m2",
         "\"dtype\": \"float32\" | engine_kwargs.dtype: \"float32\": the latency models assume 16-bit",
-        "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be a positive integer, got 0",
+        "\"data_parallel_size\": 0 | engine_kwargs.data_parallel_size: must be an integer in [1, 1024] ranks",
         "\"enable_chunked_prefill\": false | engine_kwargs.enable_chunked_prefill: false: not modelled",
         "\"enforce_eager\": true | engine_kwargs.enforce_eager: true: not modelled (the replay's step times are those of an engine running CUDA graphs); valid: false",
         "\"scheduling_policy\": \"priority\" | engine_kwargs.scheduling_policy: \"priority\": the run's requests carry no priorities",
