@@ -1,10 +1,13 @@
 package io.servesim.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.StrictJson;
 import io.servesim.engine.EngineConfig;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.exit.UsageException;
+import io.servesim.plan.PlanFile;
+import io.servesim.plan.PlanSpec;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.sweep.SweepFile;
@@ -15,6 +18,7 @@ import io.servesim.workload.trace.TraceHead;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -44,18 +48,51 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (isSweepFile(config)) {
+        JsonNode tree = readOrNull(config);
+        if (PlanFile.isPlan(tree)) {
+            return validatePlan(config, spec, System.out, Main.errors(spec));
+        }
+        if (SweepFile.isSweep(tree)) {
             return validateSweep(config, spec, System.out, Main.errors(spec));
         }
         return run(config, options, System.out, System.err, Main.debug(spec));
     }
 
-    /** Whether {@code file} reads as a sweep file ({@link SweepFile#isSweep}); a file that does not read is left to the config path. */
-    private static boolean isSweepFile(Path file) {
+    /** {@code file} read as a mapping, or null when it does not read (left to the config path, which says why). */
+    private static JsonNode readOrNull(Path file) {
         try {
-            return SweepFile.isSweep(StrictJson.readMapping(file));
+            return StrictJson.readMapping(file);
         } catch (RuntimeException e) {
-            return false;
+            return null;
+        }
+    }
+
+    /** The config flags given, which a sweep or plan file's own values leave nothing to apply to. */
+    private static List<String> configFlags(CommandSpec spec) {
+        return spec.commandLine().getParseResult().matchedOptions().stream()
+                .filter(o -> !o.usageHelp() && !o.versionHelp()).map(OptionSpec::longestName).toList();
+    }
+
+    /**
+     * A plan file ({@link PlanFile#isPlan}): bound, and every candidate's config bound and prepared, as {@code servesim
+     * plan} does before it runs anything; the candidates vLLM would refuse to start are listed with why (the plan
+     * leaves them out), and a problem of the plan's own exits 2.
+     */
+    static int validatePlan(Path file, CommandSpec spec, PrintStream out, ErrorReport errors) {
+        List<String> flags = configFlags(spec);
+        if (!flags.isEmpty()) {
+            return errors.report(new UsageException(flags.get(0) + ": does not apply to a plan file (" + file
+                    + ": its base config and space set every value); put it in the plan's base"));
+        }
+        try {
+            PlanSpec plan = PlanFile.load(file);
+            Map<String, String> invalid = PlanFile.invalidCandidates(plan);
+            out.printf("OK %s: plan %s, %d candidates%s%n", file, plan.name(), plan.candidates().size(),
+                    invalid.isEmpty() ? "" : ", " + invalid.size() + " of which cannot run and are left out:");
+            invalid.forEach((id, why) -> out.printf("  %s: %s%n", id, why));
+            return ExitCode.OK;
+        } catch (RuntimeException e) {
+            return errors.report("invalid plan " + file, e);
         }
     }
 
@@ -65,8 +102,7 @@ public final class ValidateCommand implements Callable<Integer> {
      * flags do not apply (the sweep's base and axes set the values) and are refused rather than ignored.
      */
     static int validateSweep(Path file, CommandSpec spec, PrintStream out, ErrorReport errors) {
-        List<String> flags = spec.commandLine().getParseResult().matchedOptions().stream()
-                .filter(o -> !o.usageHelp() && !o.versionHelp()).map(OptionSpec::longestName).toList();
+        List<String> flags = configFlags(spec);
         if (!flags.isEmpty()) {
             return errors.report(new UsageException(flags.get(0) + ": does not apply to a sweep file (" + file
                     + ": its base config and axes set every value); validate the base config with the flag, or put it in the sweep"));

@@ -39,8 +39,22 @@ final class PlanDefinition {
             ObjectNode set = n.putObject("assignments");
             c.assignments().forEach(set::set);
         }
-        body.set("search", JobDefinition.tree(spec.search()));
+        body.set("search", search(spec.search()));
         spec.seeds().forEach(body.putArray("seeds")::add);
         return DEFINITION.identify(body, spec.baseDir());
+    }
+
+    /** The search settings under the plan file's names, which a resume's difference names ({@code search.keep}). */
+    private static ObjectNode search(SearchSettings s) {
+        ObjectNode n = JobDefinition.body();
+        n.put("screen_requests", s.screenRequests());
+        n.put("confirm_requests", s.confirmRequests());
+        n.put("eta", s.eta());
+        n.put("keep", s.keep());
+        ObjectNode capacity = n.putObject("capacity");
+        capacity.put("tolerance_rps", s.toleranceRps());
+        capacity.put("max_rps", s.maxRateRps());
+        capacity.put("probes_per_round", s.probesPerRound());
+        return n;
     }
 }

@@ -9,7 +9,9 @@ import io.servesim.latency.GpuCatalog;
 import io.servesim.sweep.SweepFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Binds a plan file ({@code sweeps/plan/*.yaml}) into a {@link PlanSpec}, strictly, as a sweep file is bound: unknown
@@ -46,6 +48,21 @@ public final class PlanFile {
         return bind(StrictJson.readMapping(abs), abs.getParent());
     }
 
+    /** Whether {@code tree} is a plan file: it has a space to search or a target rate (a sweep file has neither). */
+    public static boolean isPlan(JsonNode tree) {
+        return tree != null && (tree.has("space") || tree.has("target_rate_rps"));
+    }
+
+    /**
+     * The candidates of {@code plan} that cannot run, by id, with why (vLLM would refuse to start them); throws
+     * {@link io.servesim.config.ConfigException} when none can ({@link CandidateCheck}).
+     */
+    public static Map<String, String> invalidCandidates(PlanSpec plan) {
+        Map<String, String> out = new LinkedHashMap<>();
+        CandidateCheck.invalid(plan).forEach((i, why) -> out.put(plan.candidates().get(i).id(), why));
+        return out;
+    }
+
     /** Binds a plan tree whose relative paths resolve against {@code dir}. */
     public static PlanSpec bind(ObjectNode tree, Path dir) {
         ConfigNode root = ConfigNode.root(tree);
@@ -54,12 +71,19 @@ public final class PlanFile {
         double target = root.doubleValue("target_rate_rps", Double.NaN, 1e-6, 1e9);
         if (!root.has("target_rate_rps")) {
             root.problem("target_rate_rps", "required: the arrival rate to serve, requests per second");
+        } else if (root.hasProblemAt("target_rate_rps") && root.rawValue("target_rate_rps").isNumber()) {
+            root.problem("target_rate_rps", "an arrival rate is above 0 requests per second, and a billion a second is"
+                    + " beyond any serving fleet");
         }
         List<Slo> slos = slos(root);
         List<Long> seeds = seeds(root);
         SearchSettings search = search(root.child("search"), target);
-        List<Candidate> candidates = base.tree == null ? List.of()
-                : SpaceBinder.candidates(root, base.tree, base.gpus);
+        List<Candidate> candidates = List.of();
+        if (base.tree == null) {
+            SpaceBinder.declare(root);
+        } else {
+            candidates = SpaceBinder.candidates(root, base.tree, base.gpus);
+        }
         root.finish();
         root.throwIfProblems();
         return new PlanSpec(name, base.tree, base.dir, target, Double.NaN, slos, candidates, search, seeds);
@@ -169,7 +193,7 @@ public final class PlanFile {
     private static SearchSettings search(ConfigNode s, double target) {
         int screen = s.intValue("screen_requests", 250, 10, 10_000_000);
         int confirm = s.intValue("confirm_requests", 2000, 10, 10_000_000);
-        if (screen > confirm) {
+        if (screen > confirm && !s.hasProblemAt(s.pathOf("screen_requests")) && !s.hasProblemAt(s.pathOf("confirm_requests"))) {
             s.problem(s.pathOf("screen_requests"), "must be at most confirm_requests (" + confirm + "): the screening"
                     + " traces are the short ones, cut from the full trace; got " + screen);
         }

@@ -36,9 +36,10 @@ final class SpaceBinder {
     static List<Candidate> candidates(ConfigNode root, ObjectNode base, GpuCatalog catalog) {
         ConfigNode space = root.child("space");
         if (!space.present()) {
-            root.problem("space", "required: {gpus: [...], tp: [...], replicas: {min, max}, engine: {label: {...}}}");
+            declare(root);
             return List.of();
         }
+        space.declare("gpus", "tp", "replicas", "pd", "dp", "engine");
         List<GpuSpec> gpus = gpus(space, catalog);
         List<Integer> tps = space.has("tp") ? integers(space, "tp", 1, 64) : List.of(1);
         List<Integer> replicas = space.has("replicas") ? range(space, "replicas", 1, 4096) : List.of();
@@ -49,6 +50,7 @@ final class SpaceBinder {
             pd.finish();
         }
         ConfigNode dp = space.child("dp");
+        dp.declare("ranks", "ep");
         List<Integer> ranks = dp.has("ranks") ? range(dp, "ranks", 2, 1024) : List.of();
         List<Boolean> ep = dp.present() ? expertParallel(dp) : List.of();
         if (dp.present()) {
@@ -93,6 +95,17 @@ final class SpaceBinder {
             }
         }
         return out;
+    }
+
+    /**
+     * Declares {@code space} and {@code prices} valid at the plan's top level when the space is not bound (no base
+     * config to bind it over, or no space), and says the space is required when it is missing.
+     */
+    static void declare(ConfigNode root) {
+        root.declare("space", "prices");
+        if (!root.has("space")) {
+            root.problem("space", "required: {gpus: [...], tp: [...], replicas: {min, max}, engine: {label: {...}}}");
+        }
     }
 
     /** Which of the deployment keys a fleet sets the base config gives. */

@@ -164,7 +164,7 @@ public final class RoundsLayout implements OutputLayout {
         OutputLock.refuseIfHeld(dir);
         OutputDir.inspect(dir, this, flags.overwrite(), flags.resume());
         boolean existed = Files.exists(dir);
-        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command, progress, who);
+        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command + " --output " + dir, progress, who);
         try {
             return body.run(dir, resume, lock);
         } finally {

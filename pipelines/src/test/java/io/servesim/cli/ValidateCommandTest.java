@@ -16,6 +16,28 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aPlanFileIsValidatedAsAPlanWithTheCandidatesVllmWouldRefuse() {
+        // llama70b-multigpu: 3 GPUs x TP 2, 4, 8 x 1-8 replicas = 72 candidates, each of which runs
+        String out = validate("validate", "../sweeps/plan/llama70b-multigpu.yaml");
+        assertTrue(out.startsWith("OK ../sweeps/plan/llama70b-multigpu.yaml: plan llama70b-multigpu, 72 candidates\n"), out);
+        // expert parallelism at TP 2 is not modelled: those candidates are listed with why
+        java.nio.file.Path tp2 = java.nio.file.Path.of("target", "validate-plan-tp2.yaml");
+        try {
+            java.nio.file.Files.writeString(tp2, java.nio.file.Files.readString(java.nio.file.Path.of(
+                    "../sweeps/plan/qwen3-moe-ep.yaml")).replace("replicas: {min: 1, max: 8}", "tp: [1, 2]"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        String moe = validate("validate", tp2.toString());
+        assertTrue(moe.contains(", 24 candidates, 6 of which cannot run and are left out:\n  H100-tp2-dp2ep-default: "
+                + "deployment.ep: true with deployment.tp 2"), moe);
+        assertFalse(out.contains("axes"), "not read as a sweep: " + out);
+        CliRun.Result flag = CliRun.exec("validate", "../sweeps/plan/llama70b-multigpu.yaml", "--tp", "2");
+        assertEquals(2, flag.code());
+        assertTrue(flag.err().contains("--tp: does not apply to a plan file"), flag.err());
+    }
+
+    @Test
     void pdConfigShowsBothPoolsAndTheLinks() {
         String out = validate("validate", "../sweeps/configs/llama8b-h100-pd.yaml", "--set", "deployment.pd.decode.hardware=A100-80GB",
                 "--set", "deployment.pd.decode.replicas=3");

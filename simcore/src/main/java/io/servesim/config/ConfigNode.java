@@ -212,6 +212,11 @@ public final class ConfigNode {
         return !problems.isEmpty();
     }
 
+    /** Whether a problem was recorded at {@code atPath}: a cross-field check skips a value already refused there. */
+    public boolean hasProblemAt(String atPath) {
+        return problems.stream().anyMatch(p -> p.path().equals(atPath));
+    }
+
     /** Throws all collected problems, if any. */
     public void throwIfProblems() {
         if (!problems.isEmpty()) {
@@ -453,7 +458,7 @@ public final class ConfigNode {
         if (min == -Double.MAX_VALUE && max != Double.MAX_VALUE) {
             return "must be <= " + plain(max) + ", got " + v.asText();
         }
-        return "must be in [" + min + ", " + max + "], got " + v.asDouble();
+        return "must be in [" + plain(min) + ", " + plain(max) + "], got " + plain(v.asDouble());
     }
 
     private static String plain(double d) {
