@@ -26,6 +26,12 @@ final class CompareReport {
                     fixed(r.spearmanRho(), 4), fixed(r.kendallTauB(), 4), fixed(r.pairwiseAccuracy(), 4),
                     fixed(r.mapePct(), 2));
         }
+        for (MetricComparison r : rows) {
+            if (r.keys() > 0 && Double.isNaN(r.mapePct())) {
+                out.println("mape_pct of " + r.metric() + " is n/a: a measured value is 0, of which a percentage error"
+                        + " is undefined");
+            }
+        }
         out.flush();
     }
 

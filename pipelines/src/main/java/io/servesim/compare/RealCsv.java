@@ -11,7 +11,8 @@ import java.util.List;
  * Reads measured rows from a CSV file (RFC 4180: comma-separated, a header line naming the columns,
  * fields optionally in double quotes with {@code ""} for a quote; blank lines skipped) into
  * {@link KeyedMetrics}. The header must hold every {@code --on} and metric column; other columns
- * are ignored. Metric fields must be finite decimal numbers. Each problem is a
+ * are ignored. Metric fields must be finite decimal numbers, none negative: every metric column is a count, a time,
+ * a rate or a share. Each problem is a
  * {@link CompareInputException} naming {@code file:line:column}.
  */
 final class RealCsv {
@@ -67,6 +68,10 @@ final class RealCsv {
     private static double number(String field, String where) {
         try {
             double v = Double.parseDouble(field.trim());
+            if (v < 0) {
+                throw new CompareInputException(where + ": " + field.trim() + " is negative; a measured metric never is"
+                        + " (each is a count, a time, a rate or a share)");
+            }
             if (Double.isFinite(v)) {
                 return v;
             }

@@ -295,6 +295,17 @@ class CompareCommandTest {
         // MAPE (10% + 0% + 10%) / 3 stays defined; no ordering to agree with: rho, tau and accuracy are n/a
         assertTrue(out.toString().lines().anyMatch(l -> l.matches("ttft_p99_ms\\s+3\\s+n/a\\s+n/a\\s+n/a\\s+6\\.67")),
                 out.toString());
+        assertFalse(out.toString().contains("mape_pct of"), out.toString());
+    }
+
+    @Test
+    void aMeasuredZeroLeavesMapeUndefinedAndSaysWhy() throws Exception {
+        Path real = Files.writeString(dir.resolve("zero.csv"), "window_start_s,ttft_p99_ms\n0,0\n5,100\n10,120\n");
+        Path cells = cells(List.of(row("0", 1, 90, 1), row("5", 1, 100, 1)), List.of(row("10", 2, 110, 1)));
+        assertEquals(0, compare("--sim", cells.toString(), "--real", real.toString(), "--on", "window_start_s",
+                "--metrics", "ttft_p99_ms"), err.toString());
+        assertTrue(out.toString().contains("mape_pct of ttft_p99_ms is n/a: a measured value is 0, of which a percentage"
+                + " error is undefined"), out.toString());
     }
 
     @Test
