@@ -31,13 +31,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code servesim validate CONFIG}: binds and resolves a config without running it; a trace workload's
  * header and first {@value TraceHead#DEFAULT_LINES} lines are read too ({@link TraceHead}). A sweep file
- * ({@link SweepFile#isSweep}) has every cell validated as {@code servesim sweep} validates them.
+ * ({@link SweepFile#isSweep}) has every cell validated as {@code servesim sweep} validates them, a plan file
+ * ({@link PlanFile#isPlan}) every candidate as {@code servesim plan} does.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, modelTransformer = CatalogFlags.class,
         description = "Check a run config (and a trace's header and first " + TraceHead.DEFAULT_LINES + " lines), or every"
-                + " cell of a sweep file as sweep does: every problem is printed with its config path or file:line; exit 2 if any.")
+                + " cell of a sweep file as sweep does, or every candidate of a plan file as plan does: every problem is printed"
+                + " with its config path or file:line; exit 2 if any.")
 public final class ValidateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "CONFIG", description = "run config YAML, or a sweep file")
+    @Parameters(index = "0", paramLabel = "CONFIG", description = "run config YAML, a sweep file or a plan file")
     Path config;
 
     @Mixin
