@@ -58,7 +58,6 @@ public final class ProfiledModel implements ExpertParallelModel {
     private final String interconnectNote;
     private final int moesPerLayer;
     private final MoeTable moe;
-    private final int expertsPerToken;
     private final int experts;
     private final ModelArchitecture model;
     /** Microseconds per byte streamed at the GPU's achievable bandwidth (the roofline's memory efficiency). */
@@ -94,7 +93,6 @@ public final class ProfiledModel implements ExpertParallelModel {
         this.attentionsPerLayer = attentions;
         this.moesPerLayer = moes;
         this.moe = moes == 0 ? null : moeTable(profile, model);
-        this.expertsPerToken = model.feedForward().expertsPerToken();
         this.experts = model.feedForward().experts();
         this.layerByTokens = byTokens.toArray(PiecewiseLinear[]::new);
         this.layerBySequences = bySeqs.toArray(PiecewiseLinear[]::new);
@@ -153,7 +151,7 @@ public final class ProfiledModel implements ExpertParallelModel {
     @Override
     public long stepTimeUs(StepShape step) {
         double tokens = Math.max(1, step.totalTokens());
-        double moeUs = moe == null ? 0 : moesPerLayer * moe.timeUs(tokens, Math.min(Math.round(tokens * expertsPerToken), experts));
+        double moeUs = moe == null ? 0 : moesPerLayer * moe.timeUs(tokens, model.feedForward().expectedActiveExperts(tokens));
         return Math.max(1L, Math.round(layersUs(step, tokens, Math.max(1, step.logitRows()), moeUs)));
     }
 
@@ -169,22 +167,24 @@ public final class ProfiledModel implements ExpertParallelModel {
     }
 
     /**
-     * LLMServingSim's balanced gate over {@code ep} ranks ({@code serving/core/gate_function.py _balanced_route_ep}
-     * @ 5daddb2, called with the rank's padded token count T; unpadded ranks at their mean): a rank computes the tokens that picked at least one of
-     * its experts, {@code round(T x (1 - ((ep - 1) / ep)^k))}, on {@code min(round(T x k / ep), E / ep)} of its experts,
-     * looked up in the TP 1 MoE table as its {@code _lookup_moe} does.
+     * The busiest rank's MoE block over {@code ep} ranks, T = {@code tokensPerRank} (the rank's padded token count, or
+     * the ranks' mean unpadded): its token-expert pairs are {@code load} x T x k of the gathered ep x T tokens' pairs,
+     * and its experts touched are its share of the gathered tokens' distinct experts,
+     * {@link ModelArchitecture.FeedForward#expectedActiveExperts}(ep x T) / ep, at most E / ep; looked up in the TP 1
+     * MoE table at the tokens whose k pairs each are the rank's pairs ({@code load} x T) and those experts, as
+     * LLMServingSim's {@code _balanced_route_ep} prices a rank (casys-kaist/LLMServingSim@0d3de681, distinct experts
+     * over the group-wide token count). Imbalance concentrates pairs on the hot experts, which are touched anyway, so
+     * it leaves the distinct count alone.
      */
     @Override
     public double expertBlockUs(double tokensPerRank, int ep, double load) {
-        if (moe == null) {
+        if (moe == null || tokensPerRank <= 0) {
             return 0;
         }
-        // LLMServingSim's balanced gate, the busiest rank's tokens and activated experts scaled by the load (at most every
-        // gathered token, and every expert of the rank)
-        long local = Math.min(Math.round(ep * tokensPerRank),
-                Math.round(tokensPerRank * (1 - Math.pow((ep - 1.0) / ep, expertsPerToken)) * load));
-        long activated = Math.min(Math.round(tokensPerRank * expertsPerToken / ep * load), Math.max(1, experts / ep));
-        return local <= 0 ? 0 : moesPerLayer * moe.timeUs(local, Math.max(1, activated));
+        double pairTokens = Math.min(ep * tokensPerRank, tokensPerRank * load);
+        double activated = Math.min(model.feedForward().expectedActiveExperts(ep * tokensPerRank) / ep,
+                Math.max(1, experts / ep));
+        return moesPerLayer * moe.timeUs(pairTokens, Math.max(1, activated));
     }
 
     /** The tables measure no such work: priced at the roofline's achievable bandwidth for the GPU. */

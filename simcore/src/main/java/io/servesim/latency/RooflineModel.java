@@ -86,7 +86,6 @@ public final class RooflineModel implements ExpertParallelModel {
     private final int moeLayers;
     private final int experts;
     private final double expertsPerToken;
-    private final double expertMissProbability;
     private final Gemm lmHead;
     private final double usPerAttentionPair;
     private final double usPerKvToken;
@@ -136,7 +135,6 @@ public final class RooflineModel implements ExpertParallelModel {
         this.fusedMoe = ff.isMoe() ? new FusedMoe(ff.expertIntermediateSize() / tp, h, w, act, peak, gpu, constants) : null;
         this.experts = ff.experts();
         this.expertsPerToken = ff.expertsPerToken();
-        this.expertMissProbability = ff.isMoe() ? 1.0 - (double) ff.expertsPerToken() / ff.experts() : 1.0;
         this.lmHead = new Gemm((int) Math.ceil((double) model.vocabSize() / tp), h, act, act,
                 gpu.peakFlopsPerSecond(act), gpu, constants);
         this.usPerByte = 1e6 / (gpu.memoryBytesPerSecond() * constants.memoryEfficiency());
@@ -362,7 +360,7 @@ public final class RooflineModel implements ExpertParallelModel {
             return 0;
         }
         double gathered = ep * tokensPerRank;
-        double touched = (double) experts / ep * (1.0 - StrictMath.pow(expertMissProbability, gathered));
+        double touched = model.feedForward().expectedActiveExperts(gathered) / ep;
         return fusedMoe.timeUs(gathered, experts / ep, Math.min(gathered * expertsPerToken,
                 tokensPerRank * expertsPerToken * load), touched);
     }
@@ -431,6 +429,6 @@ public final class RooflineModel implements ExpertParallelModel {
 
     /** Expected distinct routed experts per MoE layer touched by {@code tokens} tokens (0 for dense models). */
     double touchedExperts(long tokens) {
-        return experts * (1.0 - StrictMath.pow(expertMissProbability, tokens));
+        return model.feedForward().expectedActiveExperts(tokens);
     }
 }

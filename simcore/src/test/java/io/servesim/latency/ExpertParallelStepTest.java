@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.testing.RepoFiles;
+import java.io.IOException;
+import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +43,27 @@ class ExpertParallelStepTest {
         assertThrows(IllegalArgumentException.class, () -> new GatherScatter(GPU.interconnect(), 1));
     }
 
+    /**
+     * A rank's MoE block is priced at the distinct experts its share of the gathered tokens touches, not at its pairs:
+     * 8 tokens per rank gather 16, which touch 128 x (1 - 0.9375^16) = 82.4225 experts, 41.2113 of a rank's 64, while
+     * the rank's 8 x 8 = 64 pairs would name 64 (LLMServingSim's correction, gate_function.py). In moe.csv at 8 tokens
+     * (the 32-expert row held at its 4-token 234.315, the table never faster for more tokens):
+     * 234.315 + (41.2113 - 32) / 32 x (423.073 - 234.315) = 288.6493 us, against the 64-expert row's 423.073.
+     */
+    @Test
+    void aRankTouchesTheDistinctExpertsOfTheGatheredTokens() throws IOException {
+        ProfiledModel m = qwen3MoeProfile();
+        double activated = 64 * (1 - Math.pow(0.9375, 16));
+        assertEquals(41.2113, activated, 1e-4);
+        assertEquals(qwen3MoeTable().timeUs(8, activated), m.expertBlockUs(8, 2, 1), 1e-9);
+        assertEquals(288.6493, qwen3MoeTable().timeUs(8, activated), 1e-4);
+    }
+
+    private static MoeTable qwen3MoeTable() throws IOException {
+        return MoeTable.read(ProfileCsv.read(Files.newInputStream(RepoFiles.data(
+                "profiling/llmservingsim_rtxpro6000_qwen3_30b_a3b_instruct_2507/tp1/moe.csv")), "moe.csv"));
+    }
+
     @Test
     void anIdleRankRunsADummyBatchAndTheBusyRankSetsTheStep() {
         ProfiledModel m = qwen3MoeProfile();
@@ -50,8 +74,8 @@ class ExpertParallelStepTest {
         // = 1656.35803 us.
         assertEquals(2025.51019, m.rankStepUs(oneDecode(), 1, 0), 1e-6);
         assertEquals(1656.35803, m.rankStepUs(new StepShape(), 1, 0), 1e-6);
-        // MoE block per rank (balanced EP gate): round(1 x (1 - (1/2)^8)) = 1 token on min(round(1 x 8 / 2), 64) = 4
-        // experts -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
+        // MoE block per rank (balanced gate): the 1 token whose 8 pairs are the rank's, on 64 x (1 - 0.9375^2) = 7.75
+        // experts touched of the 2 gathered tokens -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
         assertEquals(50.2297, m.expertBlockUs(1, 2, 1), 1e-9);
         // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.781333 us, reduce-scatter
         // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us.
@@ -151,17 +175,20 @@ class ExpertParallelStepTest {
 
     /**
      * Balancedness 0.5 (vLLM EPLB's mean over busiest rank load): the busiest rank carries twice the mean rank's
-     * token-expert pairs. Profiled, 16 tokens per rank: round(16 x (1 - (1/2)^8) x 2) = round(31.875) = 32 tokens on
-     * min(round(16 x 8 / 2 x 2), 64) = 64 experts, what a balanced rank meets at 32 tokens (round(31.875) = 32 on
-     * min(128, 64) = 64). Roofline, 256 tokens per rank: the 512 gathered tokens enter the kernel and 256 x 8 x 2 = 4,096
-     * pairs (every gathered token's 8) land on the busiest rank's 64 experts. The group's step grows by the MoE layers'
-     * difference; the all-gather and reduce-scatter move the same bytes.
+     * token-expert pairs. Profiled, 16 tokens per rank: 16 x 2 = 32 tokens' pairs on the experts the 32 gathered tokens
+     * touch, 64 x (1 - 0.9375^32) = 55.8855 (hot experts take the extra pairs), where a balanced rank at 32 tokens meets
+     * 64 x (1 - 0.9375^64) = 62.9712. Roofline, 256 tokens per rank: the 512 gathered tokens enter the kernel and
+     * 256 x 8 x 2 = 4,096 pairs (every gathered token's 8) land on the busiest rank's 64 experts. The group's step grows
+     * by the MoE layers' difference; the all-gather and reduce-scatter move the same bytes.
      */
     @Test
-    void theBusiestRankOfAnImbalancedGateSetsTheExpertBlock() {
+    void theBusiestRankOfAnImbalancedGateSetsTheExpertBlock() throws IOException {
         ProfiledModel m = qwen3MoeProfile();
-        assertEquals(m.expertBlockUs(32, 2, 1), m.expertBlockUs(16, 2, 2), 1e-9);
+        MoeTable table = qwen3MoeTable();
+        assertEquals(table.timeUs(32, 64 * (1 - Math.pow(0.9375, 32))), m.expertBlockUs(16, 2, 2), 1e-9);
+        assertEquals(table.timeUs(32, 64 * (1 - Math.pow(0.9375, 64))), m.expertBlockUs(32, 2, 1), 1e-9);
         assertTrue(m.expertBlockUs(16, 2, 2) > m.expertBlockUs(16, 2, 1));
+        assertTrue(m.expertBlockUs(16, 2, 2) < m.expertBlockUs(32, 2, 1));
         RooflineModel r = new RooflineModel(ModelCatalog.builtIn().lookup("qwen/qwen3-30b-a3b", "x"), GPU, 1);
         FusedMoe fused = new FusedMoe(768, 2048, 2, 2, GPU.peakFlopsPerSecond(2), GPU, RooflineConstants.bundled());
         double touched = 64 * (1 - Math.pow(0.9375, 512));
@@ -169,7 +196,7 @@ class ExpertParallelStepTest {
         ExpertParallelStep balanced = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         ExpertParallelStep skewed = new ExpertParallelStep(m, 2, GPU.interconnect(), 0.5, GRAPHS);
         StepShape[] ranks = {oneDecode(), oneDecode()};
-        // one token per rank: busiest rank round(0.996 x 2) = 2 tokens on min(round(8), 64) = 8 experts, against 1 on 4
+        // one token per rank: the busiest rank carries 2 tokens' pairs on the 7.75 experts 2 gathered tokens touch
         assertEquals(Math.round(m.rankStepUs(oneDecode(), 1, 48 * (m.expertBlockUs(1, 2, 2) + skewed.collectivesUs(2)))),
                 skewed.stepTimeUs(ranks, new StepShape()));
         assertEquals(balanced.collectivesUs(2), skewed.collectivesUs(2));

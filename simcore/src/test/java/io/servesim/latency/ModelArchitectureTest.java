@@ -79,6 +79,13 @@ class ModelArchitectureTest {
         assertEquals(8, m.feedForward().expertsPerToken());
         assertEquals(768, m.feedForward().expertIntermediateSize());
         assertEquals(48, m.feedForward().moeLayers());
+        // distinct experts touched: 128 x (1 - (120/128)^n): k at one token, 15.5 at two (one shared in 8/128 x 8 = 0.5
+        // expected), 82.42 at 16 where the pairs would name all 128, 128 in the limit; none for no token
+        assertEquals(8.0, m.feedForward().expectedActiveExperts(1), 1e-12);
+        assertEquals(15.5, m.feedForward().expectedActiveExperts(2), 1e-12);
+        assertEquals(82.4225, m.feedForward().expectedActiveExperts(16), 1e-4);
+        assertEquals(128.0, m.feedForward().expectedActiveExperts(1e6), 1e-9);
+        assertEquals(0.0, m.feedForward().expectedActiveExperts(0));
         assertEquals(0, m.feedForward().denseLayers());
         assertEquals(30.5e9, m.parameterCount(), 0.01 * 30.5e9);
         // 2 x 48 layers x 4 KV heads x 128 x 2 bytes

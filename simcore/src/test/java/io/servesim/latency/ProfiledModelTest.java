@@ -77,7 +77,7 @@ class ProfiledModelTest {
         step.addDecode(16);
         // Qwen3-30B-A3B-Instruct-2507 tp1, one decode token: dense.csv at 1 token: layernorm 2.12267 (twice), qkv_proj
         // 9.39733, qk_norm 1.936, rotary_emb 2.42133, o_proj 7.435; attention.csv (0,0,1,16) 7.69067; moe.csv at
-        // (1 token, min(1 x top-8, 128) = 8 experts) 50.2297 -> 83.35537 us per layer, x 48 = 4001.05776.
+        // (1 token, 128 x (1 - (1 - 8/128)^1) = 8 experts touched) 50.2297 -> 83.35537 us per layer, x 48 = 4001.05776.
         // Once: embedding 3.10433 + final_layernorm 2.027 + lm_head 420.224 + sampler 10.1227 = 435.47803.
         // Total 4436.53579 -> 4437 us.
         assertEquals(4437, profiled("Qwen/Qwen3-30B-A3B-Instruct-2507", 1).stepTimeUs(step));
