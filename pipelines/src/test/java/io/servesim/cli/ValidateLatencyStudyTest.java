@@ -110,8 +110,8 @@ class ValidateLatencyStudyTest {
         // the expert-parallel reference case (ExpertParallelReplayTest holds the same numbers with margins)
         String ep = squeezed(none.out());
         assertTrue(ep.contains("latency model TTFT mean TPOT mean E2E mean TTFT p99 TPOT p99 E2E p99"), ep);
-        assertTrue(ep.contains("roofline -47.0% -8.5% -9.7% -33.5% -11.0% -8.0%"), ep);
-        assertTrue(ep.contains("profiled -32.8% -5.1% -6.0% -17.0% -4.6% -5.0%"), ep);
+        assertTrue(ep.contains("roofline -35.5% -6.2% -7.1% -23.9% -8.3% -5.8%"), ep);
+        assertTrue(ep.contains("profiled -23.1% -3.3% -4.0% -10.2% -2.4% -3.3%"), ep);
         CliRun.Result bad = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "some");
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("full, quick, none"), bad.err());

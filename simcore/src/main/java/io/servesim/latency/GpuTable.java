@@ -5,6 +5,7 @@ import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Binds a table of GPU rows in the format of the bundled {@code gpus.yaml} ({@code gpus: [{name, aliases,
@@ -17,7 +18,8 @@ import java.util.List;
  *
  * <p>The interconnect ({@link Interconnect}) is three keys: {@code link} ({@code {type: nvlink, generation,
  * bandwidth_gbps, latency_us}} or {@code {type: pcie, generation, lanes, p2p, latency_us}}: a PCIe link's bandwidth
- * follows from its generation and lanes, an NVLink is always peer-to-peer), {@code gpus_per_node} and {@code network}
+ * follows from its generation and lanes, an NVLink is always peer-to-peer; either may add {@code measured_bus_gbps}, the
+ * bus bandwidth NCCL was measured to reach between two of the GPUs), {@code gpus_per_node} and {@code network}
  * ({@code {bandwidth_gbps, latency_us}}, per GPU).
  */
 final class GpuTable {
@@ -109,9 +111,11 @@ final class GpuTable {
         int lanes = 0;
         boolean p2p = true;
         double linkLatency = -1;
+        double measuredBus = 0;
         if (!link.present()) {
             row.problem(row.pathOf("link"), "required: the intra-node link, {" + String.join(", ", NVLINK_KEYS)
-                    + "} for NVLink (type: nvlink) or {" + String.join(", ", PCIE_KEYS) + "} for PCIe (type: pcie)");
+                    + "} for NVLink (type: nvlink) or {" + String.join(", ", PCIE_KEYS) + "} for PCIe (type: pcie), either"
+                    + " with an optional measured_bus_gbps");
             ok = false;
         } else {
             String t = link.choice("type", null, List.of("nvlink", "pcie"));
@@ -119,7 +123,7 @@ final class GpuTable {
                 if (!link.has("type")) {
                     link.problem(link.pathOf("type"), "required: nvlink or pcie");
                 }
-                link.declare("generation", "bandwidth_gbps", "lanes", "p2p", "latency_us");
+                link.declare("generation", "bandwidth_gbps", "lanes", "p2p", "latency_us", "measured_bus_gbps");
                 ok = false;
             } else {
                 type = t.equals("nvlink") ? Interconnect.LinkType.NVLINK : Interconnect.LinkType.PCIE;
@@ -159,6 +163,9 @@ final class GpuTable {
                 linkLatency = nonNegative(link, "latency_us", 1_000, "one-way latency of a small write to a peer, us (NCCL's"
                         + " per-hop NVLink / PCIe latency: 0.6 / 1.0)");
                 ok &= linkLatency >= 0;
+                measuredBus = measuredBus(link, type == Interconnect.LinkType.NVLINK ? linkGBps
+                        : lanes > 0 && generation > 0 ? Interconnect.pcieGBps(generation, lanes) : Double.MAX_VALUE);
+                ok &= measuredBus >= 0;
             }
             link.finish();
         }
@@ -184,9 +191,29 @@ final class GpuTable {
         if (!ok) {
             return null;
         }
-        return type == Interconnect.LinkType.NVLINK
+        Interconnect built = type == Interconnect.LinkType.NVLINK
                 ? Interconnect.nvlink(generation, linkGBps, linkLatency, perNode, netGBps, netLatency)
                 : Interconnect.pcie(generation, lanes, p2p, linkLatency, perNode, netGBps, netLatency);
+        return measuredBus > 0 ? built.withMeasuredBus(measuredBus) : built;
+    }
+
+    /**
+     * The optional {@code measured_bus_gbps}: in (0, the link's own rate per direction], 0 when absent, -1 (a problem
+     * recorded) when out of range: NCCL cannot move more over a link than the link carries.
+     */
+    private static double measuredBus(ConfigNode link, double linkGBps) {
+        link.declare("measured_bus_gbps");
+        if (!link.has("measured_bus_gbps")) {
+            return 0;
+        }
+        JsonNode v = link.rawValue("measured_bus_gbps");
+        if (v == null || !v.isNumber() || !(v.asDouble() > 0) || v.asDouble() > linkGBps) {
+            link.problem(link.pathOf("measured_bus_gbps"), String.format(Locale.ROOT, "must be a number in (0, %.1f] GB/s,"
+                    + " got %s: the bus bandwidth NCCL was measured to reach between two of these GPUs (nccl-tests"
+                    + " busbw at large messages), at most what the link itself carries per direction", linkGBps, v));
+            return -1;
+        }
+        return v.asDouble();
     }
 
     /** A key the other link type has: refused with why, so it is not an unknown key. */

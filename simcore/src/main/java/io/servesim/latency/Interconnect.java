@@ -15,6 +15,9 @@ import java.util.Locale;
  * {@code width x speed / 80} with its per-generation {@code speed} 60 / 120 / 240 / 480 for Gen 3 / 4 / 5 / 6), a
  * quarter below the raw signalling rate. The measured H100 NVLink 4 peer-to-peer write bandwidth, 371-377 GB/s of the
  * nominal 450 (NVIDIA/nccl issue #1264, {@code p2pBandwidthLatencyTest} on an HGX H100), is that 0.824 share.
+ * Where a GPU row gives the bus bandwidth NCCL was measured to reach between two of its GPUs
+ * ({@code link.measured_bus_gbps}), that replaces the estimate: over PCIe the path through the host's root complex,
+ * not the lanes, sets it (two RTX PRO 6000s over PCIe Gen5 x16 measure 26-36 GB/s of the lanes' 48).
  *
  * @param type             the intra-node link
  * @param generation       NVLink 2-5 or PCIe 3-6
@@ -27,9 +30,12 @@ import java.util.Locale;
  * @param gpusPerNode      GPUs one node (server) holds: a tensor-parallel group larger than this spans nodes
  * @param networkGBps      the inter-node network per GPU (one NIC per GPU), GB/s per direction
  * @param networkLatencyUs one-way latency of the inter-node network, microseconds
+ * @param measuredBusGBps  the bus bandwidth NCCL was measured to reach between two GPUs over the link, GB/s; 0 when the
+ *                         row gives none (NCCL's topology estimate then stands)
  */
 public record Interconnect(LinkType type, int generation, double linkGBps, int lanes, boolean peerToPeer,
-                           double linkLatencyUs, int gpusPerNode, double networkGBps, double networkLatencyUs) {
+                           double linkLatencyUs, int gpusPerNode, double networkGBps, double networkLatencyUs,
+                           double measuredBusGBps) {
 
     /** The intra-node link's kind. */
     public enum LinkType {
@@ -64,7 +70,8 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
     public Interconnect {
         if (type == null || generation < type.minGeneration || generation > type.maxGeneration || !(linkGBps > 0)
                 || (type == LinkType.PCIE) == (lanes == 0) || !(linkLatencyUs >= 0) || gpusPerNode < 1
-                || !(networkGBps > 0) || !(networkLatencyUs >= 0) || (type == LinkType.NVLINK && !peerToPeer)) {
+                || !(networkGBps > 0) || !(networkLatencyUs >= 0) || (type == LinkType.NVLINK && !peerToPeer)
+                || !(measuredBusGBps >= 0 && measuredBusGBps <= linkGBps)) {
             throw new IllegalArgumentException("invalid interconnect " + type + " " + generation);
         }
     }
@@ -73,14 +80,23 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
     public static Interconnect nvlink(int generation, double linkGBps, double linkLatencyUs, int gpusPerNode,
                                       double networkGBps, double networkLatencyUs) {
         return new Interconnect(LinkType.NVLINK, generation, linkGBps, 0, true, linkLatencyUs, gpusPerNode, networkGBps,
-                networkLatencyUs);
+                networkLatencyUs, 0);
     }
 
     /** A PCIe row: its bandwidth follows from generation and lanes ({@link #pcieGBps}). */
     public static Interconnect pcie(int generation, int lanes, boolean peerToPeer, double linkLatencyUs, int gpusPerNode,
                                     double networkGBps, double networkLatencyUs) {
         return new Interconnect(LinkType.PCIE, generation, pcieGBps(generation, lanes), lanes, peerToPeer, linkLatencyUs,
-                gpusPerNode, networkGBps, networkLatencyUs);
+                gpusPerNode, networkGBps, networkLatencyUs, 0);
+    }
+
+    /**
+     * This link with the bus bandwidth NCCL was measured to reach between two of its GPUs, GB/s, at most the link's
+     * own rate per direction.
+     */
+    public Interconnect withMeasuredBus(double busGBps) {
+        return new Interconnect(type, generation, linkGBps, lanes, peerToPeer, linkLatencyUs, gpusPerNode, networkGBps,
+                networkLatencyUs, busGBps);
     }
 
     /**
@@ -101,9 +117,13 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
     /**
      * The link bandwidth NCCL's topology model counts, GB/s per direction (see the class comment): NVLink 2/3/5 at 0.8
      * of nominal ({@code SM70/SM80_NVLINK_BW} 20 of 25, {@code SM100_NVLINK_BW} 40 of 50), NVLink 4 at 20.6 / 25
-     * ({@code SM90_NVLINK_BW}); PCIe at {@code lanes x speed / 80} GB/s, 0.75 of the raw rate per lane.
+     * ({@code SM90_NVLINK_BW}); PCIe at {@code lanes x speed / 80} GB/s, 0.75 of the raw rate per lane. A measured bus
+     * bandwidth, when the row gives one, replaces the estimate.
      */
     public double effectiveLinkGBps() {
+        if (measuredBusGBps > 0) {
+            return measuredBusGBps;
+        }
         if (type == LinkType.NVLINK) {
             return linkGBps * (generation == 4 ? 20.6 / 25.0 : 0.8);
         }
@@ -127,7 +147,9 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
                 ? String.format(Locale.ROOT, "NVLink %d, %.0f GB/s per direction per GPU", generation, linkGBps)
                 : String.format(Locale.ROOT, "PCIe Gen%d x%d, %.1f GB/s per direction, %s", generation, lanes, linkGBps,
                         peerToPeer ? "peer-to-peer" : "through host memory (no peer-to-peer)");
-        return String.format(Locale.ROOT, "%s, %.1f us; %d GPUs per node; network %.1f GB/s per GPU, %.1f us", link,
-                linkLatencyUs, gpusPerNode, networkGBps, networkLatencyUs);
+        String measured = measuredBusGBps > 0 ? String.format(Locale.ROOT, " (NCCL measured at %.1f GB/s bus bandwidth)",
+                measuredBusGBps) : "";
+        return String.format(Locale.ROOT, "%s%s, %.1f us; %d GPUs per node; network %.1f GB/s per GPU, %.1f us", link,
+                measured, linkLatencyUs, gpusPerNode, networkGBps, networkLatencyUs);
     }
 }

@@ -32,13 +32,14 @@ class ExpertParallelStepTest {
 
     @Test
     void anAllGatherOfTwoPcieRanksIsNcclsRingAtItsFastestProtocol() {
-        // 2 ranks: n - 1 = 1 ring step; PCIe Gen5 x16 usable 16 x 240 / 80 = 48 GB/s (NCCL's lanes x speed / 80).
-        // LL: base 6.6 + 1 hop x 1.0 (PCI) = 7.6 us at min(87.7, 48 x 0.5) x 2 / 1 = 48 GB/s = 48,000 B/us;
-        // Simple: 8.4 + 5.7 = 14.1 us at 48 x 2 = 96,000 B/us; LL128 is NVLink-only.
-        // 8,704 B: LL 7.6 + 0.181333 = 7.781333 < Simple 14.190667. 8 MiB: Simple 14.1 + 87.381333 < LL 182.36.
+        // 2 ranks: n - 1 = 1 ring step; the row's measured NCCL bus bandwidth between two of these cards, 30.7 GB/s
+        // (NCCL's own estimate of PCIe Gen5 x16, 16 x 240 / 80 = 48 GB/s, is what the lanes carry, not the host's path).
+        // LL: base 6.6 + 1 hop x 1.0 (PCI) = 7.6 us at min(87.7, 30.7 x 0.5) x 2 / 1 = 30.7 GB/s = 30,700 B/us;
+        // Simple: 8.4 + 5.7 = 14.1 us at 30.7 x 2 = 61,400 B/us; LL128 is NVLink-only.
+        // 8,704 B: LL 7.6 + 0.283518 = 7.883518 < Simple 14.241759. 8 MiB: Simple 14.1 + 136.622280 < LL 280.84.
         GatherScatter ag = new GatherScatter(GPU.interconnect(), 2);
-        assertEquals(7.6 + 8704 / 48000.0, ag.timeUs(8704), 1e-9);
-        assertEquals(14.1 + (8 << 20) / 96000.0, ag.timeUs(8 << 20), 1e-9);
+        assertEquals(7.6 + 8704 / 30700.0, ag.timeUs(8704), 1e-9);
+        assertEquals(14.1 + (8 << 20) / 61400.0, ag.timeUs(8 << 20), 1e-9);
         assertEquals(0, ag.timeUs(0));
         assertThrows(IllegalArgumentException.class, () -> new GatherScatter(GPU.interconnect(), 1));
     }
@@ -77,19 +78,19 @@ class ExpertParallelStepTest {
         // MoE block per rank (balanced gate): the 1 token whose 8 pairs are the rank's, on 64 x (1 - 0.9375^2) = 7.75
         // experts touched of the 2 gathered tokens -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
         assertEquals(50.2297, m.expertBlockUs(1, 2, 1), 1e-9);
-        // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.781333 us, reduce-scatter
-        // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.170667 = 7.770667 us.
+        // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.883518 us, reduce-scatter
+        // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.266840 = 7.866840 us.
         // Off-rank pairs: 2 x 1 x 8 gathered - 1 x 8 own = 8, x (5 x 768 + 2 x 2048) x 2 B = 126,976 B at
         // 1,597 GB/s x 0.9605 (the bundled memory efficiency) = 0.082779 us.
-        // Shared: 48 x (50.2297 + 15.552 + 0.082779) = 3161.494985.
-        // Step: max(2025.51019, 1656.35803) + 3161.494985 = 5187.005175 -> 5187 us (one engine alone: 4437 us).
+        // Shared: 48 x (50.2297 + 15.750358 + 0.082779) = 3171.016183.
+        // Step: max(2025.51019, 1656.35803) + 3171.016183 = 5196.526373 -> 5197 us (one engine alone: 4437 us).
         ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         StepShape dummy = new StepShape();
-        assertEquals(15.552, ep.collectivesUs(2), 1e-9);
+        assertEquals(15.750358, ep.collectivesUs(2), 1e-6);
         assertEquals(126_976 / (1597e6 * 0.9605 / 1e3), ep.offRankUs(1), 1e-9);
-        assertEquals(5187, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
-        assertEquals(5187, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
-        assertEquals(5187, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
+        assertEquals(5197, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
+        assertEquals(5197, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
+        assertEquals(5197, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
                 "a second busy rank of the same batch costs the group nothing more");
     }
 
@@ -98,8 +99,8 @@ class ExpertParallelStepTest {
      * A 100-token prefill beside an idle rank: both fit a graph (sizes to 256), so both run 104 tokens, the next size.
      * A 300-token prefill runs eagerly, so neither rank is padded: rank 0 runs 300 tokens, the idle rank's dummy batch
      * 1, and the MoE layers gather 301 tokens (150.5 a rank on average). Those collectives by hand: all-gather
-     * 301 x 4,352 = 1,309,952 B, Simple 14.1 + 1,309,952 / 96,000 = 27.745333 us (LL 7.6 + 27.290667 is slower);
-     * reduce-scatter 301 x 4,096 = 1,232,896 B, Simple 14.1 + 12.842667 = 26.942667 us. Padded to 300 each, they would
+     * 301 x 4,352 = 1,309,952 B, Simple 14.1 + 1,309,952 / 61,400 = 35.434723 us (LL 7.6 + 42.669446 is slower);
+     * reduce-scatter 301 x 4,096 = 1,232,896 B, Simple 14.1 + 20.079739 = 34.179739 us. Padded to 300 each, they would
      * gather 600.
      */
     @Test
@@ -112,7 +113,7 @@ class ExpertParallelStepTest {
         assertEquals(Math.round(m.rankStepUs(small, 104, sharedSmall)), ep.stepTimeUs(new StepShape[] {small, null}, dummy));
 
         StepShape large = prefill(300);
-        assertEquals(27.745333 + 26.942667, ep.collectivesUs(301), 1e-6);
+        assertEquals(35.434723 + 34.179739, ep.collectivesUs(301), 1e-6);
         double shared = 48 * (m.expertBlockUs(150.5, 2, 1) + ep.offRankUs(150.5) + ep.collectivesUs(301));
         long unpadded = ep.stepTimeUs(new StepShape[] {large, null}, dummy);
         assertEquals(Math.round(Math.max(m.rankStepUs(large, 300, shared), m.rankStepUs(dummy, 1, shared))), unpadded);

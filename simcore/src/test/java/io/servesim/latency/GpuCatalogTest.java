@@ -85,6 +85,28 @@ class GpuCatalogTest {
         assertEquals(1.597, pro.memoryBandwidthTBps());
         assertEquals(503.8, pro.bf16Tflops());
         assertEquals(95.6, pro.memoryGiB());
+        // NCCL measured 30.7 GB/s of bus bandwidth between two of them (LLMServingSim's hardware.yaml), not the
+        // 16 x 240 / 80 = 48 GB/s its topology model gives PCIe Gen5 x16; the H100's NVLink keeps NCCL's estimate
+        assertEquals(30.7, pro.interconnect().effectiveLinkGBps());
+        assertTrue(pro.interconnect().describe().contains("NCCL measured at 30.7 GB/s bus bandwidth"),
+                pro.interconnect().describe());
+        assertEquals(450 * 20.6 / 25, catalog.lookup("H100", "x").interconnect().effectiveLinkGBps(), 1e-9);
+    }
+
+    @Test
+    void aMeasuredBusBandwidthIsAtMostWhatTheLinkCarries(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
+                + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0, measured_bus_gbps: %s},"
+                + " gpus_per_node: 8, network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet}\n";
+        java.nio.file.Path measured = java.nio.file.Files.writeString(tmp.resolve("m.yaml"), String.format(row, "25"));
+        assertEquals(25.0, catalog.withFile(measured, "deployment.gpus").lookup("MI300X", "x").interconnect()
+                .effectiveLinkGBps());
+        // PCIe Gen5 x16 carries 16 x 32 x 128 / 130 / 8 = 63.0 GB/s a direction: 70 is more than the link
+        java.nio.file.Path over = java.nio.file.Files.writeString(tmp.resolve("o.yaml"), String.format(row, "70"));
+        ConfigException e = assertThrows(ConfigException.class, () -> catalog.withFile(over, "deployment.gpus"));
+        assertTrue(e.getMessage().contains("gpus[0].link.measured_bus_gbps: must be a number in (0, 63.0] GB/s, got 70"),
+                e.getMessage());
     }
 
     @Test
