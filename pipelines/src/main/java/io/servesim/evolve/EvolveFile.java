@@ -59,10 +59,10 @@ public final class EvolveFile {
         SweepFile.Base base = SweepFile.base(root, dir, "evolve file");
         String fitnessText = root.stringValue("fitness_weights", null);
         FitnessWeights fitness = FitnessWeights.NONE;
-        if (fitnessText == null || fitnessText.isBlank()) {
+        if ((fitnessText == null || fitnessText.isBlank()) && !root.hasProblemAt("fitness_weights")) {
             root.problem("fitness_weights", "required: what the search maximises, as a run config's fitness_weights"
                     + " (key:weight,...); valid keys: " + String.join(", ", FitnessWeights.KEYS));
-        } else {
+        } else if (fitnessText != null && !fitnessText.isBlank()) {
             try {
                 fitness = FitnessWeights.parse(fitnessText, "fitness_weights");
             } catch (ConfigException e) {
@@ -151,6 +151,12 @@ public final class EvolveFile {
                         + " sets it (remove it there, or give it as start:)");
                 return;
             }
+            if (!p.present()) {
+                if (e.getValue().isNull()) {
+                    root.problem(at, "must be a mapping {min, max, start, sigma}");
+                }
+                return; // not a mapping (child() said so): min / max / sigma cannot be read from it
+            }
             Param param = param(p, parts[0], parts[1], setting.get());
             p.finish();
             if (param != null) {
@@ -175,6 +181,7 @@ public final class EvolveFile {
     }
 
     private static Param param(ConfigNode p, String kind, String key, Setting<?> setting) {
+        p.declare("min", "max", "start", "sigma");
         double[] range = range(setting.type());
         if (range == null) {
             p.problem(p.path(), "'" + key + "' is " + setting.type().describe() + ": only numbers, integers and durations"
@@ -184,19 +191,19 @@ public final class EvolveFile {
         Param.Type type = setting.type() instanceof ValueType.Real ? Param.Type.REAL
                 : setting.type() instanceof ValueType.Int ? Param.Type.INTEGER : Param.Type.SECONDS;
         String unit = type == Param.Type.SECONDS ? " s" : "";
-        String valid = (range[2] > 0 ? "(" : "[") + plain(range[0]) + ", " + plain(range[1]) + "]"
+        String valid = (range[2] > 0 ? "(" : "[") + ValueType.plain(range[0]) + ", " + ValueType.plain(range[1]) + "]"
                 + unit + " (" + setting.path() + ": " + setting.type().describe() + ")";
         double min = bounded(p, "min", range, valid);
         double max = bounded(p, "max", range, valid);
         if (!(min < max)) {
-            p.problem(p.pathOf("max"), "must be above min (" + plain(min) + "), got " + plain(max));
+            p.problem(p.pathOf("max"), "must be above min (" + ValueType.plain(min) + "), got " + ValueType.plain(max));
             return null;
         }
         double dflt = setting.defaultValue() == null ? (min + max) / 2 : type == Param.Type.SECONDS
                 ? ((Number) setting.defaultValue()).doubleValue() / 1e6 : ((Number) setting.defaultValue()).doubleValue();
         double start = p.doubleValue("start", Math.min(max, Math.max(min, dflt)), min, max);
         JsonNode sigma = p.rawValue("sigma");
-        String steps = "in (0, " + plain(max - min) + "] (max - min: CMA-ES's initial step along this parameter)";
+        String steps = "in (0, " + ValueType.plain(max - min) + "] (max - min: CMA-ES's initial step along this parameter)";
         if (sigma == null) {
             p.problem(p.pathOf("sigma"), "required: a number " + steps);
             return null;
@@ -222,11 +229,6 @@ public final class EvolveFile {
             return key.equals("min") ? range[0] : range[1];
         }
         return x;
-    }
-
-    /** {@code 4}, {@code 0.25}: a number as a message shows it. */
-    static String plain(double x) {
-        return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }
 
     private static EvolveSpec.Split split(ConfigNode root, String key, Path dir) {
@@ -261,8 +263,10 @@ public final class EvolveFile {
             });
         }
         JsonNode sd = s.rawValue("seeds");
-        if (sd == null || !sd.isArray() || sd.isEmpty()) {
+        if (sd == null || sd.isArray() && sd.isEmpty()) {
             s.problem(s.pathOf("seeds"), "required: a non-empty list of seeds");
+        } else if (!sd.isArray()) {
+            s.problem(s.pathOf("seeds"), "must be a list of integer seeds, e.g. [1, 2], got " + sd);
         } else {
             for (int i = 0; i < sd.size(); i++) {
                 if (!sd.get(i).isIntegralNumber()) {

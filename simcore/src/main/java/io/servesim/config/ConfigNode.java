@@ -2,7 +2,6 @@ package io.servesim.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -453,16 +452,12 @@ public final class ConfigNode {
     /** A one-sided bound is stated as such ({@code must be >= 0, got -1}), never with Double.MAX_VALUE. */
     private static String rangeMessage(double min, double max, JsonNode v) {
         if (max == Double.MAX_VALUE && min != -Double.MAX_VALUE) {
-            return "must be >= " + plain(min) + ", got " + v.asText();
+            return "must be >= " + ValueType.plain(min) + ", got " + v.asText();
         }
         if (min == -Double.MAX_VALUE && max != Double.MAX_VALUE) {
-            return "must be <= " + plain(max) + ", got " + v.asText();
+            return "must be <= " + ValueType.plain(max) + ", got " + v.asText();
         }
-        return "must be in [" + plain(min) + ", " + plain(max) + "], got " + plain(v.asDouble());
-    }
-
-    private static String plain(double d) {
-        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        return "must be in [" + ValueType.plain(min) + ", " + ValueType.plain(max) + "], got " + ValueType.plain(v.asDouble());
     }
 
     private static String render(JsonNode v) {

@@ -104,7 +104,8 @@ public abstract sealed class ValueType<T> {
                 + (reason == null ? "" : " (" + reason + ")");
     }
 
-    static String plain(double d) {
+    /** {@code 4}, {@code 0.25}: a number as a message shows it (no trailing zeros, no exponent). */
+    public static String plain(double d) {
         if (!Double.isFinite(d)) {
             return Double.toString(d); // YAML's .inf or .nan, refused by every range
         }

@@ -68,6 +68,10 @@ public record FitnessWeights(Map<String, Double> weights, List<String> notes) {
             }
             w.put(key, weight);
         }
+        if (w.values().stream().allMatch(x -> x == 0)) {
+            throw new ConfigException(path, "every weight is 0, so every run's fitness would be 0 and nothing ranks above"
+                    + " anything; give at least one metric a positive weight");
+        }
         return new FitnessWeights(w, notes);
     }
 

@@ -109,4 +109,14 @@ class FitnessWeightsTest {
         assertTrue(unknown.getMessage().contains("unknown fitness metric 'speed'; valid: rejection_rate, ttft_mean_ms"),
                 unknown.getMessage());
     }
+
+    @Test
+    void weightsThatAreAllZeroRankNothingAndAreRefused() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> FitnessWeights.parse("ttft_p99_ms:0,e2e_p99_ms:0", "fitness_weights"));
+        assertTrue(e.getMessage().contains("fitness_weights: every weight is 0"),
+                e.getMessage());
+        // one zero beside a positive weight is fine: that metric is simply not weighed
+        assertEquals(2, FitnessWeights.parse("ttft_p99_ms:0,e2e_p99_ms:1", "x").weights().size());
+    }
 }
