@@ -73,7 +73,11 @@ public final class CapacityCommand implements Callable<Integer> {
                 } catch (NumberFormatException e) {
                     throw new ConfigException("--slo " + s, "the bound must be a number, got '" + s.substring(eq + 1) + "'");
                 }
-                bounds.add(Slo.of(s.substring(0, eq).trim(), bound, "--slo " + s));
+                String metric = s.substring(0, eq).trim();
+                if (bounds.stream().anyMatch(b -> b.metric().equals(metric))) {
+                    throw new ConfigException("--slo " + s, "a second bound on " + metric + "; give each metric once");
+                }
+                bounds.add(Slo.of(metric, bound, "--slo " + s));
             }
             ConfigOptions.Tree tree = configOptions.tree(config, note -> System.err.println("servesim capacity: note: " + note));
             String name = "capacity-" + (config == null ? "config" : stem(config));

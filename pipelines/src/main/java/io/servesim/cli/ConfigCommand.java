@@ -5,11 +5,13 @@ import io.servesim.exit.UsageException;
 import io.servesim.run.ConfigReference;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Spec;
 
 /**
@@ -40,8 +42,11 @@ public final class ConfigCommand implements Callable<Integer> {
 
     int run(PrintStream out, ErrorReport errors) {
         if (!effective) {
-            if (config != null) {
-                return errors.report(new UsageException("--config: only applies with --effective"));
+            List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .filter(o -> !o.usageHelp() && !o.versionHelp()).map(OptionSpec::longestName).toList();
+            if (!given.isEmpty()) {
+                return errors.report(new UsageException(String.join(", ", given) + ": only applies with --effective"
+                        + " (without it, config lists every setting's default, range and flag)"));
             }
             out.print(ConfigReference.listing());
             return 0;

@@ -3,6 +3,7 @@ package io.servesim.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.config.ConfigException;
+import io.servesim.config.ValueType;
 import io.servesim.latency.GpuSpec;
 import io.servesim.run.SimConfig;
 import io.servesim.run.SimConfigLoader;
@@ -74,7 +75,18 @@ public final class CapacitySpec {
             throw new ConfigException("--tolerance", "must be > 0 requests per second, got " + tolerance);
         }
         if (!(max > tolerance)) {
-            throw new ConfigException("--max-rate", "must be above the tolerance (" + tolerance + " req/s), got " + max);
+            if (maxRateRps == null) {
+                throw new ConfigException("--tolerance", "must be below the highest rate tried, the config's rate x "
+                        + DEFAULT_MAX_FACTOR + " = " + ValueType.plain(max) + " req/s (give --max-rate to search higher), got "
+                        + ValueType.plain(tolerance));
+            }
+            throw new ConfigException("--max-rate", "must be above the tolerance (" + ValueType.plain(tolerance) + " req/s), got "
+                    + ValueType.plain(max));
+        }
+        if (max < start) {
+            throw new ConfigException("--max-rate", "must be at least the config's own rate, " + ValueType.plain(start) + " req/s,"
+                    + " where the search starts (lower the config's workload.aggregate_rate to search below it), got "
+                    + ValueType.plain(max));
         }
         if (g.numRequests() <= 0 || g.numRequests() > Integer.MAX_VALUE) {
             throw new ConfigException("workload.num_requests", "a capacity search runs a trace of a fixed number of requests;"

@@ -28,8 +28,8 @@ final class EncoderPlan {
     }
 
     /**
-     * {@code engines} with the encoder, or unchanged (with the problems added) when the workload sends no items or the
-     * encoder cannot be priced.
+     * {@code engines} with the encoder, or unchanged (with the problems added) when the workload sends no items (an
+     * encoder cost given then is refused: it would price nothing) or the encoder cannot be priced.
      *
      * @param expertParallel whether the engines are ranks of an expert-parallel group (refused with items)
      */
@@ -37,6 +37,11 @@ final class EncoderPlan {
                                  int tp, FleetKeys keys, boolean expertParallel, List<ConfigException.Problem> problems) {
         int largest = workload == null ? 0 : workload.largestMediaItemTokens();
         if (largest == 0) {
+            if (spec.encoderUsPerToken() >= 0) {
+                problems.add(new ConfigException.Problem(US_PER_TOKEN, "no client of the workload sends image, audio or"
+                        + " video items (workload clients[].multimodal), so no encoder runs and this cost would price"
+                        + " nothing; remove it"));
+            }
             return engines;
         }
         EngineConfig e = engines.engine();
