@@ -124,7 +124,8 @@ public final class ConfigOptions {
     List<ConfigNode.Resolved> effective(Path file, Consumer<String> notes) {
         Tree p = tree(file, notes);
         try {
-            return SimConfigLoader.effective(p.tree(), p.baseDir(), p.fromFlags());
+            return p.workloadFlags().applyToFileRows(SimConfigLoader.effective(p.tree(), p.baseDir(), p.fromFlags()),
+                    p.finalWorkload());
         } catch (ConfigException e) {
             throw p.fromBundle().isEmpty() ? e : PolicyBundleFile.blame(e, policyConfig, p.fromBundle(), p.tree());
         }

@@ -106,6 +106,36 @@ final class WorkloadFlags {
                 config.decodeRouting(), config.maxEvents(), config.frontEnd(), config.dataParallel(), config.expertParallel());
     }
 
+    /**
+     * {@code rows} ({@code servesim config --effective}) with these flags' values, marked as flags, where the config
+     * named a workload file: the values {@link #applyToFile} gives the run. Unchanged for an inline workload, whose
+     * flags were overrides of the tree and are in the rows already.
+     */
+    List<ConfigNode.Resolved> applyToFileRows(List<ConfigNode.Resolved> rows, JsonNode finalWorkload) {
+        if (finalWorkload == null || !finalWorkload.isTextual()) {
+            return rows;
+        }
+        Map<String, String> flagged = new java.util.HashMap<>();
+        if (rows.stream().anyMatch(r -> r.path().startsWith("workload.trace."))) {
+            refuseRate();
+            render(flagged, TraceSettings.MAX_REQUESTS, numRequests);
+            render(flagged, TraceSettings.SKIP_BAD_LINES, skipBadLines);
+        } else {
+            refuseSkip();
+            render(flagged, WorkloadSettings.AGGREGATE_RATE, rate);
+            render(flagged, WorkloadSettings.NUM_REQUESTS, numRequests);
+        }
+        return rows.stream().map(r -> flagged.containsKey(r.path())
+                ? new ConfigNode.Resolved(r.path(), r.setting(), flagged.get(r.path()), ConfigNode.Source.FLAG) : r).toList();
+    }
+
+    private static <T> void render(Map<String, String> into, Setting<T> setting, String raw) {
+        T v = parsed(setting, raw);
+        if (v != null) {
+            into.put(setting.path(), setting.type().render(v));
+        }
+    }
+
     /** A flag's value parsed and range-checked by {@code setting}, as the same value in a config would be; null if not given. */
     private static <T> T parsed(Setting<T> setting, String raw) {
         if (raw == null) {
