@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.servesim.config.ConfigException;
 import io.servesim.io.OutputLock;
+import io.servesim.run.PolicyKind;
 import io.servesim.sweep.InterruptGuard;
 import io.servesim.sweep.OutputCommit;
 import io.servesim.sweep.OutputDir;
@@ -20,8 +21,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The work of {@code servesim evolve}: check the baselines, check the output folder under the rules a sweep's follows
@@ -70,24 +73,54 @@ public final class EvolveJob {
     }
 
     /**
-     * A baseline that cannot run on a split is the file's own error, at {@code baselines.<label>}; so is a start point
-     * (every searched parameter at its start) that cannot, at {@code search}: then the template itself is at fault
-     * (a fixed parameter out of range, a policy the base cannot run), and no candidate would run.
+     * A start point (every searched parameter at its start) or a baseline that cannot run on a workload of either split
+     * is the file's own error, refused before anything runs, each problem once at its place in the evolve file: a
+     * workload's at {@code train.workloads.<name>.<key>}, the template's at {@code policies.<kind>...} (a searched
+     * parameter's start at {@code search.<kind>.<param>}), a baseline's at {@code baselines.<label>.<kind>...}, and the
+     * base config's at {@code base.<key>}.
      */
     private static void checkRunnable(EvolveSpec spec) {
-        List<ConfigException.Problem> problems = new ArrayList<>();
         double[] start = spec.params().stream().mapToDouble(Param::start).toArray();
-        EvolveRounds.unrunnable(spec, List.of(EvolveRounds.candidate(spec, "start", start)), spec.train()).values()
-                .forEach(why -> problems.add(new ConfigException.Problem("search", "the start point (every parameter at"
-                        + " its start) cannot run: " + why)));
-        List<EvolveRounds.Entry> entries = baselineEntries(spec);
-        for (EvolveSpec.Split split : List.of(spec.train(), spec.heldOut())) {
-            EvolveRounds.unrunnable(spec, entries, split).forEach((label, why) -> problems.add(
-                    new ConfigException.Problem("baselines." + label, why)));
+        List<EvolveRounds.Entry> startPoint = List.of(EvolveRounds.candidate(spec, "start", start));
+        List<EvolveRounds.Entry> baselines = baselineEntries(spec);
+        Set<ConfigException.Problem> problems = new LinkedHashSet<>();
+        for (Map.Entry<String, EvolveSpec.Split> split : Map.of("train", spec.train(), "held_out", spec.heldOut())
+                .entrySet().stream().sorted(Map.Entry.comparingByKey(Comparator.reverseOrder())).toList()) {
+            for (EvolveRounds.Refusal r : EvolveRounds.refusals(spec, startPoint, split.getValue())) {
+                problems.add(inFile(spec, r, "policies", split.getKey()));
+            }
+            for (EvolveRounds.Refusal r : EvolveRounds.refusals(spec, baselines, split.getValue())) {
+                problems.add(inFile(spec, r, "baselines." + r.label(), split.getKey()));
+            }
         }
         if (!problems.isEmpty()) {
-            throw new ConfigException(problems.stream().distinct().toList());
+            throw new ConfigException(List.copyOf(problems));
         }
+    }
+
+    /** Refusal {@code r} at its place in the evolve file ({@link #checkRunnable}); {@code policiesAt} holds its bundle. */
+    private static ConfigException.Problem inFile(EvolveSpec spec, EvolveRounds.Refusal r, String policiesAt,
+                                                  String split) {
+        String path = r.problem().path() == null ? "" : r.problem().path();
+        String message = r.problem().message();
+        if (path.equals("workload") || path.startsWith("workload.") || path.startsWith("workload[")) {
+            return new ConfigException.Problem(split + ".workloads." + r.workload() + path.substring("workload".length()),
+                    message);
+        }
+        for (PolicyKind<?> kind : PolicyKind.ALL) {
+            String at = kind.configPathIn(spec.base());
+            if (path.equals(at) || path.startsWith(at + ".")) {
+                for (Param p : spec.params()) {
+                    if (policiesAt.equals("policies") && p.kind().equals(kind.name())
+                            && path.equals(at + ".params." + p.key())) {
+                        return new ConfigException.Problem("search." + p.name(), message + " (at the start point, every"
+                                + " searched parameter at its start)");
+                    }
+                }
+                return new ConfigException.Problem(policiesAt + "." + kind.name() + path.substring(at.length()), message);
+            }
+        }
+        return new ConfigException.Problem(path.isEmpty() ? "base" : "base." + path, message);
     }
 
     private static List<EvolveRounds.Entry> baselineEntries(EvolveSpec spec) {

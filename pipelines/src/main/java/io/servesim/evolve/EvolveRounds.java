@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -131,6 +132,40 @@ final class EvolveRounds {
             String twin = seen.putIfAbsent(cell.cellId(), label);
             if (twin != null && !twin.equals(label)) {
                 out.put(label, SAME_AS + twin);
+            }
+        }
+        return out;
+    }
+
+    /** A problem that keeps entry {@code label} from running on workload {@code workload}, at its run-config path. */
+    record Refusal(String label, String workload, ConfigException.Problem problem) {
+    }
+
+    /**
+     * Every problem that keeps an entry from running on {@code split}: each invalid cell's, and each problem the first
+     * cell of an entry to fail planning meets, with the workload it was met on.
+     */
+    static List<Refusal> refusals(EvolveSpec spec, List<Entry> entries, EvolveSpec.Split split) {
+        if (entries.isEmpty()) {
+            return List.of();
+        }
+        Grid.Expansion grid = Grid.expand(spec(spec, spec.name(), entries, split));
+        List<Refusal> out = new ArrayList<>();
+        Set<String> failed = new HashSet<>();
+        for (InvalidCell i : grid.invalid()) {
+            failed.add(i.axes().get(0).label());
+            i.problems().forEach(p -> out.add(new Refusal(i.axes().get(0).label(), i.axes().get(1).label(), p)));
+        }
+        for (Cell cell : grid.cells()) {
+            String label = cell.axes().get(0).label();
+            if (failed.contains(label)) {
+                continue;
+            }
+            try {
+                CellRunner.plan(cell);
+            } catch (ConfigException e) {
+                failed.add(label);
+                e.problems().forEach(p -> out.add(new Refusal(label, cell.axes().get(1).label(), p)));
             }
         }
         return out;
