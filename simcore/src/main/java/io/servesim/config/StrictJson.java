@@ -82,7 +82,8 @@ public final class StrictJson {
                 return yaml().createObjectNode();
             }
             if (!(n instanceof ObjectNode obj)) {
-                throw new ConfigException(file.toString(), "a config must be a YAML mapping");
+                throw new ConfigException(file.toString(), "must be a YAML mapping (key: value lines at the top), got "
+                        + (n.isArray() ? "a list" : "a single value"));
             }
             return obj;
         } catch (JsonProcessingException e) {
