@@ -84,8 +84,8 @@ public final class EvolveJob {
         List<EvolveRounds.Entry> startPoint = List.of(EvolveRounds.candidate(spec, "start", start));
         List<EvolveRounds.Entry> baselines = baselineEntries(spec);
         Set<ConfigException.Problem> problems = new LinkedHashSet<>();
-        for (Map.Entry<String, EvolveSpec.Split> split : Map.of("train", spec.train(), "held_out", spec.heldOut())
-                .entrySet().stream().sorted(Map.Entry.comparingByKey(Comparator.reverseOrder())).toList()) {
+        for (Map.Entry<String, EvolveSpec.Split> split : List.of(Map.entry("train", spec.train()),
+                Map.entry("held_out", spec.heldOut()))) {
             for (EvolveRounds.Refusal r : EvolveRounds.refusals(spec, startPoint, split.getValue())) {
                 problems.add(inFile(spec, r, "policies", split.getKey()));
             }

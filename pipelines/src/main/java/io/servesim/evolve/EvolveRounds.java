@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * A round of the search as a sweep, and its rows back as scores. A round crosses two axes, the key columns of its
@@ -109,31 +110,9 @@ final class EvolveRounds {
      * are another's (two candidates at the same corner of the bounds) as "same as <label>".
      */
     static Map<String, String> unrunnable(EvolveSpec spec, List<Entry> entries, EvolveSpec.Split split) {
-        if (entries.isEmpty()) {
-            return Map.of();
-        }
-        Grid.Expansion grid = Grid.expand(spec(spec, spec.name(), entries, split));
         Map<String, String> out = new LinkedHashMap<>();
-        for (InvalidCell i : grid.invalid()) {
-            out.putIfAbsent(i.axes().get(0).label(), problems(i.problems()));
-        }
-        Map<String, String> seen = new HashMap<>();
-        for (Cell cell : grid.cells()) {
-            String label = cell.axes().get(0).label();
-            if (out.containsKey(label)) {
-                continue;
-            }
-            try {
-                CellRunner.plan(cell);
-            } catch (ConfigException e) {
-                out.put(label, problems(e.problems()));
-                continue;
-            }
-            String twin = seen.putIfAbsent(cell.cellId(), label);
-            if (twin != null && !twin.equals(label)) {
-                out.put(label, SAME_AS + twin);
-            }
-        }
+        scan(spec, entries, split, (label, workload, problems) -> out.putIfAbsent(label, problems(problems)),
+                (label, twin) -> out.put(label, SAME_AS + twin));
         return out;
     }
 
@@ -146,29 +125,52 @@ final class EvolveRounds {
      * cell of an entry to fail planning meets, with the workload it was met on.
      */
     static List<Refusal> refusals(EvolveSpec spec, List<Entry> entries, EvolveSpec.Split split) {
+        List<Refusal> out = new ArrayList<>();
+        scan(spec, entries, split, (label, workload, problems) -> problems.forEach(p -> out.add(new Refusal(label,
+                workload, p))), (label, twin) -> { });
+        return out;
+    }
+
+    /** What {@link #scan} reports of an entry that cannot run on one workload. */
+    private interface Failure {
+        void of(String label, String workload, List<ConfigException.Problem> problems);
+    }
+
+    /**
+     * Expands {@code entries} x {@code split} and reports every invalid cell, the first cell of each other entry that
+     * fails planning, and each entry whose runs are another's ({@code twin}: that one's label); an entry is not looked at
+     * again once it failed or was found a twin.
+     */
+    private static void scan(EvolveSpec spec, List<Entry> entries, EvolveSpec.Split split, Failure failure,
+                             BiConsumer<String, String> twin) {
         if (entries.isEmpty()) {
-            return List.of();
+            return;
         }
         Grid.Expansion grid = Grid.expand(spec(spec, spec.name(), entries, split));
-        List<Refusal> out = new ArrayList<>();
-        Set<String> failed = new HashSet<>();
+        Set<String> decided = new HashSet<>();
         for (InvalidCell i : grid.invalid()) {
-            failed.add(i.axes().get(0).label());
-            i.problems().forEach(p -> out.add(new Refusal(i.axes().get(0).label(), i.axes().get(1).label(), p)));
+            decided.add(i.axes().get(0).label());
+            failure.of(i.axes().get(0).label(), i.axes().get(1).label(), i.problems());
         }
+        Map<String, String> seen = new HashMap<>();
         for (Cell cell : grid.cells()) {
             String label = cell.axes().get(0).label();
-            if (failed.contains(label)) {
+            if (decided.contains(label)) {
                 continue;
             }
             try {
                 CellRunner.plan(cell);
             } catch (ConfigException e) {
-                failed.add(label);
-                e.problems().forEach(p -> out.add(new Refusal(label, cell.axes().get(1).label(), p)));
+                decided.add(label);
+                failure.of(label, cell.axes().get(1).label(), e.problems());
+                continue;
+            }
+            String first = seen.putIfAbsent(cell.cellId(), label);
+            if (first != null && !first.equals(label)) {
+                decided.add(label);
+                twin.accept(label, first);
             }
         }
-        return out;
     }
 
     private static String problems(List<ConfigException.Problem> problems) {
