@@ -34,7 +34,9 @@ import java.util.Locale;
  * (NVLink only), times n / (2 (n - 1)) for the algorithm bandwidth. Tree: base + 2 ((GPUs per node - 1) intra hops +
  * log2(nodes) network hops); bus bandwidth x 0.92, then / 3.8 (LL, capped) or x 7/9 (LL128, one node) or x 120/128
  * (LL128, several), times 0.5, and the size-dependent correction factors. NCCL's per-channel caps, the ring
- * plateau factor across nodes and NVLS / CollNet / PAT are not modelled.
+ * plateau factor across nodes and NVLS / CollNet / PAT are not modelled. Where the GPU row times NCCL's all-reduce
+ * between exactly this many of its GPUs ({@link MeasuredCollectives}) and the group stays within a node, the measured
+ * time replaces this model for the messages NCCL takes (the custom all-reduce's are not NCCL's, and stay modelled).
  */
 public final class AllReduce {
     /** vLLM {@code CustomAllreduce}'s default {@code max_size}: larger messages go to NCCL. */
@@ -71,6 +73,7 @@ public final class AllReduce {
     /** NCCL's latency (us) and algorithm bandwidth (bytes per us; 0 = disabled) per [algorithm][protocol]. */
     private final double[][] ncclLatUs = new double[2][3];
     private final double[][] ncclBytesPerUs = new double[2][3];
+    private final MeasuredCollectives measured;
 
     /**
      * @param link     the GPU's interconnect
@@ -83,6 +86,8 @@ public final class AllReduce {
         }
         this.gpus = gpus;
         this.link = link;
+        MeasuredCollectives table = link.spansNodes(gpus) ? MeasuredCollectives.NONE : link.measuredCollectives();
+        this.measured = table.covers(MeasuredCollectives.Collective.ALL_REDUCE, gpus) ? table : MeasuredCollectives.NONE;
         boolean nvlink = link.type() == Interconnect.LinkType.NVLINK;
         this.custom = supportedWorldSize(gpus) && !link.spansNodes(gpus) && link.peerToPeer() && (gpus == 2 || nvlink);
         this.oneShotBelowBytes = gpus == 2 ? Long.MAX_VALUE : gpus <= 4 ? 512L << 10 : 256L << 10;
@@ -179,8 +184,11 @@ public final class AllReduce {
         return ncclUs(bytes);
     }
 
-    /** NCCL's time: the fastest algorithm and protocol it enables. */
+    /** NCCL's time: measured where the row times this group's all-reduce, else the fastest algorithm and protocol. */
     double ncclUs(double bytes) {
+        if (measured != MeasuredCollectives.NONE) {
+            return measured.timeUs(MeasuredCollectives.Collective.ALL_REDUCE, bytes);
+        }
         int logSize = log2Long((long) bytes >> 6);
         double best = Double.MAX_VALUE;
         for (int a = 0; a < 2; a++) {
@@ -210,7 +218,8 @@ public final class AllReduce {
     /** Which implementation runs at which size, for summaries. */
     public String describe() {
         String nccl = link.spansNodes(gpus) ? "NCCL ring/tree across " + ((gpus + link.gpusPerNode() - 1) / link.gpusPerNode())
-                + " nodes" : "NCCL ring/tree";
+                + " nodes" : measured != MeasuredCollectives.NONE ? "NCCL as measured between " + gpus + " of these GPUs"
+                : "NCCL ring/tree";
         if (!custom) {
             String why = link.spansNodes(gpus) ? "the group spans nodes" : !supportedWorldSize(gpus) ? "TP " + gpus
                     + " is not a world size vLLM's custom all-reduce supports" : !link.peerToPeer() ? "no peer-to-peer access"

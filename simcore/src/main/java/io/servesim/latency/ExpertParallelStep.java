@@ -28,17 +28,22 @@ import java.util.Locale;
  * </pre>
  * The dispatch and combine are those of vLLM's default all-to-all backend, {@code allgather_reducescatter}, priced over
  * the GPUs' interconnect by {@link GatherScatter}; their per-token sizes are LLMServingSim's
- * ({@code serving/core/trace_generator.py _emit_moe_block}); unpadded, they are NCCL's all-gather-v and reduce-scatter-v
- * of the ranks' own counts, priced at their total. Every rank's fused MoE runs over all gathered token-expert pairs,
- * its own experts' and the others': vLLM's {@code TritonExperts.apply} sorts them with {@code moe_align_block_size}
- * without {@code ignore_invalid_experts}, so a pair routed to another rank's expert keeps its rows with expert id -1,
- * {@code fused_moe_kernel} writes zeros to its rows of each GEMM's output ({@code write_zeros_to_output}), and
- * {@code silu_and_mul} and {@code moe_sum} run over its rows too ({@code vllm/model_executor/layers/fused_moe/fused_moe.py}
- * at vllm-project/vllm@13cb3e44373beb1c8b9d2c017f565af6f7a1b601): per such pair the gate/up output's 2 x moe_intermediate
- * zeros, the activation's read of them and write of moe_intermediate, the down output's hidden zeros and moe_sum's read
- * of them, element-wise work no profile measured, streamed at the GPU's memory bandwidth
- * ({@link ExpertParallelModel#streamUs}). The dummy batch of an idle rank is one token without attention,
- * padded to T or not: it never costs more than a busy rank's step.
+ * ({@code serving/core/trace_generator.py _emit_moe_block}). Unpadded, the ranks' own counts differ, and vLLM runs
+ * them as grouped NCCL broadcasts (the all-gather-v) and reduces (the reduce-scatter-v), one rooted at each rank
+ * ({@code PyNcclCommunicator.all_gatherv} and {@code reduce_scatterv}, {@code vllm/distributed/device_communicators/
+ * pynccl.py}). A ring broadcast from a root crosses every link but the one into the root, a reduce to a root every link
+ * but the one out of it, so the busiest link carries all ranks' tokens but the fewest one rank has: priced as the
+ * all-gather of equal chunks that moves as many over each link, n / (n - 1) x (total - fewest) gathered tokens. Two
+ * ranks at 300 and 1 token move 300 tokens' bytes each way, as equal chunks of 300 do, not of 150.5. Every rank's fused
+ * MoE runs over all gathered token-expert pairs, its own experts' and the others': vLLM's {@code TritonExperts.apply}
+ * sorts them with {@code moe_align_block_size} without {@code ignore_invalid_experts}, so a pair routed to another
+ * rank's expert keeps its rows with expert id -1, {@code fused_moe_kernel} writes zeros to its rows of each GEMM's
+ * output ({@code write_zeros_to_output}), and {@code silu_and_mul} and {@code moe_sum} run over its rows too ({@code
+ * vllm/model_executor/layers/fused_moe/fused_moe.py} at vllm-project/vllm@13cb3e44373beb1c8b9d2c017f565af6f7a1b601):
+ * per such pair the gate/up output's 2 x moe_intermediate zeros, the activation's read of them and write of
+ * moe_intermediate, the down output's hidden zeros and moe_sum's read of them, element-wise work no profile measured,
+ * streamed at the GPU's memory bandwidth ({@link ExpertParallelModel#streamUs}). The dummy batch of an idle rank is one
+ * token without attention, padded to T or not: it never costs more than a busy rank's step.
  *
  * <p>Expert load: with balancedness b (vLLM EPLB's measure, the mean tokens per EP rank over the busiest rank's:
  * {@code EplbState.step} with {@code log_balancedness}, {@code vllm/distributed/eplb/eplb_state.py} at
@@ -95,16 +100,20 @@ public final class ExpertParallelStep {
         boolean graphed = true;
         long padded = 1;
         long total = 0;
+        long fewest = Long.MAX_VALUE;
         for (StepShape s : ranks) {
             long tokens = ownTokens(s);
             total += tokens;
+            fewest = Math.min(fewest, tokens);
             long size = graphs.paddedTokens(tokens);
             graphed &= size != CudaGraphSizes.EAGER;
             padded = Math.max(padded, size);
         }
-        double perRank = graphed ? padded : (double) total / ranks.length;
+        int n = ranks.length;
+        double perRank = graphed ? padded : (double) total / n;
+        double busiestLinkTokens = graphed ? (double) (n - 1) * padded : total - fewest;
         double shared = moeLayers * (model.expertBlockUs(perRank, ep, load) + offRankUs(perRank)
-                + collectivesUs(perRank * ranks.length));
+                + collectivesUs(busiestLinkTokens * n / (n - 1)));
         double slowest = 0;
         for (StepShape s : ranks) {
             slowest = Math.max(slowest, model.rankStepUs(s == null ? empty : s, graphed ? padded : ownTokens(s), shared));
@@ -128,10 +137,13 @@ public final class ExpertParallelStep {
         return model.streamUs((gatheredPairs - own) * offRankBytesPerPair);
     }
 
-    /** One MoE layer's dispatch (all-gather) and combine (reduce-scatter) of {@code gatheredTokens} over the ranks. */
+    /**
+     * One MoE layer's dispatch (all-gather) and combine (reduce-scatter) of {@code gatheredTokens} over the ranks, as
+     * an all-gather of equal chunks moves them: (n - 1) / n of them over every rank's link.
+     */
     double collectivesUs(double gatheredTokens) {
-        return collective.timeUs(gatheredTokens * dispatchBytesPerToken)
-                + collective.timeUs(gatheredTokens * combineBytesPerToken);
+        return collective.allGatherUs(gatheredTokens * dispatchBytesPerToken)
+                + collective.reduceScatterUs(gatheredTokens * combineBytesPerToken);
     }
 
     /** Expert-parallel ranks. */

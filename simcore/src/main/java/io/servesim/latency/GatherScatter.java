@@ -11,12 +11,15 @@ package io.servesim.latency;
  * NCCL runs both collectives as a ring only, in n - 1 steps ({@code nsteps = nRanks - 1} for every collective but
  * all-reduce), so time = ring latency (base + (n - 1) hops) + bytes / (bus bandwidth x n / (n - 1)), the fastest of
  * its protocols, with {@code bytes} the whole gathered buffer (n ranks' chunks): the definition by which nccl-tests
- * reports an all-gather's bus bandwidth, {@code busbw = size / time x (n - 1) / n}.
+ * reports an all-gather's bus bandwidth, {@code busbw = size / time x (n - 1) / n}. Where the GPU row times NCCL's
+ * all-gather or reduce-scatter between exactly this many of its GPUs ({@link MeasuredCollectives}) and the group stays
+ * within a node, the measured time of one rank's chunk, {@code bytes / n}, replaces the model.
  */
 public final class GatherScatter {
     private final double[] latUs = new double[3];
     private final double[] bytesPerUs = new double[3];
     private final int gpus;
+    private final MeasuredCollectives measured;
 
     /**
      * @param link the GPUs' interconnect
@@ -27,14 +30,32 @@ public final class GatherScatter {
             throw new IllegalArgumentException("an all-gather needs 2 GPUs or more, got " + gpus);
         }
         this.gpus = gpus;
+        this.measured = link.spansNodes(gpus) ? MeasuredCollectives.NONE : link.measuredCollectives();
         AllReduce.tuneRing(link, gpus, gpus - 1, latUs, bytesPerUs);
     }
 
-    /** Microseconds one all-gather (or reduce-scatter) of a {@code totalBytes} buffer takes over all ranks (0 when empty). */
-    public double timeUs(double totalBytes) {
+    /** Microseconds one all-gather of a {@code totalBytes} buffer (every rank's chunk) takes (0 when empty). */
+    public double allGatherUs(double totalBytes) {
+        return timeUs(MeasuredCollectives.Collective.ALL_GATHER, totalBytes);
+    }
+
+    /** Microseconds one reduce-scatter of a {@code totalBytes} buffer into one chunk a rank takes (0 when empty). */
+    public double reduceScatterUs(double totalBytes) {
+        return timeUs(MeasuredCollectives.Collective.REDUCE_SCATTER, totalBytes);
+    }
+
+    private double timeUs(MeasuredCollectives.Collective collective, double totalBytes) {
         if (totalBytes <= 0) {
             return 0;
         }
+        if (measured.covers(collective, gpus)) {
+            return measured.timeUs(collective, totalBytes / gpus);
+        }
+        return ncclModelUs(totalBytes);
+    }
+
+    /** NCCL's tuner model of either collective over a {@code totalBytes} buffer: its fastest ring protocol. */
+    double ncclModelUs(double totalBytes) {
         double best = Double.MAX_VALUE;
         for (int p = 0; p < 3; p++) {
             if (bytesPerUs[p] > 0) {

@@ -19,7 +19,8 @@ import java.util.Locale;
  * <p>The interconnect ({@link Interconnect}) is three keys: {@code link} ({@code {type: nvlink, generation,
  * bandwidth_gbps, latency_us}} or {@code {type: pcie, generation, lanes, p2p, latency_us}}: a PCIe link's bandwidth
  * follows from its generation and lanes, an NVLink is always peer-to-peer; either may add {@code measured_bus_gbps}, the
- * bus bandwidth NCCL was measured to reach between two of the GPUs), {@code gpus_per_node} and {@code network}
+ * bus bandwidth NCCL was measured to reach between two of the GPUs, and {@code measured_collectives}, NCCL collectives
+ * timed between a number of them, {@link MeasuredCollectivesRow}), {@code gpus_per_node} and {@code network}
  * ({@code {bandwidth_gbps, latency_us}}, per GPU).
  */
 final class GpuTable {
@@ -112,10 +113,11 @@ final class GpuTable {
         boolean p2p = true;
         double linkLatency = -1;
         double measuredBus = 0;
+        MeasuredCollectives collectives = MeasuredCollectives.NONE;
         if (!link.present()) {
             row.problem(row.pathOf("link"), "required: the intra-node link, {" + String.join(", ", NVLINK_KEYS)
                     + "} for NVLink (type: nvlink) or {" + String.join(", ", PCIE_KEYS) + "} for PCIe (type: pcie), either"
-                    + " with an optional measured_bus_gbps");
+                    + " with an optional measured_bus_gbps and measured_collectives");
             ok = false;
         } else {
             String t = link.choice("type", null, List.of("nvlink", "pcie"));
@@ -123,7 +125,8 @@ final class GpuTable {
                 if (!link.has("type")) {
                     link.problem(link.pathOf("type"), "required: nvlink or pcie");
                 }
-                link.declare("generation", "bandwidth_gbps", "lanes", "p2p", "latency_us", "measured_bus_gbps");
+                link.declare("generation", "bandwidth_gbps", "lanes", "p2p", "latency_us", "measured_bus_gbps",
+                        MeasuredCollectivesRow.KEY);
                 ok = false;
             } else {
                 type = t.equals("nvlink") ? Interconnect.LinkType.NVLINK : Interconnect.LinkType.PCIE;
@@ -163,9 +166,12 @@ final class GpuTable {
                 linkLatency = nonNegative(link, "latency_us", 1_000, "one-way latency of a small write to a peer, us (NCCL's"
                         + " per-hop NVLink / PCIe latency: 0.6 / 1.0)");
                 ok &= linkLatency >= 0;
-                measuredBus = measuredBus(link, type == Interconnect.LinkType.NVLINK ? linkGBps
-                        : lanes > 0 && generation > 0 ? Interconnect.pcieGBps(generation, lanes) : Double.MAX_VALUE);
+                double rate = type == Interconnect.LinkType.NVLINK ? linkGBps
+                        : lanes > 0 && generation > 0 ? Interconnect.pcieGBps(generation, lanes) : Double.MAX_VALUE;
+                measuredBus = measuredBus(link, rate);
                 ok &= measuredBus >= 0;
+                collectives = MeasuredCollectivesRow.read(link, rate > 0 ? rate : Double.MAX_VALUE);
+                ok &= collectives != null;
             }
             link.finish();
         }
@@ -194,7 +200,7 @@ final class GpuTable {
         Interconnect built = type == Interconnect.LinkType.NVLINK
                 ? Interconnect.nvlink(generation, linkGBps, linkLatency, perNode, netGBps, netLatency)
                 : Interconnect.pcie(generation, lanes, p2p, linkLatency, perNode, netGBps, netLatency);
-        return measuredBus > 0 ? built.withMeasuredBus(measuredBus) : built;
+        return (measuredBus > 0 ? built.withMeasuredBus(measuredBus) : built).withMeasuredCollectives(collectives);
     }
 
     /**

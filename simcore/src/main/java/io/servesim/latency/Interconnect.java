@@ -17,7 +17,9 @@ import java.util.Locale;
  * nominal 450 (NVIDIA/nccl issue #1264, {@code p2pBandwidthLatencyTest} on an HGX H100), is that 0.824 share.
  * Where a GPU row gives the bus bandwidth NCCL was measured to reach between two of its GPUs
  * ({@code link.measured_bus_gbps}), that replaces the estimate: over PCIe the path through the host's root complex,
- * not the lanes, sets it (two RTX PRO 6000s over PCIe Gen5 x16 measure 26-36 GB/s of the lanes' 48).
+ * not the lanes, sets it (two RTX PRO 6000s over PCIe Gen5 x16 measure 26-36 GB/s of the lanes' 48). Where it gives
+ * NCCL collectives timed between a number of its GPUs ({@code link.measured_collectives}), those times replace NCCL's
+ * model for groups of that size within a node ({@link MeasuredCollectives}).
  *
  * @param type             the intra-node link
  * @param generation       NVLink 2-5 or PCIe 3-6
@@ -32,10 +34,12 @@ import java.util.Locale;
  * @param networkLatencyUs one-way latency of the inter-node network, microseconds
  * @param measuredBusGBps  the bus bandwidth NCCL was measured to reach between two GPUs over the link, GB/s; 0 when the
  *                         row gives none (NCCL's topology estimate then stands)
+ * @param measuredCollectives NCCL collectives timed between GPUs over the link; {@link MeasuredCollectives#NONE} when
+ *                         the row gives none
  */
 public record Interconnect(LinkType type, int generation, double linkGBps, int lanes, boolean peerToPeer,
                            double linkLatencyUs, int gpusPerNode, double networkGBps, double networkLatencyUs,
-                           double measuredBusGBps) {
+                           double measuredBusGBps, MeasuredCollectives measuredCollectives) {
 
     /** The intra-node link's kind. */
     public enum LinkType {
@@ -71,7 +75,7 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
         if (type == null || generation < type.minGeneration || generation > type.maxGeneration || !(linkGBps > 0)
                 || (type == LinkType.PCIE) == (lanes == 0) || !(linkLatencyUs >= 0) || gpusPerNode < 1
                 || !(networkGBps > 0) || !(networkLatencyUs >= 0) || (type == LinkType.NVLINK && !peerToPeer)
-                || !(measuredBusGBps >= 0 && measuredBusGBps <= linkGBps)) {
+                || !(measuredBusGBps >= 0 && measuredBusGBps <= linkGBps) || measuredCollectives == null) {
             throw new IllegalArgumentException("invalid interconnect " + type + " " + generation);
         }
     }
@@ -80,14 +84,14 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
     public static Interconnect nvlink(int generation, double linkGBps, double linkLatencyUs, int gpusPerNode,
                                       double networkGBps, double networkLatencyUs) {
         return new Interconnect(LinkType.NVLINK, generation, linkGBps, 0, true, linkLatencyUs, gpusPerNode, networkGBps,
-                networkLatencyUs, 0);
+                networkLatencyUs, 0, MeasuredCollectives.NONE);
     }
 
     /** A PCIe row: its bandwidth follows from generation and lanes ({@link #pcieGBps}). */
     public static Interconnect pcie(int generation, int lanes, boolean peerToPeer, double linkLatencyUs, int gpusPerNode,
                                     double networkGBps, double networkLatencyUs) {
         return new Interconnect(LinkType.PCIE, generation, pcieGBps(generation, lanes), lanes, peerToPeer, linkLatencyUs,
-                gpusPerNode, networkGBps, networkLatencyUs, 0);
+                gpusPerNode, networkGBps, networkLatencyUs, 0, MeasuredCollectives.NONE);
     }
 
     /**
@@ -96,7 +100,13 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
      */
     public Interconnect withMeasuredBus(double busGBps) {
         return new Interconnect(type, generation, linkGBps, lanes, peerToPeer, linkLatencyUs, gpusPerNode, networkGBps,
-                networkLatencyUs, busGBps);
+                networkLatencyUs, busGBps, measuredCollectives);
+    }
+
+    /** This link with NCCL collectives timed between a number of its GPUs. */
+    public Interconnect withMeasuredCollectives(MeasuredCollectives collectives) {
+        return new Interconnect(type, generation, linkGBps, lanes, peerToPeer, linkLatencyUs, gpusPerNode, networkGBps,
+                networkLatencyUs, measuredBusGBps, collectives);
     }
 
     /**
@@ -149,6 +159,9 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
                         peerToPeer ? "peer-to-peer" : "through host memory (no peer-to-peer)");
         String measured = measuredBusGBps > 0 ? String.format(Locale.ROOT, " (NCCL measured at %.1f GB/s bus bandwidth)",
                 measuredBusGBps) : "";
+        if (measuredCollectives.ranks() > 0) {
+            measured += " (" + measuredCollectives.describe() + ")";
+        }
         return String.format(Locale.ROOT, "%s%s, %.1f us; %d GPUs per node; network %.1f GB/s per GPU, %.1f us", link,
                 measured, linkLatencyUs, gpusPerNode, networkGBps, networkLatencyUs);
     }

@@ -25,13 +25,14 @@ import org.junit.jupiter.api.Test;
 class AllReduceMeasuredTest {
     /**
      * The shipped row's link as NCCL's topology model estimates it (48 GB/s of PCIe Gen5 x16): the row's measured bus
-     * bandwidth is another server's, two cards in LLMServingSim's, and this one's was not measured at large messages.
+     * bandwidth and collectives are another server's, two cards in LLMServingSim's, and this one's was not measured at
+     * large messages.
      */
     private static final Interconnect RTXPRO6000 = unmeasured(GpuCatalog.builtIn().lookup("RTXPRO6000", "test").interconnect());
 
     private static Interconnect unmeasured(Interconnect i) {
         return new Interconnect(i.type(), i.generation(), i.linkGBps(), i.lanes(), i.peerToPeer(), i.linkLatencyUs(),
-                i.gpusPerNode(), i.networkGBps(), i.networkLatencyUs(), 0);
+                i.gpusPerNode(), i.networkGBps(), i.networkLatencyUs(), 0, MeasuredCollectives.NONE);
     }
     private static final double KERNEL_US = RooflineConstants.bundled().kernelLaunchUs();
 

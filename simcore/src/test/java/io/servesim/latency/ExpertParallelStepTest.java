@@ -31,17 +31,36 @@ class ExpertParallelStepTest {
     }
 
     @Test
-    void anAllGatherOfTwoPcieRanksIsNcclsRingAtItsFastestProtocol() {
-        // 2 ranks: n - 1 = 1 ring step; the row's measured NCCL bus bandwidth between two of these cards, 30.7 GB/s
-        // (NCCL's own estimate of PCIe Gen5 x16, 16 x 240 / 80 = 48 GB/s, is what the lanes carry, not the host's path).
+    void unmeasuredAnAllGatherOfTwoPcieRanksIsNcclsRingAtItsFastestProtocol() {
+        // The row's link without its timed collectives. 2 ranks: n - 1 = 1 ring step; the row's measured NCCL bus
+        // bandwidth between two of these cards, 30.7 GB/s (NCCL's own estimate of PCIe Gen5 x16, 16 x 240 / 80 =
+        // 48 GB/s, is what the lanes carry, not the host's path).
         // LL: base 6.6 + 1 hop x 1.0 (PCI) = 7.6 us at min(87.7, 30.7 x 0.5) x 2 / 1 = 30.7 GB/s = 30,700 B/us;
         // Simple: 8.4 + 5.7 = 14.1 us at 30.7 x 2 = 61,400 B/us; LL128 is NVLink-only.
         // 8,704 B: LL 7.6 + 0.283518 = 7.883518 < Simple 14.241759. 8 MiB: Simple 14.1 + 136.622280 < LL 280.84.
-        GatherScatter ag = new GatherScatter(GPU.interconnect(), 2);
-        assertEquals(7.6 + 8704 / 30700.0, ag.timeUs(8704), 1e-9);
-        assertEquals(14.1 + (8 << 20) / 61400.0, ag.timeUs(8 << 20), 1e-9);
-        assertEquals(0, ag.timeUs(0));
+        GatherScatter ag = new GatherScatter(GPU.interconnect().withMeasuredCollectives(MeasuredCollectives.NONE), 2);
+        assertEquals(7.6 + 8704 / 30700.0, ag.allGatherUs(8704), 1e-9);
+        assertEquals(14.1 + (8 << 20) / 61400.0, ag.allGatherUs(8 << 20), 1e-9);
+        assertEquals(ag.allGatherUs(8704), ag.reduceScatterUs(8704), "NCCL's model prices both as one ring");
+        assertEquals(0, ag.allGatherUs(0));
         assertThrows(IllegalArgumentException.class, () -> new GatherScatter(GPU.interconnect(), 1));
+    }
+
+    /**
+     * The bundled row times both collectives between two of these cards (LLMServingSim's hardware.yaml), so a
+     * two-rank group reads one rank's chunk, half the buffer, off the samples. 8,704 B all-gathered: a 4,352 B chunk,
+     * between 4,096 B (10.50 us) and 8,192 B (11.41 us): 10.50 + 256 / 4,096 x 0.91 = 10.556875 us, where NCCL's
+     * model says 7.883518. Reduce-scattered 8,192 B: a 4,096 B chunk, the first sample, 9.83 us. Below the first
+     * sample, its time; four ranks were not measured, so NCCL's model prices them.
+     */
+    @Test
+    void measuredTwoRankCollectivesReplaceNcclsModel() {
+        GatherScatter two = new GatherScatter(GPU.interconnect(), 2);
+        assertEquals(10.556875, two.allGatherUs(8704), 1e-9);
+        assertEquals(9.83, two.reduceScatterUs(8192), 1e-9);
+        assertEquals(9.83, two.reduceScatterUs(64), 1e-9);
+        GatherScatter four = new GatherScatter(GPU.interconnect(), 4);
+        assertEquals(four.ncclModelUs(8704), four.allGatherUs(8704), 1e-12);
     }
 
     /**
@@ -78,19 +97,19 @@ class ExpertParallelStepTest {
         // MoE block per rank (balanced gate): the 1 token whose 8 pairs are the rank's, on 64 x (1 - 0.9375^2) = 7.75
         // experts touched of the 2 gathered tokens -> moe.csv's fewest row (8 experts) at 1 token: 50.2297 us.
         assertEquals(50.2297, m.expertBlockUs(1, 2, 1), 1e-9);
-        // Collectives of 2 x 1 tokens: all-gather 2 x (2048 + 128) x 2 = 8,704 B -> 7.883518 us, reduce-scatter
-        // 2 x 2048 x 2 = 8,192 B -> 7.6 + 0.266840 = 7.866840 us.
+        // Collectives of 2 x 1 tokens, as the row's two cards measured them: all-gather 2 x (2048 + 128) x 2 = 8,704 B
+        // -> 10.556875 us, reduce-scatter 2 x 2048 x 2 = 8,192 B -> 9.83 us (measuredTwoRankCollectivesReplaceNcclsModel).
         // Off-rank pairs: 2 x 1 x 8 gathered - 1 x 8 own = 8, x (5 x 768 + 2 x 2048) x 2 B = 126,976 B at
         // 1,597 GB/s x 0.9605 (the bundled memory efficiency) = 0.082779 us.
-        // Shared: 48 x (50.2297 + 15.750358 + 0.082779) = 3171.016183.
-        // Step: max(2025.51019, 1656.35803) + 3171.016183 = 5196.526373 -> 5197 us (one engine alone: 4437 us).
+        // Shared: 48 x (50.2297 + 20.386875 + 0.082779) = 3393.568992.
+        // Step: max(2025.51019, 1656.35803) + 3393.568992 = 5419.079182 -> 5419 us (one engine alone: 4437 us).
         ExpertParallelStep ep = new ExpertParallelStep(m, 2, GPU.interconnect(), 1, GRAPHS);
         StepShape dummy = new StepShape();
-        assertEquals(15.750358, ep.collectivesUs(2), 1e-6);
+        assertEquals(20.386875, ep.collectivesUs(2), 1e-6);
         assertEquals(126_976 / (1597e6 * 0.9605 / 1e3), ep.offRankUs(1), 1e-9);
-        assertEquals(5197, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
-        assertEquals(5197, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
-        assertEquals(5197, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
+        assertEquals(5419, ep.stepTimeUs(new StepShape[] {oneDecode(), null}, dummy));
+        assertEquals(5419, ep.stepTimeUs(new StepShape[] {null, oneDecode()}, dummy), "the ranks are symmetric");
+        assertEquals(5419, ep.stepTimeUs(new StepShape[] {oneDecode(), oneDecode()}, dummy),
                 "a second busy rank of the same batch costs the group nothing more");
     }
 
@@ -98,10 +117,14 @@ class ExpertParallelStepTest {
      * vLLM pads the ranks to one CUDA graph's size only when every rank's step runs a graph (vllm-project/vllm#34102).
      * A 100-token prefill beside an idle rank: both fit a graph (sizes to 256), so both run 104 tokens, the next size.
      * A 300-token prefill runs eagerly, so neither rank is padded: rank 0 runs 300 tokens, the idle rank's dummy batch
-     * 1, and the MoE layers gather 301 tokens (150.5 a rank on average). Those collectives by hand: all-gather
-     * 301 x 4,352 = 1,309,952 B, Simple 14.1 + 1,309,952 / 61,400 = 35.434723 us (LL 7.6 + 42.669446 is slower);
-     * reduce-scatter 301 x 4,096 = 1,232,896 B, Simple 14.1 + 20.079739 = 34.179739 us. Padded to 300 each, they would
-     * gather 600.
+     * 1, and the MoE layers gather 301 tokens (150.5 a rank on average) for the experts. Their all-gather-v and
+     * reduce-scatter-v (grouped broadcasts and reduces, one rooted at each rank) move rank 0's 300 tokens one way over
+     * the link, as equal chunks of 300 do: priced as 2 / 1 x (301 - 1) = 600 gathered tokens, the collectives of the
+     * padded step. By hand, off the row's two-card samples (made non-decreasing: 1,114,112 B all-gathered is held at
+     * 1,048,576 B's 45.78 us): all-gather 600 x 4,352 = 2,611,200 B, a 1,305,600 B chunk between 1,114,112 B
+     * (45.78 us) and 1,310,720 B (51.63): 45.78 + 191,488 / 196,608 x 5.85 = 51.477656 us; reduce-scatter
+     * 600 x 4,096 = 2,457,600 B, a 1,228,800 B chunk between 1,114,112 B (51.53) and 1,310,720 B (59.12):
+     * 51.53 + 114,688 / 196,608 x 7.59 = 55.9575 us. Padded to 300 each, the experts would take 600 tokens' pairs.
      */
     @Test
     void ranksArePaddedOnlyWhenEveryRanksStepRunsACudaGraph() {
@@ -113,8 +136,8 @@ class ExpertParallelStepTest {
         assertEquals(Math.round(m.rankStepUs(small, 104, sharedSmall)), ep.stepTimeUs(new StepShape[] {small, null}, dummy));
 
         StepShape large = prefill(300);
-        assertEquals(35.434723 + 34.179739, ep.collectivesUs(301), 1e-6);
-        double shared = 48 * (m.expertBlockUs(150.5, 2, 1) + ep.offRankUs(150.5) + ep.collectivesUs(301));
+        assertEquals(51.477656 + 55.9575, ep.collectivesUs(600), 1e-6);
+        double shared = 48 * (m.expertBlockUs(150.5, 2, 1) + ep.offRankUs(150.5) + ep.collectivesUs(600));
         long unpadded = ep.stepTimeUs(new StepShape[] {large, null}, dummy);
         assertEquals(Math.round(Math.max(m.rankStepUs(large, 300, shared), m.rankStepUs(dummy, 1, shared))), unpadded);
         double paddedShared = 48 * (m.expertBlockUs(300, 2, 1) + ep.offRankUs(300) + ep.collectivesUs(600));
@@ -139,6 +162,24 @@ class ExpertParallelStepTest {
         // four ranks: 3 of every 4 gathered pairs are other ranks'
         ExpertParallelStep four = new ExpertParallelStep(m, 4, GPU.interconnect(), 1, GRAPHS);
         assertEquals(3 * 256 * 8 * 15_872 / perUs, four.offRankUs(256), 1e-9);
+    }
+
+    /**
+     * Four ranks unpadded, one prefilling 300 tokens and three idle at their dummy batch's one: each ring broadcast
+     * crosses every link but the one into its root, so the link into an idle rank carries 300 + 1 + 1 tokens, the
+     * busiest, as an all-gather of equal chunks of 302 / 3 does: priced at 4 / 3 x (303 - 1) gathered tokens.
+     */
+    @Test
+    void unequalRanksPayTheirBusiestLink() {
+        ProfiledModel m = qwen3MoeProfile();
+        ExpertParallelStep four = new ExpertParallelStep(m, 4, GPU.interconnect(), 1, GRAPHS);
+        StepShape dummy = new StepShape();
+        StepShape large = prefill(300);
+        double perRank = 303 / 4.0;
+        double shared = 48 * (m.expertBlockUs(perRank, 4, 1) + four.offRankUs(perRank) + four.collectivesUs(4.0 / 3 * 302));
+        assertEquals(Math.round(m.rankStepUs(large, 300, shared)),
+                four.stepTimeUs(new StepShape[] {large, null, null, null}, dummy));
+        assertTrue(four.collectivesUs(4.0 / 3 * 302) > four.collectivesUs(303), "more than an even split of the total");
     }
 
     private static StepShape prefill(int tokens) {

@@ -91,6 +91,50 @@ class GpuCatalogTest {
         assertTrue(pro.interconnect().describe().contains("NCCL measured at 30.7 GB/s bus bandwidth"),
                 pro.interconnect().describe());
         assertEquals(450 * 20.6 / 25, catalog.lookup("H100", "x").interconnect().effectiveLinkGBps(), 1e-9);
+        // and timed all three collectives between two of them, 4 KiB to 20 MiB (the same file's samples)
+        MeasuredCollectives timed = pro.interconnect().measuredCollectives();
+        assertEquals(2, timed.ranks());
+        assertEquals(10.50, timed.timeUs(MeasuredCollectives.Collective.ALL_GATHER, 4096));
+        assertEquals(786.53, timed.timeUs(MeasuredCollectives.Collective.REDUCE_SCATTER, 20 << 20));
+        assertEquals(471.12, timed.timeUs(MeasuredCollectives.Collective.ALL_REDUCE, 16 << 20));
+        assertTrue(pro.interconnect().describe().contains(
+                "all-gather, reduce-scatter, all-reduce of 2 GPUs timed from 4 KiB to 20 MiB"), pro.interconnect().describe());
+        assertEquals(MeasuredCollectives.NONE, catalog.lookup("H100", "x").interconnect().measuredCollectives());
+    }
+
+    /**
+     * A user row may time collectives between its GPUs. Refused: sizes out of order, a collective with fewer times than
+     * sizes, none timed at all, and a time shorter than the link carries its bytes in: 1 MiB all-gathered chunk in
+     * 10 us over 2 GPUs is 1,048,576 x 1 / 10 = 104,857.6 B/us, 104.9 GB/s of bus bandwidth over a link of 63.0.
+     */
+    @Test
+    void measuredCollectivesAreCheckedSizeBySize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
+                + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0, measured_collectives: {%s}},"
+                + " gpus_per_node: 8, network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet}\n";
+        java.nio.file.Path ok = java.nio.file.Files.writeString(tmp.resolve("ok.yaml"), String.format(row,
+                "ranks: 2, bytes: [4096, 1048576], all_gather_us: [10, 50]"));
+        Interconnect link = catalog.withFile(ok, "deployment.gpus").lookup("MI300X", "x").interconnect();
+        // a 2 MiB all-gather of two ranks: a 1 MiB chunk, the last sample
+        assertEquals(50, new GatherScatter(link, 2).allGatherUs(2 << 20), 1e-12);
+        assertEquals(new GatherScatter(link, 2).ncclModelUs(2 << 20), new GatherScatter(link, 2).reduceScatterUs(2 << 20),
+                1e-12, "a collective the row did not time stays NCCL's model");
+        String[][] bad = {
+                {"ranks: 2, bytes: [4096, 4096], all_gather_us: [10, 11]",
+                        "measured_collectives.bytes[1]: must be a whole number of bytes above the size before it, 4096, got 4096"},
+                {"ranks: 2, bytes: [4096, 8192], reduce_scatter_us: [10]",
+                        "measured_collectives.reduce_scatter_us: must be a list of 2 microseconds, one per size in bytes, got 1 values"},
+                {"ranks: 2, bytes: [4096, 8192]", "measured_collectives: times no collective: give one or more of"
+                        + " [all_gather_us, reduce_scatter_us, all_reduce_us]"},
+                {"ranks: 2, bytes: [1048576], all_gather_us: [10]", "measured_collectives.all_gather_us[0]: 10 us for 1048576 B"
+                        + " over 2 GPUs is a bus bandwidth of 104.9 GB/s, above the 63.0 GB/s the link carries per direction"},
+                {"bytes: [4096], all_gather_us: [10]", "measured_collectives.ranks: required: the GPUs the collectives ran over"}};
+        for (String[] c : bad) {
+            java.nio.file.Path f = java.nio.file.Files.writeString(tmp.resolve("bad.yaml"), String.format(row, c[0]));
+            ConfigException e = assertThrows(ConfigException.class, () -> catalog.withFile(f, "deployment.gpus"), c[0]);
+            assertTrue(e.getMessage().contains("gpus[0].link." + c[1]), e.getMessage());
+        }
     }
 
     @Test

@@ -85,18 +85,18 @@ class LockstepRunTest {
     void oneRequestsFirstStepIsTheBusyRanksTimePlusTheSharedMoeWork() {
         // Rank 0 prefills 16 tokens (1 sequence), rank 1 is idle: both fit a CUDA graph (8 seats: sizes up to 16), so
         // both are padded to T = 16.
-        // Collectives of 2 x 16 tokens over the RTX PRO 6000's PCIe Gen5 x16 (NCCL ring, LL at 7.6 us + bytes / 30,700
-        // B/us, the row's measured bus bandwidth):
-        // all-gather 32 x 4,352 = 139,264 B -> 12.136287 us; reduce-scatter 32 x 4,096 = 131,072 B -> 11.869446 us.
+        // Collectives of 2 x 16 tokens over the RTX PRO 6000's PCIe Gen5 x16, read off the row's two-card NCCL samples:
+        // all-gather 32 x 4,352 = 139,264 B, a 69,632 B chunk between 65,536 B (13.62 us) and 131,072 B (16.76 us):
+        // 13.62 + 4,096 / 65,536 x 3.14 = 13.81625 us; reduce-scatter 32 x 4,096 = 131,072 B, a 65,536 B chunk: 12.75 us.
         // Off-rank pairs: 2 x 16 x 8 gathered - 16 x 8 own = 128, x (5 x 768 + 2 x 2,048) x 2 B = 2,031,616 B -> 2.031616 us.
-        // Shared: 48 x (2 x 16 + 2.031616 + 12.136287 + 11.869446) = 48 x 58.037349 = 2,785.792752 us.
-        // Busy rank 10 x 16 + 100 x 1 + 2,785.792752 = 3,045.792752; rank 1's dummy batch (one token padded to 16, no
-        // sequence of its own) 160 + 2,785.792752 = 2,945.792752. Step (and TTFT, no front end) = 3,046 us.
+        // Shared: 48 x (2 x 16 + 2.031616 + 13.81625 + 12.75) = 48 x 60.597866 = 2,908.697568 us.
+        // Busy rank 10 x 16 + 100 x 1 + 2,908.697568 = 3,168.697568; rank 1's dummy batch (one token padded to 16, no
+        // sequence of its own) 160 + 2,908.697568 = 3,068.697568. Step (and TTFT, no front end) = 3,169 us.
         Runs.Result r = Runs.run(twoRanks(true), Runs.listOf(List.of(request(0, 16, 1, 0))));
         RequestRecord rec = r.byId(0);
         assertEquals(RequestRecord.COMPLETED, rec.status());
         assertEquals(0, rec.instanceId());
-        assertEquals(3046, rec.ttftUs());
+        assertEquals(3169, rec.ttftUs());
     }
 
     @Test
