@@ -216,6 +216,12 @@ public final class ConfigNode {
         return problems.stream().anyMatch(p -> p.path().equals(atPath));
     }
 
+    /** Whether a problem was recorded at {@code prefix} or under it ({@code prefix.key}, {@code prefix[0]}). */
+    public boolean hasProblemUnder(String prefix) {
+        return problems.stream().anyMatch(p -> p.path().equals(prefix) || p.path().startsWith(prefix + ".")
+                || p.path().startsWith(prefix + "["));
+    }
+
     /** Throws all collected problems, if any. */
     public void throwIfProblems() {
         if (!problems.isEmpty()) {

@@ -18,6 +18,7 @@ import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.CalibratedCoefficients;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
+import io.servesim.latency.LatencyModels;
 import io.servesim.latency.KvCacheDtype;
 import io.servesim.latency.LatencySpec;
 import io.servesim.latency.Quantization;
@@ -215,9 +216,29 @@ public final class SimConfigLoader {
             PolicyReferences.check(root, bound, workload);
         }
         root.finish();
+        if (root.hasProblems()) {
+            latencyProblems(root, latency);
+        }
         root.throwIfProblems();
         return new SimConfig(seed, horizonUs, latency, engine, cluster, bundle, slo, fitness, workload, autoscaling, pd,
                 decodeRouting, maxEvents, frontEnd, dp, ep);
+    }
+
+    /**
+     * When the config is refused anyway, the latency model's problems too (a model id no catalog knows, a profile that
+     * does not cover the model): the model resolves only after binding ({@link RunPlan}), so they would otherwise show
+     * only once the rest is fixed. Skipped when {@code deployment} itself has a problem, which its resolution would only
+     * repeat or confuse.
+     */
+    private static void latencyProblems(ConfigNode root, LatencySpec latency) {
+        if (root.hasProblemUnder("deployment")) {
+            return;
+        }
+        try {
+            LatencyModels.resolve(latency, "deployment");
+        } catch (ConfigException e) {
+            e.problems().forEach(p -> root.problem(p.path(), p.message()));
+        }
     }
 
     /**
