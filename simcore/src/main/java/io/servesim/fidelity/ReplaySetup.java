@@ -70,7 +70,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
                         + " weights and the KV cache in the model's dtype; replay this run with --latency-model roofline");
             }
             arch = architecture(modelId);
-            latency = ProfileCatalog.fromDirectory(options.profileDirOrNull(), arch, gpu, s.tensorParallel());
+            latency = ProfileCatalog.fromDirectory(options.profileDirOrNull(), arch, gpu, gpus, s.tensorParallel(), "--profile");
         } else {
             ResolvedLatency resolved = latency(kind, modelId, gpu, s.tensorParallel(), options.coefficientsOrNull(), gpus,
                     s.kvCache(), s.quantization());

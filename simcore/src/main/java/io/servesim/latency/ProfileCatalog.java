@@ -85,10 +85,53 @@ public final class ProfileCatalog {
      * A profiled model from an LLMServingSim-format profile directory ({@code meta.yaml} and
      * {@code tp<N>/} tables, see {@link LayerProfile}).
      *
+     * A profile's kernel times hold for the model shape and the GPU they were measured on, so its {@code meta.yaml}
+     * must name them: its {@code hardware} the served GPU (a name or alias {@code gpus} knows), its {@code model} a
+     * model of the served model's layer shape ({@link #sameLayers}; a model the catalog does not know, the same
+     * {@code architecture} as the served model's {@code model_type}). Otherwise it is refused at {@code path}.
+     *
      * @param model the served model (its layer count scales the per-layer tables)
+     * @param gpus  the GPUs the run knows (the bundled ones plus a user's rows)
+     * @param path  the setting that named the directory ({@code deployment.profile}, {@code --profile})
      */
-    public static LatencyModel fromDirectory(Path dir, ModelArchitecture model, GpuSpec gpu, int tp) {
-        return layered(LayerProfile.read(ProfileFiles.directory(dir), tp), model, gpu, dir.toString(), "profile " + dir);
+    public static LatencyModel fromDirectory(Path dir, ModelArchitecture model, GpuSpec gpu, GpuCatalog gpus, int tp,
+                                             String path) {
+        LayerProfile profile = LayerProfile.read(ProfileFiles.directory(dir), tp);
+        checkApplies(profile, model, gpu, gpus, path);
+        return layered(profile, model, gpu, dir.toString(), path);
+    }
+
+    private static void checkApplies(LayerProfile profile, ModelArchitecture model, GpuSpec gpu, GpuCatalog gpus,
+                                     String path) {
+        String measuredOn = gpus.find(profile.hardware()).map(GpuSpec::name).orElse(profile.hardware());
+        if (!measuredOn.equalsIgnoreCase(gpu.name())) {
+            throw new ConfigException(path, "measured on " + profile.hardware() + " (" + profile.where() + " hardware), but"
+                    + " the run's GPU is " + gpu.name() + ": a profile's kernel times hold for the GPU they were measured"
+                    + " on; use a profile of " + gpu.name() + " or the roofline");
+        }
+        if (model == null) {
+            return; // layered() refuses it, naming what is missing
+        }
+        Optional<ModelArchitecture> profiled = ModelCatalog.builtIn().find(profile.model())
+                .map(e -> ModelCatalog.builtIn().architecture(e, path));
+        boolean same = profiled.map(p -> sameLayers(p, model))
+                .orElse(profile.architecture().equalsIgnoreCase(model.modelType()));
+        if (!same) {
+            throw new ConfigException(path, "measured for " + profile.model() + " (" + profile.where() + " model, "
+                    + profile.architecture() + "), whose layers are not those of the served " + model.name() + " ("
+                    + model.modelType() + "): a profile's per-layer times hold for one layer shape; use a profile of this"
+                    + " model or the roofline");
+        }
+    }
+
+    /**
+     * Whether one decoder layer of {@code a} runs the kernels of one of {@code b}'s: the same model type, width,
+     * attention, feed-forward and dtypes. The layer count may differ (it scales the tables), and the vocabulary (the LM
+     * head's row is per sequence, measured with the profile's).
+     */
+    static boolean sameLayers(ModelArchitecture a, ModelArchitecture b) {
+        return a.modelType().equals(b.modelType()) && a.hiddenSize() == b.hiddenSize() && a.attention().equals(b.attention())
+                && a.feedForward().equals(b.feedForward()) && a.dtypeBytes() == b.dtypeBytes();
     }
 
     /** "model on GPUs (id)" for every bundled profile. */

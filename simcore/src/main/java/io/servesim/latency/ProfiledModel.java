@@ -124,7 +124,8 @@ public final class ProfiledModel implements ExpertParallelModel {
                     + "model and hardware; bundled profiles: " + String.join("; ", ProfileCatalog.builtIn().available()));
         }
         LatencyModel model = spec.profileDir() != null
-                ? ProfileCatalog.fromDirectory(spec.profileDir(), architecture(c), c.gpu(), spec.tp())
+                ? ProfileCatalog.fromDirectory(spec.profileDir(), architecture(c), c.gpu(), spec.gpus(), spec.tp(),
+                        c.path() + ".profile")
                 : ProfileCatalog.builtIn().resolve(spec.modelId(), c.arch(), c.gpu(), spec.tp(), c.path(), c.kindKey());
         return new ResolvedLatency(model, OptionalInt.empty(), c.arch(), c.gpu());
     }

@@ -42,7 +42,8 @@ public final class DeploymentSettings {
                     + " b1, b2]} in microseconds.");
     public static final Setting<String> PROFILE = Setting.derived("deployment.profile", ValueType.text(),
             "the bundled profile of the model and GPU",
-            "A measured-profile directory in LLMServingSim's layout, for latency_model: profiled (relative to the config).");
+            "A measured-profile directory in LLMServingSim's layout, for latency_model: profiled (relative to the config);"
+                    + " its meta.yaml must name the run's GPU and a model of the served model's layer shape.");
     public static final Setting<String> GPUS = Setting.derived("deployment.gpus", ValueType.text(), "only the bundled GPUs",
             "A file of GPU rows in the bundled gpus.yaml's format (datasheet numbers) that hardware may then name (relative"
                     + " to the config; the flag's path is relative to the working directory).")

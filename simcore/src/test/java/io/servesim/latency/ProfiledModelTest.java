@@ -139,11 +139,40 @@ class ProfiledModelTest {
         var gpu = GpuCatalog.builtIn().lookup("RTXPRO6000", "hardware");
         StepShape step = new StepShape();
         step.addDecode(16);
-        assertEquals(11147, ProfileCatalog.fromDirectory(dir, arch, gpu, 1).stepTimeUs(step));
-        ConfigException missing = assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(dir, arch, gpu, 2));
+        GpuCatalog gpus = GpuCatalog.builtIn();
+        assertEquals(11147, ProfileCatalog.fromDirectory(dir, arch, gpu, gpus, 1, "deployment.profile").stepTimeUs(step));
+        ConfigException missing = assertThrows(ConfigException.class,
+                () -> ProfileCatalog.fromDirectory(dir, arch, gpu, gpus, 2, "deployment.profile"));
         assertTrue(missing.getMessage().contains("no profile tables for tensor parallelism 2"), missing.getMessage());
         Files.delete(dir.resolve("dense.csv"));
-        ConfigException noDense = assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(dir, arch, gpu, 1));
+        ConfigException noDense = assertThrows(ConfigException.class,
+                () -> ProfileCatalog.fromDirectory(dir, arch, gpu, gpus, 1, "deployment.profile"));
         assertEquals(dir.resolve("dense.csv") + ": missing profile file", noDense.getMessage());
+    }
+
+    /**
+     * A profile directory holds for the GPU and the layer shape it was measured on: the RTX PRO 6000 Llama-3.1-8B
+     * profile is refused for an H100 and for Qwen3-32B (other widths and heads), and the Qwen3-30B-A3B one for Llama
+     * (dense, not MoE). The base model's profile serves its instruct model (meta.yaml names meta-llama/Llama-3.1-8B).
+     */
+    @Test
+    void aProfileDirectoryMustMatchTheGpuAndTheModelsLayers() {
+        Path llama = RepoFiles.data("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1");
+        Path moe = RepoFiles.data("profiling/llmservingsim_rtxpro6000_qwen3_30b_a3b_instruct_2507");
+        ModelCatalog models = ModelCatalog.builtIn();
+        var llamaArch = models.lookup("meta-llama/llama-3.1-8b-instruct", "model");
+        GpuCatalog gpus = GpuCatalog.builtIn();
+        GpuSpec pro = gpus.lookup("RTXPRO6000", "hardware");
+        ConfigException gpu = assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(llama, llamaArch,
+                gpus.lookup("H100", "hardware"), gpus, 1, "deployment.profile"));
+        assertEquals("deployment.profile", gpu.problems().get(0).path());
+        assertTrue(gpu.getMessage().contains("measured on RTXPRO6000 (" + llama.resolve("meta.yaml") + " hardware), but the"
+                + " run's GPU is H100"), gpu.getMessage());
+        ConfigException qwen = assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(llama,
+                models.lookup("qwen/qwen3-32b", "model"), pro, gpus, 1, "--profile"));
+        assertEquals("--profile", qwen.problems().get(0).path());
+        assertTrue(qwen.getMessage().contains("measured for meta-llama/Llama-3.1-8B"), qwen.getMessage());
+        assertThrows(ConfigException.class, () -> ProfileCatalog.fromDirectory(moe, llamaArch, pro, gpus, 1, "--profile"));
+        assertTrue(ProfileCatalog.fromDirectory(llama, llamaArch, pro, gpus, 1, "--profile").stepTimeUs(new StepShape()) >= 0);
     }
 }
