@@ -216,10 +216,13 @@ public final class ConfigNode {
         return problems.stream().anyMatch(p -> p.path().equals(atPath));
     }
 
-    /** Whether a problem was recorded at {@code prefix} or under it ({@code prefix.key}, {@code prefix[0]}). */
+    /**
+     * Whether a problem was recorded at {@code prefix} or under it: {@code prefix.key}, {@code prefix[0]}, or in a file
+     * it names ({@code prefix: /x/gpus.yaml gpus[0].name}).
+     */
     public boolean hasProblemUnder(String prefix) {
         return problems.stream().anyMatch(p -> p.path().equals(prefix) || p.path().startsWith(prefix + ".")
-                || p.path().startsWith(prefix + "["));
+                || p.path().startsWith(prefix + "[") || p.path().startsWith(prefix + ": "));
     }
 
     /** Throws all collected problems, if any. */

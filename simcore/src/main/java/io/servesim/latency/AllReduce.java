@@ -157,7 +157,7 @@ public final class AllReduce {
     }
 
     /** The ring's bus bandwidth, GB/s: the link's usable bandwidth, across nodes the lesser of it and the node's NICs. */
-    private static double busGBps(Interconnect link, int gpus) {
+    static double busGBps(Interconnect link, int gpus) {
         int nodes = nodes(link, gpus);
         return nodes == 1 ? link.effectiveLinkGBps() : Math.min(link.effectiveLinkGBps(), (double) gpus / nodes * link.networkGBps());
     }

@@ -154,8 +154,8 @@ public final class ExpertParallelStep {
     /** One line for summaries. */
     public String describe() {
         return String.format(Locale.ROOT, "expert parallel over %d ranks in lockstep (%s per rank; all-gather/reduce-scatter"
-                + " dispatch over NCCL; ranks padded to one CUDA graph's size when every rank's step has one, up to %d"
-                + " tokens; %s)", ep, model.describe(), graphs.largest(), load == 1.0 ? "balanced expert load"
+                + " dispatch by %s; ranks padded to one CUDA graph's size when every rank's step has one, up to %d tokens;"
+                + " %s)", ep, model.describe(), collective.describe(), graphs.largest(), load == 1.0 ? "balanced expert load"
                 : String.format(Locale.ROOT, "expert load balancedness %.2f: the busiest rank's experts take %.2f x the"
                 + " mean", 1.0 / load, load));
     }

@@ -1,5 +1,7 @@
 package io.servesim.latency;
 
+import java.util.Locale;
+
 /**
  * Time of one NCCL all-gather or reduce-scatter over a GPU's {@link Interconnect}: the collectives of vLLM's default
  * expert-parallel all-to-all backend, {@code allgather_reducescatter} ({@code VLLM_ALL2ALL_BACKEND}; {@code
@@ -20,6 +22,8 @@ public final class GatherScatter {
     private final double[] bytesPerUs = new double[3];
     private final int gpus;
     private final MeasuredCollectives measured;
+    private final double busGBps;
+    private final String link;
 
     /**
      * @param link the GPUs' interconnect
@@ -31,6 +35,9 @@ public final class GatherScatter {
         }
         this.gpus = gpus;
         this.measured = link.spansNodes(gpus) ? MeasuredCollectives.NONE : link.measuredCollectives();
+        this.busGBps = AllReduce.busGBps(link, gpus);
+        this.link = link.spansNodes(gpus) ? "the network between nodes" : link.type() == Interconnect.LinkType.NVLINK
+                ? "NVLink " + link.generation() : "PCIe Gen" + link.generation() + " x" + link.lanes();
         AllReduce.tuneRing(link, gpus, gpus - 1, latUs, bytesPerUs);
     }
 
@@ -63,6 +70,14 @@ public final class GatherScatter {
             }
         }
         return best;
+    }
+
+    /** For summaries: whether the measured times or NCCL's model price the collectives, and over which link. */
+    public String describe() {
+        boolean timed = measured.covers(MeasuredCollectives.Collective.ALL_GATHER, gpus)
+                || measured.covers(MeasuredCollectives.Collective.REDUCE_SCATTER, gpus);
+        return String.format(Locale.ROOT, "NCCL %s over %s", timed ? "as measured between " + gpus + " of these GPUs"
+                : String.format(Locale.ROOT, "ring model at %.1f GB/s bus bandwidth", busGBps), link);
     }
 
     /** Ranks taking part. */

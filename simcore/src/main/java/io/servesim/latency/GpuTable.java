@@ -166,11 +166,12 @@ final class GpuTable {
                 linkLatency = nonNegative(link, "latency_us", 1_000, "one-way latency of a small write to a peer, us (NCCL's"
                         + " per-hop NVLink / PCIe latency: 0.6 / 1.0)");
                 ok &= linkLatency >= 0;
-                double rate = type == Interconnect.LinkType.NVLINK ? linkGBps
-                        : lanes > 0 && generation > 0 ? Interconnect.pcieGBps(generation, lanes) : Double.MAX_VALUE;
+                // NaN when the link's own keys are bad: the measured values are then checked on their own
+                double rate = type == Interconnect.LinkType.NVLINK ? (linkGBps > 0 ? linkGBps : Double.NaN)
+                        : lanes > 0 && generation > 0 ? Interconnect.pcieGBps(generation, lanes) : Double.NaN;
                 measuredBus = measuredBus(link, rate);
                 ok &= measuredBus >= 0;
-                collectives = MeasuredCollectivesRow.read(link, rate > 0 ? rate : Double.MAX_VALUE);
+                collectives = MeasuredCollectivesRow.read(link, rate);
                 ok &= collectives != null;
             }
             link.finish();
@@ -181,6 +182,12 @@ final class GpuTable {
                     + " group larger than this spans servers over the network");
         }
         ok &= perNode > 0;
+        if (collectives != null && perNode > 0 && collectives.ranks() > perNode) {
+            row.problem(row.pathOf("link") + "." + MeasuredCollectivesRow.KEY + ".ranks", collectives.ranks() + " GPUs, more"
+                    + " than the " + perNode + " of a node (gpus_per_node): the link's collectives are timed within one"
+                    + " node; valid: 2-" + perNode);
+            ok = false;
+        }
         ConfigNode net = row.child("network");
         double netGBps = 0;
         double netLatency = -1;
@@ -205,7 +212,8 @@ final class GpuTable {
 
     /**
      * The optional {@code measured_bus_gbps}: in (0, the link's own rate per direction], 0 when absent, -1 (a problem
-     * recorded) when out of range: NCCL cannot move more over a link than the link carries.
+     * recorded) when out of range: NCCL cannot move more over a link than the link carries. With the link's rate
+     * unknown ({@code linkGBps} NaN: its own keys are bad) only positive is checked.
      */
     private static double measuredBus(ConfigNode link, double linkGBps) {
         link.declare("measured_bus_gbps");
@@ -213,6 +221,13 @@ final class GpuTable {
             return 0;
         }
         JsonNode v = link.rawValue("measured_bus_gbps");
+        if (Double.isNaN(linkGBps)) {
+            if (v == null || !v.isNumber() || !(v.asDouble() > 0)) {
+                link.problem(link.pathOf("measured_bus_gbps"), "must be a positive number of GB/s, got " + v
+                        + ": the bus bandwidth NCCL was measured to reach between two of these GPUs");
+            }
+            return -1; // the link's own problem is reported; the value cannot be bounded without the link's rate
+        }
         if (v == null || !v.isNumber() || !(v.asDouble() > 0) || v.asDouble() > linkGBps) {
             link.problem(link.pathOf("measured_bus_gbps"), String.format(Locale.ROOT, "must be a number in (0, %.1f] GB/s,"
                     + " got %s: the bus bandwidth NCCL was measured to reach between two of these GPUs (nccl-tests"

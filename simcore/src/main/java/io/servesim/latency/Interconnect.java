@@ -157,11 +157,14 @@ public record Interconnect(LinkType type, int generation, double linkGBps, int l
                 ? String.format(Locale.ROOT, "NVLink %d, %.0f GB/s per direction per GPU", generation, linkGBps)
                 : String.format(Locale.ROOT, "PCIe Gen%d x%d, %.1f GB/s per direction, %s", generation, lanes, linkGBps,
                         peerToPeer ? "peer-to-peer" : "through host memory (no peer-to-peer)");
-        String measured = measuredBusGBps > 0 ? String.format(Locale.ROOT, " (NCCL measured at %.1f GB/s bus bandwidth)",
-                measuredBusGBps) : "";
-        if (measuredCollectives.ranks() > 0) {
-            measured += " (" + measuredCollectives.describe() + ")";
+        java.util.List<String> facts = new java.util.ArrayList<>();
+        if (measuredBusGBps > 0) {
+            facts.add(String.format(Locale.ROOT, "NCCL measured at %.1f GB/s bus bandwidth", measuredBusGBps));
         }
+        if (measuredCollectives.ranks() > 0) {
+            facts.add("NCCL " + measuredCollectives.describe());
+        }
+        String measured = facts.isEmpty() ? "" : " (" + String.join("; ", facts) + ")";
         return String.format(Locale.ROOT, "%s%s, %.1f us; %d GPUs per node; network %.1f GB/s per GPU, %.1f us", link,
                 measured, linkLatencyUs, gpusPerNode, networkGBps, networkLatencyUs);
     }

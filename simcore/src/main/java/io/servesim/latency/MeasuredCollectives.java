@@ -17,7 +17,8 @@ import java.util.Locale;
  * <p>Sizes follow that profiler's convention, nccl-tests' too: an all-reduce's input, an all-gather's local input (one
  * rank's chunk of the gathered buffer), a reduce-scatter's local output (one rank's chunk). Each collective's time is
  * read from its samples as {@link PiecewiseLinear} reads a profile: linear between samples, the smallest sample's time
- * below it, extrapolated along the last two above.
+ * below it; above the largest, along the last two samples' slope, but never faster than the link carries the extra
+ * bytes (a collective moves (n - 1) chunks, an all-reduce 2 (n - 1) / n of its input, over each rank's link).
  */
 public final class MeasuredCollectives {
     /** The collectives a table may time, by the key of their times in a GPU row. */
@@ -51,28 +52,35 @@ public final class MeasuredCollectives {
     private final double[] bytes;
     private final double[][] us;
     private final PiecewiseLinear[] curves;
+    /** Per collective, the fewest microseconds a sample byte more can add: the link's rate (extrapolation's bound). */
+    private final double[] minUsPerByte;
 
     private MeasuredCollectives() {
         this.ranks = 0;
         this.bytes = new double[0];
         this.us = new double[Collective.values().length][];
         this.curves = new PiecewiseLinear[Collective.values().length];
+        this.minUsPerByte = new double[Collective.values().length];
     }
 
     /**
-     * @param ranks GPUs the collectives ran over (at least 2)
-     * @param bytes the sample sizes, strictly increasing (see the class comment for what each collective's size is)
-     * @param us    per {@link Collective} (by ordinal), the measured times at {@code bytes}, or null when not measured;
-     *              at least one
+     * @param ranks    GPUs the collectives ran over (at least 2)
+     * @param bytes    the sample sizes, strictly increasing, at least two (see the class comment for what each
+     *                 collective's size is)
+     * @param us       per {@link Collective} (by ordinal), the measured times at {@code bytes}, or null when not
+     *                 measured; at least one
+     * @param linkGBps the link's rate per direction, GB/s: above the largest size no collective runs faster
      */
-    public MeasuredCollectives(int ranks, double[] bytes, double[][] us) {
-        if (ranks < 2 || bytes.length == 0 || us.length != Collective.values().length) {
-            throw new IllegalArgumentException("measured collectives need 2 ranks or more and samples, got " + ranks);
+    public MeasuredCollectives(int ranks, double[] bytes, double[][] us, double linkGBps) {
+        if (ranks < 2 || bytes.length < 2 || us.length != Collective.values().length || !(linkGBps > 0)) {
+            throw new IllegalArgumentException("measured collectives need 2 ranks or more, 2 sizes or more and a link,"
+                    + " got " + ranks + " ranks, " + bytes.length + " sizes");
         }
         this.ranks = ranks;
         this.bytes = bytes.clone();
         this.us = new double[us.length][];
         this.curves = new PiecewiseLinear[us.length];
+        this.minUsPerByte = new double[us.length];
         boolean any = false;
         for (int c = 0; c < us.length; c++) {
             if (us[c] != null) {
@@ -82,6 +90,7 @@ public final class MeasuredCollectives {
                 }
                 this.us[c] = us[c].clone();
                 this.curves[c] = new PiecewiseLinear(bytes, us[c]);
+                this.minUsPerByte[c] = Collective.values()[c].busBytesPerUs(1, 1, ranks) / (linkGBps * 1e3);
                 any = true;
             }
         }
@@ -97,7 +106,14 @@ public final class MeasuredCollectives {
 
     /** Microseconds of {@code collective} at a sample size of {@code sampleBytes}; only where {@link #covers}. */
     public double timeUs(Collective collective, double sampleBytes) {
-        return curves[collective.ordinal()].at(sampleBytes);
+        PiecewiseLinear curve = curves[collective.ordinal()];
+        double largest = bytes[bytes.length - 1];
+        if (sampleBytes <= largest) {
+            return curve.at(sampleBytes);
+        }
+        double before = bytes[bytes.length - 2];
+        double slope = (curve.at(largest) - curve.at(before)) / (largest - before);
+        return curve.at(largest) + (sampleBytes - largest) * Math.max(slope, minUsPerByte[collective.ordinal()]);
     }
 
     /** GPUs the collectives ran over; 0 for {@link #NONE}. */
@@ -128,7 +144,7 @@ public final class MeasuredCollectives {
     @Override
     public boolean equals(Object o) {
         return o instanceof MeasuredCollectives m && ranks == m.ranks && Arrays.equals(bytes, m.bytes)
-                && Arrays.deepEquals(us, m.us);
+                && Arrays.deepEquals(us, m.us) && Arrays.equals(minUsPerByte, m.minUsPerByte);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.servesim.cluster.ClusterConfig;
 import io.servesim.config.ConfigException;
 import io.servesim.config.ConfigNode;
 import io.servesim.config.Overrides;
+import io.servesim.config.Setting;
 import io.servesim.config.StrictJson;
 import io.servesim.disagg.PdBinder;
 import io.servesim.disagg.PdSpec;
@@ -58,6 +59,11 @@ public final class SimConfigLoader {
     /** One line for help. */
     public static final String DEFAULT_WORKLOAD_TEXT = DEFAULT_WORKLOAD_LENGTHS + "5.53 req/s, 1000 requests";
     private static final ObjectMapper YAML = StrictJson.yaml();
+    /** The settings a deployment's latency model is resolved from ({@link LatencySpec}). */
+    private static final List<Setting<?>> LATENCY_SETTINGS = List.of(DeploymentSettings.MODEL, DeploymentSettings.HARDWARE,
+            DeploymentSettings.TP, DeploymentSettings.LATENCY_MODEL, DeploymentSettings.COEFFICIENTS,
+            DeploymentSettings.PROFILE, DeploymentSettings.GPUS, DeploymentSettings.KV_CACHE_DTYPE,
+            DeploymentSettings.QUANTIZATION, DeploymentSettings.ENCODER_US_PER_TOKEN, DeploymentSettings.EP_BALANCEDNESS);
 
     private SimConfigLoader() {
     }
@@ -227,12 +233,18 @@ public final class SimConfigLoader {
     /**
      * When the config is refused anyway, the latency model's problems too (a model id no catalog knows, a profile that
      * does not cover the model): the model resolves only after binding ({@link RunPlan}), so they would otherwise show
-     * only once the rest is fixed. Skipped when {@code deployment} itself has a problem, which its resolution would only
-     * repeat or confuse.
+     * only once the rest is fixed. Skipped when a setting the latency model is resolved from has a problem (its
+     * resolution would only repeat or confuse it); problems with the deployment's shape ({@code dp}, {@code ep},
+     * {@code instances}, {@code architecture}, {@code pd}) do not stop it.
      */
     private static void latencyProblems(ConfigNode root, LatencySpec latency) {
-        if (root.hasProblemUnder("deployment")) {
+        if (root.hasProblemAt("deployment")) {
             return;
+        }
+        for (Setting<?> setting : LATENCY_SETTINGS) {
+            if (root.hasProblemUnder(setting.path())) {
+                return;
+            }
         }
         try {
             LatencyModels.resolve(latency, "deployment");
@@ -336,11 +348,13 @@ public final class SimConfigLoader {
         String profile = d.get(DeploymentSettings.PROFILE);
         GpuCatalog gpus = GpuCatalog.builtIn();
         String gpusFile = d.get(DeploymentSettings.GPUS);
+        boolean gpusRead = true;
         if (gpusFile != null) {
             try {
                 gpus = gpus.withFile(baseDir.resolve(gpusFile), d.pathOf("gpus"));
             } catch (ConfigException e) {
                 e.problems().forEach(p -> d.problem(p.path(), p.message()));
+                gpusRead = false;
             }
         }
         KvCacheDtype kvCache = KvCacheDtype.find(d.get(DeploymentSettings.KV_CACHE_DTYPE)).orElse(KvCacheDtype.AUTO);
@@ -353,8 +367,11 @@ public final class SimConfigLoader {
         }
         d.declare("architecture", "pd"); // bound by PdBinder
         d.finish();
-        // checked here, not only when the latency model resolves, so it is reported with the other problems
-        GpuCatalog.checkName(gpus, hardware, d);
+        // checked here, not only when the latency model resolves, so it is reported with the other problems; not when the
+        // user's GPU file was refused (its rows' problems are reported, and the GPU it names is not unknown)
+        if (gpusRead) {
+            GpuCatalog.checkName(gpus, hardware, d);
+        }
         if (coefficients != null && LatencyKind.ROOFLINE.configName().equals(kind)) {
             d.problem(d.pathOf("coefficients"), "explicit blackbox coefficients conflict with latency_model: roofline");
         }

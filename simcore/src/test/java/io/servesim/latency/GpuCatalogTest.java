@@ -104,8 +104,9 @@ class GpuCatalogTest {
 
     /**
      * A user row may time collectives between its GPUs. Refused: sizes out of order, a collective with fewer times than
-     * sizes, none timed at all, and a time shorter than the link carries its bytes in: 1 MiB all-gathered chunk in
-     * 10 us over 2 GPUs is 1,048,576 x 1 / 10 = 104,857.6 B/us, 104.9 GB/s of bus bandwidth over a link of 63.0.
+     * sizes, none timed at all, a time shorter than the link carries its bytes in (a 1 MiB all-gathered chunk in 10 us
+     * over 2 GPUs is 1,048,576 x 1 / 10 = 104,857.6 B/us, 104.9 GB/s of bus bandwidth over a link of 63.0), one size
+     * (nothing to extrapolate along), a size past 1 TiB and more ranks than a node holds.
      */
     @Test
     void measuredCollectivesAreCheckedSizeBySize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
@@ -118,18 +119,38 @@ class GpuCatalogTest {
         Interconnect link = catalog.withFile(ok, "deployment.gpus").lookup("MI300X", "x").interconnect();
         // a 2 MiB all-gather of two ranks: a 1 MiB chunk, the last sample
         assertEquals(50, new GatherScatter(link, 2).allGatherUs(2 << 20), 1e-12);
+        // above it, along the samples' slope, 40 us per 1,044,480 B (26.1 GB/s, under the link's 63.0): a 2 MiB chunk
+        // takes 50 + 1,048,576 x 40 / 1,044,480 = 90.156863 us
+        assertEquals(50 + 1048576 * 40.0 / 1044480, new GatherScatter(link, 2).allGatherUs(4 << 20), 1e-9);
+        // a flat table would extrapolate faster than the link: capped at 63.0 GB/s of bus bandwidth, 1 B per
+        // 1 / 63,015.38 us (PCIe Gen5 x16 = 16 x 32 x 128 / 130 / 8 GB/s)
+        java.nio.file.Path flat = java.nio.file.Files.writeString(tmp.resolve("flat.yaml"), String.format(row,
+                "ranks: 2, bytes: [4096, 8192], all_gather_us: [10, 10]"));
+        Interconnect flatLink = catalog.withFile(flat, "deployment.gpus").lookup("MI300X", "x").interconnect();
+        assertEquals(10 + (1048576 - 8192) / (16 * 32e3 * 128 / 130 / 8),
+                new GatherScatter(flatLink, 2).allGatherUs(2 * 1048576), 1e-9);
         assertEquals(new GatherScatter(link, 2).ncclModelUs(2 << 20), new GatherScatter(link, 2).reduceScatterUs(2 << 20),
                 1e-12, "a collective the row did not time stays NCCL's model");
         String[][] bad = {
                 {"ranks: 2, bytes: [4096, 4096], all_gather_us: [10, 11]",
-                        "measured_collectives.bytes[1]: must be a whole number of bytes above the size before it, 4096, got 4096"},
+                        "measured_collectives.bytes[1]: must be a whole number of bytes above the size before it (4096), at most"
+                        + " 1099511627776 (1 TiB), got 4096"},
                 {"ranks: 2, bytes: [4096, 8192], reduce_scatter_us: [10]",
                         "measured_collectives.reduce_scatter_us: must be a list of 2 microseconds, one per size in bytes, got 1 values"},
                 {"ranks: 2, bytes: [4096, 8192]", "measured_collectives: times no collective: give one or more of"
                         + " [all_gather_us, reduce_scatter_us, all_reduce_us]"},
-                {"ranks: 2, bytes: [1048576], all_gather_us: [10]", "measured_collectives.all_gather_us[0]: 10 us for 1048576 B"
-                        + " over 2 GPUs is a bus bandwidth of 104.9 GB/s, above the 63.0 GB/s the link carries per direction"},
-                {"bytes: [4096], all_gather_us: [10]", "measured_collectives.ranks: required: the GPUs the collectives ran over"}};
+                {"ranks: 2, bytes: [4096, 1048576], all_gather_us: [5, 10]", "measured_collectives.all_gather_us[1]: 10 us for"
+                        + " 1048576 B over 2 GPUs is a bus bandwidth of 104.9 GB/s, above the 63.0 GB/s the link carries per"
+                        + " direction"},
+                {"bytes: [4096, 8192], all_gather_us: [10, 11]", "measured_collectives.ranks: required: the GPUs the"
+                        + " collectives ran over"},
+                {"ranks: 2, bytes: [4096], all_gather_us: [10]", "measured_collectives.bytes: must be a list of 2 sizes or"
+                        + " more, got [4096]"},
+                {"ranks: 2, bytes: [4096, 100000000000000000000], all_gather_us: [10, 11]",
+                        "measured_collectives.bytes[1]: must be a whole number of bytes above the size before it (4096), at"
+                        + " most 1099511627776 (1 TiB), got 100000000000000000000"},
+                {"ranks: 16, bytes: [4096, 8192], all_gather_us: [10, 11]", "measured_collectives.ranks: 16 GPUs, more than"
+                        + " the 8 of a node (gpus_per_node)"}};
         for (String[] c : bad) {
             java.nio.file.Path f = java.nio.file.Files.writeString(tmp.resolve("bad.yaml"), String.format(row, c[0]));
             ConfigException e = assertThrows(ConfigException.class, () -> catalog.withFile(f, "deployment.gpus"), c[0]);
