@@ -96,7 +96,14 @@ public final class ProfileCatalog {
      */
     public static LatencyModel fromDirectory(Path dir, ModelArchitecture model, GpuSpec gpu, GpuCatalog gpus, int tp,
                                              String path) {
-        LayerProfile profile = LayerProfile.read(ProfileFiles.directory(dir), tp);
+        LayerProfile profile;
+        try {
+            profile = LayerProfile.read(ProfileFiles.directory(dir), tp);
+        } catch (ConfigException e) {
+            // named under the setting, as a refused GPU file's rows are: "deployment.profile: /x/tp1/dense.csv: ..."
+            throw new ConfigException(e.problems().stream()
+                    .map(p -> new ConfigException.Problem(path + ": " + p.path(), p.message())).toList());
+        }
         checkApplies(profile, model, gpu, gpus, path);
         return layered(profile, model, gpu, dir.toString(), path);
     }

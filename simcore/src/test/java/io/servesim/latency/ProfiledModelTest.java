@@ -147,7 +147,7 @@ class ProfiledModelTest {
         Files.delete(dir.resolve("dense.csv"));
         ConfigException noDense = assertThrows(ConfigException.class,
                 () -> ProfileCatalog.fromDirectory(dir, arch, gpu, gpus, 1, "deployment.profile"));
-        assertEquals(dir.resolve("dense.csv") + ": missing profile file", noDense.getMessage());
+        assertEquals("deployment.profile: " + dir.resolve("dense.csv") + ": missing profile file", noDense.getMessage());
     }
 
     /**
