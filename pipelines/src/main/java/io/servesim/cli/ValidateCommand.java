@@ -135,8 +135,11 @@ public final class ValidateCommand implements Callable<Integer> {
             out.printf("OK %s%n", config);
             if (setup.pd() == null) {
                 var e = plan.engineConfig();
+                // a lockstep expert-parallel group's step, as the run's summary describes it
+                String latency = setup.expertParallel() != null ? setup.expertParallel().describe()
+                        : plan.latencyModel().describe();
                 out.printf("  engine: %s%n  latency: %s%n  kv blocks: %d x %d tokens (%s)%n  max_model_len: %s%n",
-                        engine(e), plan.latencyModel().describe(), e.totalKvBlocks(), e.blockSizeTokens(),
+                        engine(e), latency, e.totalKvBlocks(), e.blockSizeTokens(),
                         plan.kvCapacitySource(), maxModelLen(e.maxModelLen()));
             } else {
                 var pd = setup.pd();

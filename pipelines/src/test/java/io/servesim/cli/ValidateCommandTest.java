@@ -48,6 +48,14 @@ class ValidateCommandTest {
     }
 
     @Test
+    void anExpertParallelDeploymentShowsItsLockstepStepAndLink() {
+        String out = validate("validate", "../sweeps/configs/llama8b-h100-4x.yaml", "--model", "qwen/qwen3-30b-a3b-instruct-2507",
+                "--hardware", "RTXPRO6000", "--latency-model", "roofline", "--num-instances", "1", "--dp", "2", "--ep");
+        assertTrue(out.contains("  latency: expert parallel over 2 ranks in lockstep (roofline"), out);
+        assertTrue(out.contains("dispatch by NCCL as measured between 2 of these GPUs over PCIe Gen5 x16"), out);
+    }
+
+    @Test
     void eachEngineShowsItsCoreAndCpuTier() {
         String one = validate("validate", "../sweeps/configs/llama8b-h100-4x.yaml", "--kv-cpu-blocks", "20000");
         assertTrue(one.contains("  engine: vllm core, CPU KV tier of 20000 blocks per instance"), one);
