@@ -79,7 +79,7 @@ public final class AgenticBinder {
         LoopSpec loop = loop(a.child("loop"), baseDir);
         a.finish();
         if (!ok) {
-            undeclaredDependencies(nodes);
+            undeclaredSteps(a, nodes);
         }
         if (!ok || workflow == null || nodes.isEmpty() || (a.has("loop") && loop == null)) {
             return null;
@@ -92,9 +92,10 @@ public final class AgenticBinder {
 
     /**
      * When some step failed to bind, the graph rules ({@link WorkflowRules}) do not run; this still
-     * reports every {@code depends_on} naming no declared step, so one pass lists all problems.
+     * reports every {@code depends_on} and {@code loop.over} entry naming no declared step, so one pass lists all
+     * problems.
      */
-    private static void undeclaredDependencies(List<ConfigNode> nodes) {
+    private static void undeclaredSteps(ConfigNode a, List<ConfigNode> nodes) {
         Set<String> declared = new LinkedHashSet<>();
         for (ConfigNode n : nodes) {
             if (n.raw().path("id").isTextual()) {
@@ -106,6 +107,11 @@ public final class AgenticBinder {
                 if (d.isTextual() && !declared.contains(d.asText())) {
                     n.problem(n.pathOf("depends_on"), "unknown step '" + d.asText() + "'; valid: " + String.join(", ", declared));
                 }
+            }
+        }
+        for (JsonNode o : a.raw().path("loop").path("over")) {
+            if (o.isTextual() && !declared.contains(o.asText())) {
+                a.problem(a.pathOf("loop") + ".over", "unknown step '" + o.asText() + "'; valid: " + String.join(", ", declared));
             }
         }
     }
