@@ -45,8 +45,8 @@ public record Candidate(int index, String id, String gpu, int tp, Fleet fleet, S
 
     /**
      * The candidates that differ from this one only in their number of aggregated replicas: on a fixed trace more
-     * replicas never sustain less (the property {@code ReplicaMonotonicityTest} checks), which the search's pruning
-     * relies on. None for P/D: a P/D fleet is two pools, and more instances in a worse ratio can sustain less. None for
+     * replicas never sustain less by more than one step of the rate grid ({@code ReplicaMonotonicityTest} checks it),
+     * which the search's pruning relies on. None for P/D: a P/D fleet is two pools, and more instances in a worse ratio can sustain less. None for
      * a data-parallel deployment: its ranks share one load balancer and, with expert parallelism, step in lockstep,
      * so the order is not assumed.
      */

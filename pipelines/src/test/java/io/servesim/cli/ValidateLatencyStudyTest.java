@@ -110,8 +110,8 @@ class ValidateLatencyStudyTest {
         // the expert-parallel reference case (ExpertParallelReplayTest holds the same numbers with margins)
         String ep = squeezed(none.out());
         assertTrue(ep.contains("latency model TTFT mean TPOT mean E2E mean TTFT p99 TPOT p99 E2E p99"), ep);
-        assertTrue(ep.contains("roofline -23.8% -4.7% -5.3% -18.6% -6.2% -4.4%"), ep);
-        assertTrue(ep.contains("profiled -7.2% -0.8% -1.1% +2.8% +0.7% -1.1%"), ep);
+        assertTrue(ep.contains("roofline -17.2% -2.9% -3.3% -11.9% -4.6% -2.7%"), ep);
+        assertTrue(ep.contains("profiled -7.5% -1.1% -1.4% +1.7% +0.3% -1.4%"), ep);
         CliRun.Result bad = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "some");
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("full, quick, none"), bad.err());

@@ -27,7 +27,7 @@ public final class FrontEndSettings {
      */
     public static final long FITTED_REQUEST_US = 0;
     /** The fitted per-prompt-token ingress cost, us per token (see {@link #FITTED_REQUEST_US}). */
-    public static final double FITTED_TOKENIZE_US_PER_TOKEN = 11.15;
+    public static final double FITTED_TOKENIZE_US_PER_TOKEN = 10.42;
 
     public static final Setting<Boolean> ENABLED = Setting.derived("frontend.enabled", ValueType.bool(),
             "on, except with latency_model blackbox (its alpha coefficients already price the API server)",

@@ -40,6 +40,9 @@ import java.util.TreeMap;
  *       kernel times of Llama-3.1-8B's four GEMMs by token count and of its LM head by sequence count, and
  *       whole steps priced by the bundled profiled model over {@link #profileSteps()} (sums of GPU kernels:
  *       no CPU time);</li>
+ *   <li>the GEMM rows of the other RTX PRO 6000 profiles ({@link #GEMM_PROFILES}: Qwen3-32B and Qwen3-30B-A3B at TP 1
+ *       and 2): QKV, O, gate/up and down projections by token count and the LM head by sequence count, each at its
+ *       shape on one rank of the TP group, one data set per model, TP and GEMM;</li>
  *   <li>the decode rows of every shipped LLMServingSim {@code attention.csv} ({@link #ATTENTION_PROFILES}: RTX PRO
  *       6000 Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1 and 2, RTX 4090 Llama-3.1-8B, whose GEMM rows are not
  *       read: they run at about the card's whole datasheet BF16 peak, unlike every other GPU's): one layer's attention
@@ -65,7 +68,43 @@ public final class LatencyDatasets {
             new String[] {QWEN3_MOE_PROFILE + "/tp2", "RTXPRO6000", "qwen/qwen3-30b-a3b-instruct-2507", "2"},
             new String[] {"llmservingsim_rtx4090_llama31_8b/tp1", "RTX4090", "meta-llama/llama-3.1-8b", "1"});
 
+    /** LLMServingSim profiles whose GEMM rows are read besides Llama-3.1-8B's: folder, GPU, model id, TP. */
+    static final List<String[]> GEMM_PROFILES = List.of(
+            new String[] {"llmservingsim_rtxpro6000_qwen3_32b/tp1", "RTXPRO6000", "qwen/qwen3-32b", "1"},
+            new String[] {"llmservingsim_rtxpro6000_qwen3_32b/tp2", "RTXPRO6000", "qwen/qwen3-32b", "2"},
+            new String[] {QWEN3_MOE_PROFILE + "/tp1", "RTXPRO6000", "qwen/qwen3-30b-a3b-instruct-2507", "1"},
+            new String[] {QWEN3_MOE_PROFILE + "/tp2", "RTXPRO6000", "qwen/qwen3-30b-a3b-instruct-2507", "2"});
+
     private LatencyDatasets() {
+    }
+
+    /** The GEMM rows (QKV, O, gate/up, down, LM head) of a profile of {@code modelId} at {@code tp}, shaped per rank. */
+    static List<LatencyObservation> gemms(Path dir, String gpuName, String modelId, int tp) {
+        GpuSpec gpu = GpuCatalog.builtIn().lookup(gpuName, "llmservingsim");
+        ModelArchitecture arch = ModelCatalog.builtIn().lookup(modelId, "llmservingsim");
+        ModelArchitecture.Attention a = arch.attention();
+        int h = arch.hiddenSize();
+        int inter = arch.feedForward().denseIntermediateSize() / tp;
+        Map<String, int[]> shapes = new java.util.HashMap<>();
+        shapes.put("qkv_proj", new int[] {(a.heads() / tp + 2 * Math.max(1, a.kvHeads() / tp)) * a.headDim(), h});
+        shapes.put("o_proj", new int[] {h, a.heads() / tp * a.vHeadDim()});
+        if (inter > 0) {
+            shapes.put("gate_up_proj", new int[] {2 * inter, h});
+            shapes.put("down_proj", new int[] {h, inter});
+        }
+        shapes.put("lm_head", new int[] {(int) Math.ceil((double) arch.vocabSize() / tp), h});
+        List<LatencyObservation> out = new ArrayList<>();
+        for (String file : new String[] {"dense.csv", "per_sequence.csv"}) {
+            List<String[]> rows = rows(dir.resolve(file));
+            for (String[] r : rows.subList(1, rows.size())) {
+                int[] nk = shapes.get(r[0]);
+                if (nk != null) {
+                    out.add(new LatencyObservation.Kernel("llmservingsim " + modelId + " TP" + tp + " " + r[0], gpu,
+                            Integer.parseInt(r[1]), nk[0], nk[1], Double.parseDouble(r[2])));
+                }
+            }
+        }
+        return out;
     }
 
     /** Every observation under {@code dataDir}, in a fixed order. */
@@ -78,6 +117,9 @@ public final class LatencyDatasets {
         out.addAll(splitwise(dataDir.resolve("profiling/splitwise_a100_h100/perf_model.csv")));
         out.addAll(vidur(dataDir.resolve("profiling/vidur_h100_llama2_7b/mlp.csv")));
         out.addAll(llmServingSim(dataDir.resolve("profiling/llmservingsim_rtxpro6000_llama31_8b_tp1"), "RTXPRO6000"));
+        for (String[] p : GEMM_PROFILES) {
+            out.addAll(gemms(dataDir.resolve("profiling").resolve(p[0]), p[1], p[2], Integer.parseInt(p[3])));
+        }
         out.addAll(profileSteps());
         for (String[] p : ATTENTION_PROFILES) {
             out.addAll(attention(dataDir.resolve("profiling").resolve(p[0]).resolve("attention.csv"), p[1], p[2],

@@ -40,9 +40,9 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
             Data (sweeps/data, see its PROVENANCE.md): BLIS trained blackbox coefficients (H100, A100;
             entries of bundled models, on a grid of prefill and decode tokens), Splitwise Llama-2-70B prompt and
             token times (A100, H100; TP 2/4/8), Vidur H100 GEMM kernel times (Llama-2-7B, TP 1/2/4/8),
-            LLMServingSim RTX PRO 6000 GEMM kernel times and profiled steps (Llama-3.1-8B), per-layer decode
-            attention times (RTX PRO 6000: Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1/2; RTX 4090:
-            Llama-3.1-8B).
+            LLMServingSim RTX PRO 6000 GEMM kernel times (Llama-3.1-8B; Qwen3-32B and Qwen3-30B-A3B at TP 1/2)
+            and profiled steps (Llama-3.1-8B), per-layer decode attention times (RTX PRO 6000: Llama-3.1-8B,
+            Qwen3-32B and Qwen3-30B-A3B at TP 1/2; RTX 4090: Llama-3.1-8B).
             Fit: stage 1 tensor/memory/attention efficiency and per-kernel cost on the kernel times, stage 2 per-step and
             per-sequence CPU cost on the step times; each minimises the mean over GPUs of the mean over data
             sets of mean |ln(predicted / measured)| by Nelder-Mead from a fixed start.

@@ -86,15 +86,15 @@ class ExpertParallelReplayTest {
         assertEquals(1086.0, r.line("TTFT", "mean").realMs(), 0.05);
         assertEquals(47.3, r.line("TPOT", "mean").realMs(), 0.05);
         assertEquals(32344.6, r.line("E2E", "mean").realMs(), 0.05);
-        // recorded: -7.2 / -0.8 / -1.1% means, +2.8 / +0.7 / -1.1% p99 (docs/fidelity.md)
+        // recorded: -7.5 / -1.1 / -1.4% means, +1.7 / +0.3 / -1.4% p99 (docs/fidelity.md)
         assertWithin(r, new double[][] {{-11, -3.5}, {-2, 0.4}, {-2.4, 0.2}, {-2, 7.5}, {-0.5, 1.9}, {-2.4, 0.2}});
     }
 
     @Test
     void theRooflineHoldsTheRecordedErrors() {
         ComparisonReport r = replay("roofline");
-        // recorded: -23.8 / -4.7 / -5.3% means, -18.6 / -6.2 / -4.4% p99 (docs/fidelity.md)
-        assertWithin(r, new double[][] {{-28, -19.5}, {-6, -3.4}, {-6.6, -4}, {-23, -14}, {-7.6, -4.8}, {-5.8, -3}});
+        // recorded: -17.2 / -2.9 / -3.3% means, -11.9 / -4.6 / -2.7% p99 (docs/fidelity.md)
+        assertWithin(r, new double[][] {{-21.5, -13}, {-4.2, -1.6}, {-4.6, -2}, {-16, -7.5}, {-6, -3.2}, {-4, -1.4}});
     }
 
     private static ConfigException refused(Path dir, String kwargs, ReplayOptions options) throws IOException {
