@@ -92,22 +92,40 @@ public final class RoundsLayout implements OutputLayout {
         return Set.of(now.path(definition.idKey()).asText());
     }
 
+    /** Finished rounds, and the cells a round that was running checkpointed: starting over would lose either. */
     @Override
     public int finished(Path staging) {
-        Path rounds = staging.resolve(ROUNDS);
-        if (!Files.isDirectory(rounds)) {
-            return 0;
-        }
-        try (Stream<Path> s = Files.list(rounds)) {
-            return (int) s.filter(r -> Files.isRegularFile(r.resolve("_SUCCESS"))).count();
-        } catch (IOException e) {
-            return 0;
-        }
+        return finishedRounds(staging) + keptCells(staging);
     }
 
     @Override
     public String progress(Path staging, Set<String> stagedIds) {
-        return finished(staging) + " rounds finished";
+        int cells = keptCells(staging);
+        return finishedRounds(staging) + " rounds finished" + (cells == 0 ? "" : ", and " + cells + " finished cells of the"
+                + " round that was running");
+    }
+
+    /** The rounds under {@code staging} that wrote their {@code _SUCCESS}. */
+    static int finishedRounds(Path staging) {
+        return rounds(staging, true).mapToInt(r -> 1).sum();
+    }
+
+    /** The cells checkpointed in the rounds under {@code staging} that did not finish (a sweep's staging each). */
+    static int keptCells(Path staging) {
+        return rounds(staging, false).mapToInt(r -> Checkpoint.count(r.resolve(OutputDir.STAGING))).sum();
+    }
+
+    private static Stream<Path> rounds(Path staging, boolean finished) {
+        Path rounds = staging.resolve(ROUNDS);
+        if (!Files.isDirectory(rounds)) {
+            return Stream.empty();
+        }
+        try (Stream<Path> s = Files.list(rounds)) {
+            return s.filter(Files::isDirectory).filter(r -> Files.isRegularFile(r.resolve("_SUCCESS")) == finished).toList()
+                    .stream();
+        } catch (IOException e) {
+            return Stream.empty();
+        }
     }
 
     @Override
