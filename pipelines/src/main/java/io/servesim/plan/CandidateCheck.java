@@ -81,8 +81,9 @@ final class CandidateCheck {
     }
 
     /**
-     * What no candidate can run for: the problems all of them share, their paths under {@code base} (a key of the base
-     * config), else the first candidate's, saying so.
+     * What no candidate can run for: the problems all of them share, at the {@code space} key that set the value
+     * ({@link #source}) or under {@code base} (a key of the base config; a capacity search's paths are its config's), else
+     * the first candidate's, saying so.
      */
     private static List<ConfigException.Problem> common(PlanSpec plan, Map<Integer, List<ConfigException.Problem>> problems) {
         Set<ConfigException.Problem> common = null;
@@ -93,12 +94,35 @@ final class CandidateCheck {
                 common.retainAll(p);
             }
         }
+        Candidate first = plan.candidates().get(0);
+        String base = plan.capacityOnly() ? "" : "base.";
         if (common != null && !common.isEmpty()) {
-            return common.stream().map(p -> new ConfigException.Problem("base." + p.path(), p.message())).toList();
+            return common.stream().map(p -> new ConfigException.Problem(source(plan, first, p.path(), base + p.path()),
+                    p.message())).toList();
         }
-        String first = plan.candidates().get(0).id();
-        return problems.values().iterator().next().stream().map(p -> new ConfigException.Problem(p.path(), p.message()
-                + " (in the first candidate, " + first + "; no candidate can run)")).toList();
+        return problems.values().iterator().next().stream().map(p -> new ConfigException.Problem(
+                source(plan, first, p.path(), p.path()), p.message() + " (in the first candidate, " + first.id()
+                        + "; no candidate can run)")).toList();
+    }
+
+    /** The space keys whose values a candidate's config paths take. */
+    private static final Map<String, String> SPACE_KEYS = Map.of("deployment.hardware", "space.gpus", "deployment.tp",
+            "space.tp", "deployment.instances", "space.replicas", "deployment.pd.prefill.replicas", "space.pd.prefill",
+            "deployment.pd.decode.replicas", "space.pd.decode", "deployment.dp", "space.dp.ranks", "deployment.ep",
+            "space.dp.ep");
+
+    /**
+     * Where the value at config {@code path} of {@code c} comes from: the {@code space} key that assigned it (an engine
+     * setting's {@code space.engine.<name>.<key>}), else {@code otherwise}.
+     */
+    private static String source(PlanSpec plan, Candidate c, String path, String otherwise) {
+        if (plan.capacityOnly() || !c.assignments().containsKey(path)) {
+            return otherwise;
+        }
+        if (path.startsWith("engine.")) {
+            return "space.engine." + c.engine() + "." + path.substring("engine.".length());
+        }
+        return SPACE_KEYS.getOrDefault(path, otherwise);
     }
 
     private static int index(PlanSpec plan, List<Cell.AxisLabel> axes) {
