@@ -7,6 +7,7 @@ import io.servesim.plan.PlanJob;
 import io.servesim.plan.PlanSpec;
 import io.servesim.plan.Slo;
 import io.servesim.sweep.RunnerChoice;
+import io.servesim.sweep.ShellWord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,16 +101,24 @@ public final class CapacityCommand implements Callable<Integer> {
                 System.err), "capacity", "capacity search", System.out, System.err, errors);
     }
 
-    /** This command as given, without the output flags (the resume command adds its own). */
+    /** Flags with a value that this command's {@link #command} leaves to the job (the output's, the runner's). */
+    private static final List<String> JOB_FLAGS = List.of("--output", "--runner", "--flink-master", "--flink-jar",
+            "--parallelism");
+
+    /**
+     * This command as given, without the output and runner flags: the job adds the runner's ({@code RunnerChoice.flags})
+     * and its resume command the output's.
+     */
     private String command() {
         List<String> args = new ArrayList<>(List.of("capacity"));
         List<String> given = spec.commandLine().getParseResult().originalArgs();
         for (int i = given.indexOf("capacity") + 1; i < given.size(); i++) {
             String a = given.get(i);
-            if (a.equals("--output")) {
+            if (JOB_FLAGS.contains(a)) {
                 i++;
-            } else if (!a.startsWith("--output=") && !a.equals("--overwrite") && !a.equals("--resume")) {
-                args.add(a.matches("[A-Za-z0-9_./=,:+-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+            } else if (JOB_FLAGS.stream().noneMatch(f -> a.startsWith(f + "=")) && !a.equals("--overwrite")
+                    && !a.equals("--resume")) {
+                args.add(ShellWord.quote(a));
             }
         }
         return String.join(" ", args);

@@ -8,6 +8,7 @@ import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
 import io.servesim.sweep.RoundsLayout;
 import io.servesim.sweep.RunnerChoice;
+import io.servesim.sweep.ShellWord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -53,7 +54,7 @@ public final class EvolveCommand implements Callable<Integer> {
         }
         EvolveJob.Run r;
         try {
-            r = EvolveJob.run(search, "evolve " + file, runnerOptions.output, runner, runnerOptions.flags(), System.err);
+            r = EvolveJob.run(search, "evolve " + ShellWord.quote(file.toString()), runnerOptions.output, runner, runnerOptions.flags(), System.err);
         } catch (ConfigException e) {
             return errors.report("invalid evolve file " + file, e);
         } catch (IOException | RuntimeException e) {

@@ -7,6 +7,7 @@ import io.servesim.plan.PlanFile;
 import io.servesim.plan.PlanJob;
 import io.servesim.plan.PlanSpec;
 import io.servesim.sweep.RunnerChoice;
+import io.servesim.sweep.ShellWord;
 import io.servesim.sweep.SweepJob;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -55,7 +56,7 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             return errors.report("invalid plan " + file, e);
         }
-        return print(() -> PlanJob.run(plan, "plan " + file, output, runner, flags, err), "plan", "plan " + file, out, err,
+        return print(() -> PlanJob.run(plan, "plan " + ShellWord.quote(file.toString()), output, runner, flags, err), "plan", "plan " + file, out, err,
                 errors);
     }
 

@@ -68,7 +68,7 @@ public final class EvolveJob {
         SweepJob.prepareRunner(runner);
         checkRunnable(spec);
         RoundsLayout layout = EvolveLayout.of(spec);
-        return layout.locked(outDir, spec.name(), command, flags, progress, "evolve", (dir, resume, lock) ->
+        return layout.locked(outDir, spec.name(), command + runner.flags(), flags, progress, "evolve", (dir, resume, lock) ->
                 new Search(spec, layout, dir, runner, progress, command, resume).run(lock, flags, t0));
     }
 
@@ -168,7 +168,7 @@ public final class EvolveJob {
             }
             staging = verdict.staging();
             layout.stage(verdict, "search " + spec.name(), resume);
-            try (InterruptGuard guard = InterruptGuard.install(progress, "evolve", dir, () -> layout.finished(staging)
+            try (InterruptGuard guard = InterruptGuard.install(progress, "evolve", dir, () -> RoundsLayout.finishedRounds(staging)
                             + " finished rounds, and the finished cells of the round that was running, are kept in "
                             + staging.resolve(RoundsLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
                 List<Evaluated> all = generations();

@@ -69,7 +69,7 @@ public final class PlanJob {
         SweepJob.prepareRunner(runner);
         Map<Integer, String> invalid = CandidateCheck.invalid(spec);
         RoundsLayout layout = PlanLayout.of(spec);
-        return layout.locked(outDir, spec.name(), command, flags, progress, noun(command), (dir, resume, lock) ->
+        return layout.locked(outDir, spec.name(), command + runner.flags(), flags, progress, noun(command), (dir, resume, lock) ->
                 run(spec, invalid, layout, dir, lock, runner, flags, progress, command, resume, t0));
     }
 
@@ -89,7 +89,7 @@ public final class PlanJob {
         int cells = 0;
         int cellsRun = 0;
         java.util.Set<String> warned = new java.util.HashSet<>(); // the rounds' warnings, each printed once per plan
-        try (InterruptGuard guard = InterruptGuard.install(progress, noun(command), dir, () -> layout.finished(staging)
+        try (InterruptGuard guard = InterruptGuard.install(progress, noun(command), dir, () -> RoundsLayout.finishedRounds(staging)
                         + " finished rounds, and the finished cells of the round that was running, are kept in "
                         + staging.resolve(RoundsLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
             for (List<Probe> probes = search.next(results); !probes.isEmpty(); probes = search.next(results)) {

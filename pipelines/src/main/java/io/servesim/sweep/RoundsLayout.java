@@ -106,7 +106,7 @@ public final class RoundsLayout implements OutputLayout {
     }
 
     /** The rounds under {@code staging} that wrote their {@code _SUCCESS}. */
-    static int finishedRounds(Path staging) {
+    public static int finishedRounds(Path staging) {
         return rounds(staging, true).mapToInt(r -> 1).sum();
     }
 
@@ -172,17 +172,20 @@ public final class RoundsLayout implements OutputLayout {
 
     /**
      * Checks the output folder {@code outDir} (null: {@code out/<name>/}) under these rules, so a refused job leaves it
-     * as it was; takes its lock for {@code command} (after the launcher's name; {@code who} in messages), runs
+     * as it was; takes its lock for {@code command} (after the launcher's name, with the runner's flags and without the
+     * output's; {@code who} in messages), runs
      * {@code body}, and releases the lock, removing the folder if this call created it and nothing was written.
      */
     public <R> R locked(Path outDir, String name, String command, SweepJob.OutputFlags flags, PrintStream progress,
                         String who, Body<R> body) throws IOException {
         Path dir = (outDir != null ? outDir : Path.of("out", name)).toAbsolutePath().normalize();
-        String resume = SweepJob.launcher() + " " + command + " --output " + dir + " --resume";
+        String given = SweepJob.launcher() + " " + command + " --output " + ShellWord.quote(dir.toString());
+        String resume = given + " --resume";
         OutputLock.refuseIfHeld(dir);
         OutputDir.inspect(dir, this, flags.overwrite(), flags.resume());
         boolean existed = Files.exists(dir);
-        OutputLock lock = OutputLock.take(dir, SweepJob.launcher() + " " + command + " --output " + dir, progress, who);
+        OutputLock lock = OutputLock.take(dir, given + (flags.resume() ? " --resume" : flags.overwrite() ? " --overwrite" : ""),
+                progress, who);
         try {
             return body.run(dir, resume, lock);
         } finally {

@@ -163,6 +163,27 @@ public record RunnerChoice(Runner runner, Integer parallelism, String flinkMaste
         return o;
     }
 
+    /**
+     * The flags that choose this runner on a command line, each after a space (none for the DirectRunner at its default
+     * parallelism): what a resume command and an output folder's lock repeat, so resuming runs where the job ran.
+     */
+    public String flags() {
+        StringBuilder b = new StringBuilder();
+        if (runner == Runner.flink) {
+            b.append(" --runner flink");
+            if (!LOCAL.equals(flinkMaster)) {
+                b.append(" --flink-master ").append(ShellWord.quote(flinkMaster));
+            }
+            if (flinkJar != null) {
+                b.append(" --flink-jar ").append(ShellWord.quote(flinkJar.toString()));
+            }
+        }
+        if (parallelism != null) {
+            b.append(" --parallelism ").append(parallelism);
+        }
+        return b.toString();
+    }
+
     @Override
     public String toString() {
         return runner == Runner.direct ? "direct" : "flink " + flinkMaster;

@@ -82,8 +82,10 @@ public final class SweepJob {
             FlinkMasterProbe.check(runner.flinkMaster());
         }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
-        String command = "sweep " + sweepFile + " --output " + dir;
-        Invocation invocation = new Invocation(command, launcher() + " " + command + " --resume", false);
+        String command = "sweep " + ShellWord.quote(sweepFile.toString()) + runner.flags() + " --output "
+                + ShellWord.quote(dir.toString());
+        Invocation invocation = new Invocation(command + (flags.resume() ? " --resume" : flags.overwrite() ? " --overwrite" : ""),
+                launcher() + " " + command + " --resume", false);
         return run(plan, dir, runner, flags, progress, invocation, checkOutputs, t0);
     }
 

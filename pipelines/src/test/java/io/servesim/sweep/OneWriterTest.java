@@ -40,8 +40,8 @@ class OneWriterTest {
             assertEquals(2, second.code(), second.err());
             assertTrue(second.err().contains("is being written by another servesim (pid " + first.process().pid())
                     && second.err().contains("choose another --output"), second.err());
-            assertTrue(second.err().contains(" --output " + out.toAbsolutePath().normalize() + "'"),
-                    "the holder's whole command, its output folder included: " + second.err());
+            assertTrue(second.err().contains(" --parallelism 1 --output " + out.toAbsolutePath().normalize() + "'"),
+                    "the holder's whole command, its runner's flags and output folder included: " + second.err());
             TestSweeps.Run resume = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
             assertEquals(2, resume.code(), "--resume is a writer too: " + resume.err());
             assertEquals(0, first.exitCode(), first.stderr());

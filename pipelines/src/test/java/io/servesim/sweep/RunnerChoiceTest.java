@@ -26,6 +26,17 @@ class RunnerChoiceTest {
     }
 
     @Test
+    void itsFlagsAreThoseThatChoseIt() {
+        // what a resume command and a lock repeat: nothing for the default, and a path a shell would split quoted
+        assertEquals("", RunnerChoice.of(RunnerChoice.Runner.direct, null, null, null).flags());
+        assertEquals(" --parallelism 3", RunnerChoice.of(RunnerChoice.Runner.direct, 3, null, null).flags());
+        assertEquals(" --runner flink", RunnerChoice.of(RunnerChoice.Runner.flink, null, null, null).flags());
+        assertEquals(" --runner flink --parallelism 2", RunnerChoice.of(RunnerChoice.Runner.flink, 2, "[local]", null).flags());
+        assertEquals("plain/path.yaml", ShellWord.quote("plain/path.yaml"));
+        assertEquals("'my sweeps/it'\\''s.yaml'", ShellWord.quote("my sweeps/it's.yaml"));
+    }
+
+    @Test
     void flagsThatDoNotApplyAreErrorsNamingTheFlag() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> RunnerChoice.of(RunnerChoice.Runner.direct, null, "[local]", null));
