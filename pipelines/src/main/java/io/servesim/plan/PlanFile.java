@@ -68,12 +68,15 @@ public final class PlanFile {
         ConfigNode root = ConfigNode.root(tree);
         String name = SweepFile.name(root, "the plan's name");
         Base base = base(root, dir);
-        double target = root.doubleValue("target_rate_rps", Double.NaN, 1e-6, 1e9);
+        JsonNode rate = root.rawValue("target_rate_rps");
+        double target = Double.NaN;
         if (!root.has("target_rate_rps")) {
             root.problem("target_rate_rps", "required: the arrival rate to serve, requests per second");
-        } else if (root.hasProblemAt("target_rate_rps") && root.rawValue("target_rate_rps").isNumber()) {
-            root.problem("target_rate_rps", "an arrival rate is above 0 requests per second, and a billion a second is"
-                    + " beyond any serving fleet");
+        } else if (rate.isNumber() && !(rate.asDouble() >= 1e-6 && rate.asDouble() <= 1e9)) {
+            root.problem("target_rate_rps", "must be in [0.000001, 1000000000] requests per second, got " + rate
+                    + " (an arrival rate is above 0 requests per second, and a billion a second is beyond any serving fleet)");
+        } else {
+            target = root.doubleValue("target_rate_rps", Double.NaN, 1e-6, 1e9);
         }
         List<Slo> slos = slos(root);
         List<Long> seeds = seeds(root);

@@ -12,6 +12,7 @@ import io.servesim.engine.EngineConfig;
 import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.GpuSpec;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -186,8 +187,8 @@ final class SpaceBinder {
         List<GpuSpec> out = new ArrayList<>();
         JsonNode g = space.rawValue("gpus");
         if (g == null || !g.isArray() || g.isEmpty()) {
-            space.problem(space.pathOf("gpus"), "required: a list of GPUs, e.g. [H100, A100-80GB]; known: "
-                    + String.join(", ", catalog.names()));
+            space.problem(space.pathOf("gpus"), (g == null ? "required: " : g.isArray() ? "must not be empty: "
+                    : "must be a list: ") + "a list of GPUs, e.g. [H100, A100-80GB]; known: " + String.join(", ", catalog.names()));
             return out;
         }
         for (int i = 0; i < g.size(); i++) {
@@ -313,15 +314,21 @@ final class SpaceBinder {
         ConfigNode p = root.child("prices");
         Set<String> names = new TreeSet<>();
         gpus.forEach(g -> names.add(g.name()));
+        Set<String> refused = new HashSet<>();
+        boolean gpusBad = root.hasProblemUnder("space.gpus");
         if (p.present()) {
             p.raw().fields().forEachRemaining(f -> {
                 String at = p.pathOf(f.getKey());
                 p.rawValue(f.getKey());
-                Optional<GpuSpec> gpu = catalog.find(f.getKey()).filter(gpus::contains);
+                Optional<GpuSpec> named = catalog.find(f.getKey());
+                Optional<GpuSpec> gpu = named.filter(gpus::contains);
                 if (gpu.isEmpty()) {
-                    p.problem(at, "not a GPU of space.gpus (" + String.join(", ", names) + ")");
+                    if (!(gpusBad && named.isPresent())) { // a GPU of a bad space.gpus is judged once that is fixed
+                        p.problem(at, "not a GPU of space.gpus (" + String.join(", ", names) + ")");
+                    }
                 } else if (!f.getValue().isNumber() || !(f.getValue().asDouble() > 0)) {
                     p.problem(at, "must be a price per GPU-hour in US dollars > 0, got " + f.getValue());
+                    refused.add(gpu.get().name());
                 } else {
                     out.put(gpu.get().name(), new GpuSpec.Price(f.getValue().asDouble(), "plan file: prices." + f.getKey()));
                 }
@@ -330,7 +337,7 @@ final class SpaceBinder {
         p.finish();
         JsonNode listed = root.raw().path("space").path("gpus");
         for (GpuSpec g : gpus) {
-            if (!out.containsKey(g.name())) {
+            if (!out.containsKey(g.name()) && !refused.contains(g.name())) {
                 if (g.price().known()) {
                     out.put(g.name(), g.price());
                 } else {
