@@ -122,6 +122,15 @@ public final class AvroRowEncoder implements RowFields {
     }
 
     @Override
+    public void putNull(String field) {
+        try {
+            next(field, position < types.length ? types[position] : Schema.Type.NULL, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
     public void put(String field, String value) {
         try {
             next(field, Schema.Type.STRING, value == null);

@@ -20,6 +20,9 @@ public interface RowFields {
 
     void put(String field, String value);
 
+    /** Sets {@code field}, a union of null and one type, to null. */
+    void putNull(String field);
+
     /** Fields set on {@code record}, by name. */
     static RowFields of(GenericRecord record) {
         return new RowFields() {
@@ -46,6 +49,11 @@ public interface RowFields {
             @Override
             public void put(String field, String value) {
                 record.put(field, value);
+            }
+
+            @Override
+            public void putNull(String field) {
+                record.put(field, null);
             }
         };
     }

@@ -110,6 +110,43 @@ class AvroRowEncoderTest {
         }).getMessage();
     }
 
+    /** Numbers that may be null (a request's TTFT without a token) encode as GenericDatumWriter does; others refuse it. */
+    @Test
+    void aNullableNumberEncodesItsNullOrItsValue() throws IOException {
+        Schema nullable = new Schema.Parser().parse("""
+                {"type": "record", "name": "q", "fields": [
+                  {"name": "ttft_us", "type": ["null", "long"]},
+                  {"name": "itl_us", "type": ["double", "null"]},
+                  {"name": "instance", "type": ["null", "int"]}]}""");
+        ByteArrayOutputStream viaRecords = new ByteArrayOutputStream();
+        ByteArrayOutputStream viaFields = new ByteArrayOutputStream();
+        GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(nullable);
+        AvroRowEncoder encoder = new AvroRowEncoder(nullable);
+        BinaryEncoder a = EncoderFactory.get().binaryEncoder(viaRecords, null);
+        BinaryEncoder b = EncoderFactory.get().binaryEncoder(viaFields, null);
+        for (boolean absent : new boolean[] {true, false}) {
+            GenericRecord record = new GenericData.Record(nullable);
+            encoder.begin(b);
+            for (RowFields row : new RowFields[] {RowFields.of(record), encoder}) {
+                if (absent) {
+                    row.putNull("ttft_us");
+                    row.putNull("itl_us");
+                    row.putNull("instance");
+                } else {
+                    row.put("ttft_us", 1_500L);
+                    row.put("itl_us", 12.5);
+                    row.put("instance", 3);
+                }
+            }
+            writer.write(record, a);
+            encoder.end();
+        }
+        a.flush();
+        b.flush();
+        assertArrayEquals(viaRecords.toByteArray(), viaFields.toByteArray());
+        assertEquals("r.id cannot be null", refused(row -> row.putNull("id")));
+    }
+
     @Test
     void aSchemaWithOtherTypesIsRefusedWithTheField() {
         Schema nested = new Schema.Parser().parse("""

@@ -25,8 +25,8 @@ class RecordFileTest {
     Path dir;
 
     /**
-     * Three records: two completed with TTFT 1,000 and 3,000 us and one dropped with TTFT -1, so
-     * avg(ttft_us) over all three = (1000 + 3000 - 1) / 3 = 1333.0 and over completed ones = 2000.
+     * Three records: two completed with TTFT 1,000 and 3,000 us and one dropped without a token (the record's -1, a
+     * null in the file), so avg(ttft_us) over all three skips it: (1000 + 3000) / 2 = 2000, the completed ones' mean.
      */
     static final List<RequestRecord> RECORDS = List.of(
             record(0, 0, 1_000, 9_000, RequestRecord.COMPLETED, null),
@@ -54,10 +54,13 @@ class RecordFileTest {
     void parquetRoundTripsThroughDuckDb() throws Exception {
         Path file = write("requests.parquet");
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-            ResultSet rs = st.executeQuery("SELECT count(*), avg(ttft_us) FROM '" + file + "'");
+            ResultSet rs = st.executeQuery("SELECT count(*), avg(ttft_us), count(ttft_us), count(mean_itl_us) FROM '" + file
+                    + "'");
             rs.next();
             assertEquals(3, rs.getLong(1));
-            assertEquals(1333.0, rs.getDouble(2), 1e-9);
+            assertEquals(2000.0, rs.getDouble(2), 1e-9);
+            assertEquals(2, rs.getLong(3), "the dropped request has no TTFT");
+            assertEquals(2, rs.getLong(4), "nor an inter-token latency");
             rs = st.executeQuery("SELECT avg(ttft_us), min(mean_itl_us), any_value(client_id) FROM '" + file
                     + "' WHERE status = 'completed'");
             rs.next();
@@ -87,21 +90,21 @@ class RecordFileTest {
                     + "', header = true)");
             rs.next();
             assertEquals(3, rs.getLong(1));
-            assertEquals(1333.0, rs.getDouble(2), 1e-9);
+            assertEquals(2000.0, rs.getDouble(2), 1e-9);
             assertEquals("too_long, for \"cache\"", rs.getString(3));
         }
     }
 
     @Test
-    void agenticStepFieldsAreNullOrMinusOneForPlainRequests() throws Exception {
+    void agenticStepFieldsAreNullForPlainRequests() throws Exception {
         Path file = write("requests.parquet");
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             ResultSet rs = st.executeQuery("SELECT request_id, step_id, loop_iteration, fan_out_index FROM '" + file
                     + "' ORDER BY request_id");
             rs.next();
             assertNull(rs.getString(2));
-            assertEquals(-1, rs.getInt(3));
-            assertEquals(-1, rs.getInt(4));
+            assertNull(rs.getObject(3));
+            assertNull(rs.getObject(4));
             rs.next();
             rs.next();
             assertEquals("observe", rs.getString(2));

@@ -62,7 +62,7 @@ class PdSweepTest {
         assertEquals(400, TestSweeps.scalar("SELECT count(*) FROM " + requests + " WHERE decider = 'always'"
                 + " AND prefill_instance < prefill::INT AND decode_instance >= prefill::INT AND transfer_end_us > transfer_start_us"));
         assertEquals(400, TestSweeps.scalar("SELECT count(*) FROM " + requests + " WHERE decider = 'never'"
-                + " AND prefill_instance = -1 AND transfer_start_us = -1 AND instance_id >= prefill::INT"));
+                + " AND prefill_instance IS NULL AND transfer_start_us IS NULL AND instance_id >= prefill::INT"));
     }
 
     @Test
