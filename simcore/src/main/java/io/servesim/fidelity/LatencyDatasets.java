@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,7 @@ public final class LatencyDatasets {
         ModelArchitecture.Attention a = arch.attention();
         int h = arch.hiddenSize();
         int inter = arch.feedForward().denseIntermediateSize() / tp;
-        Map<String, int[]> shapes = new java.util.HashMap<>();
+        Map<String, int[]> shapes = new HashMap<>();
         shapes.put("qkv_proj", new int[] {(a.heads() / tp + 2 * Math.max(1, a.kvHeads() / tp)) * a.headDim(), h});
         shapes.put("o_proj", new int[] {h, a.heads() / tp * a.vHeadDim()});
         if (inter > 0) {
@@ -93,14 +94,22 @@ public final class LatencyDatasets {
             shapes.put("down_proj", new int[] {h, inter});
         }
         shapes.put("lm_head", new int[] {(int) Math.ceil((double) arch.vocabSize() / tp), h});
+        return kernels(dir, gpu, "llmservingsim " + modelId + " TP" + tp + " ", shapes);
+    }
+
+    /**
+     * The rows of a profile's {@code dense.csv} and {@code per_sequence.csv} (layer, tokens, time_us) whose layer
+     * {@code shapes} names, each a GEMM of that (N, K) at the row's tokens; sources {@code sourcePrefix} + the layer.
+     */
+    private static List<LatencyObservation> kernels(Path dir, GpuSpec gpu, String sourcePrefix, Map<String, int[]> shapes) {
         List<LatencyObservation> out = new ArrayList<>();
         for (String file : new String[] {"dense.csv", "per_sequence.csv"}) {
             List<String[]> rows = rows(dir.resolve(file));
             for (String[] r : rows.subList(1, rows.size())) {
                 int[] nk = shapes.get(r[0]);
                 if (nk != null) {
-                    out.add(new LatencyObservation.Kernel("llmservingsim " + modelId + " TP" + tp + " " + r[0], gpu,
-                            Integer.parseInt(r[1]), nk[0], nk[1], Double.parseDouble(r[2])));
+                    out.add(new LatencyObservation.Kernel(sourcePrefix + r[0], gpu, Integer.parseInt(r[1]), nk[0], nk[1],
+                            Double.parseDouble(r[2])));
                 }
             }
         }
@@ -242,18 +251,7 @@ public final class LatencyDatasets {
         GpuSpec gpu = GpuCatalog.builtIn().lookup(gpuName, "llmservingsim");
         Map<String, int[]> shapes = Map.of("qkv_proj", new int[] {6144, 4096}, "o_proj", new int[] {4096, 4096},
                 "gate_up_proj", new int[] {28672, 4096}, "down_proj", new int[] {4096, 14336}, "lm_head", new int[] {128256, 4096});
-        List<LatencyObservation> out = new ArrayList<>();
-        for (String file : new String[] {"dense.csv", "per_sequence.csv"}) {
-            List<String[]> rows = rows(dir.resolve(file));
-            for (String[] r : rows.subList(1, rows.size())) {
-                int[] nk = shapes.get(r[0]);
-                if (nk != null) {
-                    out.add(new LatencyObservation.Kernel("llmservingsim llama-3.1-8b " + r[0], gpu, Integer.parseInt(r[1]),
-                            nk[0], nk[1], Double.parseDouble(r[2])));
-                }
-            }
-        }
-        return out;
+        return kernels(dir, gpu, "llmservingsim llama-3.1-8b ", shapes);
     }
 
     /**
