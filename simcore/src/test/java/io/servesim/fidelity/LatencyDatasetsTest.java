@@ -48,4 +48,24 @@ class LatencyDatasetsTest {
         assertEquals(5 * 171, proRows);
         assertEquals(99, geforceRows);
     }
+
+    @Test
+    void aQwen3ProfilesGemmsAreReadAtTheirShapeOnOneRank() {
+        List<LatencyObservation> rows = LatencyDatasets.gemms(RepoFiles.data("profiling/llmservingsim_rtxpro6000_qwen3_32b/tp2"),
+                "RTXPRO6000", "qwen/qwen3-32b", 2);
+        // Qwen3-32B (hidden 5,120, 64 query heads and 8 KV heads of 128, MLP 25,600, vocabulary 151,936) at TP 2, per rank:
+        // QKV (32 + 2 x 4) x 128 = 5,120 x 5,120; O 5,120 x 32 x 128 = 4,096; gate/up 2 x 12,800 x 5,120; down 5,120 x
+        // 12,800; LM head 75,968 x 5,120. 152 token counts for each of the four GEMMs, 40 sequence counts for the head.
+        assertEquals(4 * 152 + 40, rows.size());
+        assertTrue(rows.stream().map(LatencyObservation.Kernel.class::cast).anyMatch(k -> k.source().endsWith("TP2 qkv_proj")
+                && k.n() == 5120 && k.k() == 5120));
+        assertTrue(rows.stream().map(LatencyObservation.Kernel.class::cast).anyMatch(k -> k.source().endsWith("TP2 o_proj")
+                && k.n() == 5120 && k.k() == 4096));
+        assertTrue(rows.stream().map(LatencyObservation.Kernel.class::cast).anyMatch(k -> k.source().endsWith("TP2 gate_up_proj")
+                && k.n() == 25_600 && k.k() == 5120));
+        assertTrue(rows.stream().map(LatencyObservation.Kernel.class::cast).anyMatch(k -> k.source().endsWith("TP2 down_proj")
+                && k.n() == 5120 && k.k() == 12_800));
+        assertTrue(rows.stream().map(LatencyObservation.Kernel.class::cast).anyMatch(k -> k.source().endsWith("TP2 lm_head")
+                && k.n() == 75_968 && k.k() == 5120));
+    }
 }
