@@ -55,7 +55,7 @@ public final class ConfigOptions {
      * written {@code {name, params}} ({@code deployment.pd.decode_routing}) is replaced whole too.
      */
     private List<String> overrides(JsonNode tree) {
-        Set<PolicyKind<?>> withParams = kindsWithParamFlags();
+        Set<PolicyKind<?>> withParams = kindsWithParams(tree);
         List<String> o = new ArrayList<>();
         settings.forEach((setting, value) -> {
             if (WorkloadFlags.SETTINGS.contains(setting)) {
@@ -76,13 +76,26 @@ public final class ConfigOptions {
         return o;
     }
 
-    /** The policy kinds one of whose parameters a flag sets. */
-    Set<PolicyKind<?>> kindsWithParamFlags() {
+    /**
+     * The policy kinds one of whose parameters a flag or a {@code --set} sets ({@code --set
+     * policies.admission.params.max_rps=3.5}, where {@code tree} writes the kind's policy): a name flag then sets only
+     * the name.
+     */
+    Set<PolicyKind<?>> kindsWithParams(JsonNode tree) {
         Set<PolicyKind<?>> kinds = new LinkedHashSet<>();
         for (Setting<?> s : settings.keySet()) {
             PolicyKind<?> kind = PolicyKind.of(s);
             if (kind != null && s != kind.nameSetting()) {
                 kinds.add(kind);
+            }
+        }
+        for (PolicyKind<?> kind : PolicyKind.ALL) {
+            String at = kind.configPathIn(tree);
+            for (String set : sets) {
+                String key = set.substring(0, Math.max(0, set.indexOf('='))).trim();
+                if (key.startsWith(at + ".params.") || key.equals(at + ".params")) {
+                    kinds.add(kind);
+                }
             }
         }
         return kinds;
@@ -136,7 +149,7 @@ public final class ConfigOptions {
         WorkloadFlags workloadFlags = new WorkloadFlags(settings);
         ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : StrictJson.readMapping(file);
         Map<String, JsonNode> fromBundle = policyConfig == null ? Map.of() : PolicyBundleFile.apply(policyConfig, tree);
-        kindsWithParamFlags().forEach(kind -> policyAsMapping(tree, kind));
+        kindsWithParams(tree).forEach(kind -> policyAsMapping(tree, kind));
         // a --set that gives the workload its own shape (a scenario, a trace, clients, stages) replaces the default
         // rather than editing it: the default's chat keys (its Poisson arrival) are not the other scenario's
         boolean defaulted = sets.stream().noneMatch(ConfigOptions::shapesWorkload) && SimConfigLoader.addDefaultWorkload(tree);

@@ -178,6 +178,24 @@ class MainTest {
                 badBundle.err());
     }
 
+    /** A name flag beside a --set of one of the policy's params sets the name only, as a param flag makes it do. */
+    @Test
+    void aPolicyNameFlagKeepsTheParamsASetGives() throws Exception {
+        // token-bucket of 5 at 1/s rejects some of 100 requests at 8/s; refilled at 1,000/s it rejects none
+        ConfigOptions slow = opts("workload.num_requests=100", "policies.admission.params.capacity=5",
+                "policies.admission.params.refill_per_s=1");
+        slow.settings.put(PolicyKind.ADMISSION.nameSetting(), "token-bucket");
+        Out a = run(EXAMPLE, null, slow);
+        assertEquals(0, a.code(), a.err());
+        assertTrue(new ObjectMapper().readTree(a.out()).get("rejected").asInt() > 0, a.out());
+        ConfigOptions fast = opts("workload.num_requests=100", "policies.admission.params.capacity=5",
+                "policies.admission.params.refill_per_s=1000");
+        fast.settings.put(PolicyKind.ADMISSION.nameSetting(), "token-bucket");
+        Out b = run(EXAMPLE, null, fast);
+        assertEquals(0, b.code(), b.err());
+        assertEquals(0, new ObjectMapper().readTree(b.out()).get("rejected").asInt(), b.out());
+    }
+
     @Test
     void benchThreadsAndPassesAreCheckedAndOnlyForSweeps() {
         String text = capture(System::setErr, System.err, () -> {
