@@ -27,7 +27,7 @@ import java.util.Map;
  *   - tpot_p90_ms: 50
  * space:                                # the candidates: GPUs x TP x engine settings x fleets
  *   gpus: [H100, A100-80GB]             # bundled GPUs or rows of the base's deployment.gpus file
- *   tp: [1, 2]                          # default [1]
+ *   tp: [1, 2]                          # default: the base's deployment.tp, else [1]
  *   replicas: {min: 1, max: 8}          # aggregated fleets (or a list); and/or
  *   pd: {prefill: {min: 1, max: 2}, decode: {min: 1, max: 4}}   # P/D fleets: every (prefill, decode) pair
  *   engine: {default: {}, big-batch: {max_num_batched_tokens: 8192}}   # label: engine keys; default one, the base's

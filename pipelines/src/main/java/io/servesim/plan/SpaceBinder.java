@@ -42,7 +42,9 @@ final class SpaceBinder {
         }
         space.declare("gpus", "tp", "replicas", "pd", "dp", "engine");
         List<GpuSpec> gpus = gpus(space, catalog);
-        List<Integer> tps = space.has("tp") ? integers(space, "tp", 1, 64) : List.of(1);
+        JsonNode baseTp = base.path("deployment").path("tp");
+        List<Integer> tps = space.has("tp") ? integers(space, "tp", 1, 64)
+                : List.of(baseTp.isInt() && baseTp.asInt() >= 1 ? baseTp.asInt() : 1); // the base's TP, else vLLM's 1
         List<Integer> replicas = space.has("replicas") ? range(space, "replicas", 1, 4096) : List.of();
         ConfigNode pd = space.child("pd");
         List<Integer> prefill = pd.present() ? range(pd, "prefill", 1, 4096) : List.of();
@@ -85,7 +87,9 @@ final class SpaceBinder {
                     for (Fleet fleet : fleets) {
                         Map<String, JsonNode> set = new LinkedHashMap<>();
                         set.put("deployment.hardware", TextNode.valueOf(gpu.name()));
-                        set.put("deployment.tp", IntNode.valueOf(tp));
+                        if (space.has("tp")) { // else the base's own (or the default) TP, whose problems are the base's
+                            set.put("deployment.tp", IntNode.valueOf(tp));
+                        }
                         fleet(set, fleet, given);
                         engine.getValue().forEach((k, v) -> set.put("engine." + k, v));
                         String id = gpu.name() + "-tp" + tp + "-" + fleet.label() + "-" + engine.getKey();
