@@ -21,7 +21,7 @@ public final class SessionRows {
         row.put("reason", s.reason());
         row.put("arrival_us", s.arrivalUs());
         row.put("end_us", s.endUs());
-        row.put("e2e_us", s.e2eUs());
+        row.put("e2e_us", s.e2eUs() == -1 ? null : s.e2eUs()); // null unless completed
         row.put("steps", s.steps());
         row.put("llm_calls", s.llmCalls());
         row.put("tool_calls", s.toolCalls());
