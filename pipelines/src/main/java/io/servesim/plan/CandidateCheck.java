@@ -83,7 +83,7 @@ final class CandidateCheck {
     /**
      * What no candidate can run for: the problems all of them share, at the {@code space} key that set the value
      * ({@link #source}) or under {@code base} (a key of the base config; a capacity search's paths are its config's), else
-     * the first candidate's, saying so.
+     * each distinct problem (at most {@link #MAX_REASONS}) with the candidates that have it.
      */
     private static List<ConfigException.Problem> common(PlanSpec plan, Map<Integer, List<ConfigException.Problem>> problems) {
         Set<ConfigException.Problem> common = null;
@@ -100,10 +100,22 @@ final class CandidateCheck {
             return common.stream().map(p -> new ConfigException.Problem(source(plan, first, p.path(), base + p.path()),
                     p.message())).toList();
         }
-        return problems.values().iterator().next().stream().map(p -> new ConfigException.Problem(
-                source(plan, first, p.path(), p.path()), p.message() + " (in the first candidate, " + first.id()
-                        + "; no candidate can run)")).toList();
+        Map<ConfigException.Problem, List<String>> distinct = new LinkedHashMap<>();
+        problems.forEach((i, list) -> {
+            Candidate c = plan.candidates().get(i);
+            for (ConfigException.Problem p : list) {
+                distinct.computeIfAbsent(new ConfigException.Problem(source(plan, c, p.path(), p.path()), p.message()),
+                        k -> new ArrayList<>()).add(c.id());
+            }
+        });
+        return distinct.entrySet().stream().limit(MAX_REASONS).map(e -> new ConfigException.Problem(e.getKey().path(),
+                e.getKey().message() + " (" + (e.getValue().size() == 1 ? "candidate " + e.getValue().get(0)
+                        : e.getValue().size() + " candidates, " + e.getValue().get(0) + " the first") + "; no candidate can run)"))
+                .toList();
     }
+
+    /** The most reasons a plan no candidate of which can run is refused with, the first found of each. */
+    private static final int MAX_REASONS = 10;
 
     /** The space keys whose values a candidate's config paths take. */
     private static final Map<String, String> SPACE_KEYS = Map.of("deployment.hardware", "space.gpus", "deployment.tp",
