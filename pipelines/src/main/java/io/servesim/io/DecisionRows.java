@@ -18,7 +18,8 @@ import org.apache.avro.generic.GenericRecord;
  * Converts a kernel {@link DecisionRecord} into a row of {@code schemas/decision.avsc} (Parquet,
  * the sweep's {@code decisions/}) or into a JSON object with the same keys ({@code --trace-out
  * FILE.jsonl}). The target schema may carry extra leading columns (a sweep's keys); only the decision
- * fields are filled here, by name. Snapshot columns are empty unless the trace is detailed; the JSON
+ * fields are filled here, by name. The kernel's -1 for an id or count that does not apply to a decision's kind is
+ * written as null. Snapshot columns are empty unless the trace is detailed; the JSON
  * object has a scale decision's replica counts and signals, and a routing decision's snapshot arrays.
  */
 public final class DecisionRows {
@@ -28,12 +29,12 @@ public final class DecisionRows {
     /** Sets every field of {@code schemas/decision.avsc} on {@code row}. */
     public static void fill(GenericRecord row, DecisionRecord d) {
         row.put("time_us", d.timeUs());
-        row.put("request_id", d.requestId());
+        row.put("request_id", absentIfNegative(d.requestId()));
         row.put("kind", kind(d));
         row.put("policy", d.policy());
         row.put("outcome", d.outcome());
         row.put("reason", d.reason());
-        row.put("instance", d.instance());
+        row.put("instance", absentIfNegative(d.instance()));
         row.put("value", finite(d.value()));
         row.put("score_regret", finite(d.scoreRegret()));
         Schema candidate = row.getSchema().getField("candidates").schema().getElementType();
@@ -55,20 +56,20 @@ public final class DecisionRows {
         }
         row.put("scores", scores);
         row.put("signals", s == null ? Map.of() : new LinkedHashMap<>(s.signals()));
-        row.put("from_replicas", d.fromReplicas());
-        row.put("to_replicas", d.toReplicas());
+        row.put("from_replicas", absentIfNegative(d.fromReplicas()));
+        row.put("to_replicas", absentIfNegative(d.toReplicas()));
     }
 
     /** The decision as a JSON object of the schema's fields (NaN values become null when rendered). */
     public static Map<String, Object> toMap(DecisionRecord d) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("time_us", d.timeUs());
-        m.put("request_id", d.requestId());
+        m.put("request_id", absentIfNegative(d.requestId()));
         m.put("kind", kind(d));
         m.put("policy", d.policy());
         m.put("outcome", d.outcome());
         m.put("reason", d.reason());
-        m.put("instance", d.instance());
+        m.put("instance", absentIfNegative(d.instance()));
         m.put("value", finite(d.value()));
         m.put("score_regret", finite(d.scoreRegret()));
         m.put("candidates", d.candidates().stream().map(DecisionRows::candidate).toList());
@@ -97,6 +98,15 @@ public final class DecisionRows {
         m.put("score", c.score());
         m.put("breakdown", new TreeMap<>(c.breakdown()));
         return m;
+    }
+
+    /** The kernel's -1 for "does not apply" (no request, no instance, no replica count) as a null column. */
+    private static Long absentIfNegative(long x) {
+        return x < 0 ? null : x;
+    }
+
+    private static Integer absentIfNegative(int x) {
+        return x < 0 ? null : x;
     }
 
     private static Double finite(double x) {

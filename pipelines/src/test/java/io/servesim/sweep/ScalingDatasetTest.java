@@ -93,12 +93,20 @@ class ScalingDatasetTest {
                 + " WHERE kind = 'scale' GROUP BY cell_id";
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM (" + steps + ") d JOIN " + cells + " c USING (cell_id)"
                 + " WHERE d.ups = c.scale_ups AND d.downs = c.scale_downs AND c.scale_ups > 0"));
-        assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + decisions + " WHERE kind = 'scale' AND (request_id <> -1"
-                + " OR policy <> 'threshold' OR reason = '' OR element_at(signals, 'current_replicas')[1] <> from_replicas)"));
+        assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + decisions + " WHERE kind = 'scale' AND (request_id IS NOT NULL"
+                + " OR instance IS NOT NULL OR policy <> 'threshold' OR reason = ''"
+                + " OR element_at(signals, 'current_replicas')[1] <> from_replicas)"));
+        // Ids and counts that do not apply to a kind are null, not -1: no negative value anywhere, and the routing rows
+        // (one per request) carry a request and an instance but no replica counts.
+        assertEquals(0, TestSweeps.scalar("SELECT count(*) FROM " + decisions + " WHERE request_id < 0 OR instance < 0"
+                + " OR from_replicas < 0 OR to_replicas < 0"));
+        assertTrue(TestSweeps.scalar("SELECT count(*) FROM " + decisions + " WHERE kind = 'routing' AND request_id IS NOT NULL"
+                + " AND instance IS NOT NULL AND from_replicas IS NULL AND to_replicas IS NULL") > 0);
         Path jsonl = tmp.resolve("trace.jsonl");
         assertEquals(0, Main.execute("run", "-c", AUTOSCALED.toString(), "--trace-level", "decisions", "--trace-out",
                 jsonl.toString()));
         assertTrue(Files.readAllLines(jsonl).stream().anyMatch(l -> l.contains("\"kind\":\"scale\"")
-                && l.contains("\"from_replicas\":1") && l.contains("\"to_replicas\":2")), "a scale-up from 1 to 2 replicas");
+                && l.contains("\"from_replicas\":1") && l.contains("\"to_replicas\":2")
+                && l.contains("\"request_id\":null")), "a scale-up from 1 to 2 replicas, about no request");
     }
 }
