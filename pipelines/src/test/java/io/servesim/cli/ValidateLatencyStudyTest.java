@@ -110,7 +110,7 @@ class ValidateLatencyStudyTest {
         // the expert-parallel reference case (ExpertParallelReplayTest holds the same numbers with margins)
         String ep = squeezed(none.out());
         assertTrue(ep.contains("latency model TTFT mean TPOT mean E2E mean TTFT p99 TPOT p99 E2E p99"), ep);
-        assertTrue(ep.contains("roofline -17.2% -2.9% -3.3% -11.9% -4.6% -2.7%"), ep);
+        assertTrue(ep.contains("roofline -2.3% -0.1% -0.1% -0.3% -0.8% -0.0%"), ep);
         assertTrue(ep.contains("profiled -7.5% -1.1% -1.4% +1.7% +0.3% -1.4%"), ep);
         CliRun.Result bad = CliRun.exec("validate-latency", "--data", DATA.toString(), "--study", "some");
         assertEquals(2, bad.code(), bad.err());

@@ -48,8 +48,9 @@ import java.util.TreeMap;
  *       6000 Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1 and 2, RTX 4090 Llama-3.1-8B, whose GEMM rows are not
  *       read: they run at about the card's whole datasheet BF16 peak, unlike every other GPU's): one layer's attention
  *       kernel over {@code n_decode} sequences of {@code kv_decode} tokens of context, the measurements of the paged
- *       attention kernel's KV reads (prefill rows are left out: FlashAttention's matmuls are the GEMMs' tensor
- *       efficiency).</li>
+ *       attention kernel's KV reads; and their mixed rows, a prefill chunk without cached context beside 8 or more
+ *       decodes ({@link #MIN_MIXED_DECODES}), the measurements of FlashAttention-2's query tiles (prefill rows alone are
+ *       left out: FlashAttention's matmuls are the GEMMs' tensor efficiency).</li>
  * </ul>
  * Bloom-176B rows of the Splitwise file are not used: its GELU MLP is not the SwiGLU the architecture
  * model counts.
@@ -59,6 +60,8 @@ public final class LatencyDatasets {
     static final int[] BLACKBOX_DECODES = {0, 16, 64, 128};
     static final int BLACKBOX_DECODE_CONTEXT = 512;
     static final long MAX_SPLITWISE_TOKENS = 16384;
+    /** Fewest decodes of a mixed attention row read: below, the chunk's own attention outweighs the decodes' tiles. */
+    static final int MIN_MIXED_DECODES = 8;
     private static final String QWEN3_MOE_PROFILE = "llmservingsim_rtxpro6000_qwen3_30b_a3b_instruct_2507";
     /** The LLMServingSim attention profiles read: folder under {@code profiling/}, GPU, model id, TP. */
     static final List<String[]> ATTENTION_PROFILES = List.of(
@@ -257,26 +260,33 @@ public final class LatencyDatasets {
     /**
      * The decode rows ({@code prefill_chunk} 0, {@code n_decode} above 0) of an LLMServingSim {@code attention.csv} of
      * {@code modelId} at {@code tp} on {@code gpuName}: one layer's attention over {@code n_decode} sequences of
-     * {@code kv_decode} tokens each.
+     * {@code kv_decode} tokens each; and its mixed rows (a {@code prefill_chunk} without cached context,
+     * {@code kv_prefill} 0, beside at least {@link #MIN_MIXED_DECODES} such decodes), a data set of their own.
      */
     static List<LatencyObservation> attention(Path csv, String gpuName, String modelId, int tp) {
         GpuSpec gpu = GpuCatalog.builtIn().lookup(gpuName, "llmservingsim");
         ModelArchitecture arch = ModelCatalog.builtIn().lookup(modelId, "llmservingsim");
         List<String[]> rows = rows(csv);
         String[] h = rows.get(0);
-        int cChunk = col(h, "prefill_chunk"), cDecodes = col(h, "n_decode"), cKv = col(h, "kv_decode"), cUs = col(h, "time_us");
+        int cChunk = col(h, "prefill_chunk"), cChunkKv = col(h, "kv_prefill"), cDecodes = col(h, "n_decode");
+        int cKv = col(h, "kv_decode"), cUs = col(h, "time_us");
         String source = "llmservingsim attention " + modelId + " TP" + tp;
         List<LatencyObservation> out = new ArrayList<>();
         for (String[] r : rows.subList(1, rows.size())) {
             int decodes = Integer.parseInt(r[cDecodes]);
-            if (Integer.parseInt(r[cChunk]) != 0 || decodes == 0) {
+            int chunk = Integer.parseInt(r[cChunk]);
+            if (decodes == 0 || chunk > 0 && (decodes < MIN_MIXED_DECODES || Integer.parseInt(r[cChunkKv]) != 0)) {
                 continue;
             }
             StepShape s = new StepShape();
+            if (chunk > 0) {
+                s.addPrefill(chunk, 0);
+            }
             for (int i = 0; i < decodes; i++) {
                 s.addDecode(Integer.parseInt(r[cKv]));
             }
-            out.add(new LatencyObservation.Attention(source, arch, gpu, tp, s, Double.parseDouble(r[cUs])));
+            out.add(new LatencyObservation.Attention(chunk > 0 ? source + " mixed" : source, arch, gpu, tp, s,
+                    Double.parseDouble(r[cUs])));
         }
         return out;
     }

@@ -32,6 +32,14 @@ public sealed interface LatencyObservation {
      */
     boolean includesCpu();
 
+    /**
+     * Whether the measurement is GPU-only and holds decodes beside a prefill chunk: priced by FlashAttention-2's tiles on
+     * the GPUs that run it, the fit's stage of those constants ({@link RooflineFit}), not its first.
+     */
+    default boolean mixedGpuOnly() {
+        return false;
+    }
+
     /** |ln(predicted / measured)|: the symmetric relative error the fit minimises. */
     default double absLogError(RooflineConstants constants) {
         return Math.abs(Math.log(predictUs(constants) / measuredUs()));
@@ -54,8 +62,13 @@ public sealed interface LatencyObservation {
         public double predictUs(RooflineConstants constants) {
             RooflineConstants c = includesCpu ? constants : new RooflineConstants(constants.tensorEfficiency(),
                     constants.memoryEfficiency(), constants.attentionEfficiency(), constants.kernelLaunchUs(), 0, 0,
-                    constants.provenance());
+                    constants.flashAttention2(), constants.provenance());
             return new RooflineModel(model, gpu, tp, c).serialStepTimeUs(step);
+        }
+
+        @Override
+        public boolean mixedGpuOnly() {
+            return !includesCpu && step.prefillSeqs() > 0 && step.decodeSeqs() > 0;
         }
     }
 
@@ -86,6 +99,11 @@ public sealed interface LatencyObservation {
         @Override
         public double predictUs(RooflineConstants constants) {
             return new RooflineModel(model, gpu, tp, constants).attentionLayerUs(step);
+        }
+
+        @Override
+        public boolean mixedGpuOnly() {
+            return step.prefillSeqs() > 0 && step.decodeSeqs() > 0;
         }
     }
 }

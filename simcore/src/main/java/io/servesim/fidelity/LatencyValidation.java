@@ -41,15 +41,20 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
             entries of bundled models, on a grid of prefill and decode tokens), Splitwise Llama-2-70B prompt and
             token times (A100, H100; TP 2/4/8), Vidur H100 GEMM kernel times (Llama-2-7B, TP 1/2/4/8),
             LLMServingSim RTX PRO 6000 GEMM kernel times (Llama-3.1-8B; Qwen3-32B and Qwen3-30B-A3B at TP 1/2)
-            and profiled steps (Llama-3.1-8B), per-layer decode attention times (RTX PRO 6000: Llama-3.1-8B,
-            Qwen3-32B and Qwen3-30B-A3B at TP 1/2; RTX 4090: Llama-3.1-8B).
-            Fit: stage 1 tensor/memory/attention efficiency and per-kernel cost on the kernel times, stage 2 per-step and
-            per-sequence CPU cost on the step times; each minimises the mean over GPUs of the mean over data
-            sets of mean |ln(predicted / measured)| by Nelder-Mead from a fixed start.
+            and profiled steps (Llama-3.1-8B), per-layer attention times of decodes alone and beside a prefill chunk
+            (RTX PRO 6000: Llama-3.1-8B, Qwen3-32B and Qwen3-30B-A3B at TP 1/2; RTX 4090: Llama-3.1-8B).
+            Fit: stage 1 tensor/memory/attention efficiency and per-kernel cost on the kernel times, stage 2
+            FlashAttention-2's tile cycles on the mixed attention times, stage 3 per-step and per-sequence CPU cost
+            on the step times; each minimises the mean over GPUs of the mean over data sets of
+            mean |ln(predicted / measured)| by Nelder-Mead from a fixed start.
               tensor_efficiency   share of the datasheet dense tensor peak a full wave of GEMM tiles reaches
               memory_efficiency   share of the datasheet memory bandwidth weight / activation traffic reaches
               attention_efficiency  share of the datasheet memory bandwidth the paged attention kernel's KV reads reach
               kernel_launch_us    fixed cost of every GPU kernel (launch, ramp-up, tail)
+              fa2_cycles_per_kv_token   SM cycles per KV token of a decode's FlashAttention-2 query tile beside a
+                                  prefill, per query head, beyond its MMAs (softmax, paged loads)
+              fa2_cycles_per_tile       SM cycles per (decode, query head) tile: start, query load, output store
+              fa2_cycles_per_idle_tile  SM cycles per tile that exits at once (a decode's rows past its one query)
               step_overhead_us    CPU time per engine step (behind the GPU with async scheduling, added to it without)
               per_sequence_us     CPU time per sequence in the batch (input preparation, sampling)
               fitted_on           the GPUs whose GEMM kernels or engine steps the fit used: on any other GPU the roofline
@@ -70,9 +75,11 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
      * @param kernelMedian median |relative error| of its GEMM kernel times (NaN without kernels)
      * @param attention   per-layer decode attention observations of the GPU (0 when it has none)
      * @param attentionMedian median |relative error| of its attention times (NaN without them)
+     * @param mixed       per-layer attention observations of decodes beside a prefill chunk (0 when it has none)
+     * @param mixedMedian median |relative error| of those (NaN without them)
      */
     public record HeldOut(String gpu, RooflineFit.Result fit, int steps, double stepMedian, double stepP90, int kernels,
-                          double kernelMedian, int attention, double attentionMedian) {
+                          double kernelMedian, int attention, double attentionMedian, int mixed, double mixedMedian) {
     }
 
     /**
@@ -135,14 +142,15 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
         List<Double> steps = new ArrayList<>();
         List<Double> kernels = new ArrayList<>();
         List<Double> attention = new ArrayList<>();
+        List<Double> mixed = new ArrayList<>();
         for (LatencyObservation o : observations) {
             if (o.gpu().name().equals(gpu)) {
-                (o instanceof LatencyObservation.Step ? steps : o instanceof LatencyObservation.Attention ? attention : kernels)
-                        .add(o.absRelativeError(c));
+                (o instanceof LatencyObservation.Step ? steps : !(o instanceof LatencyObservation.Attention) ? kernels
+                        : o.mixedGpuOnly() ? mixed : attention).add(o.absRelativeError(c));
             }
         }
         return new HeldOut(gpu, fit, steps.size(), quantile(steps, 0.5), quantile(steps, 0.9), kernels.size(),
-                quantile(kernels, 0.5), attention.size(), quantile(attention, 0.5));
+                quantile(kernels, 0.5), attention.size(), quantile(attention, 0.5), mixed.size(), quantile(mixed, 0.5));
     }
 
     /** The {@code q} quantile (linear interpolation between order statistics); NaN when empty. */
@@ -167,12 +175,13 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
     public String render() {
         StringBuilder b = new StringBuilder();
         b.append("leave-one-GPU-out: fit the cross-GPU constants on the other GPUs, predict the held-out one\n");
-        b.append(String.format(Locale.ROOT, "%-12s %-34s %6s %10s %10s %8s %11s %10s %9s%n", "held out", "data of", "steps",
-                "median|e|", "p90|e|", "kernels", "kernel med", "attention", "attn med"));
+        b.append(String.format(Locale.ROOT, "%-12s %-34s %6s %10s %10s %8s %11s %10s %9s %6s %10s%n", "held out", "data of",
+                "steps", "median|e|", "p90|e|", "kernels", "kernel med", "attention", "attn med", "mixed", "mixed med"));
         for (HeldOut h : heldOut) {
-            b.append(String.format(Locale.ROOT, "%-12s %-34s %6d %10s %10s %8d %11s %10d %9s%n", h.gpu(),
+            b.append(String.format(Locale.ROOT, "%-12s %-34s %6d %10s %10s %8d %11s %10d %9s %6d %10s%n", h.gpu(),
                     String.join("+", h.fit().gpus()), h.steps(), percent(h.stepMedian()), percent(h.stepP90()), h.kernels(),
-                    percent(h.kernelMedian()), h.attention(), percent(h.attentionMedian())));
+                    percent(h.kernelMedian()), h.attention(), percent(h.attentionMedian()), h.mixed(),
+                    percent(h.mixedMedian())));
         }
         for (HeldOut h : heldOut) {
             b.append("  without ").append(h.gpu()).append(": ").append(h.fit().constants().describe()).append('\n');
@@ -188,7 +197,8 @@ public record LatencyValidation(RooflineFit.Result all, List<HeldOut> heldOut, R
                     realRun.meanErrorPercent("TTFT"), realRun.meanErrorPercent("TPOT"), realRun.meanErrorPercent("E2E")));
         }
         b.append("all GPUs (bundled): ").append(all.constants().describe())
-                .append(String.format(Locale.ROOT, " (GPU-only loss %.4f, engine-step loss %.4f)%n", all.physicsLoss(), all.overheadLoss()));
+                .append(String.format(Locale.ROOT, " (GPU-only loss %.4f, mixed-step loss %.4f, engine-step loss %.4f)%n",
+                        all.physicsLoss(), all.tilesLoss(), all.overheadLoss()));
         return b.toString();
     }
 }

@@ -19,6 +19,10 @@ import java.util.List;
  * @param memoryBandwidthTBps peak memory bandwidth, TB/s (1e12 B/s)
  * @param memoryGiB           device memory, GiB
  * @param smCount             streaming multiprocessors
+ * @param computeCapability   CUDA compute capability, {@code major.minor} (NVIDIA's CUDA GPUs list): vLLM picks its
+ *                            attention kernel by it ({@link AttentionBackend})
+ * @param boostClockMhz       boost clock, MHz, the clock of the datasheet's peaks; 0 when the row gives none (required
+ *                            where vLLM runs FlashAttention-2, whose per-SM cycles the roofline prices, {@link RooflineModel})
  * @param interconnect        the intra-node link, GPUs per node and inter-node network
  * @param hostLinkGbPerS      host link (PCIe x16) bandwidth per direction, GB/s (1e9 B/s): the default
  *                            of the GPU-CPU KV transfer link
@@ -26,22 +30,50 @@ import java.util.List;
  * @param price               what one GPU costs per hour and where that figure comes from ({@link Price#NONE}: no price)
  */
 public record GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops,
-                      double memoryBandwidthTBps, double memoryGiB, int smCount, Interconnect interconnect,
-                      double hostLinkGbPerS, String source, Price price) {
+                      double memoryBandwidthTBps, double memoryGiB, int smCount, ComputeCapability computeCapability,
+                      double boostClockMhz, Interconnect interconnect, double hostLinkGbPerS, String source, Price price) {
 
     public GpuSpec {
         aliases = List.copyOf(aliases);
         if (!(bf16Tflops > 0 && fp8Tflops >= 0 && memoryBandwidthTBps > 0 && memoryGiB > 0 && smCount > 0
-                && interconnect != null && hostLinkGbPerS > 0) || price == null) {
+                && computeCapability != null && boostClockMhz >= 0 && interconnect != null && hostLinkGbPerS > 0)
+                || price == null) {
             throw new IllegalArgumentException("GPU " + name + ": non-positive spec");
+        }
+        if (AttentionBackend.of(computeCapability) == AttentionBackend.FLASH_ATTENTION_2 && !(boostClockMhz > 0)) {
+            throw new IllegalArgumentException("GPU " + name + ": compute capability " + computeCapability
+                    + " runs FlashAttention-2 and needs its boost clock");
         }
     }
 
     /** A GPU without a price. */
     public GpuSpec(String name, List<String> aliases, double bf16Tflops, double fp8Tflops, double memoryBandwidthTBps,
-                   double memoryGiB, int smCount, Interconnect interconnect, double hostLinkGbPerS, String source) {
-        this(name, aliases, bf16Tflops, fp8Tflops, memoryBandwidthTBps, memoryGiB, smCount, interconnect, hostLinkGbPerS,
-                source, Price.NONE);
+                   double memoryGiB, int smCount, ComputeCapability computeCapability, double boostClockMhz,
+                   Interconnect interconnect, double hostLinkGbPerS, String source) {
+        this(name, aliases, bf16Tflops, fp8Tflops, memoryBandwidthTBps, memoryGiB, smCount, computeCapability,
+                boostClockMhz, interconnect, hostLinkGbPerS, source, Price.NONE);
+    }
+
+    /**
+     * A CUDA compute capability, {@code major.minor} (8.0 A100, 8.9 Ada, 9.0 Hopper, 10.0 Blackwell data-center, 12.0
+     * Blackwell RTX).
+     */
+    public record ComputeCapability(int major, int minor) {
+        public ComputeCapability {
+            if (major < 1 || minor < 0 || minor > 9) {
+                throw new IllegalArgumentException("compute capability " + major + "." + minor);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return major + "." + minor;
+        }
+    }
+
+    /** SM cycles the whole GPU runs per microsecond at its boost clock (SMs x MHz); 0 without a clock. */
+    public double smCyclesPerUs() {
+        return smCount * boostClockMhz;
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.Locale;
 final class GpuTable {
     /** The keys of a row, in the order {@code gpus.yaml} documents them. */
     static final List<String> KEYS = List.of("name", "aliases", "bf16_tflops", "fp8_tflops", "memory_bandwidth_tbps",
-            "memory_gib", "sm_count", "link", "gpus_per_node", "network", "host_link_gbps", "source", "usd_per_gpu_hour",
+            "memory_gib", "sm_count", "compute_capability", "boost_clock_mhz", "link", "gpus_per_node", "network", "host_link_gbps", "source", "usd_per_gpu_hour",
             "price_source");
     /** The keys of {@code link} for each type. */
     static final List<String> NVLINK_KEYS = List.of("type", "generation", "bandwidth_gbps", "latency_us");
@@ -90,16 +90,52 @@ final class GpuTable {
         if (!row.has("sm_count")) {
             row.problem(row.pathOf("sm_count"), "required: streaming multiprocessors (an integer from the GPU's whitepaper or datasheet)");
         }
+        GpuSpec.ComputeCapability cc = computeCapability(row);
+        double clock = boostClock(row, cc);
         Interconnect interconnect = interconnect(row);
         double hostLink = positive(row, "host_link_gbps", 100_000, "host link bandwidth per direction, GB/s (PCIe Gen5 x16 = 64)");
         String source = text(row, "source", "where the numbers come from (datasheet, whitepaper)");
         GpuSpec.Price price = price(row);
         row.finish();
-        if (name == null || source == null || bf16 <= 0 || bandwidth <= 0 || memory <= 0 || sms < 1 || interconnect == null
-                || hostLink <= 0 || price == null) {
+        if (name == null || source == null || bf16 <= 0 || bandwidth <= 0 || memory <= 0 || sms < 1 || cc == null
+                || clock < 0 || interconnect == null || hostLink <= 0 || price == null) {
             return null;
         }
-        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, interconnect, hostLink, source, price);
+        return new GpuSpec(name, aliases, bf16, fp8, bandwidth, memory, sms, cc, clock, interconnect, hostLink, source, price);
+    }
+
+    /** The required {@code compute_capability}, {@code major.minor} as a number or text; null (a problem recorded) when bad. */
+    private static GpuSpec.ComputeCapability computeCapability(ConfigNode row) {
+        JsonNode v = row.rawValue("compute_capability");
+        String what = ": the CUDA compute capability, major.minor (NVIDIA's CUDA GPUs list: 8.0 A100, 8.9 Ada, 9.0 Hopper,"
+                + " 10.0 B200, 12.0 RTX Blackwell); vLLM picks its attention kernel by it";
+        if (v == null) {
+            row.problem(row.pathOf("compute_capability"), "required" + what);
+            return null;
+        }
+        String text = v.isNumber() || v.isTextual() ? v.asText().trim() : "";
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([1-9][0-9]?)\\.([0-9])").matcher(text);
+        if (!m.matches()) {
+            row.problem(row.pathOf("compute_capability"), "must be major.minor, e.g. 8.9, got " + v + what);
+            return null;
+        }
+        return new GpuSpec.ComputeCapability(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+
+    /**
+     * {@code boost_clock_mhz}: required where vLLM runs FlashAttention-2 ({@link AttentionBackend}), whose per-SM cycles the
+     * roofline prices; optional elsewhere. 0 when absent, -1 (a problem recorded) when bad.
+     */
+    private static double boostClock(ConfigNode row, GpuSpec.ComputeCapability cc) {
+        row.declare("boost_clock_mhz");
+        boolean needed = cc != null && AttentionBackend.of(cc) == AttentionBackend.FLASH_ATTENTION_2;
+        if (!row.has("boost_clock_mhz") && !needed) {
+            return 0;
+        }
+        double mhz = positive(row, "boost_clock_mhz", 10_000, "the boost clock, MHz, at which the datasheet's peaks are"
+                + " stated" + (needed ? " (compute capability " + cc + ": vLLM runs FlashAttention-2 there, whose mixed-step"
+                + " tiles the roofline prices in SM cycles)" : ""));
+        return mhz > 0 ? mhz : -1;
     }
 
     /** {@code link}, {@code gpus_per_node} and {@code network}; null (problems recorded) when any is missing or bad. */

@@ -20,7 +20,8 @@ import java.util.OptionalInt;
  *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads at the attention
  *                      efficiency, if more);
  *                      decode reads each sequence's paged KV cache at the attention efficiency; in a
- *                      mixed step each decode also pays 64-row query tiles ({@link #attentionUs})
+ *                      mixed step each decode also pays 64-row query tiles, on FlashAttention-2 GPUs in SM
+ *                      cycles beyond their MMAs ({@link #attentionUs})
  *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
  *         + 2 all-reduces per layer of tokens x hidden x dtype bytes when tp > 1 ({@link AllReduce})
  * </pre>
@@ -89,6 +90,10 @@ public final class RooflineModel implements ExpertParallelModel {
     private final Gemm lmHead;
     private final double usPerAttentionPair;
     private final double usPerKvToken;
+    /** Whether a mixed step's decodes run FlashAttention-2's query tiles ({@link AttentionBackend}), priced in SM cycles. */
+    private final boolean flashAttention2;
+    /** All layers' (decode, query head) blocks per SM cycle of the GPU: layers x query heads per rank / (SMs x MHz). */
+    private final double usPerTileCycle;
     private final double usPerToken;
     /** Microseconds per byte streamed at the achievable memory bandwidth. */
     private final double usPerByte;
@@ -141,6 +146,8 @@ public final class RooflineModel implements ExpertParallelModel {
         this.usPerAttentionPair = model.attentionFlopsPerPair() / tp * 1e6
                 / (gpu.peakFlopsPerSecond(act) * constants.tensorEfficiency());
         this.usPerKvToken = model.kvBytesPerTokenPerGpu(tp) * 1e6 / (gpu.memoryBytesPerSecond() * constants.attentionEfficiency());
+        this.flashAttention2 = AttentionBackend.of(gpu.computeCapability()) == AttentionBackend.FLASH_ATTENTION_2 && !a.isMla();
+        this.usPerTileCycle = flashAttention2 ? (double) layers * a.heads() / tp / gpu.smCyclesPerUs() : 0;
         double activeIntermediate = (ff.denseLayers() * (double) ff.denseIntermediateSize()
                 + ff.moeLayers() * ((double) ff.expertsPerToken() * ff.expertIntermediateSize() + ff.sharedIntermediateSize()))
                 / layers / tp;
@@ -391,10 +398,20 @@ public final class RooflineModel implements ExpertParallelModel {
      * and FlashAttention-2 packs a query group's heads into one tile and splits the KV across SMs only when
      * every query is one token ({@code mha_varlen_fwd} in {@code csrc/flash_attn/flash_api.cpp}: "Only apply
      * split-k for decoding"). Beside a prefill each query head of each decode walks its whole KV in one
-     * thread block of {@link #FLASH_ATTENTION_TILE_ROWS}-row tiles, one row used: the tile MMAs
-     * (64 x the decode's FLOPs, at the tensor efficiency) come on top of the KV reads, which the serial walk
-     * does not overlap with them. (On the RTX PRO 6000 profile a 16-token chunk beside 16-128 decodes of
-     * 1-8k tokens makes their attention 1.3-3.0x the pure-decode time; this prices it at 2x on that GPU.)
+     * thread block of {@link #FLASH_ATTENTION_TILE_ROWS}-row tiles, one row used. On GPUs where vLLM runs
+     * FlashAttention-2 ({@link AttentionBackend}) the blocks are priced as an SM runs them, in cycles at the boost
+     * clock over all SMs, against the KV reads at the attention efficiency, whichever is longer:
+     * <pre>
+     * tiles_us = decode KV tokens x 64 x the FLOPs of one (query, key) pair / datasheet tensor peak
+     *          + layers x query heads x (KV tokens x perKvToken + decodes x perTile
+     *                                     + decodes x (ceil(longest query / 64) - 1) x perIdleTile) / (SMs x MHz)
+     * decode_us = max(tiles_us, decode KV tokens x KV bytes / (bandwidth x attention efficiency))
+     * </pre>
+     * with {@link RooflineConstants.FlashAttention2}'s cross-GPU cycles: each iteration's softmax and paged loads after
+     * its MMAs, a block's start and store, and the grid's blocks for a decode's rows past its one query, sized by the
+     * step's longest query (the prefill chunk), which return at once. On the other GPUs (FlashAttention-3 on Hopper,
+     * FlashInfer on Blackwell data-center GPUs), and for multi-head latent attention, the tile MMAs at the tensor
+     * efficiency come on top of the KV reads.
      *
      * <p>Speculative decoding's verify pass ({@link StepShape#addVerify}): a sequence verifying d drafts has 1 + d
      * queries, (1 + d) x c + (1 + d)(2 + d) / 2 causal pairs over its c + 1 + d keys, read once; its FLOPs grow with the
@@ -412,10 +429,23 @@ public final class RooflineModel implements ExpertParallelModel {
         double decodeKv = step.decodeContextTokens() + step.decodeSeqs();
         double decodePairs = decodeKv + step.draftPairs();
         decodeKv += step.draftTokens();
-        double decodeUs = step.prefillSeqs() > 0
-                ? decodeKv * (FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair + usPerKvToken)
-                : Math.max(decodePairs * usPerAttentionPair, decodeKv * usPerKvToken);
+        double decodeUs = step.prefillSeqs() == 0 ? Math.max(decodePairs * usPerAttentionPair, decodeKv * usPerKvToken)
+                : flashAttention2 ? Math.max(flashAttention2TilesUs(step, decodeKv), decodeKv * usPerKvToken)
+                : decodeKv * (FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair + usPerKvToken);
         return prefillUs + decodeUs;
+    }
+
+    /** FlashAttention-2's query tiles of a mixed step's decodes over {@code decodeKv} KV tokens (see {@link #attentionUs}). */
+    private double flashAttention2TilesUs(StepShape step, double decodeKv) {
+        int longestQuery = 1;
+        for (int i = 0; i < step.prefillSeqs(); i++) {
+            longestQuery = Math.max(longestQuery, step.prefillNewTokens(i));
+        }
+        RooflineConstants.FlashAttention2 cycles = constants.flashAttention2();
+        double decodes = step.decodeSeqs();
+        double idleTiles = decodes * (Math.ceil((double) longestQuery / FLASH_ATTENTION_TILE_ROWS) - 1);
+        return decodeKv * FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair * constants.tensorEfficiency()
+                + usPerTileCycle * (decodeKv * cycles.perKvToken() + decodes * cycles.perTile() + idleTiles * cycles.perIdleTile());
     }
 
     /**

@@ -12,10 +12,16 @@ import org.junit.jupiter.api.Test;
 class LatencyDatasetsTest {
     @Test
     void anAttentionProfileGivesItsPureDecodeRowsOneLayerEach() {
-        List<LatencyObservation> rows = LatencyDatasets.attention(
+        List<LatencyObservation> all = LatencyDatasets.attention(
                 RepoFiles.data("profiling/llmservingsim_rtx4090_llama31_8b/tp1/attention.csv"), "RTX4090", "meta-llama/llama-3.1-8b", 1);
-        // 8,643 rows, of which 99 have no prefill chunk and at least one decode (n_decode 1-256 x kv_decode 16-16384)
+        // 8,643 rows, of which 99 have no prefill chunk and at least one decode (n_decode 1-256 x kv_decode 16-16384), and
+        // 440 a chunk without cached context beside 8 or more decodes: 8 chunks (16-2,048) x 5 decode counts (8-128) x 11
+        // contexts (16-16,384), their own data set
+        List<LatencyObservation> rows = all.stream().filter(o -> !o.mixedGpuOnly()).toList();
         assertEquals(99, rows.size());
+        assertEquals(440, all.size() - rows.size());
+        assertTrue(all.stream().filter(LatencyObservation::mixedGpuOnly).allMatch(o -> o.source().endsWith(" mixed")
+                && ((LatencyObservation.Attention) o).step().decodeSeqs() >= 8));
         LatencyObservation.Attention row = rows.stream().map(LatencyObservation.Attention.class::cast)
                 .filter(a -> a.step().decodeSeqs() == 64 && a.step().decodeContextTokens(0) == 1024).findFirst().orElseThrow();
         // the row 0,0,64,1024,333.295: 64 sequences of 1,024 tokens of context each, 333.295 us for one layer
@@ -33,11 +39,20 @@ class LatencyDatasetsTest {
     @Test
     void everyShippedAttentionProfileIsRead() {
         // RTX PRO 6000: 171 decode rows in each of its five profiles (Llama-3.1-8B; Qwen3-32B and Qwen3-30B-A3B at
-        // TP 1 and 2); RTX 4090: 99
+        // TP 1 and 2); RTX 4090: 99. Mixed rows (8 or more decodes beside a chunk without cached context): 1,030 in each
+        // RTX PRO 6000 profile (19 chunk sizes), 440 in the RTX 4090's.
         long proRows = 0;
         long geforceRows = 0;
+        long proMixed = 0;
+        long geforceMixed = 0;
         for (LatencyObservation o : LatencyDatasets.read(RepoFiles.data(""))) {
-            if (o instanceof LatencyObservation.Attention) {
+            if (o instanceof LatencyObservation.Attention && o.mixedGpuOnly()) {
+                if (o.gpu().name().equals("RTXPRO6000")) {
+                    proMixed++;
+                } else if (o.gpu().name().equals("RTX4090")) {
+                    geforceMixed++;
+                }
+            } else if (o instanceof LatencyObservation.Attention) {
                 if (o.gpu().name().equals("RTXPRO6000")) {
                     proRows++;
                 } else if (o.gpu().name().equals("RTX4090")) {
@@ -47,6 +62,8 @@ class LatencyDatasetsTest {
         }
         assertEquals(5 * 171, proRows);
         assertEquals(99, geforceRows);
+        assertEquals(5 * 1030, proMixed);
+        assertEquals(440, geforceMixed);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.config.ConfigException;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,10 +63,31 @@ class GpuCatalogTest {
         assertEquals(List.of("H100", "H200", "A100-80GB"), catalog.pricedNames());
     }
 
+    /**
+     * vLLM's attention kernel follows each bundled row's compute capability (CUDA GPUs list): FlashAttention-2 on Ampere,
+     * Ada and RTX Blackwell, which then need their boost clock; FlashAttention-3 on Hopper; FlashInfer on B200.
+     */
+    @Test
+    void everyBundledRowNamesItsComputeCapabilityAndTheFlashAttention2OnesTheirClock() {
+        Map<String, AttentionBackend> expected = Map.of("H100", AttentionBackend.FLASH_ATTENTION_3, "H200",
+                AttentionBackend.FLASH_ATTENTION_3, "B200", AttentionBackend.OTHER, "A100-80GB", AttentionBackend.FLASH_ATTENTION_2,
+                "L40S", AttentionBackend.FLASH_ATTENTION_2, "RTX4090", AttentionBackend.FLASH_ATTENTION_2, "RTXPRO6000",
+                AttentionBackend.FLASH_ATTENTION_2);
+        assertEquals(expected.keySet(), new java.util.HashSet<>(catalog.names()));
+        for (String name : catalog.names()) {
+            GpuSpec g = catalog.lookup(name, "x");
+            assertEquals(expected.get(name), AttentionBackend.of(g.computeCapability()), name);
+            assertTrue(AttentionBackend.of(g.computeCapability()) != AttentionBackend.FLASH_ATTENTION_2 || g.boostClockMhz() > 0, name);
+        }
+        // the clock is the one of the datasheet's peak: RTX 4090 128 SMs x 512 dense BF16 FLOPs per clock x 2,520 MHz
+        assertEquals(165.2, 128 * 512 * catalog.lookup("RTX4090", "x").boostClockMhz() * 1e6 / 1e12, 0.05);
+        assertEquals(503.8, 188 * 1024 * catalog.lookup("RTXPRO6000", "x").boostClockMhz() * 1e6 / 1e12, 0.05);
+    }
+
     @Test
     void aUserRowMayCarryAPriceButNotWithoutItsSource(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws java.io.IOException {
-        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
+        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304, compute_capability: 9.0,"
                 + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0}, gpus_per_node: 8,"
                 + " network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet";
         java.nio.file.Path priced = java.nio.file.Files.writeString(tmp.resolve("priced.yaml"),
@@ -111,7 +133,7 @@ class GpuCatalogTest {
     @Test
     void measuredCollectivesAreCheckedSizeBySize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws java.io.IOException {
-        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
+        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304, compute_capability: 9.0,"
                 + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0, measured_collectives: {%s}},"
                 + " gpus_per_node: 8, network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet}\n";
         java.nio.file.Path ok = java.nio.file.Files.writeString(tmp.resolve("ok.yaml"), String.format(row,
@@ -161,7 +183,7 @@ class GpuCatalogTest {
     @Test
     void aMeasuredBusBandwidthIsAtMostWhatTheLinkCarries(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws java.io.IOException {
-        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304,"
+        String row = "gpus:\n  - {name: MI300X, bf16_tflops: 1307, memory_bandwidth_tbps: 5.3, memory_gib: 192, sm_count: 304, compute_capability: 9.0,"
                 + " link: {type: pcie, generation: 5, lanes: 16, p2p: true, latency_us: 1.0, measured_bus_gbps: %s},"
                 + " gpus_per_node: 8, network: {bandwidth_gbps: 50, latency_us: 2.7}, host_link_gbps: 64, source: datasheet}\n";
         java.nio.file.Path measured = java.nio.file.Files.writeString(tmp.resolve("m.yaml"), String.format(row, "25"));

@@ -37,6 +37,7 @@ class KvCapacityTest {
         // max_num_batched_tokens 8192 and max_num_seqs 1024): available KV cache 51.38 GiB.
         // ours: 71.262 - 14.958 weights - 4.746 sampler peak - 0.13 = 51.43 GiB
         GpuSpec measuredH100 = new GpuSpec("H100", java.util.List.of(), 989.5, 1979, 3.35, 79.18, 132,
+                new GpuSpec.ComputeCapability(9, 0), 0,
                 GpuCatalog.builtIn().lookup("H100", "test").interconnect(), 64, "test");
         KvCapacity kv = KvCapacity.estimate(LLAMA_8B, measuredH100, 1, 16, 0.9, 8192, 1024, "deployment");
         assertEquals(51.38, kv.availableKvBytesPerGpu() / GIB, 0.005 * 51.38);

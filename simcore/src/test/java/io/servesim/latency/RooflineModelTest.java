@@ -64,7 +64,8 @@ class RooflineModelTest {
     @Test
     void theSameStepCostsMoreOverPcieThanOverNvlink() {
         GpuSpec pcie = new GpuSpec("H100-PCIE-LINK", java.util.List.of(), H100.bf16Tflops(), H100.fp8Tflops(),
-                H100.memoryBandwidthTBps(), H100.memoryGiB(), H100.smCount(), Interconnect.pcie(5, 16, true, 1.0, 8, 50, 2.7),
+                H100.memoryBandwidthTBps(), H100.memoryGiB(), H100.smCount(), H100.computeCapability(), H100.boostClockMhz(),
+                Interconnect.pcie(5, 16, true, 1.0, 8, 50, 2.7),
                 H100.hostLinkGbPerS(), "test: H100 numbers over PCIe Gen5 x16");
         StepShape step = new StepShape();
         step.addPrefill(2048, 0);
@@ -126,6 +127,7 @@ class RooflineModelTest {
         assertTrue(extra >= 43 && extra <= 46, "extra " + extra);
     }
 
+    /** On an H100 (FlashAttention-3) the 64-row tiles' MMAs at the tensor efficiency come on top of the KV reads. */
     @Test
     void aDecodeBesideAPrefillChunkPaysFlashAttentionTilesOnTopOfItsKvReads() {
         RooflineModel model = roofline(LLAMA_8B, 1);
@@ -141,6 +143,46 @@ class RooflineModelTest {
         // heads runs 64-row tiles: 64 x 0.663 = 42.430 us of MMAs on top of the reads: 85.947 us.
         assertEquals(43.517, model.attentionUs(decode), 1e-3);
         assertEquals(85.947, model.attentionUs(mixed) - model.attentionUs(chunk), 1e-3);
+    }
+
+    /**
+     * On an RTX PRO 6000 (compute capability 12.0: vLLM runs FlashAttention-2) a decode beside a chunk is priced as its
+     * query tiles run on the SMs, with test cycles 30 per KV token, 8,000 per tile, 1,000 per idle tile. Llama-3.1-8B:
+     * 32 layers x 32 query heads over 188 SMs x 2,617 MHz = 491,996 SM cycles per us: 0.00208132 us per tile cycle.
+     * 64 decodes of 1,000 tokens beside a 256-token chunk: 64,064 KV tokens.
+     * MMAs at the datasheet peak: 64,064 x 64 x 524,288 FLOPs / 503.8e12 = 4,266.834 us;
+     * cycles: 64,064 x 30 + 64 x 8,000 + 64 x (ceil(256 / 64) - 1) x 1,000 = 2,625,920 -> 5,465.374 us;
+     * tiles 9,732.208 us against the KV reads, 64,064 x 131,072 B / (1.597e12 x 0.9) = 5,842.202 us: the tiles.
+     * Beside a 16-token chunk no block idles: 4,266.834 + 2,433,920 cycles = 9,332.595 us.
+     */
+    @Test
+    void onFlashAttention2GpusADecodeBesideAChunkCostsItsTilesSmCycles() {
+        GpuSpec pro = GpuCatalog.builtIn().lookup("RTXPRO6000", "x");
+        RooflineConstants cycles = new RooflineConstants(0.8, 0.9, 0.9, 5, 100, 2,
+                new RooflineConstants.FlashAttention2(30, 8000, 1000), "test");
+        RooflineModel model = new RooflineModel(LLAMA_8B, pro, 1, cycles);
+        assertEquals(AttentionBackend.FLASH_ATTENTION_2, AttentionBackend.of(pro.computeCapability()));
+        assertEquals(491_996, pro.smCyclesPerUs(), 1e-9);
+        for (int[] c : new int[][] {{256, 9_732_208}, {16, 9_332_595}}) {
+            StepShape chunk = new StepShape();
+            chunk.addPrefill(c[0], 0);
+            StepShape mixed = new StepShape();
+            mixed.addPrefill(c[0], 0);
+            for (int i = 0; i < 64; i++) {
+                mixed.addDecode(1000);
+            }
+            assertEquals(c[1] / 1e3, model.attentionUs(mixed) - model.attentionUs(chunk), 1e-3, "chunk " + c[0]);
+        }
+        // without cycles beyond the MMAs (4,266.834 us) the KV reads are the longer
+        RooflineModel mmaOnly = new RooflineModel(LLAMA_8B, pro, 1, new RooflineConstants(0.8, 0.9, 0.9, 5, 100, 2, "test"));
+        StepShape chunk = new StepShape();
+        chunk.addPrefill(256, 0);
+        StepShape mixed = new StepShape();
+        mixed.addPrefill(256, 0);
+        for (int i = 0; i < 64; i++) {
+            mixed.addDecode(1000);
+        }
+        assertEquals(5842.202, mmaOnly.attentionUs(mixed) - mmaOnly.attentionUs(chunk), 1e-3);
     }
 
     @Test
