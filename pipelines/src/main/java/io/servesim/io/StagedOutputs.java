@@ -9,13 +9,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 
 /**
  * The files one command writes where its flags say (e.g. {@code run --requests-out r.csv}), written so that nothing is
- * lost and nothing looks complete that is not: each is written under a hidden temporary name in its target's folder
- * and renamed onto the target only when the command has succeeded ({@link #commit}, an atomic rename per file). An
+ * lost and nothing looks complete that is not: each is written, under its own name, in a hidden staging folder beside
+ * its target ({@code .r.parquet.<uuid>.partial/r.parquet}) and renamed onto the target only when the command has
+ * succeeded ({@link #commit}, an atomic rename per file). A process killed outright (SIGKILL, a power cut) leaves
+ * that folder behind, but nothing a {@code *.parquet} glob over the target's folder (DuckDB's, pandas') would read. An
  * existing target is refused before any work unless the user asked to {@code --overwrite} it, as servesim cannot tell
  * a file it wrote from one of the user's. If the command fails, or is interrupted (Ctrl-C, SIGTERM: a shutdown hook),
  * the temporary files are deleted, the targets are left as they were, and an interruption says so.
@@ -48,8 +49,9 @@ public final class StagedOutputs implements AutoCloseable {
 
     /**
      * Stages {@code target}, named by {@code flag}: checks it can be written ({@link OutputPath#probeFile}) and, unless
-     * {@code overwrite}, that it does not exist; returns the temporary path to write instead, in the same folder and
-     * with the same extension (so a writer that picks its format by extension picks the same one).
+     * {@code overwrite}, that it does not exist; returns the temporary path to write instead: the target's own name
+     * (so a writer that picks its format by extension picks the same one) in a hidden staging folder of its own beside
+     * the target, on the same file system, so that no glob of the target's folder matches it.
      */
     public synchronized Path stage(String flag, Path target, boolean overwrite) {
         OutputPath.probeFile(flag, target);
@@ -59,9 +61,16 @@ public final class StagedOutputs implements AutoCloseable {
         }
         Path abs = target.toAbsolutePath().normalize();
         String name = abs.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        String ext = dot > 0 ? name.substring(dot).toLowerCase(Locale.ROOT) : "";
-        Path temp = abs.resolveSibling("." + name + "." + UUID.randomUUID() + ".partial" + ext);
+        Path folder = abs.resolveSibling("." + name + "." + UUID.randomUUID() + ".partial");
+        try {
+            if (Files.isDirectory(folder.getParent())) {
+                Files.createDirectory(folder); // else the writer creates the target's folders with it, as it would the target's
+            }
+        } catch (IOException e) {
+            throw new UsageException(flag + " " + target + ": cannot create the staging folder " + folder + ": "
+                    + io.servesim.exit.ErrorReport.cause(e));
+        }
+        Path temp = folder.resolve(name);
         outputs.add(new Output(flag, target, temp, overwrite));
         return temp;
     }
@@ -76,6 +85,7 @@ public final class StagedOutputs implements AutoCloseable {
         List<String> kept = new ArrayList<>();
         for (Output o : outputs) {
             if (!Files.exists(o.temp())) {
+                Files.deleteIfExists(o.temp().getParent());
                 continue;
             }
             Path target = o.target().toAbsolutePath();
@@ -87,6 +97,7 @@ public final class StagedOutputs implements AutoCloseable {
                 kept.add(o.flag() + " " + o.target() + " was created by another writer while this " + command + " ran, and"
                         + " is left as it is; this " + command + "'s output is in " + aside);
             }
+            Files.delete(o.temp().getParent());
         }
         finished = true;
         if (!kept.isEmpty()) {
@@ -151,6 +162,7 @@ public final class StagedOutputs implements AutoCloseable {
         for (Output o : outputs) {
             try {
                 Files.deleteIfExists(o.temp());
+                Files.deleteIfExists(o.temp().getParent());
             } catch (IOException e) {
                 err.println("servesim " + command + ": could not delete the temporary file " + o.temp() + ": " + e.getMessage());
             }

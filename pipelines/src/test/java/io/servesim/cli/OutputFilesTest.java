@@ -93,8 +93,8 @@ class OutputFilesTest {
     }
 
     private static long partialBytes(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().contains(".partial")).mapToLong(p -> p.toFile().length()).sum();
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getParent().getFileName().toString().contains(".partial")).mapToLong(p -> p.toFile().length()).sum();
         } catch (IOException e) {
             return 0;
         }

@@ -66,6 +66,29 @@ class StagedOutputsTest {
         assertEquals(List.of(target), files());
     }
 
+    /**
+     * A process killed outright (SIGKILL) runs no cleanup: what it was writing stays in its hidden staging folder, where
+     * a glob of the target's folder does not reach it. DuckDB's glob, which does list hidden files, finds only the
+     * complete file beside it (a staged {@code .r.parquet.<uuid>.partial.parquet} in the folder itself was read as a
+     * broken Parquet file).
+     */
+    @Test
+    void whatAKilledCommandLeavesIsOutOfAGlobsReach() throws Exception {
+        Files.writeString(dir.resolve("done.parquet"), "a complete file");
+        StagedOutputs killed = StagedOutputs.start("run", ERR);
+        Path temp = killed.stage("--requests-out", dir.resolve("r.parquet"), false);
+        Files.writeString(temp, "half");
+        assertEquals("r.parquet", temp.getFileName().toString(), "the writer sees the target's extension");
+        assertTrue(temp.getParent().getFileName().toString().matches("\\.r\\.parquet\\.[0-9a-f-]{36}\\.partial"), temp.toString());
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+             java.sql.ResultSet r = c.createStatement().executeQuery("SELECT list(file) FROM glob('" + dir + "/*.parquet')")) {
+            r.next();
+            assertEquals("[" + dir.resolve("done.parquet") + "]", r.getString(1));
+        }
+        killed.close();
+        assertEquals(List.of(dir.resolve("done.parquet")), files(), "a command that fails removes its staging folder");
+    }
+
     private List<Path> files() throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
             return s.sorted().toList();
