@@ -81,7 +81,8 @@ public final class PolicyKind<P> {
         this.registry = registry;
         this.policyName = Setting.of("policies." + registry.kind() + ".name",
                 ValueType.choice(List.copyOf(registry.names()), registry.kind() + " policy"), defaultName,
-                "The " + registry.kind() + " policy, written as its name or {name, params}.").flag(flag);
+                "The " + registry.kind() + " policy's name; its parameters are policies." + registry.kind() + ".params (in a"
+                        + " config file policies." + registry.kind() + " may be written as just the name).").flag(flag);
         this.doc = doc;
         this.altSection = altSection;
         this.altKey = altKey;
