@@ -124,6 +124,7 @@ public final class LatencyDatasets {
         if (!Files.isDirectory(dataDir)) {
             throw new ConfigException("--data", "not a directory: " + dataDir + " (the shared data: PROVENANCE.md, profiling/, ...)");
         }
+        requireLayout(dataDir);
         List<LatencyObservation> out = new ArrayList<>();
         out.addAll(blackbox());
         out.addAll(splitwise(dataDir.resolve("profiling/splitwise_a100_h100/perf_model.csv")));
@@ -138,6 +139,23 @@ public final class LatencyDatasets {
                     Integer.parseInt(p[3])));
         }
         return out;
+    }
+
+    /**
+     * Refuses a {@code --data} folder that lacks any file the fit reads, naming every missing one, before anything is
+     * read: a folder other than the shipped data (or a copy of it) is a bad argument, not a failed read.
+     */
+    private static void requireLayout(Path dataDir) {
+        List<String> needed = new ArrayList<>(List.of("profiling/splitwise_a100_h100/perf_model.csv",
+                "profiling/vidur_h100_llama2_7b/mlp.csv", "profiling/llmservingsim_rtxpro6000_llama31_8b_tp1"));
+        GEMM_PROFILES.forEach(p -> needed.add("profiling/" + p[0]));
+        ATTENTION_PROFILES.forEach(p -> needed.add("profiling/" + p[0] + "/attention.csv"));
+        List<String> missing = needed.stream().distinct().filter(f -> !Files.exists(dataDir.resolve(f))).toList();
+        if (!missing.isEmpty()) {
+            String shown = String.join(", ", missing.subList(0, Math.min(3, missing.size())));
+            throw new ConfigException("--data", dataDir + " is not the shipped measurement data (sweeps/data or a copy of it):"
+                    + " missing " + shown + (missing.size() > 3 ? " and " + (missing.size() - 3) + " more" : ""));
+        }
     }
 
     static List<LatencyObservation> blackbox() {
