@@ -32,10 +32,19 @@ final class EvolveSummary {
                     num(p.effective(best.x()[i])), p.type() == Param.Type.SECONDS ? " s" : "", num(p.min()), num(p.max()),
                     num(p.start())));
         }
-        sb.append(String.format(Locale.ROOT, "%n%-24s %14s %16s%n", "policy", "train fitness", "held-out fitness"));
+        // columns as wide as their longest entry: a baseline's label or a "(1 failed)" note keeps the numbers aligned
+        int labels = "policy".length();
+        int train = "train fitness".length();
+        int heldOut = "held-out fitness".length();
         for (String label : r.train().keySet()) {
-            sb.append(String.format(Locale.ROOT, "%-24s %14s %16s%n", label, fitness(r.train().get(label)),
-                    fitness(r.heldOut().get(label))));
+            labels = Math.max(labels, label.length());
+            train = Math.max(train, fitness(r.train().get(label)).length());
+            heldOut = Math.max(heldOut, fitness(r.heldOut().get(label)).length());
+        }
+        String row = "%-" + labels + "s %" + train + "s %" + heldOut + "s%n";
+        sb.append(String.format(Locale.ROOT, "%n" + row, "policy", "train fitness", "held-out fitness"));
+        for (String label : r.train().keySet()) {
+            sb.append(String.format(Locale.ROOT, row, label, fitness(r.train().get(label)), fitness(r.heldOut().get(label))));
         }
         if (!spec.baselines().isEmpty()) {
             sb.append(verdict("training", r.train())).append(verdict("held-out", r.heldOut()));

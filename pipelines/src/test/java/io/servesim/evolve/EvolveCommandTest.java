@@ -91,6 +91,10 @@ class EvolveCommandTest {
         assertTrue(summary.contains("did not finish: broken on the training split: 1 of 1 runs failed"), summary);
         assertTrue(summary.contains("did not finish: broken on the held-out split: 1 of 1 runs failed"), summary);
         assertTrue(summary.contains("not compared, runs failed: broken"), summary);
+        // the table's columns stay aligned although "0.0000 (1 failed)" is wider than a fitness: every row as long
+        java.util.List<String> table = summary.lines().dropWhile(l -> !l.startsWith("policy ")).takeWhile(l -> !l.isBlank()
+                && !l.startsWith("on the ") && !l.startsWith("did not")).toList();
+        assertTrue(table.size() >= 3 && table.stream().mapToInt(String::length).distinct().count() == 1, summary);
         assertTrue(Files.exists(out.resolve("best-policy.yaml")) && Files.exists(out.resolve("report.html")));
         assertEquals(1, Main.execute("evolve", file.toString(), "--output", out.toString()));
     }
