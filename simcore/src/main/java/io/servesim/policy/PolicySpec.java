@@ -32,18 +32,45 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         return new PolicySpec(name, Map.of(), path);
     }
 
-    /** Fails unless every parameter key is in {@code allowed}, naming every key that is not. */
-    public void requireOnly(Set<String> allowed) {
+    /**
+     * Fails unless every parameter is one of {@code declared} and its value parses and is in range, naming every
+     * problem at once (each bad value at {@code <path>.params.<key>}, then each unknown key), as a config node collects
+     * a document's: a template's factory then reads values that parse, and its checks across params (which stop at
+     * the first) judge only those.
+     */
+    public void requireValid(List<Setting<?>> declared) {
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        for (Setting<?> s : declared) {
+            problems.addAll(refused(s));
+        }
+        problems.addAll(unknown(declared));
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+    }
+
+    /** The problems of the value given for {@code setting}: none when it is absent or valid. */
+    private List<ConfigException.Problem> refused(Setting<?> setting) {
+        try {
+            get(setting);
+            return List.of();
+        } catch (ConfigException e) {
+            return e.problems();
+        }
+    }
+
+    /** A problem for every parameter key that none of {@code declared} reads, in key order, listing the valid keys. */
+    private List<ConfigException.Problem> unknown(List<Setting<?>> declared) {
+        Set<String> allowed = new TreeSet<>();
+        declared.forEach(s -> allowed.add(s.key()));
         List<ConfigException.Problem> unknown = new ArrayList<>();
         for (String k : new TreeSet<>(params.keySet())) {
             if (!allowed.contains(k)) {
-                unknown.add(new ConfigException.Problem(path + ".params." + k, "unknown parameter for '" + name + "'; valid: "
-                        + (allowed.isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(allowed)))));
+                unknown.add(new ConfigException.Problem(path + ".params." + k, "unknown parameter for '" + name
+                        + "'; valid: " + (allowed.isEmpty() ? "(none)" : String.join(", ", allowed))));
             }
         }
-        if (!unknown.isEmpty()) {
-            throw new ConfigException(unknown);
-        }
+        return unknown;
     }
 
     /**

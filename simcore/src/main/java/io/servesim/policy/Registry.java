@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.stream.Collectors;
 
 /**
  * An explicit name -> factory registry for one kind of policy (Caffeine simulator's
  * {@code policy/Registry.java}): no classpath scanning; an unknown name fails at load time with
  * the list of valid names, in registration order (the order help and error messages list them). Each entry carries
  * its policy's parameters, declared as {@link Setting}s at {@code policies.<kind>[<name>].params.<key>}: params not
- * declared are refused before the factory runs, and the settings catalog lists every policy's parameters.
+ * declared, and every value its setting refuses, are refused together before the factory runs, and the settings
+ * catalog lists every policy's parameters.
  *
  * <p>To add a policy of an existing kind:
  * <ol>
@@ -95,10 +95,13 @@ public final class Registry<P> {
         }
     }
 
-    /** Builds a fresh policy instance (policies may keep per-run state); params it does not declare are refused. */
+    /**
+     * Builds a fresh policy instance (policies may keep per-run state); params it does not declare and values its
+     * settings refuse are refused all at once, before its factory runs ({@link PolicySpec#requireValid}).
+     */
     public P create(PolicySpec spec, PolicyContext context) {
         requireKnown(spec);
-        spec.requireOnly(params.get(spec.name()).stream().map(Setting::key).collect(Collectors.toSet()));
+        spec.requireValid(params.get(spec.name()));
         return factories.get(spec.name()).apply(spec, context);
     }
 

@@ -65,6 +65,31 @@ class SimConfigLoaderTest {
         assertTrue(p.stream().anyMatch(s -> s.startsWith("extra: unknown key")), p.toString());
     }
 
+    /**
+     * Every bad param of every policy is reported in one pass, each at its path, not the first of each policy (the
+     * unknown key first, then after fixing it the next): weighted-scoring's weights are numbers in [0, 1000], so
+     * {@code x} is not a number and 2000 is out of range; {@code lod} is no weighted-scoring param; token-bucket's
+     * capacity must be > 0 and refill_per_s a number.
+     */
+    @Test
+    void reportsEveryBadPolicyParamAtOnce() {
+        List<String> p = problems("""
+                deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, instances: 2}
+                policies:
+                  routing: {name: weighted-scoring, params: {queue_depth: x, kv_utilization: 2000, lod: 1}}
+                  admission: {name: token-bucket, params: {capacity: -1, refill_per_s: y}}
+                """);
+        assertTrue(p.contains("policies.routing.params.queue_depth: must be a number, got 'x'"), p.toString());
+        assertTrue(p.stream().anyMatch(m -> m.startsWith("policies.routing.params.kv_utilization: must be in [0, 1000]"
+                + ", got 2000")), p.toString());
+        assertTrue(p.contains("policies.routing.params.lod: unknown parameter for 'weighted-scoring'; valid:"
+                + " cache_affinity, kv_utilization, load, queue_depth"), p.toString());
+        assertTrue(p.stream().anyMatch(m -> m.startsWith("policies.admission.params.capacity: must be in (0, 1000000000]"
+                + " requests or prompt tokens (cost), got -1")), p.toString());
+        assertTrue(p.contains("policies.admission.params.refill_per_s: must be a number, got 'y'"), p.toString());
+        assertEquals(5, p.size(), p.toString());
+    }
+
     @Test
     void modelAndHardwareRequiredUnlessCoefficientsGiven() throws Exception {
         assertTrue(problems("{}").contains("deployment.model: required (or give deployment.coefficients for a blackbox model)"));

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * One contract over every registered policy of every kind ({@link PolicyKind#ALL} x its registry's
  * names, so a new policy or kind cannot skip it): it builds from {@link PolicySamples}, refuses
- * unknown params naming them, and runs a loaded 3-instance cluster deterministically while
+ * unknown params naming them, reports every bad param at once, and runs a loaded 3-instance cluster deterministically while
  * conserving requests ({@link ContractRuns}: the kinds not under test are priority-aware companions, so a
  * priority or scheduler policy changes the order served; an autoscale policy runs with autoscaling on).
  */
@@ -46,6 +46,34 @@ class PolicyContractTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> kind.registry().create(new PolicySpec(name, params, sample.path())));
         assertEquals(kind.configPath() + ".params.no_such_param", e.problems().get(0).path());
+    }
+
+    /**
+     * Every param written wrong is reported at once, each at its own path: {@code {x: []}} is a value no setting takes
+     * (not a number, string, boolean, duration or list; a mapping's entry {@code x} is none of the values a mapping
+     * holds), so each declared param has one problem, at {@code params.<key>} or, for a mapping, under it, and the
+     * unknown key one more: declared + 1 problems, where stopping at the first bad value gave one.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyPolicy")
+    void reportsEveryBadParamAtOnce(PolicyKind<?> kind, String name) {
+        PolicySpec sample = PolicySamples.of(kind, name);
+        Map<String, Object> params = new java.util.HashMap<>(sample.params());
+        String at = "policies." + kind.name() + "[" + name + "].params.";
+        List<String> declared = kind.registry().settings().stream().filter(s -> s.path().startsWith(at))
+                .map(io.servesim.config.Setting::key).toList();
+        declared.forEach(k -> params.put(k, Map.of("x", List.of())));
+        params.put("no_such_param", 1.0);
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> kind.registry().create(new PolicySpec(name, params, sample.path())));
+        List<String> paths = e.problems().stream().map(ConfigException.Problem::path).toList();
+        String prefix = kind.configPath() + ".params.";
+        for (String k : declared) {
+            assertTrue(paths.stream().anyMatch(p -> p.equals(prefix + k) || p.startsWith(prefix + k + ".")),
+                    k + " not reported: " + paths);
+        }
+        assertTrue(paths.contains(prefix + "no_such_param"), paths.toString());
+        assertEquals(declared.size() + 1, paths.size(), paths.toString());
     }
 
     /** Every declared parameter written out at its documented default builds the policy (the catalog says true). */
