@@ -41,6 +41,7 @@ import javax.lang.model.type.WildcardType;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
+import javax.tools.Diagnostic;
 
 /**
  * Checks an analyzed source against {@link Rules}, each problem with its line (the first one found on a line, inner
@@ -370,7 +371,20 @@ final class ReferenceCheck extends TreePathScanner<Void, Void> {
     }
 
     private void problem(Tree at, String message) {
-        long line = unit.getLineMap().getLineNumber(positions.getStartPosition(unit, at));
+        long line = unit.getLineMap().getLineNumber(startOf(at));
         problems.putIfAbsent(line, fileName + ":" + line + ": " + message);
+    }
+
+    /**
+     * Where {@code at} starts in the source. A tree javac made up has no position (the type it infers for a
+     * {@code var}, which would be reported at line 0), so then where the nearest tree around it being scanned starts
+     * (the declaration).
+     */
+    private long startOf(Tree at) {
+        long start = positions.getStartPosition(unit, at);
+        for (TreePath p = getCurrentPath(); start == Diagnostic.NOPOS && p != null; p = p.getParentPath()) {
+            start = positions.getStartPosition(unit, p.getLeaf());
+        }
+        return start;
     }
 }

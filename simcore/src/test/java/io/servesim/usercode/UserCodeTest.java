@@ -67,6 +67,9 @@ class UserCodeTest {
                                 |new Thread(() -> { }).start();                     |5| java.lang.Thread: not allowed in a policy (threads)
                                 |Object k = in.getClass();                          |5| java.lang.Object.getClass(): not allowed in a policy (reflection)
                                 |Class<?> k = String.class;                         |5| java.lang.Class: not allowed in a policy (reflection)
+            # var: the type javac infers for k (Class<? extends Instances>) has no position of its own; it is checked
+            # before the initializer, so line 5 names it as Class<?> k would, where it had been named at line 0
+                                |var k = in.getClass();                             |5| java.lang.Class: not allowed in a policy (reflection)
                                 |double x = Math.random();                          |5| java.lang.Math.random(): not allowed in a policy (unseeded randomness
                                 |java.util.Random g = new java.util.Random();       |5| new java.util.Random(): not allowed in a policy (unseeded randomness
                                 |java.util.Collections.shuffle(new java.util.ArrayList<Integer>());|5| java.util.Collections.shuffle(java.util.List<?>): not allowed
