@@ -30,7 +30,10 @@ import java.util.Set;
 record SweepOutput(Path dir, String name, List<SweepAxis> axes, int cells, String sweepYaml, String summaryJson) {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    /** Checks that {@code dir}, the command's {@code OUT_DIR}, is a folder (not a file, not missing). */
+    /**
+     * Checks that {@code dir}, the command's {@code OUT_DIR}, is a folder (not a file, not missing) and not the output
+     * folder of a capacity plan or a policy search ({@link RoundsJob}).
+     */
     static void checkFolder(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         if (Files.exists(abs) && !Files.isDirectory(abs)) {
@@ -40,22 +43,20 @@ record SweepOutput(Path dir, String name, List<SweepAxis> axes, int cells, Strin
         if (!Files.isDirectory(abs)) {
             throw new UsageException("OUT_DIR " + dir + ": no such directory");
         }
-        if (Files.isRegularFile(abs.resolve("_PLAN.yaml"))) {
-            throw new UsageException("OUT_DIR " + dir + ": a capacity plan's output, whose page is its report.html (servesim"
-                    + " plan writes it); each of its rounds is a sweep's output: servesim report OUT_DIR/rounds/NN --out FILE"
-                    + " draws one (outside the plan's folder, which holds only files the plan lists)");
-        }
+        RoundsJob.refuseAsOutDir(dir);
     }
 
     /** Reads {@code dir}, named by the command's {@code OUT_DIR} parameter. */
     static SweepOutput open(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         checkFolder(dir);
-        for (String required : List.of("_SUCCESS", "_SWEEP.yaml")) {
-            if (!Files.isRegularFile(abs.resolve(required))) {
-                throw new UsageException("OUT_DIR " + dir + ": not a complete servesim sweep output (no " + required
-                        + "; a sweep writes it last when it succeeds, and an interrupted one is finished with sweep --resume)");
-            }
+        if (!Files.isRegularFile(abs.resolve("_SUCCESS"))) {
+            throw new UsageException("OUT_DIR " + dir + ": not a complete servesim sweep output (no _SUCCESS; a sweep writes"
+                    + " it last when it succeeds, and an interrupted one is finished with sweep --resume)");
+        }
+        if (!Files.isRegularFile(abs.resolve("_SWEEP.yaml"))) {
+            throw new UsageException("OUT_DIR " + dir + ": not a servesim sweep output (no _SWEEP.yaml, the resolved sweep"
+                    + " a sweep writes beside its datasets)");
         }
         if (!Duck.hasParquet(abs.resolve(Dataset.CELLS.directory()))) {
             throw new UsageException("OUT_DIR " + dir + ": not a servesim sweep output (no cells/*.parquet)");

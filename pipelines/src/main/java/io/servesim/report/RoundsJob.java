@@ -1,0 +1,66 @@
+package io.servesim.report;
+
+import io.servesim.exit.UsageException;
+import io.servesim.sweep.OutputDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The output folder of a job run as rounds of sweeps (a capacity plan, a policy search), known by the definition file
+ * its job writes there ({@code _PLAN.yaml}, {@code _EVOLVE.yaml}; while it runs, or once interrupted, in its
+ * {@code _staging/}). It is not a sweep's output: its page is its own {@code report.html}, which the job writes; each of
+ * its rounds is a sweep's output folder, which {@code servesim report} draws into a file outside the job's folder (that
+ * folder holds only the files its job lists).
+ *
+ * @param dir  the job's output folder
+ * @param kind which job wrote it
+ */
+record RoundsJob(Path dir, Kind kind) {
+    /** The jobs run as rounds of sweeps. */
+    enum Kind {
+        PLAN("_PLAN.yaml", "capacity plan", "plan", "plan", "NN"),
+        EVOLVE("_EVOLVE.yaml", "policy search", "search", "evolve", "gen-NN");
+
+        private final String definition;
+        private final String noun;
+        private final String shortNoun;
+        private final String command;
+        private final String round;
+
+        /**
+         * A job whose folder holds {@code definition}, called a {@code noun} ({@code shortNoun} when named again),
+         * run by {@code servesim command}, whose rounds are named as {@code round}.
+         */
+        Kind(String definition, String noun, String shortNoun, String command, String round) {
+            this.definition = definition;
+            this.noun = noun;
+            this.shortNoun = shortNoun;
+            this.command = command;
+            this.round = round;
+        }
+    }
+
+    /** The job whose output folder is {@code dir} itself, if it is one (finished, running or interrupted). */
+    static Optional<RoundsJob> at(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        return Arrays.stream(Kind.values()).filter(k -> Files.isRegularFile(abs.resolve(k.definition))
+                || Files.isRegularFile(abs.resolve(OutputDir.STAGING).resolve(k.definition)))
+                .findFirst().map(k -> new RoundsJob(abs, k));
+    }
+
+    /**
+     * Refuses {@code dir}, the command's {@code OUT_DIR}, when it is a job's output folder rather than a sweep's: the
+     * message names the job's own page and how to draw one of its rounds.
+     */
+    static void refuseAsOutDir(Path dir) {
+        at(dir).ifPresent(job -> {
+            Kind k = job.kind();
+            throw new UsageException("OUT_DIR " + dir + ": a " + k.noun + "'s output, whose page is its report.html (servesim "
+                    + k.command + " writes it); each of its rounds is a sweep's output: servesim report OUT_DIR/rounds/"
+                    + k.round + " --out FILE draws one (outside the " + k.shortNoun + "'s folder, which holds only files the "
+                    + k.shortNoun + " lists)");
+        });
+    }
+}
