@@ -11,8 +11,10 @@ import java.util.Optional;
  * The output folder of a job run as rounds of sweeps (a capacity plan, a policy search), known by the definition file
  * its job writes there ({@code _PLAN.yaml}, {@code _EVOLVE.yaml}; while it runs, or once interrupted, in its
  * {@code _staging/}). It is not a sweep's output: its page is its own {@code report.html}, which the job writes; each of
- * its rounds is a sweep's output folder, which {@code servesim report} draws into a file outside the job's folder (that
- * folder holds only the files its job lists).
+ * its rounds is a sweep's output folder, which {@code servesim report} draws into a file outside the job's folder. That
+ * folder holds only the files its job lists: the job would refuse to run into it again past a page of the report's in
+ * its {@code rounds/} (even with {@code --overwrite}, as a sweep refuses a file in its dataset folders), and would not
+ * replace one it did not write.
  *
  * @param dir  the job's output folder
  * @param kind which job wrote it
@@ -51,6 +53,20 @@ record RoundsJob(Path dir, Kind kind) {
     }
 
     /**
+     * The innermost job output folder that holds {@code path} (a file to write), if any; a path in a job's staging folder
+     * lies in the job's output folder.
+     */
+    static Optional<RoundsJob> around(Path path) {
+        for (Path d = path.toAbsolutePath().normalize().getParent(); d != null; d = d.getParent()) {
+            Optional<RoundsJob> job = d.endsWith(OutputDir.STAGING) ? Optional.empty() : at(d);
+            if (job.isPresent()) {
+                return job;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
      * Refuses {@code dir}, the command's {@code OUT_DIR}, when it is a job's output folder rather than a sweep's: the
      * message names the job's own page and how to draw one of its rounds.
      */
@@ -61,6 +77,21 @@ record RoundsJob(Path dir, Kind kind) {
                     + k.command + " writes it); each of its rounds is a sweep's output: servesim report OUT_DIR/rounds/"
                     + k.round + " --out FILE draws one (outside the " + k.shortNoun + "'s folder, which holds only files the "
                     + k.shortNoun + " lists)");
+        });
+    }
+
+    /**
+     * Refuses {@code target}, the report's file (named by {@code flag}) of the sweep output {@code outDir}, when it lies
+     * inside a job's output folder, suggesting a file beside that folder; {@code hint} says how to choose one.
+     */
+    static void refuseInside(String flag, Path target, Path outDir, String hint) {
+        around(target).ifPresent(job -> {
+            Kind k = job.kind();
+            Path beside = job.dir().resolveSibling(job.dir().getFileName() + "-"
+                    + outDir.toAbsolutePath().normalize().getFileName() + ".html");
+            throw new UsageException(flag + " " + target + ": inside " + job.dir() + ", the output folder of a " + k.noun
+                    + " (servesim " + k.command + "), which holds only files the " + k.shortNoun + " lists so that it can"
+                    + " run into it again; write the report outside it" + hint + ", e.g. --out " + beside);
         });
     }
 }

@@ -13,7 +13,8 @@ import java.sql.SQLException;
  * latency vs load, SLO heatmaps, CDFs, instance load, cache, sessions, sim vs real, the table, the sidecars).
  * Aggregates are computed with DuckDB over the Parquet datasets; the page holds summaries only. The output
  * path is checked before any work and may not lie inside a dataset folder: the report never writes into the
- * sweep's datasets.
+ * sweep's datasets; nor inside the output folder of a capacity plan or a policy search ({@link RoundsJob}), whose
+ * rounds are sweeps' outputs.
  */
 public final class SweepReport {
     /** The page's file name when {@code --out} is not given: beside the datasets in {@code OUT_DIR}. */
@@ -38,7 +39,9 @@ public final class SweepReport {
     public static Path write(Path outDir, Options options, Path file) throws IOException, SQLException {
         SweepOutput.checkFolder(outDir); // before --out, whose default lies inside it
         Path target = (file != null ? file : outDir.resolve(DEFAULT_FILE)).toAbsolutePath().normalize();
-        ReportFile.check(file != null ? "--out" : "the report", target);
+        String flag = file != null ? "--out" : "the report";
+        RoundsJob.refuseInside(flag, target, outDir, file != null ? "" : " (servesim report OUT_DIR --out FILE)");
+        ReportFile.check(flag, target);
         SweepOutput sweep = SweepOutput.open(outDir);
         for (Dataset d : Dataset.values()) {
             if (target.startsWith(sweep.path(d))) {

@@ -131,6 +131,24 @@ class PlanCommandTest {
         assertEquals("mine", Files.readString(mine.resolve("notes.txt")));
     }
 
+    /**
+     * A round is a sweep's output, but its report goes outside the plan's folder, which holds only the plan's files: a
+     * page of the report's in {@code rounds/} would keep the plan from running into its folder again.
+     */
+    @Test
+    void aRoundsReportIsWrittenOutsideThePlansFolder() throws Exception {
+        Path round = out.resolve("rounds").resolve("01");
+        CliRun.Result refused = CliRun.exec("report", round.toString());
+        assertEquals(2, refused.code(), refused.err());
+        assertTrue(refused.err().contains("inside " + out + ", the output folder of a capacity plan (servesim plan)")
+                && refused.err().contains("--out " + tmp.resolve("out-01.html")), refused.err());
+        assertFalse(Files.exists(round.resolve("report.html")));
+        CliRun.Result beside = CliRun.exec("report", round.toString(), "--out", tmp.resolve("out-01.html").toString());
+        assertEquals(0, beside.code(), beside.err());
+        CliRun.Result resumed = CliRun.exec("plan", plan.toString(), "--output", out.toString(), "--resume");
+        assertEquals(0, resumed.code(), resumed.err());
+    }
+
     @Test
     void withSeveralSeedsEveryProbeRunsOncePerSeedAndCountsAsItsWorst() throws Exception {
         Path seeds = Files.writeString(tmp.resolve("seeds.yaml"), io.servesim.plan.TestPlans.small("seeds", 2, 500,

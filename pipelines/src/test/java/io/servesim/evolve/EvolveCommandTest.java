@@ -1,6 +1,7 @@
 package io.servesim.evolve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.cli.Main;
@@ -63,6 +64,24 @@ class EvolveCommandTest {
         assertTrue(TestPlans.rowsDiffer(out.resolve("generations/*.parquet"), other.resolve("generations/*.parquet")) > 0,
                 "another CMA-ES seed proposes other candidates");
     }
+
+    /**
+     * A round is a sweep's output, but its report goes outside the search's folder, which holds only the search's
+     * files: {@code report} refuses to write into it, and the search then runs into its folder again.
+     */
+    @Test
+    void aRoundsReportIsWrittenOutsideTheSearchsFolder(@TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("e.yaml"), TestSearches.small("tiny", 1, 1));
+        Path out = tmp.resolve("out");
+        assertEquals(0, Main.execute("evolve", file.toString(), "--output", out.toString()));
+        Path round = out.resolve("rounds").resolve("gen-01");
+        assertEquals(2, Main.execute("report", round.toString()));
+        assertEquals(2, Main.execute("report", round.toString(), "--out", out.resolve("gen-01.html").toString()));
+        assertFalse(Files.exists(round.resolve("report.html")) || Files.exists(out.resolve("gen-01.html")));
+        assertEquals(0, Main.execute("report", round.toString(), "--out", tmp.resolve("out-gen-01.html").toString()));
+        assertEquals(0, Main.execute("evolve", file.toString(), "--output", out.toString(), "--overwrite"));
+    }
+
     /**
      * A baseline whose runs fail (a routing policy as code that throws) scores 0 on every split; the summary names it
      * instead of counting it as beaten, and the command exits 1 after writing every output, a second call to the
