@@ -3,10 +3,8 @@ package io.servesim.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.ErrorReport;
-import io.servesim.compare.CompareJob;
 import io.servesim.compare.ComparePairs;
 import io.servesim.metrics.Column;
-import io.servesim.sweep.Dataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +37,7 @@ final class ComparePanel implements Panel {
 
     @Override
     public Optional<ObjectNode> section(ReportContext ctx) throws SQLException {
-        Path file = CompareJob.defaultOutput(ctx.sweep().path(Dataset.CELLS)).resolve("compare.parquet");
+        Path file = ctx.sweep().compareFolder().resolve("compare.parquet");
         if (!Files.isRegularFile(file)) {
             return Optional.empty();
         }

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.servesim.compare.CompareJob;
 import io.servesim.exit.UsageException;
 import io.servesim.sweep.Dataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -90,6 +92,18 @@ record SweepOutput(Path dir, String name, List<SweepAxis> axes, int cells, Strin
     /** The folder of {@code dataset}. */
     Path path(Dataset dataset) {
         return dir.resolve(dataset.directory());
+    }
+
+    /** The folder where {@code servesim compare} writes its comparison of the cells with measurements: {@code compare/}. */
+    Path compareFolder() {
+        return CompareJob.defaultOutput(path(Dataset.CELLS));
+    }
+
+    /** The folders that hold its data, which the report reads: each dataset's, then {@link #compareFolder}. */
+    List<Path> dataFolders() {
+        List<Path> folders = new ArrayList<>(Arrays.stream(Dataset.values()).map(this::path).toList());
+        folders.add(compareFolder());
+        return folders;
     }
 
     /** Whether {@code dataset} was written (it has Parquet files; it may still hold no rows). */

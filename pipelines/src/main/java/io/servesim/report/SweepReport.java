@@ -3,18 +3,19 @@ package io.servesim.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.UsageException;
-import io.servesim.sweep.Dataset;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * {@code servesim report OUT_DIR}: one self-contained HTML page of a finished sweep's results ({@link Panels}:
  * latency vs load, SLO heatmaps, CDFs, instance load, cache, sessions, sim vs real, the table, the sidecars).
  * Aggregates are computed with DuckDB over the Parquet datasets; the page holds summaries only. The output
- * path is checked before any work and may not lie inside a dataset folder: the report never writes into the
- * sweep's datasets; nor inside the output folder of a capacity plan or a policy search ({@link RoundsJob}), whose
- * rounds are sweeps' outputs.
+ * path is checked before any work and may not lie inside a folder of the sweep's data ({@code cells/}, the other
+ * datasets, {@code compare/}): the report never writes where it or a query would read it as data; nor inside the
+ * output folder of a capacity plan or a policy search ({@link RoundsJob}), whose rounds are sweeps' outputs.
  */
 public final class SweepReport {
     /** The page's file name when {@code --out} is not given: beside the datasets in {@code OUT_DIR}. */
@@ -43,12 +44,7 @@ public final class SweepReport {
         RoundsJob.refuseInside(flag, target, outDir, file != null ? "" : " (servesim report OUT_DIR --out FILE)");
         ReportFile.check(flag, target);
         SweepOutput sweep = SweepOutput.open(outDir);
-        for (Dataset d : Dataset.values()) {
-            if (target.startsWith(sweep.path(d))) {
-                throw new UsageException("--out " + target + ": inside the sweep's " + d.directory() + "/ dataset folder,"
-                        + " where queries would read it; write the report elsewhere (default " + sweep.dir().resolve(DEFAULT_FILE) + ")");
-            }
-        }
+        refuseInsideData(sweep, target);
         ReportAxes axes = ReportAxes.resolve(sweep, options.load(), options.x(), options.y());
         ObjectNode data = Charts.JSON.createObjectNode();
         data.put("meta", "sweep " + sweep.name() + ": " + sweep.cells() + " cells, axes " + String.join(", ", sweep.axisNames())
@@ -62,5 +58,21 @@ public final class SweepReport {
         }
         ReportFile.write(target, HtmlPage.render("servesim sweep report: " + sweep.name(), data));
         return target;
+    }
+
+    /**
+     * Refuses {@code target} inside one of the folders of {@code sweep} that hold data: its datasets ({@code cells/},
+     * ...), which queries and the report read, and {@code compare/}, whose {@code compare.parquet} the report reads.
+     */
+    private static void refuseInsideData(SweepOutput sweep, Path target) {
+        List<Path> folders = sweep.dataFolders();
+        for (Path folder : folders) {
+            if (target.startsWith(folder)) {
+                throw new UsageException("--out " + target + ": inside the sweep's " + folder.getFileName() + "/ folder,"
+                        + " which holds its data; write the report outside its data folders (" + folders.stream()
+                        .map(f -> f.getFileName() + "/").collect(Collectors.joining(", ")) + "): beside them, as the default "
+                        + sweep.dir().resolve(DEFAULT_FILE) + " is, or elsewhere");
+            }
+        }
     }
 }
