@@ -59,9 +59,7 @@ class PolicyContractTest {
     void reportsEveryBadParamAtOnce(PolicyKind<?> kind, String name) {
         PolicySpec sample = PolicySamples.of(kind, name);
         Map<String, Object> params = new java.util.HashMap<>(sample.params());
-        String at = "policies." + kind.name() + "[" + name + "].params.";
-        List<String> declared = kind.registry().settings().stream().filter(s -> s.path().startsWith(at))
-                .map(io.servesim.config.Setting::key).toList();
+        List<String> declared = declared(kind, name).stream().map(io.servesim.config.Setting::key).toList();
         declared.forEach(k -> params.put(k, Map.of("x", List.of())));
         params.put("no_such_param", 1.0);
         ConfigException e = assertThrows(ConfigException.class,
@@ -82,14 +80,19 @@ class PolicyContractTest {
     void takesEveryDeclaredParameterAtItsDefault(PolicyKind<?> kind, String name) {
         PolicySpec sample = PolicySamples.of(kind, name);
         Map<String, Object> params = new java.util.HashMap<>(sample.params());
-        String at = "policies." + kind.name() + "[" + name + "].params.";
-        for (io.servesim.config.Setting<?> s : kind.registry().settings()) {
-            if (s.path().startsWith(at) && s.defaultValue() != null) {
+        for (io.servesim.config.Setting<?> s : declared(kind, name)) {
+            if (s.defaultValue() != null) {
                 params.put(s.key(), java(io.servesim.workload.Yaml.tree(s.defaultText())));
             }
         }
         assertDoesNotThrow(() -> kind.registry().create(new PolicySpec(name, params, sample.path()),
                 PolicyContext.DEFAULT.withCpuKvTier(true)), params.toString());
+    }
+
+    /** The parameters policy {@code name} of {@code kind} declares ({@code policies.<kind>[<name>].params.*}). */
+    private static List<io.servesim.config.Setting<?>> declared(PolicyKind<?> kind, String name) {
+        String at = "policies." + kind.name() + "[" + name + "].params.";
+        return kind.registry().settings().stream().filter(s -> s.path().startsWith(at)).toList();
     }
 
     /** A YAML value as the policy binder hands it to a policy. */
