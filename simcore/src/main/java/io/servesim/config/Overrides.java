@@ -73,7 +73,11 @@ public final class Overrides {
                 indexes.add(Integer.parseInt(im.group(1)));
             }
             if (!(cur instanceof ObjectNode obj)) {
-                throw new ConfigException(at.toString(), "is not a mapping; cannot set " + path);
+                throw new ConfigException(at.toString(), cur.isTextual() && at.toString().equals("workload")
+                        ? "is the workload file '" + cur.asText() + "', whose keys an override cannot reach; cannot set "
+                        + path + ": --rate and --num-requests apply to a workload file; for any other key write the"
+                        + " workload inline (or in a copy of the file) and set it there"
+                        : "is not a mapping; cannot set " + path);
             }
             at.append(at.length() == 0 ? "" : ".").append(key);
             boolean last = p == parts.length - 1;
