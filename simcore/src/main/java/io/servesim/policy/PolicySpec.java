@@ -63,11 +63,15 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
     private List<ConfigException.Problem> unknown(List<Setting<?>> declared) {
         Set<String> allowed = new TreeSet<>();
         declared.forEach(s -> allowed.add(s.key()));
+        // none of the params is this policy's: most likely another policy's, its name changed by a flag or an override
+        boolean foreign = params.size() > 1 && params.keySet().stream().noneMatch(allowed::contains);
+        String hint = foreign ? " (none of the params given is one of '" + name + "''s: if they were written for another"
+                + " policy, --set " + path + ".params=null drops them)" : "";
         List<ConfigException.Problem> unknown = new ArrayList<>();
         for (String k : new TreeSet<>(params.keySet())) {
             if (!allowed.contains(k)) {
                 unknown.add(new ConfigException.Problem(path + ".params." + k, "unknown parameter for '" + name
-                        + "'; valid: " + (allowed.isEmpty() ? "(none)" : String.join(", ", allowed))));
+                        + "'; valid: " + (allowed.isEmpty() ? "(none)" : String.join(", ", allowed)) + hint));
             }
         }
         return unknown;
