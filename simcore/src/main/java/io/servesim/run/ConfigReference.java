@@ -24,7 +24,10 @@ public final class ConfigReference {
                 prints the same list; `scripts/servesim config --effective CONFIG [flags]` prints a config's resolved
                 values and where each came from. Durations take a unit (`500us`, `2.5ms`, `30s`, `2m`, `1h`), and a key whose
                 name ends in `_us` also a bare number of microseconds; bandwidths take a unit (`64GB/s`, `400Gb/s`) or a bare
-                number of GB/s. A value outside its range is refused naming the key, the range and why.
+                number of GB/s. A value outside its range is refused naming the key, the range and why. A path in a config
+                (a workload file, a trace, a config.json) is relative to the config's folder, and so is one a `--set`
+                writes into it (`-c configs/x.yaml --set workload=w.yaml` reads `configs/w.yaml`; without `-c`, the working
+                directory); a flag's own path (`--model`, `--gpus`) is relative to the working directory.
                 """);
         for (SettingsCatalog.Section s : SettingsCatalog.SECTIONS) {
             md.append("\n## ").append(s.title()).append("\n\n").append(s.doc()).append("\n\n");
