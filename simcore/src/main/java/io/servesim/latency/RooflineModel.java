@@ -49,7 +49,7 @@ import java.util.OptionalInt;
  * NVLink, and more again across nodes.
  *
  * <p>Not modelled: kernel fusion beyond what the element-wise bytes assume, split-K GEMMs, attention
- * kernels' own tiling, MoE load imbalance (routing is uniform: the expected number of distinct experts
+ * kernels' own tiling (but for FlashAttention-2's query tiles beside a prefill chunk), MoE load imbalance (routing is uniform: the expected number of distinct experts
  * T tokens touch is E x (1 - (1 - k/E)^T)).
  */
 public final class RooflineModel implements ExpertParallelModel {
