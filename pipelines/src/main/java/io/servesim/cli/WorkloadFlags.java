@@ -86,7 +86,7 @@ final class WorkloadFlags {
             Long max = parsed(TraceSettings.MAX_REQUESTS, numRequests);
             Boolean skip = parsed(TraceSettings.SKIP_BAD_LINES, skipBadLines);
             applied = new TraceSpec(t.format(), t.path(), t.mode(), t.speedupRatio(), t.maxInFlight(),
-                    skip != null ? skip : t.skipBadLines(), max != null ? max : t.maxRequests());
+                    skip != null ? skip : t.skipBadLines(), max != null ? max : t.maxRequests(), t.warnings());
         } else {
             refuseSkip();
             GeneratorSpec g = (GeneratorSpec) w;

@@ -2,15 +2,19 @@ package io.servesim.workload;
 
 import io.servesim.config.ConfigNode;
 import io.servesim.config.ReadFailure;
+import io.servesim.workload.trace.MooncakeTraceReader;
 import io.servesim.workload.trace.ReplayMode;
 import io.servesim.workload.trace.TraceFormat;
+import io.servesim.workload.trace.TraceHead;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Binds {@code trace: {format, path, mode, arrival_speedup_ratio, max_in_flight, skip_bad_lines,
  * max_requests}} ({@link TraceSettings}). {@code path} is relative to the config's directory.
  * {@code arrival_speedup_ratio} applies to trace mode only; {@code max_in_flight} is required in
- * concurrency mode and only allowed there.
+ * concurrency mode and only allowed there. A Mooncake trace's first lines are read for keys its reader would skip
+ * unread (a misspelt {@code delay}), each a warning.
  */
 public final class TraceBinder {
     private TraceBinder() {
@@ -58,6 +62,10 @@ public final class TraceBinder {
             return null;
         }
         int resident = maxInFlight == null ? 0 : Math.toIntExact(maxInFlight); // 0: trace mode, where it is not given
-        return new TraceSpec(TraceFormat.of(format), p, mode, speedup, resident, skip, maxRequests);
+        TraceFormat f = TraceFormat.of(format);
+        List<String> warnings = f != TraceFormat.MOONCAKE ? List.of()
+                : MooncakeTraceReader.ignoredKeys(p, TraceHead.DEFAULT_LINES).stream()
+                        .map(m -> t.pathOf("path") + ": " + m).toList();
+        return new TraceSpec(f, p, mode, speedup, resident, skip, maxRequests, warnings);
     }
 }

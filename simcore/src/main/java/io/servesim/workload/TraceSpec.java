@@ -6,6 +6,7 @@ import io.servesim.workload.trace.TraceFormat;
 import io.servesim.workload.trace.TraceReader;
 import io.servesim.workload.trace.TraceReplaySource;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Replay of a request trace ({@code workload: {trace: {...}}}), in trace or concurrency mode
@@ -18,9 +19,25 @@ import java.nio.file.Path;
  * @param maxInFlight   concurrency mode: requests kept resident
  * @param skipBadLines  skip (and count) malformed lines instead of stopping
  * @param maxRequests   stop after this many requests; 0 = all
+ * @param warnings      non-fatal notes from binding, each naming its config path (a Mooncake key the reader ignores)
  */
 public record TraceSpec(TraceFormat format, Path path, ReplayMode mode, double speedupRatio, int maxInFlight,
-                        boolean skipBadLines, long maxRequests) implements WorkloadSpec {
+                        boolean skipBadLines, long maxRequests, List<String> warnings) implements WorkloadSpec {
+    public TraceSpec {
+        warnings = List.copyOf(warnings);
+    }
+
+    /** A spec without warnings. */
+    public TraceSpec(TraceFormat format, Path path, ReplayMode mode, double speedupRatio, int maxInFlight,
+                     boolean skipBadLines, long maxRequests) {
+        this(format, path, mode, speedupRatio, maxInFlight, skipBadLines, maxRequests, List.of());
+    }
+
+    /** This spec with {@code warnings} in place of its own. */
+    public TraceSpec withWarnings(List<String> warnings) {
+        return new TraceSpec(format, path, mode, speedupRatio, maxInFlight, skipBadLines, maxRequests, warnings);
+    }
+
     @Override
     public RequestSource open(long seed, long horizonUs) {
         TraceReader reader = format.open(path, new TraceReader.Options(skipBadLines, mode == ReplayMode.TRACE));

@@ -118,6 +118,8 @@ public final class WorkloadBinder {
         if (spec instanceof GeneratorSpec g && !g.warnings().isEmpty() && !prefix.isEmpty()) {
             spec = g.with(g.aggregateRateRps(), g.numRequests(), g.warnings().stream().map(m -> prefix + "." + m + note)
                     .toList());
+        } else if (spec instanceof TraceSpec t && !t.warnings().isEmpty() && !prefix.isEmpty()) {
+            spec = t.withWarnings(t.warnings().stream().map(m -> prefix + "." + m + note).toList());
         }
         return spec;
     }

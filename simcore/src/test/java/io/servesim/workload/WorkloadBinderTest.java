@@ -258,4 +258,23 @@ class WorkloadBinderTest {
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\naggregate_rate: 3", dir)
                 .contains("workload.aggregate_rate: unknown key; valid keys here: inference_perf, scenario, trace, version"));
     }
+
+    @Test
+    void aMooncakeKeyTheReaderWouldSkipIsAWarning(@TempDir Path dir) throws Exception {
+        // line 2 misspells delay, line 3 again and adds a key of its own; line 4 is not JSON (the reader's to refuse)
+        Files.writeString(dir.resolve("t.jsonl"), String.join("\n",
+                "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2, \"session_id\": \"s\"}",
+                "{\"input_length\": 10, \"output_length\": 2, \"session_id\": \"s\", \"delai\": 5000}",
+                "{\"input_length\": 10, \"output_length\": 2, \"session_id\": \"s\", \"delai\": 5000, \"model\": \"m\"}",
+                "not json", ""));
+        String fields = "; a line's keys: timestamp, input_length, output_length, hash_ids, session_id, delay";
+        assertEquals(List.of(
+                "workload.trace.path: key 'delai' (line 2 and 1 more of the first 4) is not a Mooncake trace key and is ignored"
+                        + fields,
+                "workload.trace.path: key 'model' (line 3 of the first 4) is not a Mooncake trace key and is ignored" + fields),
+                Yaml.workload("trace: {format: mooncake, path: t.jsonl}", dir, 0).warnings());
+        // other formats carry extra columns as a matter of course (a vLLM benchmark's result lines)
+        Files.writeString(dir.resolve("v.jsonl"), "{\"prompt_len\": 10, \"output_len\": 2, \"ttft\": 0.1}\n");
+        assertEquals(List.of(), Yaml.workload("trace: {format: vllm, path: v.jsonl}", dir, 0).warnings());
+    }
 }

@@ -3,11 +3,19 @@ package io.servesim.workload.trace;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.servesim.config.StrictJson;
 import io.servesim.engine.TokenSequence;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,6 +41,10 @@ import java.util.Map;
 public final class MooncakeTraceReader extends JsonTraceReader {
     /** Tokens per hash id. */
     public static final int BLOCK_TOKENS = 512;
+    /** The keys a line may carry; the reader skips any other (a misspelt {@code delay} would then be lost silently). */
+    static final List<String> FIELDS = List.of("timestamp", "input_length", "output_length", "hash_ids", "session_id",
+            "delay");
+    private static final ObjectMapper HEAD_JSON = StrictJson.json();
 
     private final Path path;
     /** Built on the first row read (a validation that reads no row does not scan the file). */
@@ -137,6 +149,48 @@ public final class MooncakeTraceReader extends JsonTraceReader {
         } catch (BadLine e) {
             return null; // the tree path reports it
         }
+    }
+
+    /**
+     * A note per key of the first {@code lines} lines of {@code path} that is none of {@link #FIELDS}, which the reader
+     * skips: its first line, how many of those lines carry it, and the keys a line may carry. Lines that are not JSON
+     * objects are left to the reader, which refuses or skips them.
+     */
+    public static List<String> ignoredKeys(Path path, int lines) {
+        Map<String, long[]> seen = new LinkedHashMap<>(); // key -> {first line, lines}
+        long lineNo = 0;
+        try (BufferedReader in = Files.newBufferedReader(path)) {
+            for (String line = in.readLine(); line != null && lineNo < lines; line = in.readLine()) {
+                lineNo++;
+                JsonNode n;
+                try {
+                    n = HEAD_JSON.readTree(line);
+                } catch (IOException e) {
+                    continue;
+                }
+                if (n == null || !n.isObject()) {
+                    continue;
+                }
+                long at = lineNo;
+                for (var it = n.fieldNames(); it.hasNext(); ) {
+                    String key = it.next();
+                    if (!FIELDS.contains(key)) {
+                        seen.computeIfAbsent(key, k -> new long[] {at, 0})[1]++;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return List.of(); // the run reports an unreadable file
+        }
+        List<String> notes = new ArrayList<>();
+        for (var e : seen.entrySet()) {
+            long first = e.getValue()[0];
+            long count = e.getValue()[1];
+            notes.add(String.format(Locale.ROOT, "key '%s' (line %d%s of the first %d) is not a Mooncake trace"
+                    + " key and is ignored; a line's keys: %s", e.getKey(), first,
+                    count == 1 ? "" : " and " + (count - 1) + " more", lineNo, String.join(", ", FIELDS)));
+        }
+        return notes;
     }
 
     /** The ids of a {@code hash_ids} array of ints and longs (the current token its start), else null. */
