@@ -6,6 +6,7 @@ import io.servesim.metrics.Column;
 import io.servesim.metrics.Metric;
 import io.servesim.metrics.MetricCatalog;
 import io.servesim.metrics.Renamed;
+import io.servesim.sweep.RoundsJob;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -44,6 +45,11 @@ public final class CompareJob {
             checkMetric(m);
         }
         Path outputDir = output != null ? output : defaultOutput(sim);
+        String simName = sim.toAbsolutePath().normalize().getParent() == null ? "sim"
+                : sim.toAbsolutePath().normalize().getParent().getFileName().toString();
+        RoundsJob.refuseInside(output != null ? "--output" : "the default --output (compare/ beside --sim)",
+                outputDir.resolve("compare.parquet"), "write compare.parquet outside it",
+                job -> "--output " + job.resolveSibling(job.getFileName() + "-" + simName + "-compare"));
         OutputPath.probeDirectory("--output", outputDir);
         try (StagedOutputs staged = StagedOutputs.start("compare", System.err)) {
             Path file = outputDir.resolve("compare.parquet");

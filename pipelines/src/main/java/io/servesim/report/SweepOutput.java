@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.servesim.compare.CompareJob;
 import io.servesim.exit.UsageException;
 import io.servesim.sweep.Dataset;
+import io.servesim.sweep.RoundsJob;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

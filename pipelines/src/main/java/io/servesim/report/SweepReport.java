@@ -3,6 +3,7 @@ package io.servesim.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.UsageException;
+import io.servesim.sweep.RoundsJob;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -41,7 +42,9 @@ public final class SweepReport {
         SweepOutput.checkFolder(outDir); // before --out, whose default lies inside it
         Path target = (file != null ? file : outDir.resolve(DEFAULT_FILE)).toAbsolutePath().normalize();
         String flag = file != null ? "--out" : "the report";
-        RoundsJob.refuseInside(flag, target, outDir, file != null ? "" : " (servesim report OUT_DIR --out FILE)");
+        String name = outDir.toAbsolutePath().normalize().getFileName() + ".html";
+        String advice = "write the report outside it" + (file != null ? "" : " (servesim report OUT_DIR --out FILE)");
+        RoundsJob.refuseInside(flag, target, advice, job -> "--out " + job.resolveSibling(job.getFileName() + "-" + name));
         ReportFile.check(flag, target);
         SweepOutput sweep = SweepOutput.open(outDir);
         refuseInsideData(sweep, target);
