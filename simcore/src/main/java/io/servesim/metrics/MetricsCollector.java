@@ -175,10 +175,10 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
         return out;
     }
 
-    /** A request still in the system at the horizon. */
-    public void onUnfinished(Request r) {
+    /** A request still in the system at {@code horizonUs} (when the run has none: when it ended). */
+    public void onUnfinished(Request r, long horizonUs) {
         unfinished++;
-        sink.accept(RequestRecords.of(r, RequestRecord.UNFINISHED, null, -1, handoffs.apply(r)));
+        sink.accept(RequestRecords.unfinished(r, handoffs.apply(r), horizonUs));
     }
 
     public long completed() { return completed; }

@@ -427,7 +427,8 @@ public final class Simulation {
             f.unfinished(left);
         }
         left.sort(Comparator.comparingLong(Request::id));
-        left.forEach(metrics::onUnfinished);
+        long horizonUs = setup.horizonUs() > 0 ? setup.horizonUs() : Long.MAX_VALUE;
+        left.forEach(r -> metrics.onUnfinished(r, horizonUs));
     }
 
     /** The engines (for tests and invariant checks). */
