@@ -27,9 +27,11 @@ public final class Setting<T> {
     private final String doc;
     private final String flag;
     private final List<String> aliases;
+    /** The config must give it (a binder or {@code PolicySpec.requireValid} refuses its absence). */
+    private final boolean required;
 
     private Setting(String path, ValueType<T> type, T defaultValue, String defaultText, String doc, String flag,
-                    List<String> aliases) {
+                    List<String> aliases, boolean required) {
         this.path = Objects.requireNonNull(path);
         this.type = Objects.requireNonNull(type);
         this.defaultValue = defaultValue;
@@ -37,6 +39,7 @@ public final class Setting<T> {
         this.doc = Objects.requireNonNull(doc);
         this.flag = flag;
         this.aliases = List.copyOf(aliases);
+        this.required = required;
         if (defaultValue != null) {
             type.check(defaultValue, path); // a default outside its own range is a bug in the declaration
         }
@@ -44,7 +47,7 @@ public final class Setting<T> {
 
     /** A setting of {@code type} at {@code path} whose value is {@code defaultValue} when the config omits it. */
     public static <T> Setting<T> of(String path, ValueType<T> type, T defaultValue, String doc) {
-        return new Setting<>(path, type, defaultValue, null, doc, null, List.of());
+        return new Setting<>(path, type, defaultValue, null, doc, null, List.of(), false);
     }
 
     /**
@@ -52,17 +55,27 @@ public final class Setting<T> {
      * GPU, ...) or requires it; {@code defaultText} says what happens then ("the model's max_position_embeddings").
      */
     public static <T> Setting<T> derived(String path, ValueType<T> type, String defaultText, String doc) {
-        return new Setting<>(path, type, null, Objects.requireNonNull(defaultText), doc, null, List.of());
+        return new Setting<>(path, type, null, Objects.requireNonNull(defaultText), doc, null, List.of(), false);
+    }
+
+    /** A setting the config must give: no default, nothing to derive it from ({@link #required()}). */
+    public static <T> Setting<T> required(String path, ValueType<T> type, String doc) {
+        return new Setting<>(path, type, null, "required", doc, null, List.of(), true);
+    }
+
+    /** Whether the config must give this setting ({@link #required(String, ValueType, String)}). */
+    public boolean required() {
+        return required;
     }
 
     /** This setting, also set by the command-line {@code flag} (e.g. {@code --max-num-seqs}). */
     public Setting<T> flag(String flag) {
-        return new Setting<>(path, type, defaultValue, defaultText, doc, flag, aliases);
+        return new Setting<>(path, type, defaultValue, defaultText, doc, flag, aliases, required);
     }
 
     /** This setting, also accepted under {@code names} in the same mapping (vLLM's or BLIS's names for it). */
     public Setting<T> alias(String... names) {
-        return new Setting<>(path, type, defaultValue, defaultText, doc, flag, List.of(names));
+        return new Setting<>(path, type, defaultValue, defaultText, doc, flag, List.of(names), required);
     }
 
     /** The documented path, e.g. {@code engine.max_num_seqs}. */

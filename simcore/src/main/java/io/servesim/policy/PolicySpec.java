@@ -42,6 +42,9 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
         List<ConfigException.Problem> problems = new ArrayList<>();
         for (Setting<?> s : declared) {
             problems.addAll(refused(s));
+            if (s.required() && params.get(s.key()) == null) {
+                problems.add(missing(s));
+            }
         }
         problems.addAll(unknown(declared));
         if (!problems.isEmpty()) {
@@ -91,9 +94,13 @@ public record PolicySpec(String name, Map<String, Object> params, String path) {
     public <T> T require(Setting<T> setting) {
         T v = get(setting);
         if (v == null) {
-            throw new ConfigException(path + ".params." + setting.key(), "required: " + setting.type().describe());
+            throw new ConfigException(List.of(missing(setting)));
         }
         return v;
+    }
+
+    private ConfigException.Problem missing(Setting<?> setting) {
+        return new ConfigException.Problem(path + ".params." + setting.key(), "required: " + setting.type().describe());
     }
 
     /** Whether the config gives parameter {@code setting} (rather than leave it to its default). */

@@ -18,8 +18,8 @@ import java.util.List;
  */
 final class RateLimit implements AdmissionPolicy {
     private static final String AT = "policies.admission[rate-limit].params.";
-    static final Setting<Double> MAX_RPS = Setting.derived(AT + "max_rps", ValueType.real(0, 1e6).above().in("requests/s",
-            "slots are whole microseconds apart: above 10^6 requests/s they would be closer"), "required",
+    static final Setting<Double> MAX_RPS = Setting.required(AT + "max_rps", ValueType.real(0, 1e6).above().in("requests/s",
+            "slots are whole microseconds apart: above 10^6 requests/s they would be closer"),
             "Requests admitted per second at most, one every 1/max_rps seconds.");
     static final Setting<Long> MAX_DELAY = Setting.derived(AT + "max_delay_us", ValueType.duration(0, 3_600_000_000L)
                     .bareMicros().because("a request held at the door for over an hour has long been abandoned by its client"),

@@ -21,8 +21,8 @@ final class TenantQuota implements AdmissionPolicy, NamesWorkloadKeys {
     private static final String AT = "policies.admission[tenant-quota].params.";
     private static final ValueType.Int REQUESTS = ValueType.integer(0, 1_000_000).in("requests",
             "a tenant's concurrency beyond 10^6 requests exceeds what any fleet holds in flight");
-    static final Setting<Long> MAX_IN_FLIGHT = Setting.derived(AT + "max_in_flight",
-            ValueType.integer(1, 1_000_000).in("requests", REQUESTS.reason()), "required",
+    static final Setting<Long> MAX_IN_FLIGHT = Setting.required(AT + "max_in_flight",
+            ValueType.integer(1, 1_000_000).in("requests", REQUESTS.reason()),
             "Admitted requests a tenant may have that have not left.");
     static final Setting<Map<String, Long>> TENANT_LIMITS = Setting.of(AT + "tenant_limits", ValueType.mapping(REQUESTS),
             Map.of(), "Per-tenant overrides of max_in_flight (tenant: limit; 0 admits none of it).");

@@ -20,11 +20,11 @@ import java.util.Map;
 final class TokenBucket implements AdmissionPolicy {
     private static final String AT = "policies.admission[token-bucket].params.";
     private static final String BEYOND = "a bucket of over 10^9 requests or prompt tokens never empties in a run";
-    static final Setting<Double> CAPACITY = Setting.derived(AT + "capacity",
-            ValueType.real(0, 1e9).above().in("requests or prompt tokens (cost)", BEYOND), "required",
+    static final Setting<Double> CAPACITY = Setting.required(AT + "capacity",
+            ValueType.real(0, 1e9).above().in("requests or prompt tokens (cost)", BEYOND),
             "Tokens the bucket holds (it starts full).");
-    static final Setting<Double> REFILL_PER_S = Setting.derived(AT + "refill_per_s",
-            ValueType.real(0, 1e9).in("per second", BEYOND), "required", "Tokens added per second, continuously.");
+    static final Setting<Double> REFILL_PER_S = Setting.required(AT + "refill_per_s",
+            ValueType.real(0, 1e9).in("per second", BEYOND), "Tokens added per second, continuously.");
     static final Setting<Boolean> PER_TENANT = Setting.of(AT + "per_tenant", ValueType.bool(), false,
             "One bucket per tenant instead of one for the cluster.");
     static final Setting<String> COST = Setting.of(AT + "cost", ValueType.choice(List.of("requests", "input_tokens")),
