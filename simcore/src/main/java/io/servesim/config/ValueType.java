@@ -2,6 +2,7 @@ package io.servesim.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -505,7 +506,17 @@ public abstract sealed class ValueType<T> {
                 throw new ConfigException(path, "must be a mapping of name: " + values.describe() + ", got " + render(v));
             }
             Map<String, V> out = new TreeMap<>();
-            v.fields().forEachRemaining(e -> out.put(e.getKey(), values.parse(e.getValue(), path + "." + e.getKey())));
+            List<ConfigException.Problem> problems = new ArrayList<>();
+            v.fields().forEachRemaining(e -> {
+                try {
+                    out.put(e.getKey(), values.parse(e.getValue(), path + "." + e.getKey()));
+                } catch (ConfigException bad) {
+                    problems.addAll(bad.problems()); // every entry's, not the first's only
+                }
+            });
+            if (!problems.isEmpty()) {
+                throw new ConfigException(problems);
+            }
             return out;
         }
 
@@ -542,9 +553,17 @@ public abstract sealed class ValueType<T> {
             if (!v.isArray()) {
                 throw new ConfigException(path, "must be a list of " + elements.describe() + ", got " + render(v));
             }
-            java.util.ArrayList<V> out = new java.util.ArrayList<>(v.size());
+            ArrayList<V> out = new ArrayList<>(v.size());
+            List<ConfigException.Problem> problems = new ArrayList<>();
             for (int i = 0; i < v.size(); i++) {
-                out.add(elements.parse(v.get(i), path + "[" + i + "]"));
+                try {
+                    out.add(elements.parse(v.get(i), path + "[" + i + "]"));
+                } catch (ConfigException bad) {
+                    problems.addAll(bad.problems()); // every element's, not the first's only
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new ConfigException(problems);
             }
             return List.copyOf(out);
         }
