@@ -10,7 +10,7 @@ package io.servesim.latency;
 public enum AttentionBackend {
     /** FlashAttention-2 (8.x Ampere and Ada, 12.x Blackwell RTX): one 64-row query tile per decode and query head in a mixed batch. */
     FLASH_ATTENTION_2,
-    /** FlashAttention-3 (9.0 Hopper). */
+    /** FlashAttention-3 (9.0 Hopper): a KV head's query heads packed into one tile, its loads overlapping its MMAs. */
     FLASH_ATTENTION_3,
     /** FlashInfer (10.x Blackwell data-center) and the fallbacks below 8.0. */
     OTHER;

@@ -19,9 +19,10 @@ import java.util.OptionalInt;
  *                                    draft token it verifies under speculative decoding)
  *         + attention: prefill FlashAttention FLOPs at the tensor efficiency (or its KV reads at the attention
  *                      efficiency, if more);
- *                      decode reads each sequence's paged KV cache at the attention efficiency; in a
- *                      mixed step each decode also pays 64-row query tiles, on FlashAttention-2 GPUs in SM
- *                      cycles beyond their MMAs ({@link #attentionUs})
+ *                      decode reads each sequence's paged KV cache at the attention efficiency, or on
+ *                      FlashAttention-3 its packed query tiles' MMAs if longer; in a mixed step each decode
+ *                      also pays 64-row query tiles, on FlashAttention-2 GPUs in SM cycles beyond their
+ *                      MMAs ({@link #attentionUs})
  *         + element-wise ops (norms, rotary, SiLU x mul) as bytes at the memory efficiency
  *         + 2 all-reduces per layer of tokens x hidden x dtype bytes when tp > 1 ({@link AllReduce})
  * </pre>
@@ -49,8 +50,9 @@ import java.util.OptionalInt;
  * NVLink, and more again across nodes.
  *
  * <p>Not modelled: kernel fusion beyond what the element-wise bytes assume, split-K GEMMs, attention
- * kernels' own tiling (but for FlashAttention-2's query tiles beside a prefill chunk), MoE load imbalance (routing is uniform: the expected number of distinct experts
- * T tokens touch is E x (1 - (1 - k/E)^T)).
+ * kernels' own tiling (but for FlashAttention-2's query tiles beside a prefill chunk and FlashAttention-3's packed
+ * decode tiles), MoE load imbalance (routing is uniform: the expected number of distinct experts T tokens touch is
+ * E x (1 - (1 - k/E)^T)).
  */
 public final class RooflineModel implements ExpertParallelModel {
     /**
@@ -94,6 +96,11 @@ public final class RooflineModel implements ExpertParallelModel {
     private final boolean flashAttention2;
     /** All layers' (decode, query head) blocks per SM cycle of the GPU: layers x query heads per rank / (SMs x MHz). */
     private final double usPerTileCycle;
+    /**
+     * Query rows per query head that FlashAttention-3's tiles compute for a decode ({@link #attentionUs}), or 0 where
+     * vLLM does not run it.
+     */
+    private final double flashAttention3RowsPerDecode;
     private final double usPerToken;
     /** Microseconds per byte streamed at the achievable memory bandwidth. */
     private final double usPerByte;
@@ -148,6 +155,8 @@ public final class RooflineModel implements ExpertParallelModel {
         this.usPerKvToken = model.kvBytesPerTokenPerGpu(tp) * 1e6 / (gpu.memoryBytesPerSecond() * constants.attentionEfficiency());
         this.flashAttention2 = AttentionBackend.of(gpu.computeCapability()) == AttentionBackend.FLASH_ATTENTION_2 && !a.isMla();
         this.usPerTileCycle = flashAttention2 ? (double) layers * a.heads() / tp / gpu.smCyclesPerUs() : 0;
+        boolean flashAttention3 = AttentionBackend.of(gpu.computeCapability()) == AttentionBackend.FLASH_ATTENTION_3 && !a.isMla();
+        this.flashAttention3RowsPerDecode = flashAttention3 ? flashAttention3RowsPerDecode(a.heads() / tp, kvHeadsPerRank, a.headDim()) : 0;
         double activeIntermediate = (ff.denseLayers() * (double) ff.denseIntermediateSize()
                 + ff.moeLayers() * ((double) ff.expertsPerToken() * ff.expertIntermediateSize() + ff.sharedIntermediateSize()))
                 / layers / tp;
@@ -409,9 +418,14 @@ public final class RooflineModel implements ExpertParallelModel {
      * </pre>
      * with {@link RooflineConstants.FlashAttention2}'s cross-GPU cycles: each iteration's softmax and paged loads after
      * its MMAs, a block's start and store, and the grid's blocks for a decode's rows past its one query, sized by the
-     * step's longest query (the prefill chunk), which return at once. On the other GPUs (FlashAttention-3 on Hopper,
-     * FlashInfer on Blackwell data-center GPUs), and for multi-head latent attention, the tile MMAs at the tensor
-     * efficiency come on top of the KV reads.
+     * step's longest query (the prefill chunk), which return at once. FlashAttention-3 (Hopper) has no such rows: its
+     * varlen scheduler sizes each sequence's row blocks by its own query length ({@code prepare_varlen_num_blocks},
+     * {@code hopper/flash_prepare_scheduler.cu}), packs a KV head's query heads into one tile
+     * ({@link #flashAttention3RowsPerDecode}) and overlaps its loads with its MMAs (warp-specialised producer and
+     * consumers, {@code hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp}); a decode there costs the longer of its tiles' MMAs
+     * at the tensor efficiency and its KV reads, beside a prefill or not. On the other GPUs (FlashInfer on Blackwell
+     * data-center GPUs), and for multi-head latent attention, a mixed step's 64-row tile MMAs at the tensor efficiency
+     * come on top of the KV reads.
      *
      * <p>Speculative decoding's verify pass ({@link StepShape#addVerify}): a sequence verifying d drafts has 1 + d
      * queries, (1 + d) x c + (1 + d)(2 + d) / 2 causal pairs over its c + 1 + d keys, read once; its FLOPs grow with the
@@ -429,10 +443,25 @@ public final class RooflineModel implements ExpertParallelModel {
         double decodeKv = step.decodeContextTokens() + step.decodeSeqs();
         double decodePairs = decodeKv + step.draftPairs();
         decodeKv += step.draftTokens();
-        double decodeUs = step.prefillSeqs() == 0 ? Math.max(decodePairs * usPerAttentionPair, decodeKv * usPerKvToken)
+        double decodeUs = flashAttention3RowsPerDecode > 0
+                ? Math.max(Math.max(decodePairs, (decodeKv - step.draftTokens()) * flashAttention3RowsPerDecode) * usPerAttentionPair,
+                        decodeKv * usPerKvToken)
+                : step.prefillSeqs() == 0 ? Math.max(decodePairs * usPerAttentionPair, decodeKv * usPerKvToken)
                 : flashAttention2 ? Math.max(flashAttention2TilesUs(step, decodeKv), decodeKv * usPerKvToken)
                 : decodeKv * (FLASH_ATTENTION_TILE_ROWS * usPerAttentionPair + usPerKvToken);
         return prefillUs + decodeUs;
+    }
+
+    /**
+     * FlashAttention-3's query rows per query head of a decode: a varlen batch always packs a KV head's query heads into
+     * one tile ({@code should_pack_gqa}: "if (varlen_q) return true", {@code hopper/heuristics.h}) of {@code kBlockM}
+     * rows, 192 for a head dimension up to 96 and 128 above ({@code tile_size_fwd_sm90}, {@code hopper/tile_size.h},
+     * Dao-AILab/flash-attention), so a decode's one query per head fills {@code qPerKv} of them.
+     */
+    static double flashAttention3RowsPerDecode(int queryHeadsPerRank, int kvHeadsPerRank, int headDim) {
+        int qPerKv = Math.max(1, queryHeadsPerRank / kvHeadsPerRank);
+        int blockM = headDim <= 96 ? 192 : 128;
+        return (double) blockM * Math.ceil((double) qPerKv / blockM) / qPerKv;
     }
 
     /** FlashAttention-2's query tiles of a mixed step's decodes over {@code decodeKv} KV tokens (see {@link #attentionUs}). */

@@ -13,10 +13,10 @@ class IngressFitTest {
     void theShippedIngressIsTheFitOnTheStudyAndHoldsOutOfSample() {
         IngressFit fit = IngressFit.fit(RepoFiles.data("validation/sim2real-trainval"));
         assertEquals(13, fit.experiments().size());
-        // measured: 10.39 us per prompt token on all 13; leaving one out 9.67-11.16, held-out median |TTFT error| 5.7%
+        // measured: 11.48 us per prompt token on all 13; leaving one out 10.73-12.38, held-out median |TTFT error| 4.4%
         assertEquals(FrontEndSettings.FITTED_TOKENIZE_US_PER_TOKEN, fit.usPerToken(), 0.005);
-        assertTrue(fit.leaveOneOutMin() > 9.2 && fit.leaveOneOutMax() < 11.7, fit.leaveOneOutMin() + "-" + fit.leaveOneOutMax());
-        assertTrue(fit.heldOutMedianError() < 0.06, "held-out median " + fit.heldOutMedianError());
+        assertTrue(fit.leaveOneOutMin() > 10.2 && fit.leaveOneOutMax() < 12.9, fit.leaveOneOutMin() + "-" + fit.leaveOneOutMax());
+        assertTrue(fit.heldOutMedianError() < 0.05, "held-out median " + fit.heldOutMedianError());
     }
 
     @Test

@@ -127,9 +127,12 @@ class RooflineModelTest {
         assertTrue(extra >= 43 && extra <= 46, "extra " + extra);
     }
 
-    /** On an H100 (FlashAttention-3) the 64-row tiles' MMAs at the tensor efficiency come on top of the KV reads. */
+    /**
+     * On an H100 (FlashAttention-3) a decode's tile packs its KV head's 4 query heads into 128 rows, 32 per query head,
+     * whose MMAs overlap the KV reads: beside a chunk as alone, the longer of the two.
+     */
     @Test
-    void aDecodeBesideAPrefillChunkPaysFlashAttentionTilesOnTopOfItsKvReads() {
+    void onFlashAttention3ADecodeCostsTheLongerOfItsPackedTilesAndItsKvReads() {
         RooflineModel model = roofline(LLAMA_8B, 1);
         StepShape chunk = new StepShape();
         chunk.addPrefill(16, 0);
@@ -138,11 +141,21 @@ class RooflineModelTest {
         mixed.addDecode(1000);
         StepShape decode = new StepShape();
         decode.addDecode(1000);
-        // 1,001 KV tokens: reads 1,001 x 131,072 B / 3.015e12 = 43.517 us; alone that is the whole cost (its
-        // FLOPs, 1,001 x 524,288 / (989.5e12 x 0.8) = 0.663 us, are less). Beside a chunk each of the 32 query
-        // heads runs 64-row tiles: 64 x 0.663 = 42.430 us of MMAs on top of the reads: 85.947 us.
+        // 1,001 KV tokens: reads 1,001 x 131,072 B / 3.015e12 = 43.517 us; one query row's FLOPs, 1,001 x 524,288 /
+        // (989.5e12 x 0.8) = 0.663 us, x 32 rows per query head = 21.215 us of tile MMAs: the reads are longer.
         assertEquals(43.517, model.attentionUs(decode), 1e-3);
-        assertEquals(85.947, model.attentionUs(mixed) - model.attentionUs(chunk), 1e-3);
+        assertEquals(43.517, model.attentionUs(mixed) - model.attentionUs(chunk), 1e-3);
+    }
+
+    /** FlashAttention-3's rows per query head of a decode: a KV head's query heads packed into kBlockM-row tiles. */
+    @Test
+    void flashAttention3PacksAKvHeadsQueryHeadsIntoItsTileRows() {
+        assertEquals(32, RooflineModel.flashAttention3RowsPerDecode(32, 8, 128), 1e-12); // 128 / 4
+        assertEquals(128, RooflineModel.flashAttention3RowsPerDecode(32, 32, 128), 1e-12); // MHA: one query per tile
+        assertEquals(16, RooflineModel.flashAttention3RowsPerDecode(64, 8, 128), 1e-12); // 128 / 8
+        assertEquals(128.0 / 7, RooflineModel.flashAttention3RowsPerDecode(28, 4, 128), 1e-12);
+        assertEquals(48, RooflineModel.flashAttention3RowsPerDecode(32, 8, 64), 1e-12); // head dim <= 96: 192 / 4
+        assertEquals(256.0 / 200, RooflineModel.flashAttention3RowsPerDecode(200, 1, 128), 1e-12); // two tiles
     }
 
     /**
