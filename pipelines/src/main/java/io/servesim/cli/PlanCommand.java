@@ -86,6 +86,11 @@ public final class PlanCommand implements Callable<Integer> {
                     r.cellsRun(), r.wallSeconds());
         }
         out.print(r.summary());
+        if (r.spec().capacityOnly() && !r.meetsSomeRate()) {
+            err.println("servesim " + command + ": no rate of the grid meets every objective (exit " + ExitCode.NO_ANSWER
+                    + "); what the lowest rate missed is above, every run in " + r.dir());
+            return ExitCode.NO_ANSWER;
+        }
         if (!r.spec().capacityOnly() && !r.recommends()) {
             err.println("servesim " + command + ": no candidate meets every objective (exit " + ExitCode.NO_ANSWER
                     + "); the closest and what it misses are above, every candidate's runs in " + r.dir());

@@ -56,6 +56,14 @@ public final class PlanJob {
         public boolean recommends() {
             return alreadyComplete ? Files.exists(dir.resolve(PlanOutputs.RECOMMENDED)) : result.recommended() != null;
         }
+
+        /**
+         * Whether a capacity search found a rate of its grid that meets every SLO (on one found again: whether its summary
+         * says none did).
+         */
+        public boolean meetsSomeRate() {
+            return alreadyComplete ? !summary.contains(PlanSummary.NO_RATE_MET) : result.candidates().get(0).capacityRps() > 0;
+        }
     }
 
     /**

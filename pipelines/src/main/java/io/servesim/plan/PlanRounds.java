@@ -82,6 +82,7 @@ final class PlanRounds {
         Set<String> cellColumns = new LinkedHashSet<>(metrics);
         cellColumns.add(DatasetSchemas.SEED);
         cellColumns.add("latency_calibration");
+        cellColumns.add("latency_model");
         Map<Probe.Key, Map<Long, Outcome>> bySeed = new HashMap<>();
         int[] rows = {0};
         SweepResults.forEachRow(roundDir, Dataset.CELLS, AXES, cellColumns, r -> {
@@ -93,6 +94,9 @@ final class PlanRounds {
             Probe.Key key = key(r, byId);
             bySeed.computeIfAbsent(key, k -> new HashMap<>()).put((Long) r.get(DatasetSchemas.SEED), new Outcome(values,
                     ((Number) r.get("injected")).longValue(), ((Number) r.get("completed")).longValue(), null));
+            if (r.get("latency_model") != null) {
+                results.latencyModel(key.candidate(), String.valueOf(r.get("latency_model")));
+            }
             if ("uncalibrated".equals(String.valueOf(r.get("latency_calibration")))) {
                 results.uncalibrated(key.candidate());
             }

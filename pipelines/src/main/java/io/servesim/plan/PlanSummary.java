@@ -19,6 +19,8 @@ final class PlanSummary {
      * 2,000 requests rests on its 20 slowest, which another seed's trace moves by a few percent.
      */
     static final double THIN_SLACK = 1.05;
+    /** What a capacity below the grid's first rate says, and what an already complete search's summary is read for. */
+    static final String NO_RATE_MET = "no rate of the grid met every SLO";
 
     private PlanSummary() {
     }
@@ -53,6 +55,10 @@ final class PlanSummary {
                 out.append(String.format(Locale.ROOT, "  note: it meets the SLOs with %.1f%% to spare on one seed; with"
                         + " seeds: [1, 2, 3] in the plan a rate counts as met only when every seed meets it%n",
                         (slack - 1) * 100));
+            }
+            if (spec.seeds().size() > 1) {
+                out.append(String.format(Locale.ROOT, "  note: each value is the worst of the %d seeds' runs; recommended.yaml"
+                        + " runs seed %d, whose values may be better%n", spec.seeds().size(), spec.seeds().get(0)));
             }
             if (results.isUncalibrated(r.index())) {
                 out.append("  note: the latency model is uncalibrated on ").append(r.gpu()).append(": no GEMM or engine-step"
@@ -106,6 +112,13 @@ final class PlanSummary {
             out.append(String.format(Locale.ROOT, "  at %s req/s: misses %s; %s%n", PlanRounds.rateLabel(v.missRps()),
                     String.join(", ", miss.missed(spec.slos())), values(spec, miss)));
         }
+        if (results.latencyModel(0) != null) {
+            out.append("  latency model: ").append(results.latencyModel(0)).append('\n');
+        }
+        if (results.isUncalibrated(0)) {
+            out.append("  note: the latency model is uncalibrated on ").append(spec.candidates().get(0).gpu()).append(": no GEMM"
+                    + " or engine-step measurement of it was used to obtain it, so its step times are estimates from the GPU's row\n");
+        }
         out.append(String.format(Locale.ROOT, "searched in %d rounds of %d runs; written: %s/%n", rounds, cells, dir));
         failures(results, out);
         return out.toString();
@@ -126,10 +139,11 @@ final class PlanSummary {
         }
         String tol = PlanRounds.rateLabel(spec.search().toleranceRps());
         if (v.capped()) {
-            return "at least " + PlanRounds.rateLabel(v.capacityRps()) + " req/s (every rate up to max_rps met the SLOs)";
+            return "at least " + PlanRounds.rateLabel(v.capacityRps()) + " req/s (every rate up to "
+                    + (spec.capacityOnly() ? "--max-rate" : "max_rps") + " met the SLOs)";
         }
         if (v.capacityRps() == 0) {
-            return "below " + tol + " req/s (no rate of the grid met every SLO)";
+            return "below " + tol + " req/s (" + NO_RATE_MET + ")";
         }
         return PlanRounds.rateLabel(v.capacityRps()) + " req/s (" + PlanRounds.rateLabel(v.missRps()) + " misses; grid step "
                 + tol + ")";
@@ -147,6 +161,9 @@ final class PlanSummary {
         spec.slos().forEach(s -> parts.add(s.metric() + " " + (o.value(s.metric()) == null ? "none"
                 : String.format(Locale.ROOT, s.atMost() ? "%.1f" : "%.3f", o.value(s.metric())))));
         parts.add(o.completed() + "/" + o.injected() + " completed");
+        if (spec.seeds().size() > 1) {
+            parts.add("the worst of " + spec.seeds().size() + " seeds"); // Outcome.worst: each value the worst seed's
+        }
         return String.join(", ", parts);
     }
 

@@ -330,8 +330,9 @@ final class SpaceBinder {
                     if (!(gpusBad && named.isPresent())) { // a GPU of a bad space.gpus is judged once that is fixed
                         p.problem(at, "not a GPU of space.gpus (" + String.join(", ", names) + ")");
                     }
-                } else if (!f.getValue().isNumber() || !(f.getValue().asDouble() > 0)) {
-                    p.problem(at, "must be a price per GPU-hour in US dollars > 0, got " + f.getValue());
+                } else if (!f.getValue().isNumber() || !(f.getValue().asDouble() > 0 && f.getValue().asDouble() <= 10_000)) {
+                    p.problem(at, "must be a price per GPU-hour in US dollars in (0, 10000], as a GPU row's usd_per_gpu_hour"
+                            + " (no GPU rents for more than $10,000 an hour), got " + f.getValue());
                     refused.add(gpu.get().name());
                 } else {
                     out.put(gpu.get().name(), new GpuSpec.Price(f.getValue().asDouble(), "plan file: prices." + f.getKey()));

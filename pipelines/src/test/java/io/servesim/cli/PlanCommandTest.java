@@ -210,7 +210,19 @@ class PlanCommandTest {
                 "0.25", "--output", tmp.resolve("cap").toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("capacity: ") && r.out().contains(" misses; grid step 0.25)"), r.out());
+        assertTrue(r.out().contains("\n  latency model: roofline\n"), "it says which model priced the runs: " + r.out());
         assertEquals(1, scalar("SELECT count(*) FROM " + parquet(tmp.resolve("cap"), "candidates") + " WHERE capacity_rps > 4"));
+
+        // a TTFT p99 of 1 ms no rate meets: no answer, as a plan without one (exit 3), and said so
+        CliRun.Result none = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=1", "--output",
+                tmp.resolve("cap-none").toString());
+        assertEquals(3, none.code(), none.err());
+        assertTrue(none.out().contains("(no rate of the grid met every SLO)"), none.out());
+        assertTrue(none.err().contains("servesim capacity: no rate of the grid meets every objective (exit 3)"), none.err());
+        // found again complete, it answers the same
+        CliRun.Result again = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=1", "--output",
+                tmp.resolve("cap-none").toString(), "--resume");
+        assertEquals(3, again.code(), again.err());
     }
 
     @Test
@@ -274,6 +286,7 @@ class PlanCommandTest {
             CliRun.Result r = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=300", "--tolerance", "0.5",
                     "--seeds", seeds[i], "--output", dir.toString());
             assertEquals(0, r.code(), r.err());
+            assertEquals(seeds[i].contains(","), r.out().contains(", the worst of 2 seeds"), r.out());
             capacity[i] = scalar("SELECT round(capacity_rps * 1000) FROM " + parquet(dir, "candidates"));
         }
         assertNotEquals(capacity[1], capacity[2], "the seeds' traces differ in what they sustain");

@@ -15,6 +15,15 @@ public enum AttentionBackend {
     /** FlashInfer (10.x Blackwell data-center) and the fallbacks below 8.0. */
     OTHER;
 
+    /** How a description names it: {@code FlashAttention-3}. */
+    public String label() {
+        return switch (this) {
+            case FLASH_ATTENTION_2 -> "FlashAttention-2";
+            case FLASH_ATTENTION_3 -> "FlashAttention-3";
+            case OTHER -> "FlashInfer or another backend (mixed-step tiles on top of the KV reads)";
+        };
+    }
+
     /** The kernel vLLM runs on a GPU of compute capability {@code cc}. */
     public static AttentionBackend of(GpuSpec.ComputeCapability cc) {
         return switch (cc.major()) {

@@ -119,7 +119,13 @@ final class GpuTable {
             row.problem(row.pathOf("compute_capability"), "must be major.minor, e.g. 8.9, got " + v + what);
             return null;
         }
-        return new GpuSpec.ComputeCapability(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+        int major = Integer.parseInt(m.group(1));
+        if (major < 7 || major > 12) {
+            row.problem(row.pathOf("compute_capability"), "must be in [7.0, 12.9] (vLLM runs on compute capability 7.0 and"
+                    + " above; the newest NVIDIA GPUs are 12.x), got " + v + what);
+            return null;
+        }
+        return new GpuSpec.ComputeCapability(major, Integer.parseInt(m.group(2)));
     }
 
     /**

@@ -253,9 +253,11 @@ public final class RooflineModel implements ExpertParallelModel {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s; "
-                        + "cross-GPU constants: %s%s%s", model.name(), gpu.name(), tp, gpu.smCount(),
-                gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(), constants.describe(),
+        return String.format(Locale.ROOT, "roofline %s on %s x TP%d: per-operator GEMMs over %d SMs at %.1f TFLOPS, %.3f TB/s;"
+                        + " attention: %s; cross-GPU constants: %s%s%s", model.name(), gpu.name(), tp, gpu.smCount(),
+                gpu.peakFlopsPerSecond(model.weightBytesPerParam()) / 1e12, gpu.memoryBandwidthTBps(),
+                model.attention().isMla() ? "multi-head latent attention" : AttentionBackend.of(gpu.computeCapability()).label(),
+                constants.describe(),
                 (model.weightBytesPerParam() == 1.0 && gpu.fp8Tflops() <= 0
                         ? "; FP8 weights as W8A16 (FP8 Marlin: no FP8 tensor cores)" : "")
                         + (model.kvDtypeBytes() == model.dtypeBytes() ? "" : "; KV cache at " + model.kvDtypeBytes()
