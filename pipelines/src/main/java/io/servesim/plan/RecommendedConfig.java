@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.servesim.config.Overrides;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,8 +19,10 @@ import java.util.Map;
  * The recommended candidate as a run config that {@code servesim run -c recommended.yaml} runs as it is: the plan's base
  * with the candidate's paths, the target rate, the full trace's requests and the plan's (first) seed set (so the run is the one
  * that met every SLO), keys set to null (a cleared {@code deployment.pd}) left out, and every relative path the base
- * names ({@code deployment.gpus}, {@code deployment.profile}, {@code deployment.coefficients}, an empirical
- * distribution's {@code file}) rewritten to resolve from the folder the file is written in.
+ * names ({@code deployment.gpus}, {@code deployment.profile}, {@code deployment.coefficients}, a model's
+ * {@code config.json}, a workload file, {@code workload.inference_perf}, {@code workload.trace.path}, an empirical
+ * distribution's {@code file}, a code policy's {@code source}) rewritten to resolve from the folder the file is written
+ * in.
  */
 final class RecommendedConfig {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
@@ -37,12 +40,32 @@ final class RecommendedConfig {
         PlanRounds.workload(rateRps, requests).forEach((k, v) -> Overrides.set(tree, k, v));
         tree.put("seed", plan.seeds().get(0));
         dropNulls(tree);
+        Path from = plan.baseDir();
         if (tree.get("deployment") instanceof ObjectNode deployment) {
             for (String key : List.of("gpus", "profile", "coefficients")) {
-                rebase(deployment, key, plan.baseDir(), toDir);
+                rebase(deployment, key, from, toDir);
+            }
+            JsonNode model = deployment.get("model"); // a Hugging Face id stays; a config.json beside the plan moves
+            if (model != null && model.isTextual() && Files.isRegularFile(from.resolve(model.asText()))) {
+                rebase(deployment, "model", from, toDir);
             }
         }
-        rebaseEmpirical(tree.path("workload"), plan.baseDir(), toDir);
+        if (tree.path("workload").isTextual()) {
+            rebase(tree, "workload", from, toDir);
+        } else if (tree.get("workload") instanceof ObjectNode workload) {
+            rebase(workload, "inference_perf", from, toDir);
+            if (workload.get("trace") instanceof ObjectNode trace) {
+                rebase(trace, "path", from, toDir);
+            }
+        }
+        rebaseEmpirical(tree.path("workload"), from, toDir);
+        if (tree.get("policies") instanceof ObjectNode policies) {
+            policies.elements().forEachRemaining(p -> {
+                if (p.get("params") instanceof ObjectNode params) {
+                    rebase(params, "source", from, toDir); // a code policy's Java file
+                }
+            });
+        }
         return tree;
     }
 

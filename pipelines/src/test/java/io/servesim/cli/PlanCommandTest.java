@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -92,6 +93,26 @@ class PlanCommandTest {
         assertEquals(300, run.json().path("completed").asLong());
         assertEquals(scalar("SELECT round(ttft_p99_ms * 1000) FROM " + parquet(out, "candidates") + " WHERE recommended"),
                 Math.round(run.json().path("ttft_ms").path("p99").asDouble() * 1000), "the same run as the plan's");
+    }
+
+    @Test
+    void theRecommendedConfigFindsTheFilesThePlanNamesBesideIt() throws Exception {
+        // a model's config.json and a code policy's source, both relative to the plan's folder
+        Path dir = Files.createDirectories(tmp.resolve("paths").resolve("plans"));
+        Files.createDirectories(dir.resolve("mymodel"));
+        Files.copy(RepoFiles.data("models/llama-3.1-8b-instruct.config.json"), dir.resolve("mymodel/config.json"));
+        Files.copy(RepoFiles.path("sweeps/policies/code/PrefixAwareLeastLoad.java"), dir.resolve("Router.java"));
+        Path paths = Files.writeString(dir.resolve("paths.yaml"), PLAN.replace("name: small", "name: paths")
+                .replace("model: meta-llama/llama-3.1-8b-instruct", "model: mymodel/config.json")
+                .replace("policies: {routing: least-loaded}", "policies: {routing: {name: code, params: {source: Router.java}}}")
+                .replace("replicas: {min: 1, max: 4}", "replicas: {min: 2, max: 2}"));
+        Path planned = tmp.resolve("paths").resolve("out");
+        CliRun.Result r = CliRun.exec("plan", paths.toString(), "--output", planned.toString());
+        assertEquals(0, r.code(), r.err());
+        String yaml = Files.readString(planned.resolve("recommended.yaml"));
+        assertTrue(yaml.contains("model: ../plans/mymodel/config.json") && yaml.contains("source: ../plans/Router.java"), yaml);
+        CliRun.Result run = CliRun.exec("run", "-c", planned.resolve("recommended.yaml").toString());
+        assertEquals(0, run.code(), run.err());
     }
 
     @Test
