@@ -29,6 +29,8 @@ final class SglangCommand extends LaunchCommand {
     static final SglangCommand INSTANCE = new SglangCommand();
     static final String FILE = "sglang-launch.txt";
     private static final int BOOTSTRAP_PORT = 8998;
+    /** The port a multi-node instance's first node serves its process group on (SGLang's --dist-init-addr; one per instance). */
+    private static final int DIST_INIT_PORT = 5000;
 
     private SglangCommand() {
     }
@@ -91,7 +93,13 @@ final class SglangCommand extends LaunchCommand {
         if (in.role().equals("prefill")) {
             cmd.append(" --disaggregation-bootstrap-port ").append(BOOTSTRAP_PORT + in.slot());
         }
-        return cmd.toString();
+        if (!in.spansNodes()) {
+            return cmd.toString();
+        }
+        // SGLang's multi-node tensor parallelism (docs/references/multi_node_deployment.md): the same command on each node
+        return spanningNote(in, "run this on each of them, node-rank 0 to " + (in.nodes() - 1) + ":\n" + cmd
+                + " --nnodes " + in.nodes() + " --node-rank <0 to " + (in.nodes() - 1) + "> --dist-init-addr " + in.host()
+                + ":" + (DIST_INIT_PORT + in.slot()));
     }
 
     /** Never asked: a run config refuses deployment.dp with the SGLang core ({@code SimConfigLoader}). */
@@ -101,12 +109,12 @@ final class SglangCommand extends LaunchCommand {
     }
 
     @Override
-    List<String> proxy(int prefill, int decode, int tp) {
+    List<String> proxy(int prefill, int decode, int tp, int gpusPerNode) {
         StringBuilder cmd = new StringBuilder("python -m sglang_router.launch_router --pd-disaggregation");
-        for (Instance p : range(0, prefill, tp, "prefill")) {
+        for (Instance p : range(0, prefill, tp, "prefill", gpusPerNode)) {
             cmd.append(" --prefill ").append(url(p)).append(' ').append(BOOTSTRAP_PORT + p.slot());
         }
-        for (Instance d : range(prefill, decode, tp, "decode")) {
+        for (Instance d : range(prefill, decode, tp, "decode", gpusPerNode)) {
             cmd.append(" --decode ").append(url(d));
         }
         cmd.append(" --host 0.0.0.0 --port ").append(PROXY_PORT);

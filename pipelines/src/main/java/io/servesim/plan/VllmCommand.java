@@ -53,8 +53,15 @@ final class VllmCommand extends LaunchCommand {
     String server(Instance in, EngineConfig e, JsonNode given) {
         boolean pd = !in.role().equals("replica");
         String nixlPort = pd ? " VLLM_NIXL_SIDE_CHANNEL_PORT=" + (5600 + in.slot()) : "";
-        return "CUDA_VISIBLE_DEVICES=" + in.devices() + nixlPort + " vllm serve " + in.model() + " --port " + in.port()
+        String serve = "CUDA_VISIBLE_DEVICES=" + in.devices() + nixlPort + " vllm serve " + in.model() + " --port " + in.port()
                 + engineArgs(in, e, given) + (pd ? " " + NIXL : "");
+        if (!in.spansNodes()) {
+            return serve;
+        }
+        // vLLM's multi-node serving (docs/serving/parallelism_scaling.md): one Ray cluster over the nodes, the server on its head
+        return spanningNote(in, "start a Ray cluster over them (ray start --head on node " + in.node()
+                + ", ray start --address=<its address>:6379 on the others), then on node " + in.node() + ":\n" + serve
+                + " --distributed-executor-backend ray");
     }
 
     /**
@@ -67,14 +74,14 @@ final class VllmCommand extends LaunchCommand {
      */
     @Override
     List<String> dataParallel(Instance rank0, EngineConfig e, JsonNode given, Fleet.DataParallel dp, boolean internalLb) {
-        int perNode = Math.max(1, GPUS_PER_NODE / rank0.tp());
+        int perNode = Math.max(1, rank0.gpusPerNode() / rank0.tp());
         int nodes = (dp.ranks() + perNode - 1) / perNode;
         String head = nodes > 1 ? " --data-parallel-address node0 --data-parallel-rpc-port " + DP_RPC_PORT : "";
         String tail = (dp.expertParallel() ? " --enable-expert-parallel" : "") + engineArgs(rank0, e, given);
         List<String> out = new ArrayList<>();
         if (!internalLb) {
             for (int r = 0; r < dp.ranks(); r++) {
-                Instance rank = new Instance(r, rank0.model(), rank0.tp(), "rank", rank0.kvCache(), rank0.quantization());
+                Instance rank = rank0.at(r, rank0.model(), rank0.tp(), "rank");
                 if (r % perNode == 0) {
                     out.add("# node " + r / perNode + (r == 0 ? ", data-parallel ranks" : ""));
                 }
@@ -88,8 +95,8 @@ final class VllmCommand extends LaunchCommand {
             int local = Math.min(perNode, dp.ranks() - start);
             out.add("# node " + node + (node == 0 ? ", the API server and data-parallel ranks 0-" + (local - 1)
                     : ", data-parallel ranks " + start + "-" + (start + local - 1)));
-            StringBuilder cmd = new StringBuilder("CUDA_VISIBLE_DEVICES=" + new Instance(0, "", local * rank0.tp(), "rank",
-                    rank0.kvCache(), rank0.quantization()).devices() + " vllm serve " + rank0.model());
+            StringBuilder cmd = new StringBuilder("CUDA_VISIBLE_DEVICES=" + rank0.at(0, "", local * rank0.tp(), "rank").devices()
+                    + " vllm serve " + rank0.model());
             cmd.append(node == 0 ? " --port " + rank0.port() : " --headless").append(" --data-parallel-size ").append(dp.ranks());
             if (nodes > 1) {
                 cmd.append(" --data-parallel-size-local ").append(local);
@@ -145,9 +152,9 @@ final class VllmCommand extends LaunchCommand {
     }
 
     @Override
-    List<String> proxy(int prefill, int decode, int tp) {
-        List<Instance> p = range(0, prefill, tp, "prefill");
-        List<Instance> d = range(prefill, decode, tp, "decode");
+    List<String> proxy(int prefill, int decode, int tp, int gpusPerNode) {
+        List<Instance> p = range(0, prefill, tp, "prefill", gpusPerNode);
+        List<Instance> d = range(prefill, decode, tp, "decode", gpusPerNode);
         return List.of("# the P/D proxy (from a vLLM checkout), on port " + PROXY_PORT, "python tests/v1/kv_connector/nixl_integration/toy_proxy_server.py --port " + PROXY_PORT
                 + " --prefiller-hosts " + join(p, true) + " --prefiller-ports " + join(p, false)
                 + " --decoder-hosts " + join(d, true) + " --decoder-ports " + join(d, false));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.servesim.engine.SpecDecodeConfig;
+import io.servesim.testing.RepoFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +51,57 @@ class LaunchCommandTest {
         assertTrue(text.contains(" --kv-cache-dtype fp8 --kv-transfer-config"), "the fp8 KV cache, on every instance: " + text);
         assertTrue(text.contains("toy_proxy_server.py --port 8192 --prefiller-hosts localhost --prefiller-ports 8000"
                 + " --decoder-hosts localhost localhost --decoder-ports 8001 8002"), text);
+    }
+
+    @Test
+    void instancesAreLaidOutOnTheGpuRowsNodesAndATensorParallelGroupLargerThanOneSpansWholeNodes() throws Exception {
+        // a row of 4 GPUs to a node (the bundled H100-PCIe row, gpus_per_node 4): 3 replicas at TP 2 on GPUs 0-1 and 2-3
+        // of node 0, then 0-1 of node 1
+        Path dir = Files.createTempDirectory("rows");
+        Files.writeString(dir.resolve("g.yaml"), Files.readString(RepoFiles.path("sweeps/hardware/h100-pcie.yaml"))
+                .replace("gpus_per_node: 8", "gpus_per_node: 4"));
+        PlanSpec four = PlanFile.bind(CapacitySearchTest.config("""
+                name: four
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100-PCIE, gpus: g.yaml, latency_model: roofline}
+                  workload: {scenario: chat, arrival: {process: poisson}}
+                target_rate_rps: 4
+                slo: [{ttft_p99_ms: 500}]
+                space: {gpus: [H100-PCIE], tp: [2], replicas: [3]}
+                prices: {H100-PCIE: 2}
+                """), dir);
+        String text = VllmCommand.INSTANCE.text(four, four.candidates().get(0), 4, 100);
+        assertTrue(text.contains("One vLLM server per engine instance, 4 GPUs to a node."), text);
+        assertTrue(text.contains("# node 1\nCUDA_VISIBLE_DEVICES=0,1 vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8002"), text);
+
+        // Llama-3.1-70B at TP 16 on H100s (8 to a node): each replica on two whole nodes, one process group over them
+        PlanSpec wide = PlanFile.bind(CapacitySearchTest.config("""
+                name: wide
+                base:
+                  deployment: {model: meta-llama/llama-3.1-70b-instruct, hardware: H100, latency_model: roofline}
+                  workload: {scenario: chat, arrival: {process: poisson}}
+                target_rate_rps: 4
+                slo: [{ttft_p99_ms: 500}]
+                space: {gpus: [H100], tp: [16], replicas: [2]}
+                """), Path.of(".").toAbsolutePath());
+        String vllm = VllmCommand.INSTANCE.text(wide, wide.candidates().get(0), 4, 100);
+        assertTrue(vllm.contains("# node 2\n# TP 16 spans nodes 2-3 (8 GPUs each): start a Ray cluster over them (ray start"
+                + " --head on node 2, ray start --address=<its address>:6379 on the others), then on node 2:\n"
+                + "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8001"
+                + " --tensor-parallel-size 16"), vllm);
+        assertTrue(vllm.contains(" --distributed-executor-backend ray\n"), vllm);
+        PlanSpec wideSglang = PlanFile.bind(CapacitySearchTest.config("""
+                name: wide
+                base:
+                  deployment: {model: meta-llama/llama-3.1-70b-instruct, hardware: H100, latency_model: roofline}
+                  engine: {kind: sglang}
+                  workload: {scenario: chat, arrival: {process: poisson}}
+                target_rate_rps: 4
+                slo: [{ttft_p99_ms: 500}]
+                space: {gpus: [H100], tp: [16], replicas: [2]}
+                """), Path.of(".").toAbsolutePath());
+        String sglang = SglangCommand.INSTANCE.text(wideSglang, wideSglang.candidates().get(0), 4, 100);
+        assertTrue(sglang.contains(" --nnodes 2 --node-rank <0 to 1> --dist-init-addr node2:5001"), sglang);
     }
 
     @Test
