@@ -6,6 +6,7 @@ import io.servesim.plan.CapacitySpec;
 import io.servesim.plan.PlanJob;
 import io.servesim.plan.PlanSpec;
 import io.servesim.plan.Slo;
+import io.servesim.run.RunSettings;
 import io.servesim.sweep.RunnerChoice;
 import io.servesim.sweep.ShellWord;
 import java.nio.file.Path;
@@ -80,7 +81,14 @@ public final class CapacityCommand implements Callable<Integer> {
                 }
                 bounds.add(Slo.of(metric, bound, "--slo " + s));
             }
+            if (seeds != null && configOptions.settings.containsKey(RunSettings.SEED)) {
+                throw new ConfigException("--seed", "give --seed or --seeds, not both: --seeds runs every rate once per seed,"
+                        + " each seed replacing the config's");
+            }
             ConfigOptions.Tree tree = configOptions.tree(config, note -> System.err.println("servesim capacity: note: " + note));
+            if (seeds != null) {
+                tree.tree().remove("seed"); // --seeds replaces the config's seed, as a flag replaces a config's value
+            }
             String name = "capacity-" + (config == null ? "config" : stem(config));
             if (seeds != null && seeds.size() != new java.util.HashSet<>(seeds).size()) {
                 throw new ConfigException("--seeds", "a seed is given twice: " + seeds);

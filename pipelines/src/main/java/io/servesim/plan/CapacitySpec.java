@@ -51,10 +51,6 @@ public final class CapacitySpec {
                     + " of its trace to the end (its verdicts count completed requests); a horizon of " + cfg.horizonUs()
                     + " us would cut every run short: remove it");
         }
-        if (seeds != null && tree.has("seed")) {
-            throw new ConfigException("seed", "give the config's seed (--seed) or --seeds, not both: --seeds runs every rate"
-                    + " with each of its seeds");
-        }
         if (tree.has("fitness_weights")) {
             throw new ConfigException("fitness_weights", "a capacity search is judged by its --slo objectives; fitness"
                     + " weights would score nothing: remove them");

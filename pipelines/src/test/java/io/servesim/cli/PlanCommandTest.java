@@ -312,6 +312,13 @@ class PlanCommandTest {
         }
         assertNotEquals(capacity[1], capacity[2], "the seeds' traces differ in what they sustain");
         assertEquals(Math.min(capacity[1], capacity[2]), capacity[0], "seeds 1 and 2 alone: " + capacity[1] + ", " + capacity[2]);
+        // a config with a seed of its own: --seeds replaces it, as a flag replaces a config's value
+        Path seeded = Files.writeString(tmp.resolve("seeded.yaml"), "seed: 7\n" + Files.readString(cfg));
+        CliRun.Result replaced = CliRun.exec("capacity", seeded.toString(), "--slo", "ttft_p99_ms=300", "--tolerance", "0.5",
+                "--seeds", "1,2", "--output", tmp.resolve("cap-seeded").toString());
+        assertEquals(0, replaced.code(), replaced.err());
+        assertEquals(capacity[0], scalar("SELECT round(capacity_rps * 1000) FROM " + parquet(tmp.resolve("cap-seeded"),
+                "candidates")), "the config's seed 7 gave way to seeds 1 and 2");
         CliRun.Result twice = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=300", "--seeds", "1,1",
                 "--output", tmp.resolve("cap-twice").toString());
         assertEquals(2, twice.code());
