@@ -158,6 +158,7 @@ public final class ConfigOptions {
         JsonNode finalWorkload = withSets.get("workload");
         List<String> all = overrides(tree);
         all.addAll(workloadFlags.overrides(finalWorkload));
+        refuseConflicts(all);
         all.addAll(sets);
         Set<String> fromFlags = new HashSet<>();
         for (String o : all) {
@@ -170,6 +171,27 @@ public final class ConfigOptions {
         }
         Path baseDir = file == null ? Path.of("") : file.toAbsolutePath().getParent();
         return new Tree(tree, baseDir, fromFlags, fromBundle, workloadFlags, finalWorkload);
+    }
+
+    /**
+     * Refuses a {@code --set} of a path one of the command's own flags also sets ({@code flagOverrides}) to another
+     * value: which one wins would be the order they are applied in, not the order they were given.
+     */
+    private void refuseConflicts(List<String> flagOverrides) {
+        Map<String, String> byPath = new LinkedHashMap<>();
+        for (String o : flagOverrides) {
+            int eq = o.indexOf('=');
+            byPath.put(o.substring(0, eq).trim(), o.substring(eq + 1).trim());
+        }
+        for (String set : sets) {
+            int eq = set.indexOf('=');
+            String key = set.substring(0, Math.max(0, eq)).trim();
+            String flagValue = byPath.get(key);
+            if (flagValue != null && !flagValue.equals(set.substring(eq + 1).trim())) {
+                throw new ConfigException("--set " + set, "a flag of this command also sets " + key + " (to " + flagValue
+                        + "); give the value once, by the flag or by --set");
+            }
+        }
     }
 
     /** Whether a {@code --set} gives the workload its shape: its scenario, trace, clients or stages. */
