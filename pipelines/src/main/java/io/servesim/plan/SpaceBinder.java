@@ -198,7 +198,10 @@ final class SpaceBinder {
         for (int i = 0; i < g.size(); i++) {
             String at = space.pathOf("gpus") + "[" + i + "]";
             Optional<GpuSpec> gpu = g.get(i).isTextual() ? catalog.find(g.get(i).asText()) : Optional.empty();
-            if (gpu.isEmpty()) {
+            if (gpu.isEmpty() && space.hasProblemUnder("base.deployment.gpus")) {
+                space.problem(at, "unknown GPU '" + g.get(i).asText() + "': the base's deployment.gpus file, whose rows would"
+                        + " add it, was refused (above)");
+            } else if (gpu.isEmpty()) {
                 space.problem(at, "unknown GPU '" + g.get(i).asText() + "'; known: " + String.join(", ", catalog.names())
                         + " (add one with the base's deployment.gpus: FILE)");
             } else if (out.contains(gpu.get())) {
@@ -327,7 +330,8 @@ final class SpaceBinder {
                 Optional<GpuSpec> named = catalog.find(f.getKey());
                 Optional<GpuSpec> gpu = named.filter(gpus::contains);
                 if (gpu.isEmpty()) {
-                    if (!(gpusBad && named.isPresent())) { // a GPU of a bad space.gpus is judged once that is fixed
+                    // a GPU of a bad space.gpus (or of a refused GPU file) is judged once that is fixed
+                    if (!(gpusBad && (named.isPresent() || root.hasProblemUnder("base.deployment.gpus")))) {
                         p.problem(at, "not a GPU of space.gpus (" + String.join(", ", names) + ")");
                     }
                 } else if (!f.getValue().isNumber() || !(f.getValue().asDouble() > 0 && f.getValue().asDouble() <= 10_000)) {
