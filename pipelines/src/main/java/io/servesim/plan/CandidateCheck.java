@@ -128,6 +128,9 @@ final class CandidateCheck {
      * setting's {@code space.engine.<name>.<key>}), else {@code otherwise}.
      */
     private static String source(PlanSpec plan, Candidate c, String path, String otherwise) {
+        if (!plan.capacityOnly() && path.equals("deployment") && c.assignments().containsKey("deployment.hardware")) {
+            return "space"; // the deployment as a whole (a model that fits none): the space's GPUs and TP chose it
+        }
         if (plan.capacityOnly() || !c.assignments().containsKey(path)) {
             return otherwise;
         }
