@@ -10,6 +10,7 @@ import io.servesim.testing.RepoFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The launch commands a plan writes for its recommended candidate, on the engine core its base config runs. */
 class LaunchCommandTest {
@@ -54,10 +55,10 @@ class LaunchCommandTest {
     }
 
     @Test
-    void instancesAreLaidOutOnTheGpuRowsNodesAndATensorParallelGroupLargerThanOneSpansWholeNodes() throws Exception {
+    void instancesAreLaidOutOnTheGpuRowsNodesAndATensorParallelGroupLargerThanOneSpansWholeNodes(@TempDir Path dir)
+            throws Exception {
         // a row of 4 GPUs to a node (the bundled H100-PCIe row, gpus_per_node 4): 3 replicas at TP 2 on GPUs 0-1 and 2-3
         // of node 0, then 0-1 of node 1
-        Path dir = Files.createTempDirectory("rows");
         Files.writeString(dir.resolve("g.yaml"), Files.readString(RepoFiles.path("sweeps/hardware/h100-pcie.yaml"))
                 .replace("gpus_per_node: 8", "gpus_per_node: 4"));
         PlanSpec four = PlanFile.bind(CapacitySearchTest.config("""
@@ -75,7 +76,7 @@ class LaunchCommandTest {
         assertTrue(text.contains("# node 1\nCUDA_VISIBLE_DEVICES=0,1 vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8002"), text);
 
         // Llama-3.1-70B at TP 16 on H100s (8 to a node): each replica on two whole nodes, one process group over them
-        PlanSpec wide = PlanFile.bind(CapacitySearchTest.config("""
+        String wideYaml = """
                 name: wide
                 base:
                   deployment: {model: meta-llama/llama-3.1-70b-instruct, hardware: H100, latency_model: roofline}
@@ -83,23 +84,16 @@ class LaunchCommandTest {
                 target_rate_rps: 4
                 slo: [{ttft_p99_ms: 500}]
                 space: {gpus: [H100], tp: [16], replicas: [2]}
-                """), Path.of(".").toAbsolutePath());
+                """;
+        PlanSpec wide = PlanFile.bind(CapacitySearchTest.config(wideYaml), Path.of(".").toAbsolutePath());
         String vllm = VllmCommand.INSTANCE.text(wide, wide.candidates().get(0), 4, 100);
         assertTrue(vllm.contains("# node 2\n# TP 16 spans nodes 2-3 (8 GPUs each): start a Ray cluster over them (ray start"
                 + " --head on node 2, ray start --address=<its address>:6379 on the others), then on node 2:\n"
                 + "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8001"
                 + " --tensor-parallel-size 16"), vllm);
         assertTrue(vllm.contains(" --distributed-executor-backend ray\n"), vllm);
-        PlanSpec wideSglang = PlanFile.bind(CapacitySearchTest.config("""
-                name: wide
-                base:
-                  deployment: {model: meta-llama/llama-3.1-70b-instruct, hardware: H100, latency_model: roofline}
-                  engine: {kind: sglang}
-                  workload: {scenario: chat, arrival: {process: poisson}}
-                target_rate_rps: 4
-                slo: [{ttft_p99_ms: 500}]
-                space: {gpus: [H100], tp: [16], replicas: [2]}
-                """), Path.of(".").toAbsolutePath());
+        PlanSpec wideSglang = PlanFile.bind(CapacitySearchTest.config(wideYaml.replace("  workload:",
+                "  engine: {kind: sglang}\n  workload:")), Path.of(".").toAbsolutePath());
         String sglang = SglangCommand.INSTANCE.text(wideSglang, wideSglang.candidates().get(0), 4, 100);
         assertTrue(sglang.contains(" --nnodes 2 --node-rank <0 to 1> --dist-init-addr node2:5001"), sglang);
     }
