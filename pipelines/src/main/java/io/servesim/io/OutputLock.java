@@ -14,6 +14,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
@@ -54,8 +55,9 @@ public final class OutputLock implements AutoCloseable {
     public static OutputLock acquire(Path dir, String command, PrintStream err) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE);
+        refuseLink(file);
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -68,6 +70,11 @@ public final class OutputLock implements AutoCloseable {
             throw held(dir, file, holder);
         }
         String left = read(channel);
+        if (!left.isBlank() && !ours(left)) {
+            lock.release();
+            channel.close();
+            throw notOurs(file);
+        }
         if (!left.isBlank()) {
             err.println("servesim: note: " + file + " was left by a writer that is no longer running (" + describe(left)
                     + "; killed or crashed?); this one takes " + dir + " over");
@@ -110,10 +117,12 @@ public final class OutputLock implements AutoCloseable {
      */
     public static void refuseIfHeld(Path dir) throws IOException {
         Path file = dir.resolve(FILE);
-        if (!Files.isRegularFile(file)) {
+        refuseLink(file);
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS)) {
             FileLock probe;
             try {
                 probe = channel.tryLock();
@@ -123,8 +132,35 @@ public final class OutputLock implements AutoCloseable {
             if (probe == null) {
                 throw held(dir, file, read(channel));
             }
+            String content = read(channel);
             probe.release();
+            if (!content.isBlank() && !ours(content)) {
+                throw notOurs(file);
+            }
         }
+    }
+
+    /** Refuses a {@code _LOCK} that is a symbolic link: writing it would empty the file it points to. */
+    private static void refuseLink(Path file) {
+        if (Files.isSymbolicLink(file)) {
+            throw new UsageException(file + " is a symbolic link, not a lock servesim wrote (it would empty the file the link"
+                    + " points to); move it away, or choose another --output");
+        }
+    }
+
+    /** Whether a lock file's content is a servesim writer's record ({@link #holder}). */
+    private static boolean ours(String content) {
+        try {
+            JsonNode n = JSON.readTree(content);
+            return n != null && "servesim".equals(n.path("written_by").asText());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static UsageException notOurs(Path file) {
+        return new UsageException(file + " holds something servesim did not write (its lock holds who writes the folder)"
+                + " and would be emptied; move it away, or choose another --output");
     }
 
     private static UsageException held(Path dir, Path file, String content) {
