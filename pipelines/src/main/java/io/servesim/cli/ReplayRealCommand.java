@@ -125,7 +125,12 @@ public final class ReplayRealCommand implements Callable<Integer> {
             if (mismatch != null) {
                 stderr.println("servesim replay-real: warning: --coefficients: " + mismatch);
             }
-            rowsFile = staged.stage("--out", out != null ? out : defaultOut(runDir, setup), overwrite);
+            Path rowsTarget = out != null ? out : defaultOut(runDir, setup);
+            if (report != null && report.toAbsolutePath().normalize().equals(rowsTarget.toAbsolutePath().normalize())) {
+                throw new io.servesim.exit.UsageException("--report " + report + ": the same file as the per-request rows ("
+                        + (out != null ? "--out" : "--out's default") + "); give the report a file of its own");
+            }
+            rowsFile = staged.stage("--out", rowsTarget, overwrite);
             replay = Replay.run(run, setup);
             header(new PrintStream(printed, true, StandardCharsets.UTF_8), run, replay);
         } catch (RuntimeException e) {
