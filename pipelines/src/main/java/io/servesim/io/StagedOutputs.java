@@ -54,6 +54,7 @@ public final class StagedOutputs implements AutoCloseable {
      * the target, on the same file system, so that no glob of the target's folder matches it.
      */
     public synchronized Path stage(String flag, Path target, boolean overwrite) {
+        refuseInsideDataset(flag, target);
         OutputPath.probeFile(flag, target);
         if (!overwrite && Files.exists(target)) {
             throw new UsageException(flag + " " + target + ": exists; servesim replaces an existing file only when told to"
@@ -73,6 +74,35 @@ public final class StagedOutputs implements AutoCloseable {
         Path temp = folder.resolve(name);
         outputs.add(new Output(flag, target, temp, overwrite));
         return temp;
+    }
+
+    /** Marker files of a servesim output folder (a sweep's, a plan's, an evolve search's), in it when it is complete. */
+    private static final List<String> OUTPUT_MARKERS = List.of("_SWEEP.yaml", "_PLAN.yaml", "_EVOLVE.yaml");
+
+    /**
+     * Refuses {@code target} in a dataset folder of a servesim output (a folder of {@code part-*.parquet} files beside a
+     * {@link #OUTPUT_MARKERS marker}): DuckDB's {@code cells/*.parquet}, pandas and {@code servesim report} would read it
+     * as one of the dataset's parts, and the job would refuse to run into its folder again.
+     */
+    private static void refuseInsideDataset(String flag, Path target) {
+        Path abs = target.toAbsolutePath().normalize();
+        Path folder = abs.getParent();
+        Path job = folder == null ? null : folder.getParent();
+        if (job == null || OUTPUT_MARKERS.stream().noneMatch(m -> Files.isRegularFile(job.resolve(m)))) {
+            return;
+        }
+        boolean dataset;
+        try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+            dataset = files.map(f -> f.getFileName().toString()).anyMatch(n -> n.startsWith("part-") && n.endsWith(".parquet"));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return; // not a folder that can be listed: writing there fails on its own, naming the path
+        }
+        if (dataset) {
+            throw new UsageException(flag + " " + target + ": inside " + folder + ", a dataset folder of the servesim output "
+                    + job + ", whose readers (DuckDB's " + folder.getFileName() + "/*.parquet, pandas, servesim report) would"
+                    + " take it for one of the dataset's parts; write it elsewhere, e.g. "
+                    + job.resolveSibling(job.getFileName() + "-" + abs.getFileName()));
+        }
     }
 
     /**

@@ -55,6 +55,24 @@ class StagedOutputsTest {
     }
 
     @Test
+    void aFileInASweepsDatasetFolderIsRefusedBeforeAnyWork() throws Exception {
+        // a sweep's output: _SWEEP.yaml beside cells/, which holds its parts; compare/ beside them holds compare.parquet
+        Path sweep = Files.createDirectories(dir.resolve("qs"));
+        Files.writeString(sweep.resolve("_SWEEP.yaml"), "name: qs\n");
+        Path cells = Files.createDirectories(sweep.resolve("cells"));
+        Files.writeString(cells.resolve("part-00000-of-00001.parquet"), "parquet");
+        try (StagedOutputs staged = StagedOutputs.start("run", ERR)) {
+            UsageException e = assertThrows(UsageException.class,
+                    () -> staged.stage("--requests-out", cells.resolve("extra.parquet"), false));
+            assertTrue(e.getMessage().contains("a dataset folder of the servesim output " + sweep)
+                    && e.getMessage().contains("e.g. " + dir.resolve("qs-extra.parquet")), e.getMessage());
+            staged.stage("--output", sweep.resolve("compare").resolve("compare.parquet"), false); // no parts there
+            staged.stage("--requests-out", dir.resolve("elsewhere").resolve("cells").resolve("r.parquet"), false);
+        }
+        assertEquals(List.of("part-00000-of-00001.parquet"), Files.list(cells).map(p -> p.getFileName().toString()).toList());
+    }
+
+    @Test
     void overwriteReplacesWhatIsThere() throws Exception {
         Path target = dir.resolve("r.csv");
         Files.writeString(target, "old");
