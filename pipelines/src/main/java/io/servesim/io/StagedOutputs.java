@@ -56,9 +56,10 @@ public final class StagedOutputs implements AutoCloseable {
     public synchronized Path stage(String flag, Path target, boolean overwrite) {
         refuseInsideDataset(flag, target);
         OutputPath.probeFile(flag, target);
-        if (!overwrite && Files.exists(target)) {
-            throw new UsageException(flag + " " + target + ": exists; servesim replaces an existing file only when told to"
-                    + " (it may be another run's output or yours): choose another path, or add --overwrite to replace it");
+        if (!overwrite && (Files.exists(target) || Files.isSymbolicLink(target))) {
+            throw new UsageException(flag + " " + target + ": exists" + (Files.exists(target) ? "" : " (a symbolic link to"
+                    + " nothing)") + "; servesim replaces an existing file only when told to (it may be another run's output"
+                    + " or yours): choose another path, or add --overwrite to replace it");
         }
         Path abs = target.toAbsolutePath().normalize();
         String name = abs.getFileName().toString();

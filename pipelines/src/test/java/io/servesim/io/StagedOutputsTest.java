@@ -55,6 +55,16 @@ class StagedOutputsTest {
     }
 
     @Test
+    void aSymbolicLinkToNothingIsRefusedBeforeAnyWorkAsAFileThatExists() throws Exception {
+        Path dangling = Files.createSymbolicLink(dir.resolve("r.parquet"), dir.resolve("nowhere").resolve("r.parquet"));
+        try (StagedOutputs staged = StagedOutputs.start("run", ERR)) {
+            UsageException e = assertThrows(UsageException.class, () -> staged.stage("--requests-out", dangling, false));
+            assertTrue(e.getMessage().contains(": exists (a symbolic link to nothing)"), e.getMessage());
+        }
+        assertTrue(Files.isSymbolicLink(dangling));
+    }
+
+    @Test
     void aFileInASweepsDatasetFolderIsRefusedBeforeAnyWork() throws Exception {
         // a sweep's output: _SWEEP.yaml beside cells/, which holds its parts; compare/ beside them holds compare.parquet
         Path sweep = Files.createDirectories(dir.resolve("qs"));
