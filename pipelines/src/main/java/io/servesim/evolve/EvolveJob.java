@@ -160,6 +160,7 @@ public final class EvolveJob {
         Run run(OutputLock lock, SweepJob.OutputFlags flags, long t0) throws IOException {
             OutputDir.Verdict verdict = OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
             if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
+                verdict.finishCommit();
                 String stored = Files.readString(dir.resolve(EvolveOutputs.SUMMARY_TEXT), StandardCharsets.UTF_8);
                 List<String> unfinished = new ArrayList<>();
                 JSON.readTree(dir.resolve(EvolveOutputs.SUMMARY_JSON).toFile()).path("unfinished")
@@ -194,7 +195,8 @@ public final class EvolveJob {
                 fresh.add(EvolveOutputs.SUMMARY_JSON);
                 fresh.add(EvolveDefinition.FILE);
                 fresh.addAll(RoundsLayout.roundFiles(staging));
-                guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "search"));
+                guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "search",
+                        EvolveDefinition.FILE));
                 return new Run(spec, dir, false, result, cells, cellsRun, wall, summary, result.unfinished());
             }
         }
@@ -247,7 +249,9 @@ public final class EvolveJob {
                 plan.warnings().keySet().stream().filter(warned::add)
                         .forEach(w -> progress.println("servesim evolve: warning: " + w));
                 cells += plan.cells().size();
-                if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed search reads the rounds it had finished
+                if (SweepJob.holdsResults(roundDir, plan)) { // a resumed search reads the rounds it had finished
+                    OutputCommit.finishCut(roundDir);
+                } else {
                     boolean interrupted = Files.isDirectory(roundDir.resolve(OutputDir.STAGING));
                     progress.printf("evolve %s: %s: %d policies x %d workloads x %d seeds%s%n", spec.name(), name,
                             runnable.size(), split.workloads().size(), split.seeds().size(),

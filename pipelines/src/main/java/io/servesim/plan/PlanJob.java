@@ -86,6 +86,7 @@ public final class PlanJob {
                            String resume, long t0) throws IOException {
         OutputDir.Verdict verdict = OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
         if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
+            verdict.finishCommit();
             String stored = Files.readString(dir.resolve(PlanOutputs.SUMMARY_TEXT), StandardCharsets.UTF_8);
             return new Run(spec, dir, true, null, null, 0, 0, 0, (System.nanoTime() - t0) / 1e9, stored);
         }
@@ -108,7 +109,9 @@ public final class PlanJob {
                 plan.warnings().keySet().stream().filter(warned::add)
                         .forEach(w -> progress.println("servesim " + noun(command) + ": warning: " + w));
                 cells += probes.size() * spec.seeds().size();
-                if (!SweepJob.holdsResults(roundDir, plan)) { // a resumed plan reads the rounds it had finished
+                if (SweepJob.holdsResults(roundDir, plan)) { // a resumed plan reads the rounds it had finished
+                    OutputCommit.finishCut(roundDir);
+                } else {
                     boolean interrupted = Files.isDirectory(roundDir.resolve(OutputDir.STAGING));
                     progress.printf("%s %s: round %d: %s%s%n", noun(command), spec.name(), round, describe(probes),
                             interrupted ? "; resuming it: its finished cells are kept" : "");
@@ -137,7 +140,8 @@ public final class PlanJob {
             fresh.add(PlanOutputs.SUMMARY_JSON);
             fresh.add(PlanDefinition.FILE);
             fresh.addAll(RoundsLayout.roundFiles(staging));
-            guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "plan"));
+            guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "plan",
+                    PlanDefinition.FILE));
             return new Run(spec, dir, false, result, results, round, cells, cellsRun, wall, summary);
         }
     }

@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  *       manifest lists: servesim would have to delete or replace it. The writer's {@link OutputLock} file is servesim's.</li>
  *   <li>An interrupted one ({@code _staging/}) is finished with {@code --resume} (same definition only) or discarded
  *       with {@code --overwrite}; with neither, it is refused, unless nothing of it had finished (then nothing computed
- *       is lost by starting over).</li>
+ *       is lost by starting over). What a commit cut short after its {@code _SUCCESS} left ({@link OutputCommit})
+ *       is not interrupted work: the results are whole, and the leftover is discarded.</li>
  *   <li>Results of the same definition (same ids: a sweep's cell ids) are replaced once the new run has succeeded;
  *       results of another, or any other non-empty directory, only with {@code --overwrite}, which still keeps every
  *       file servesim did not write.</li>
@@ -58,12 +59,23 @@ public final class OutputDir {
      * @param dir           the output directory
      * @param mode          how to proceed
      * @param ownedFiles    files of earlier work that the commit may delete (relative to {@code dir})
-     * @param discardStaging whether an interrupted run's staging folder is to be discarded first
+     * @param discardStaging whether an interrupted run's staging folder, or what a commit cut short left of one (all of
+     *                       it servesim's), is to be discarded first
      * @param previousComplete whether {@code dir} holds complete earlier results ({@code _SUCCESS})
      */
     public record Verdict(Path dir, Mode mode, Set<String> ownedFiles, boolean discardStaging, boolean previousComplete) {
         public Path staging() {
             return dir.resolve(STAGING);
+        }
+
+        /**
+         * For {@link Mode#ALREADY_COMPLETE}: deletes the staging folder a commit cut short after its {@code _SUCCESS}
+         * left (the check found only servesim's files in it), finishing that commit.
+         */
+        public void finishCommit() throws IOException {
+            if (mode == Mode.ALREADY_COMPLETE && discardStaging) {
+                OutputCommit.deleteTree(staging());
+            }
         }
     }
 
@@ -102,7 +114,9 @@ public final class OutputDir {
         incomplete.ifPresent(m -> owned.add(m.marker().file));
 
         Path staging = dir.resolve(STAGING);
-        Optional<Set<String>> stagedIds = Files.isDirectory(staging) ? layout.ids(staging) : Optional.empty();
+        // what a commit cut short after its _SUCCESS left: the results are whole, the staging folder is leftover
+        boolean cutCommit = success.isPresent() && Files.isRegularFile(staging.resolve(OutputCommit.COMMITTED));
+        Optional<Set<String>> stagedIds = Files.isDirectory(staging) && !cutCommit ? layout.ids(staging) : Optional.empty();
         Pattern definitionBeingWritten = Pattern.compile(
                 Pattern.quote(STAGING + "/." + layout.definitionFile() + ".") + "[0-9a-f-]{36}\\.tmp");
         Set<String> reserved = new HashSet<>(layout.reservedFiles());
@@ -117,7 +131,7 @@ public final class OutputDir {
                 String rel = dir.relativize(f).toString().replace('\\', '/');
                 boolean inStaging = rel.startsWith(STAGING + "/");
                 if (owned.contains(rel) || rel.equals(OutputLock.FILE) || definitionBeingWritten.matcher(rel).matches()
-                        || (inStaging && stagedIds.isPresent() && isStagingFile(layout, rel.substring(STAGING.length() + 1)))) {
+                        || (inStaging && (stagedIds.isPresent() || cutCommit) && isStagingFile(layout, rel.substring(STAGING.length() + 1)))) {
                     continue;
                 }
                 (isDataFile(layout, rel) ? foreignInData : inStaging ? foreignInStaging
@@ -157,7 +171,7 @@ public final class OutputDir {
             }
         } else if (resume) {
             if (success.isPresent() && layout.ids(dir).map(ids::equals).orElse(false)) {
-                return new Verdict(dir, Mode.ALREADY_COMPLETE, owned, false, true);
+                return new Verdict(dir, Mode.ALREADY_COMPLETE, owned, Files.isDirectory(staging), true);
             }
             throw new RefusedException("nothing to resume in " + dir + ": it holds no interrupted " + noun + " (no " + STAGING
                     + "/)");
@@ -176,7 +190,7 @@ public final class OutputDir {
                         + " --output, or --overwrite to write the " + noun + " beside them (they are kept)");
             }
         }
-        return new Verdict(dir, Mode.FRESH, owned, stagedIds.isPresent(), success.isPresent());
+        return new Verdict(dir, Mode.FRESH, owned, stagedIds.isPresent() || cutCommit, success.isPresent());
     }
 
     /** Whether {@code rel}, relative to a staging folder holding this kind of output, is servesim's: hidden, or the layout's. */

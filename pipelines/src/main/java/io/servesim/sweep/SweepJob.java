@@ -147,6 +147,7 @@ public final class SweepJob {
         OutputDir.Verdict verdict = OutputDir.inspect(dir, layout, flags.overwrite(), flags.resume());
         int total = plan.cells().size();
         if (verdict.mode() == OutputDir.Mode.ALREADY_COMPLETE) {
+            verdict.finishCommit();
             return SweepResult.alreadyComplete(dir, total);
         }
         Staged staged;
@@ -200,7 +201,8 @@ public final class SweepJob {
             SweepSidecars.writeSummary(staging, summary(plan, runner, dir, total, completed, failed,
                     staged.replay().size(), rows, t0, validatedNs, ranNs));
             List<String> fresh = OutputCommit.sweepFiles(staging, written);
-            guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "sweep"));
+            guard.committing(() -> OutputCommit.commit(staging, dir, fresh, verdict.ownedFiles(), "sweep",
+                    SweepSidecars.SWEEP));
             return new SweepResult(plan.spec().name(), dir, false, written, rows, table, total, completed, failed,
                     staged.replay().size(), (ranNs - validatedNs) / 1e9);
         }
