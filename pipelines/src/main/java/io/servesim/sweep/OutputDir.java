@@ -131,6 +131,7 @@ public final class OutputDir {
                 String rel = dir.relativize(f).toString().replace('\\', '/');
                 boolean inStaging = rel.startsWith(STAGING + "/");
                 if (owned.contains(rel) || rel.equals(OutputLock.FILE) || definitionBeingWritten.matcher(rel).matches()
+                        || OutputManifest.BEING_WRITTEN.matcher(rel).matches()
                         || (inStaging && (stagedIds.isPresent() || cutCommit) && isStagingFile(layout, rel.substring(STAGING.length() + 1)))) {
                     continue;
                 }

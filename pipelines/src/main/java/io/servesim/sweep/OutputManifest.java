@@ -12,6 +12,8 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * The two markers that say what an output directory of a sweep or a plan holds, each a JSON file listing the files
@@ -80,6 +82,9 @@ public record OutputManifest(Marker marker, String note, Set<String> files) {
         }
     }
 
+    /** The temporary file a marker is written to before its rename, as {@link #write} names it. */
+    static final Pattern BEING_WRITTEN = Pattern.compile("\\._(SUCCESS|INCOMPLETE)\\.[0-9a-f-]{36}\\.tmp");
+
     /** Writes this marker into {@code dir} atomically (temporary name, then rename). */
     public void write(Path dir) throws IOException {
         ObjectNode root = JSON.createObjectNode();
@@ -88,8 +93,13 @@ public record OutputManifest(Marker marker, String note, Set<String> files) {
             root.put("note", note);
         }
         files.forEach(root.putArray("files")::add);
-        Path tmp = dir.resolve(marker.file + ".tmp");
-        JSON.writeValue(tmp.toFile(), root);
-        Files.move(tmp, dir.resolve(marker.file), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // a name of servesim's own, unique: a user's _SUCCESS.tmp is never written over
+        Path tmp = dir.resolve("." + marker.file + "." + UUID.randomUUID() + ".tmp");
+        try {
+            JSON.writeValue(tmp.toFile(), root);
+            Files.move(tmp, dir.resolve(marker.file), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 }

@@ -33,6 +33,7 @@ class SweepOutputSafetyTest {
         Path out = tmp.resolve("out");
         Files.createDirectories(out.resolve("cells"));
         Files.writeString(out.resolve("notes.txt"), "my notes");
+        Files.writeString(out.resolve("_SUCCESS.tmp"), "mine too"); // a name like the one a marker was once written to
         Files.writeString(out.resolve("cells/mine.parquet"), "not servesim's");
 
         TestSweeps.Run inDataset = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false));
@@ -47,6 +48,7 @@ class SweepOutputSafetyTest {
 
         assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false)).code());
         assertEquals("my notes", Files.readString(out.resolve("notes.txt")));
+        assertEquals("mine too", Files.readString(out.resolve("_SUCCESS.tmp")));
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
 
         // a sweep of the same grid replaces its own results and still keeps the user's file
