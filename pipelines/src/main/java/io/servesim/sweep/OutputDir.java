@@ -194,6 +194,30 @@ public final class OutputDir {
         return new Verdict(dir, Mode.FRESH, owned, stagedIds.isPresent() || cutCommit, success.isPresent());
     }
 
+    /**
+     * Refuses {@code dir}, the output folder a {@code noun} was asked to write, when it lies inside another servesim
+     * output folder (a sweep's, a plan's, a policy search's, finished or not): that job's next run would refuse a folder
+     * it did not write beside its results, and inside one of its dataset folders ({@code cells/}) its readers would
+     * take the new files for its own.
+     */
+    public static void refuseNested(Path dir, String noun) {
+        Path abs = dir.toAbsolutePath().normalize();
+        for (Path d = abs.getParent(); d != null; d = d.getParent()) {
+            if (d.endsWith(STAGING)) {
+                continue; // a job's staging folder: the job's own folder, its parent, is named instead
+            }
+            boolean sweep = Files.isRegularFile(d.resolve(SweepSidecars.SWEEP))
+                    || Files.isRegularFile(d.resolve(STAGING).resolve(SweepSidecars.SWEEP));
+            Optional<String> job = sweep ? Optional.of("sweep") : RoundsJob.at(d).map(RoundsJob::noun);
+            if (job.isPresent()) {
+                throw new RefusedException(noun + " output " + dir + ": inside " + d + ", the output folder of a "
+                        + job.get() + ", which holds only the files that " + job.get() + " wrote (it would refuse to run"
+                        + " into its folder again, and its readers would take files in its dataset folders for its own);"
+                        + " choose a folder outside it, e.g. " + d.resolveSibling(d.getFileName() + "-" + abs.getFileName()));
+            }
+        }
+    }
+
     /** Whether {@code rel}, relative to a staging folder holding this kind of output, is servesim's: hidden, or the layout's. */
     private static boolean isStagingFile(OutputLayout layout, String rel) {
         String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;

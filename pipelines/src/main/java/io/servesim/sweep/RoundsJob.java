@@ -45,6 +45,11 @@ public record RoundsJob(Path dir, Kind kind) {
         }
     }
 
+    /** What the job is called ("capacity plan", "policy search"). */
+    public String noun() {
+        return kind.noun;
+    }
+
     /** The job whose output folder is {@code dir} itself, if it is one (finished, running or interrupted). */
     public static Optional<RoundsJob> at(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();

@@ -179,6 +179,7 @@ public final class RoundsLayout implements OutputLayout {
     public <R> R locked(Path outDir, String name, String command, SweepJob.OutputFlags flags, PrintStream progress,
                         String who, Body<R> body) throws IOException {
         Path dir = (outDir != null ? outDir : Path.of("out", name)).toAbsolutePath().normalize();
+        OutputDir.refuseNested(dir, noun);
         String given = SweepJob.launcher() + " " + command + " --output " + ShellWord.quote(dir.toString());
         String resume = given + " --resume";
         OutputLock.refuseIfHeld(dir);

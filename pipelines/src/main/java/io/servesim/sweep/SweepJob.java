@@ -82,6 +82,7 @@ public final class SweepJob {
             FlinkMasterProbe.check(runner.flinkMaster());
         }
         Path dir = (outDir != null ? outDir : Path.of("out", plan.spec().name())).toAbsolutePath().normalize();
+        OutputDir.refuseNested(dir, "sweep");
         String command = "sweep " + ShellWord.quote(sweepFile.toString()) + runner.flags() + " --output "
                 + ShellWord.quote(dir.toString());
         Invocation invocation = new Invocation(command + (flags.resume() ? " --resume" : flags.overwrite() ? " --overwrite" : ""),

@@ -128,6 +128,21 @@ class SweepOutputSafetyTest {
     }
 
     @Test
+    void aSweepInsideAnotherSweepsFolderIsRefusedEvenWithOverwrite(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1)).code());
+        Map<String, String> done = tree(out);
+        for (Path inside : List.of(out.resolve("cells"), out.resolve("more/deeper"))) {
+            TestSweeps.Run r = TestSweeps.run(sweep, inside, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false));
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("sweep output " + inside + ": inside " + out + ", the output folder of a sweep")
+                    && r.err().contains("choose a folder outside it"), r.err());
+        }
+        assertEquals(done, tree(out), "nothing was written into the sweep's folder");
+    }
+
+    @Test
     void anOutputPathThatIsAFileIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
         Path sweep = TestSweeps.write(tmp, "safety", GRID);
         Path file = tmp.resolve("taken");
