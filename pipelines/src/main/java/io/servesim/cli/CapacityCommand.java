@@ -35,6 +35,10 @@ public final class CapacityCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG", description = "run config YAML (optional, as run's --config)")
     Path config;
 
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "the run config YAML, as run's (or give it as"
+            + " CONFIG)")
+    Path configOption;
+
     @Option(names = "--slo", required = true, split = ",", paramLabel = "METRIC=BOUND",
             description = "objectives, e.g. ttft_p99_ms=500,tpot_p90_ms=50: a cells/ column in ms (at most) or slo_attainment"
                     + " (at least); repeatable")
@@ -63,6 +67,11 @@ public final class CapacityCommand implements Callable<Integer> {
         ErrorReport errors = Main.errors(spec);
         PlanSpec plan;
         try {
+            if (config != null && configOption != null) {
+                throw new ConfigException("--config", "the config is given twice (" + configOption + " and CONFIG " + config
+                        + "); give one");
+            }
+            Path config = this.config != null ? this.config : configOption;
             List<Slo> bounds = new ArrayList<>();
             for (String s : slos) {
                 int eq = s.indexOf('=');

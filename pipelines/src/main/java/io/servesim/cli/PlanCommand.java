@@ -1,5 +1,6 @@
 package io.servesim.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigException;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.ExitCode;
@@ -12,6 +13,9 @@ import io.servesim.sweep.SweepJob;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,8 +60,28 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             return errors.report("invalid plan " + file, e);
         }
+        replacedByThePlan(plan).ifPresent(note -> err.println("servesim plan: note: " + note));
         return print(() -> PlanJob.run(plan, "plan " + ShellWord.quote(file.toString()), output, runner, flags, err), "plan", "plan " + file, out, err,
                 errors);
+    }
+
+    /**
+     * What of the base's workload the plan replaces, if the base gives it: every run's {@code aggregate_rate} is the
+     * target rate or a capacity probe's, its {@code num_requests} a budget of the search (a base reused from a run
+     * config often carries both).
+     */
+    static Optional<String> replacedByThePlan(PlanSpec plan) {
+        JsonNode w = plan.base().path("workload");
+        List<String> given = new ArrayList<>();
+        for (String key : List.of("aggregate_rate", "num_requests")) {
+            if (w.hasNonNull(key)) {
+                given.add("base.workload." + key + " (" + w.get(key).asText() + ")");
+            }
+        }
+        return given.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", given)
+                + (given.size() == 1 ? " is" : " are") + " replaced in every run: the rate is target_rate_rps ("
+                + plan.targetRps() + ") or a capacity probe's, the requests a budget of search.budgets "
+                + plan.search().budgets());
     }
 
     /** A plan or capacity search to run. */

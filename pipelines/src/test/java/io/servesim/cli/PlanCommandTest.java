@@ -54,6 +54,16 @@ class PlanCommandTest {
     }
 
     @Test
+    void aBaseWorkloadsRateAndRequestsAreSaidToBeReplaced() throws Exception {
+        assertTrue(PlanCommand.replacedByThePlan(io.servesim.plan.PlanFile.load(plan)).isEmpty(), "the base gives neither");
+        Path rated = Files.writeString(tmp.resolve("rated.yaml"), PLAN.replace("workload: {scenario: chat,",
+                "workload: {scenario: chat, aggregate_rate: 3, num_requests: 50,"));
+        assertEquals("base.workload.aggregate_rate (3) and base.workload.num_requests (50) are replaced in every run: the"
+                + " rate is target_rate_rps (12.0) or a capacity probe's, the requests a budget of search.budgets [100, 300]",
+                PlanCommand.replacedByThePlan(io.servesim.plan.PlanFile.load(rated)).orElseThrow());
+    }
+
+    @Test
     void itPrintsTheAnswerAndWritesEveryOutput() throws Exception {
         assertTrue(first.out().contains("plan small: 12 req/s within ttft_p99_ms <= 500, tpot_p90_ms <= 50"), first.out());
         assertTrue(first.out().contains("recommended: ") && first.out().contains("frontier (cost per hour -> capacity)"),
@@ -240,8 +250,8 @@ class PlanCommandTest {
         assertEquals(3, none.code(), none.err());
         assertTrue(none.out().contains("(no rate of the grid met every SLO)"), none.out());
         assertTrue(none.err().contains("servesim capacity: no rate of the grid meets every objective (exit 3)"), none.err());
-        // found again complete, it answers the same
-        CliRun.Result again = CliRun.exec("capacity", cfg.toString(), "--slo", "ttft_p99_ms=1", "--output",
+        // found again complete, it answers the same (the config given as run's -c is the same search)
+        CliRun.Result again = CliRun.exec("capacity", "-c", cfg.toString(), "--slo", "ttft_p99_ms=1", "--output",
                 tmp.resolve("cap-none").toString(), "--resume");
         assertEquals(3, again.code(), again.err());
     }
