@@ -124,7 +124,7 @@ public final class PlanJob {
             PlanResult result = search.conclude(results);
             double wall = (System.nanoTime() - t0) / 1e9;
             String summary = PlanSummary.text(spec, result, results, invalid.size(), round, cells, dir);
-            List<String> fresh = new ArrayList<>(PlanOutputs.write(staging, dir, spec, result));
+            List<String> fresh = new ArrayList<>(PlanOutputs.write(staging, dir, spec, result, results));
             Files.writeString(staging.resolve(PlanOutputs.SUMMARY_TEXT), summary, StandardCharsets.UTF_8);
             fresh.add(PlanOutputs.SUMMARY_TEXT);
             List<String[]> shown = new ArrayList<>();

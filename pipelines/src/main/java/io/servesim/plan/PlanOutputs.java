@@ -40,10 +40,10 @@ final class PlanOutputs {
      * Writes the candidates, the frontier and, when there is one, the recommended config and its launch commands into
      * {@code staging}, whose files will be committed to {@code dir}; returns the files written, relative.
      */
-    static List<String> write(Path staging, Path dir, PlanSpec plan, PlanResult result) throws IOException {
+    static List<String> write(Path staging, Path dir, PlanSpec plan, PlanResult result, Results results) throws IOException {
         List<String> out = new ArrayList<>();
-        out.add(candidates(staging, plan, result));
-        out.add(frontier(staging, plan, result));
+        out.add(candidates(staging, plan, result, results));
+        out.add(frontier(staging, plan, result, results));
         Candidate r = result.recommended();
         if (r != null) {
             List<Integer> budgets = plan.search().budgets();
@@ -59,7 +59,7 @@ final class PlanOutputs {
         return out;
     }
 
-    private static String candidates(Path staging, PlanSpec plan, PlanResult result) throws IOException {
+    private static String candidates(Path staging, PlanSpec plan, PlanResult result, Results results) throws IOException {
         Schema schema = Schemas.load("plan_candidate.avsc");
         Set<Candidate> frontier = Set.copyOf(result.frontier());
         String rel = CANDIDATES + "/" + PART;
@@ -68,6 +68,7 @@ final class PlanOutputs {
                 Candidate c = v.candidate();
                 GenericData.Record row = new GenericData.Record(schema);
                 describe(row, c);
+                latency(row, c, results);
                 row.put("candidate_index", c.index());
                 row.put("prefill_replicas", c.fleet() instanceof Fleet.Disaggregated d ? d.prefill() : null);
                 row.put("decode_replicas", c.fleet() instanceof Fleet.Disaggregated d ? d.decode() : null);
@@ -103,7 +104,7 @@ final class PlanOutputs {
         return rel;
     }
 
-    private static String frontier(Path staging, PlanSpec plan, PlanResult result) throws IOException {
+    private static String frontier(Path staging, PlanSpec plan, PlanResult result, Results results) throws IOException {
         Schema schema = Schemas.load("plan_frontier.avsc");
         String rel = FRONTIER + "/" + PART;
         try (ParquetWriter<GenericRecord> w = open(staging.resolve(rel), schema)) {
@@ -113,6 +114,7 @@ final class PlanOutputs {
                 GenericData.Record row = new GenericData.Record(schema);
                 row.put("rank", rank++);
                 describe(row, c);
+                latency(row, c, results);
                 row.put("cost_usd_per_hour", c.costUsdPerHour());
                 row.put("capacity_rps", v.capacityRps());
                 row.put("capacity_capped", v.capped());
@@ -124,6 +126,13 @@ final class PlanOutputs {
             }
         }
         return rel;
+    }
+
+    /** The latency model candidate {@code c}'s runs used and whether it is calibrated on its GPU (null: none ran). */
+    private static void latency(GenericData.Record row, Candidate c, Results results) {
+        String model = results.latencyModel(c.index());
+        row.put("latency_model", model);
+        row.put("latency_calibration", model == null ? null : results.isUncalibrated(c.index()) ? "uncalibrated" : "calibrated");
     }
 
     /** The columns both datasets describe a candidate with. */

@@ -75,6 +75,10 @@ class PlanCommandTest {
         assertFalse(Files.exists(out.resolve("_INCOMPLETE")) || Files.exists(out.resolve("_staging")));
         assertEquals(first.out(), Files.readString(out.resolve("summary.txt")));
         assertEquals(16, scalar("SELECT count(*) FROM " + parquet(out, "candidates")));
+        // every candidate that ran says its latency model and whether it is calibrated on its GPU (the roofline on H100: yes)
+        assertEquals(0, scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE trace_requests IS NOT NULL"
+                + " AND (latency_model IS NULL OR latency_calibration IS DISTINCT FROM 'calibrated')"));
+        assertEquals(0, scalar("SELECT count(*) FROM " + parquet(out, "frontier") + " WHERE latency_calibration <> 'calibrated'"));
         assertEquals(1, scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE recommended"));
         // one seed: the answer is called thin when its slack (candidates' slo_slack) is below 1.05
         boolean thin = scalar("SELECT count(*) FROM " + parquet(out, "candidates") + " WHERE recommended AND slo_slack < 1.05") == 1;
@@ -212,6 +216,8 @@ class PlanCommandTest {
         assertTrue(r.out().contains("recommended: B200-"), r.out());
         assertTrue(r.out().contains("  note: the latency model is uncalibrated on B200: no GEMM or engine-step measurement of"
                 + " it was used to obtain it, so its step times are estimates from the GPU's row"), r.out());
+        assertEquals(1, scalar("SELECT count(*) FROM " + parquet(tmp.resolve("b200"), "candidates") + " WHERE recommended"
+                + " AND latency_model = 'roofline' AND latency_calibration = 'uncalibrated'"));
     }
 
     @Test
