@@ -10,6 +10,7 @@ import io.servesim.latency.Quantization;
 import io.servesim.run.PolicyKind;
 import io.servesim.run.RunPlan;
 import io.servesim.run.SimConfigLoader;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -121,6 +122,7 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     /** The file's text for {@code c} of {@code plan}. */
     final String text(PlanSpec plan, Candidate c, double rateRps, int requests) {
         var tree = RecommendedConfig.tree(plan, c, rateRps, requests, plan.baseDir());
+        localModelsAbsolute(tree, plan.baseDir());
         RunPlan run = RunPlan.prepare(SimConfigLoader.bind(tree, plan.baseDir()));
         String model = served(tree.path("deployment").path("model").asText());
         JsonNode engineTree = tree.path("engine");
@@ -170,13 +172,30 @@ abstract sealed class LaunchCommand permits VllmCommand, SglangCommand {
     }
 
     /**
+     * Rewrites a local model ({@code deployment.model}, {@code engine.speculative.draft_model}: a config.json path,
+     * relative to the plan) as an absolute path: the commands name the folder to serve wherever they are run from.
+     */
+    private static void localModelsAbsolute(ObjectNode tree, Path baseDir) {
+        for (String[] at : new String[][] {{"deployment", "model"}, {"engine", "speculative", "draft_model"}}) {
+            JsonNode parent = tree;
+            for (int i = 0; i < at.length - 1; i++) {
+                parent = parent.path(at[i]);
+            }
+            String key = at[at.length - 1];
+            if (parent instanceof ObjectNode o && o.path(key).asText("").endsWith(".json")) {
+                o.put(key, baseDir.resolve(o.get(key).asText()).toAbsolutePath().normalize().toString());
+            }
+        }
+    }
+
+    /**
      * The model argument of the server for the config's {@code deployment.model}: a bundled model's Hub id as the Hub
      * spells it (the config may write it in any case, or as the file stem), an alias or an unknown id as written, and
      * for a config.json path the folder holding it (both engines load a local model from its folder).
      */
     static String served(String model) {
         if (model.endsWith(".json")) {
-            java.nio.file.Path parent = java.nio.file.Path.of(model).getParent();
+            Path parent = Path.of(model).getParent();
             return parent == null ? "." : parent.toString();
         }
         return ModelCatalog.builtIn().find(model)

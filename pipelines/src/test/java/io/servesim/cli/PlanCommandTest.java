@@ -125,6 +125,9 @@ class PlanCommandTest {
         assertEquals(0, r.code(), r.err());
         String yaml = Files.readString(planned.resolve("recommended.yaml"));
         assertTrue(yaml.contains("model: ../plans/mymodel/config.json") && yaml.contains("source: ../plans/Router.java"), yaml);
+        // the launch commands serve the model's folder wherever they are run from
+        String serve = Files.readString(planned.resolve("vllm-serve.txt"));
+        assertTrue(serve.contains("vllm serve " + dir.resolve("mymodel").toAbsolutePath().normalize() + " "), serve);
         CliRun.Result run = CliRun.exec("run", "-c", planned.resolve("recommended.yaml").toString());
         assertEquals(0, run.code(), run.err());
     }
