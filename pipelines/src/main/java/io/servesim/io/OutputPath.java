@@ -4,6 +4,7 @@ import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,6 +33,11 @@ public final class OutputPath {
 
     /** Checks that {@code dir}, named by {@code flag}, can be used (or created) as a directory to write into. */
     public static void checkDirectory(String flag, Path dir) {
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+            throw new UsageException(flag + " " + dir + ": a symbolic link to nothing (" + linkTarget(dir) + "), not a"
+                    + " directory; servesim neither creates its target nor replaces a link it did not write: give another"
+                    + " path, or create the folder it points to");
+        }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UsageException(flag + " " + dir + ": is not a directory");
         }
@@ -58,11 +64,12 @@ public final class OutputPath {
     }
 
     private static void probe(String flag, Path named, Path dir) {
+        // what exists is never removed, a symbolic link (to nothing) included: only folders this check creates
         Path firstCreated = dir;
-        while (firstCreated.getParent() != null && !Files.exists(firstCreated.getParent())) {
+        while (firstCreated.getParent() != null && !Files.exists(firstCreated.getParent(), LinkOption.NOFOLLOW_LINKS)) {
             firstCreated = firstCreated.getParent();
         }
-        boolean creates = !Files.exists(dir);
+        boolean creates = !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
         try {
             writeCheck(dir);
         } catch (IOException e) {
@@ -114,6 +121,14 @@ public final class OutputPath {
                 throw new UsageException(e.getKey() + " " + e.getValue() + ": the same file as " + other
                         + "; each output needs a file of its own");
             }
+        }
+    }
+
+    private static String linkTarget(Path link) {
+        try {
+            return Files.readSymbolicLink(link).toString();
+        } catch (IOException e) {
+            return "unreadable";
         }
     }
 
