@@ -33,11 +33,7 @@ public final class OutputPath {
 
     /** Checks that {@code dir}, named by {@code flag}, can be used (or created) as a directory to write into. */
     public static void checkDirectory(String flag, Path dir) {
-        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
-            throw new UsageException(flag + " " + dir + ": a symbolic link to nothing (" + linkTarget(dir) + "), not a"
-                    + " directory; servesim neither creates its target nor replaces a link it did not write: give another"
-                    + " path, or create the folder it points to");
-        }
+        refuseLinkToNothing(flag + " " + dir, dir);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UsageException(flag + " " + dir + ": is not a directory");
         }
@@ -121,6 +117,18 @@ public final class OutputPath {
                 throw new UsageException(e.getKey() + " " + e.getValue() + ": the same file as " + other
                         + "; each output needs a file of its own");
             }
+        }
+    }
+
+    /**
+     * Refuses {@code dir}, an output folder ({@code named}: the flag and path, as a message starts), when it is a
+     * symbolic link to nothing: servesim would have to create the link's target or replace the link.
+     */
+    public static void refuseLinkToNothing(String named, Path dir) {
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+            throw new UsageException(named + ": a symbolic link to nothing (" + linkTarget(dir) + "), not a directory;"
+                    + " servesim neither creates its target nor replaces a link it did not write: give another path, or"
+                    + " create the folder it points to");
         }
     }
 

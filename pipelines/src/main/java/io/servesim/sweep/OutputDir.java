@@ -2,6 +2,7 @@ package io.servesim.sweep;
 
 import io.servesim.exit.UsageException;
 import io.servesim.io.OutputLock;
+import io.servesim.io.OutputPath;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,6 +96,7 @@ public final class OutputDir {
             throw new RefusedException("--overwrite and --resume exclude each other: --resume finishes the interrupted " + noun
                     + ", --overwrite discards it");
         }
+        OutputPath.refuseLinkToNothing(noun + " output " + dir, dir);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new RefusedException(noun + " output " + dir + " is a file, not a directory; choose another --output");
         }

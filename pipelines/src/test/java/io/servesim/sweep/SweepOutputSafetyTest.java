@@ -143,6 +143,17 @@ class SweepOutputSafetyTest {
     }
 
     @Test
+    void anOutputAtASymbolicLinkToNothingIsRefusedBeforeAnythingRunsAndKept(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path link = Files.createSymbolicLink(tmp.resolve("out"), tmp.resolve("gone"));
+        TestSweeps.Run r = TestSweeps.run(sweep, link, TestSweeps.direct(1));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("sweep output " + link + ": a symbolic link to nothing (" + tmp.resolve("gone") + ")"),
+                r.err());
+        assertTrue(Files.isSymbolicLink(link) && !Files.exists(tmp.resolve("gone")));
+    }
+
+    @Test
     void anOutputPathThatIsAFileIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
         Path sweep = TestSweeps.write(tmp, "safety", GRID);
         Path file = tmp.resolve("taken");
