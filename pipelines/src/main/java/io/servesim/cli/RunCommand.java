@@ -148,7 +148,8 @@ public final class RunCommand implements Callable<Integer> {
                 summary.autoscaling().timeline().forEach(scaling::write);
             }
         } catch (Exception e) {
-            return errors.report(e);
+            String writing = staged.unnamedWriteFailure(e);
+            return writing == null ? errors.report(e) : errors.report(writing, e);
         }
         try {
             staged.commit();

@@ -139,6 +139,21 @@ public final class ErrorReport {
         return m == null || m.isBlank() ? "input/output error" : withoutClassNames(m).strip();
     }
 
+    /**
+     * Whether {@code error} is an input/output failure that names no file (a full disk's "No space left on device"
+     * from a stream's write), so the command must say which file it was writing.
+     */
+    public static boolean isUnnamedIoError(Throwable error) {
+        boolean io = false;
+        for (Throwable t : chain(error)) {
+            if (t instanceof FileSystemException f && f.getFile() != null) {
+                return false;
+            }
+            io |= t instanceof java.io.IOException;
+        }
+        return io;
+    }
+
     private static String withoutClassNames(String s) {
         return CLASS_NAME.matcher(s).replaceAll("");
     }

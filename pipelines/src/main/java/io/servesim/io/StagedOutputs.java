@@ -163,6 +163,18 @@ public final class StagedOutputs implements AutoCloseable {
         return target.resolveSibling(dot > 0 ? name.substring(0, dot) + "." + tag + name.substring(dot) : name + "." + tag);
     }
 
+    /**
+     * The context a command reports {@code error} in when it is a failed write that names no file (a full disk): the
+     * outputs it was writing, none of which was put in place; null otherwise.
+     */
+    public synchronized String unnamedWriteFailure(Throwable error) {
+        if (outputs.isEmpty() || !io.servesim.exit.ErrorReport.isUnnamedIoError(error)) {
+            return null;
+        }
+        return "cannot write " + String.join(", ", outputs.stream().map(o -> o.flag() + " " + o.target()).toList())
+                + " (nothing was put in place)";
+    }
+
     /** Deletes what was not committed (the command failed) and removes the interruption hook. */
     @Override
     public synchronized void close() {

@@ -36,6 +36,20 @@ class StagedOutputsTest {
     }
 
     @Test
+    void aWriteFailureThatNamesNoFileIsReportedWithTheOutputsBeingWritten() throws Exception {
+        Path target = dir.resolve("r.parquet");
+        try (StagedOutputs staged = StagedOutputs.start("run", ERR)) {
+            // a full disk: the stream's write fails with the device's message and no path
+            java.io.UncheckedIOException full = new java.io.UncheckedIOException(new java.io.IOException("No space left on device"));
+            assertEquals(null, staged.unnamedWriteFailure(full), "nothing staged: nothing to name");
+            staged.stage("--requests-out", target, false);
+            assertEquals("cannot write --requests-out " + target + " (nothing was put in place)", staged.unnamedWriteFailure(full));
+            assertEquals(null, staged.unnamedWriteFailure(new java.nio.file.AccessDeniedException("/x/y")), "it names its file");
+            assertEquals(null, staged.unnamedWriteFailure(new IllegalStateException("a simulation error")));
+        }
+    }
+
+    @Test
     void aFileAnotherWriterCreatedMeanwhileIsKeptAndOursIsSetAside() throws Exception {
         // two runs with the same --requests-out: both checked the path was free; the other committed first
         Path target = dir.resolve("r.parquet");
