@@ -104,27 +104,33 @@ class SweepOutputSafetyTest {
 
     @Test
     void whatACommitCutAfterItsSuccessLeftIsDiscardedByTheNextRun(@TempDir Path tmp) throws Exception {
-        // a kill -9 while the staging folder was being deleted: its definition, a checkpoint and the commit's marker
         Path sweep = TestSweeps.write(tmp, "safety", GRID);
         Path out = tmp.resolve("out");
         assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1)).code());
         Map<String, String> done = tree(out);
-        Path staging = Files.createDirectories(Checkpoint.dir(out.resolve(OutputDir.STAGING))).getParent();
-        Files.copy(out.resolve(SweepSidecars.SWEEP), staging.resolve(SweepSidecars.SWEEP));
-        Checkpoint.write(Checkpoint.dir(staging), SweepPlan.prepare(SweepFile.load(sweep)).cells().get(0).cellId(), List.of());
-        Files.writeString(staging.resolve(OutputCommit.COMMITTED), "");
+        Path staging = leaveCutCommit(out, SweepPlan.prepare(SweepFile.load(sweep)).cells().get(0).cellId());
         TestSweeps.Run resumed = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
         assertEquals(0, resumed.code(), resumed.err());
         assertTrue(resumed.err().contains("already holds this sweep's complete results"), resumed.err());
         assertEquals(done, tree(out), "the leftover is gone and the results are as they were");
 
-        Files.createDirectories(Checkpoint.dir(staging));
-        Files.copy(out.resolve(SweepSidecars.SWEEP), staging.resolve(SweepSidecars.SWEEP));
-        Files.writeString(staging.resolve(OutputCommit.COMMITTED), "");
+        leaveCutCommit(out, SweepPlan.prepare(SweepFile.load(sweep)).cells().get(1).cellId());
         TestSweeps.Run again = TestSweeps.run(sweep, out, TestSweeps.direct(1));
         assertEquals(0, again.code(), again.err());
         assertFalse(Files.exists(staging));
         assertEquals(2, TestSweeps.scalar("SELECT count(*) FROM " + TestSweeps.glob(out, "cells")));
+    }
+
+    /**
+     * What a kill -9 while a commit deleted its staging folder leaves beside the sweep in {@code out}: the definition, a
+     * cell's checkpoint and the commit's marker; returns the staging folder.
+     */
+    private static Path leaveCutCommit(Path out, String cellId) throws IOException {
+        Path staging = Files.createDirectories(Checkpoint.dir(out.resolve(OutputDir.STAGING))).getParent();
+        Files.copy(out.resolve(SweepSidecars.SWEEP), staging.resolve(SweepSidecars.SWEEP));
+        Checkpoint.write(Checkpoint.dir(staging), cellId, List.of());
+        Files.writeString(staging.resolve(OutputCommit.COMMITTED), "");
+        return staging;
     }
 
     @Test
