@@ -86,6 +86,10 @@ public final class EvaluateCommand implements Callable<Integer> {
             return errors.report(new ConfigException("--seed", "give --seed or --seeds, not both: --seeds runs the"
                     + " candidate once per seed, each seed replacing the config's"));
         }
+        if (!c.seeds.isEmpty() && c.options.sets.stream().anyMatch(set -> setPath(set).equals("seed"))) {
+            return errors.report(new ConfigException("--set seed", "give --set seed or --seeds, not both: --seeds runs the"
+                    + " candidate once per seed, each seed replacing the config's (the --set made every run the same)"));
+        }
         if (new java.util.HashSet<>(c.workloads).size() < c.workloads.size()) {
             return errors.report(new ConfigException("--workload", "each workload at most once, got " + c.workloads));
         }
@@ -118,6 +122,9 @@ public final class EvaluateCommand implements Callable<Integer> {
             return ExitCode.CONFIG_ERROR;
         }
         ConfigException conflict = flagOverridingTheCandidate(c.options, kinds);
+        if (conflict == null) {
+            conflict = setOverridingTheCandidate(c.options, kinds, candidate);
+        }
         if (conflict != null) {
             return errors.report(conflict);
         }
@@ -158,6 +165,34 @@ public final class EvaluateCommand implements Callable<Integer> {
                         + options.policyConfig + "): the flag would replace " + (flag == kind.nameSetting()
                         ? "the policy being evaluated; remove the flag or the candidate's " + kind.name()
                         : "its " + flag.key() + "; remove the flag or set it in the candidate"));
+            }
+        }
+        return null;
+    }
+
+    /** The path a {@code --set path=value} sets. */
+    private static String setPath(String set) {
+        int eq = set.indexOf('=');
+        return (eq < 0 ? set : set.substring(0, eq)).strip();
+    }
+
+    /**
+     * The conflict of a {@code --set} under {@code policies} with a kind the candidate sets ({@code --set
+     * policies.routing.name=...} would score another policy in the candidate's name), or null.
+     */
+    private static ConfigException setOverridingTheCandidate(ConfigOptions options, java.util.Set<String> kinds,
+                                                             Path candidate) {
+        for (String set : options.sets) {
+            String path = setPath(set);
+            String[] parts = path.split("\\.", 3);
+            if (!parts[0].equals("policies")) {
+                continue;
+            }
+            if (parts.length == 1 || kinds.contains(parts[1])) {
+                return new ConfigException("--set " + path, "conflicts with the candidate's " + (parts.length == 1
+                        ? String.join(", ", kinds) + " " + (kinds.size() == 1 ? "policy" : "policies") : parts[1] + " policy")
+                        + " (" + candidate + "): the --set would replace what is being evaluated; remove it or set it in the"
+                        + " candidate");
             }
         }
         return null;

@@ -274,8 +274,8 @@ final class ReferenceCheck extends TreePathScanner<Void, Void> {
             }
             return;
         }
-        if (!(e.getEnclosingElement() instanceof TypeElement owner) || ownType(owner)) {
-            return; // a local variable, a parameter, or a member of the source's own types
+        if (!(e.getEnclosingElement() instanceof TypeElement owner) || ownType(owner) || arrayMember(owner)) {
+            return; // a local variable, a parameter, a member of the source's own types, or an array's length or clone
         }
         String ownerName = elements.getBinaryName(owner).toString();
         String why = typeRefusal(owner);
@@ -337,6 +337,16 @@ final class ReferenceCheck extends TreePathScanner<Void, Void> {
         }
         String name = elements.getBinaryName(te).toString();
         return apiPackages.contains(Rules.packageOf(name)) ? null : Rules.typeRefused(name);
+    }
+
+    /**
+     * Whether {@code te} is javac's type of an array's members ({@code length}, {@code clone()}): "Array", enclosed
+     * by no package or type.
+     */
+    private static boolean arrayMember(TypeElement te) {
+        Element in = te.getEnclosingElement();
+        return te.getQualifiedName().contentEquals("Array") && !(in instanceof TypeElement)
+                && (!(in instanceof PackageElement p) || p.isUnnamed());
     }
 
     /** Whether {@code te} is declared in the source being checked. */

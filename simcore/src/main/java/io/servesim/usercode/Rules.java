@@ -56,6 +56,12 @@ final class Rules {
      */
     private static final Map<String, String> DENIED_MEMBERS = Map.ofEntries(
             Map.entry("java.lang.Object#getClass", "reflection"),
+            Map.entry("java.lang.Object#hashCode", "an identity hash, which differs between runs: give the class its own"
+                    + " hashCode, or key by a value"),
+            Map.entry("java.lang.Object#toString", "an identity hash in its text, which differs between runs: give the"
+                    + " class its own toString"),
+            Map.entry("java.lang.Enum#hashCode", "an identity hash, which differs between runs: use ordinal(), or an"
+                    + " EnumMap"),
             Map.entry("java.lang.Object#wait", "threads"),
             Map.entry("java.lang.Object#notify", "threads"),
             Map.entry("java.lang.Object#notifyAll", "threads"),

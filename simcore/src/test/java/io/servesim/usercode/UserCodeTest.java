@@ -81,6 +81,9 @@ class UserCodeTest {
                                 |synchronized (this) { }                            |5| synchronized: a policy runs on the simulation's one thread
                                 |try { in.count(); } catch (Throwable e) { }        |5| catches java.lang.Throwable: a policy may catch exceptions, not errors
                                 |Object m = new java.util.IdentityHashMap<String, Integer>();|5| java.util.IdentityHashMap: not allowed in a policy (identity hash order
+                                |int h = new Object().hashCode();                   |5| java.lang.Object.hashCode(): not allowed in a policy (an identity hash, which differs between runs
+                                |String s = this.toString();                        |5| java.lang.Object.toString(): not allowed in a policy (an identity hash in its text
+            enum E { A }                |int h = E.A.hashCode();                            |5| java.lang.Enum.hashCode(): not allowed in a policy (an identity hash, which differs between runs: use ordinal()
                                 |java.util.concurrent.atomic.AtomicInteger a = null;|5| java.util.concurrent.atomic.AtomicInteger: not allowed in a policy (threads)
             class H { static int calls; }|                                          |2| static field calls: a policy keeps no static mutable state
             class H { static final java.util.List<Integer> L = new java.util.ArrayList<>(); }||2| static field L: a policy keeps no static mutable state
@@ -136,6 +139,8 @@ class UserCodeTest {
                         try {
                             if (picks.isEmpty()) { throw new Oops(NAME + " has no pick " + String.format("%d", random.nextInt(9))); }
                         } catch (RuntimeException e) { return 0; }
+                        int[] weights = {1, 2, 3};
+                        if (weights.clone().length != 3 || "a,b".split(",").length != 2) { return 0; }
                         StringBuilder b = new StringBuilder().append(picks.get(0));
                         assert b.length() > 0;
                         return picks.get(0).position();
