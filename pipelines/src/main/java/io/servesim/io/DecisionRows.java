@@ -49,7 +49,8 @@ public final class DecisionRows {
         row.put("instances", s == null ? List.of() : ints(s.instances()));
         row.put("loads", s == null ? List.of() : doubles(s.loads()));
         row.put("kv_utilizations", s == null ? List.of() : doubles(s.kvUtilizations()));
-        row.put("prefix_overlap_blocks", s == null ? List.of() : ints(s.prefixOverlapBlocks()));
+        row.put("prefix_overlap_blocks", s == null ? List.of() : s.prefixOverlapBlocks() == null ? null
+                : ints(s.prefixOverlapBlocks()));
         Map<String, List<Double>> scores = new LinkedHashMap<>();
         if (s != null) {
             s.scores().forEach((k, v) -> scores.put(k, doubles(v)));

@@ -63,10 +63,12 @@ class TraceRunTest {
         assertEquals(3, routed.get("loads").size());
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
              ResultSet rs = c.createStatement().executeQuery("SELECT count(*), count(*) FILTER (WHERE kind = 'routing'"
-                     + " AND len(candidates) = 2 AND score_regret <= 0) FROM '" + parquet + "'")) {
+                     + " AND len(candidates) = 2 AND score_regret <= 0), count(*) FILTER (WHERE kind = 'routing'"
+                     + " AND len(prefix_overlap_blocks) = 3) FROM '" + parquet + "'")) {
             rs.next();
             assertEquals(450, rs.getLong(1));
             assertEquals(150, rs.getLong(2));
+            assertEquals(150, rs.getLong(3), "weighted-scoring reads the prefix index: every routing row measured it");
         }
         // a regret or value that was not computed is null, not NaN, so avg() skips it: 150 routing decisions with
         // 2 scored candidates each have a regret (<= 0, so the mean is finite), the 300 admission and priority rows none

@@ -239,6 +239,11 @@ public final class ClusterView {
     public long inFlightPromptBlocks(int i) { return engines[id(i)].inFlightPromptBlocks(); }
     public int totalKvBlocks(int i) { return engines[id(i)].kvCache().totalBlocks(); }
 
+    /** Whether {@link #prefixOverlapBlocks} measures anything: a policy reads the prefix index. */
+    public boolean prefixOverlapKnown() {
+        return prefixes.gpuIndexed();
+    }
+
     /**
      * Per-position count of leading prompt blocks of {@code r} cached there (as seen); the returned
      * array is reused by the next call. Returns all zeros when no policy needs the index.

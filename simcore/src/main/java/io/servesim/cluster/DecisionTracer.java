@@ -127,6 +127,7 @@ final class DecisionTracer {
         }
         Map<String, double[]> scores = new LinkedHashMap<>();
         routing.lastBreakdown().forEach((k, v) -> scores.put(k, java.util.Arrays.copyOf(v, n)));
-        return new Snapshot(ids, loads, kv, java.util.Arrays.copyOf(view.prefixOverlapBlocks(r), n), scores, Map.of());
+        int[] overlap = view.prefixOverlapKnown() ? java.util.Arrays.copyOf(view.prefixOverlapBlocks(r), n) : null;
+        return new Snapshot(ids, loads, kv, overlap, scores, Map.of());
     }
 }

@@ -73,6 +73,11 @@ final class PrefixIndexes {
         return cpu != null && cpu.index().holds(id, hash);
     }
 
+    /** Whether the GPU caches' prefixes are looked up (a policy reads {@link Signal#PREFIX_CACHE}). */
+    boolean gpuIndexed() {
+        return direct || gpu != null;
+    }
+
     /** Whether the CPU tiers are indexed. */
     boolean cpuIndexed() {
         return cpu != null;

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param instances           instance id of each position
  * @param loads               per-position load (waiting + running + in transit), requests
  * @param kvUtilizations      per-position KV utilization, fraction in [0, 1]
- * @param prefixOverlapBlocks per-position cached leading prompt blocks (0 when the policy does not read the prefix index)
+ * @param prefixOverlapBlocks per-position cached leading prompt blocks; null when no policy reads the prefix index, so
+ *                            nothing measured them
  * @param scores              score component -> per-position value; empty when the policy has none
  * @param signals             scale: signal name -> value (the autoscaler's {@code ScaleSignals}); empty for routing
  */

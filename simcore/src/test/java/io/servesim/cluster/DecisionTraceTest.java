@@ -1,6 +1,7 @@
 package io.servesim.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,6 +90,16 @@ class DecisionTraceTest {
             assertEquals(best, d.value(), 1e-12);
         }
         assertTrue(routings.stream().anyMatch(d -> d.snapshot().prefixOverlapBlocks()[d.instance()] > 0));
+    }
+
+    @Test
+    void aRouterThatReadsNoPrefixIndexLeavesTheOverlapUnmeasured() {
+        // least-loaded reads load only: no prefix index is kept, so the snapshot has no overlap (not zeros)
+        SimSetup setup = threeInstances(2000).withPolicies(PolicyBundle.DEFAULT.with(PolicyKind.ROUTING, "least-loaded"));
+        List<DecisionRecord> routings = trace(setup, new TraceOptions(TraceLevel.DETAILED, 0)).stream()
+                .filter(d -> d.kind() == DecisionKind.ROUTING).toList();
+        assertFalse(routings.isEmpty());
+        routings.forEach(d -> assertNull(d.snapshot().prefixOverlapBlocks(), "unmeasured at t=" + d.timeUs()));
     }
 
     @Test
