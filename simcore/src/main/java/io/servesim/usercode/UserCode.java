@@ -106,12 +106,23 @@ public final class UserCode<T> {
         RestrictedLoader loader = new RestrictedLoader(compiled.classes(), apiClasses, apiLoader, budget);
         Object instance;
         budget.enter();
+        Class<?> main;
         try {
-            instance = Class.forName(compiled.mainClass(), true, loader).getConstructor().newInstance();
+            main = Class.forName(compiled.mainClass(), true, loader);
+        } catch (ExceptionInInitializerError e) {
+            throw budget.failed("its static initializer", e.getCause(), fileName());
+        } catch (CallBudgetExceeded | VirtualMachineError e) {
+            // an Error thrown by a static initializer reaches here as itself, not wrapped (JLS 12.4.2)
+            throw budget.failed("its static initializer", e, fileName());
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw budget.failed("loading", e, fileName());
+        }
+        try {
+            instance = main.getConstructor().newInstance();
         } catch (InvocationTargetException e) {
             throw budget.failed("its constructor", e.getCause(), fileName());
         } catch (ExceptionInInitializerError e) {
-            throw budget.failed("its static initializer", e.getCause(), fileName());
+            throw budget.failed("a static initializer", e.getCause(), fileName());
         } catch (ReflectiveOperationException | LinkageError e) {
             throw budget.failed("loading", e, fileName());
         }

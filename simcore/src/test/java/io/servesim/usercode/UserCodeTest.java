@@ -254,6 +254,17 @@ class UserCodeTest {
         assertEquals("o: its constructor ran longer than its call budget of 20 ms at Ctor.java:3", e.getMessage());
     }
 
+    @Test
+    void aStaticInitializerThatNeverEndsFailsAtLoadNamingIt() throws Exception {
+        Path f = write("StaticInit.java", "import io.servesim.policy.api.*;\npublic class StaticInit implements RoutingPolicy {\n"
+                + "  static final int X;\n  static { int x = 0; while (x >= 0) { x = (x + 1) % 7; } X = x; }\n"
+                + "  public int route(RequestView r, Instances in, long now) { return 0; }\n}\n");
+        // the budget's Error leaves <clinit> unwrapped (JLS 12.4.2): it is still the policy's failure, with its line
+        UserCode<RoutingPolicy> code = UserCode.load(f, RoutingPolicy.class, API, "p");
+        UserCodeException e = assertThrows(UserCodeException.class, () -> code.newInstance(new CallBudget(20_000_000L, "o")));
+        assertEquals("o: its static initializer ran longer than its call budget of 20 ms at StaticInit.java:4", e.getMessage());
+    }
+
     /** Compiled code that names a refused class cannot link to it, whatever its source check said. */
     @Test
     void theLoaderRefusesWhatTheSourceMayNotName() throws Exception {
