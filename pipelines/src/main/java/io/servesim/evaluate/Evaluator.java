@@ -40,6 +40,17 @@ public final class Evaluator {
     private Evaluator() {
     }
 
+    /** A case's run failed: which one, and what the runs before it scored (the cause says why). */
+    public static final class RunFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RunFailed(String label, int index, int total, List<RunEvaluation> before, RuntimeException cause) {
+            super("run " + label + " (" + index + " of " + total + ") failed" + (before.isEmpty() ? ""
+                    : "; the runs before it finished: " + String.join(", ", before.stream()
+                            .map(r -> r.label() + " fitness " + r.fitness()).toList())), cause);
+        }
+    }
+
     /**
      * Evaluates every case; with {@code counterfactualSample} &gt; 0 each run's summary adds the
      * realized regret of that many routing decisions (seeded by the case's seed), each re-simulated
@@ -71,8 +82,13 @@ public final class Evaluator {
                 summarizer.accept(d);
                 sample.accept(d);
             };
-            RunSummary summary = c.plan().run(RecordSink.NONE, SessionSink.NONE, sink,
-                    new TraceOptions(TraceLevel.DECISIONS, COUNTERFACTUAL_K));
+            RunSummary summary;
+            try {
+                summary = c.plan().run(RecordSink.NONE, SessionSink.NONE, sink,
+                        new TraceOptions(TraceLevel.DECISIONS, COUNTERFACTUAL_K));
+            } catch (RuntimeException e) {
+                throw new RunFailed(c.label(), runs.size() + 1, cases.size(), runs, e);
+            }
             RawMetrics raw = new RawMetrics(summary);
             var trace = sample == null ? summarizer.summary()
                     : summarizer.summary().withRealized(c.plan().realizedRegret(sample.sampled()));

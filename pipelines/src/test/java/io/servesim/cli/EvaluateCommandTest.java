@@ -84,6 +84,36 @@ class EvaluateCommandTest {
     }
 
     @Test
+    void aFailedRunIsNamedWithWhatTheRunsBeforeItScored(@TempDir Path tmp) throws Exception {
+        // a router that throws at its 50th call: the 30-request workload finishes, the 100-request one fails
+        Path source = Files.writeString(tmp.resolve("Boom.java"), """
+                import io.servesim.policy.api.*;
+                public class Boom implements RoutingPolicy {
+                    private int calls;
+                    public int route(RequestView r, Instances in, long now) {
+                        if (++calls == 50) { throw new IllegalStateException("boom"); }
+                        return 0;
+                    }
+                }
+                """);
+        EvaluateCommand c = new EvaluateCommand();
+        c.config = EXAMPLE;
+        c.workloads = new ArrayList<>(List.of(
+                Files.writeString(tmp.resolve("w30.yaml"), "scenario: chat\nnum_requests: 30\naggregate_rate: 10\n"),
+                Files.writeString(tmp.resolve("w100.yaml"), "scenario: chat\nnum_requests: 100\naggregate_rate: 10\n")));
+        c.options.policyConfig = candidate(tmp, "routing: {name: code, params: {source: " + source + "}}\n");
+        c.options.settings.put(io.servesim.run.RunSettings.FITNESS_WEIGHTS, "ttft_p99_ms:1");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = EvaluateCommand.run(c, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new ErrorReport("evaluate", new PrintStream(err, true, StandardCharsets.UTF_8), false));
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, code, text);
+        assertTrue(text.startsWith("servesim evaluate: run w100.yaml@seed=42 (2 of 2) failed; the runs before it finished:"
+                + " w30.yaml@seed=42 fitness "), text);
+        assertTrue(text.contains("route threw IllegalStateException: boom") && text.contains("Boom.java:5"), text);
+    }
+
+    @Test
     void nativeIsTheEvaluationResultOfEveryRun(@TempDir Path tmp) throws Exception {
         Out o = evaluate(candidate(tmp, GOOD), "native", List.of(1L, 2L));
         assertEquals(0, o.code(), o.err());
