@@ -78,7 +78,11 @@ final class ClusterBreakdown {
         return groupUs.size() == allCount ? all : Distribution.ofMicros(Percentiles.of(groupUs));
     }
 
-    /** Jain's fairness index (sum x)^2 / (n sum x^2) over tenants' SLO attainment; 1 when all equal. */
+    /**
+     * Jain's fairness index (sum x)^2 / (n sum x^2) over tenants' SLO attainment; 1 when all equal, and undefined (NaN)
+     * when no tenant met an SLO: 0 / 0, where BLIS returns 1, which would score a run that served no one as perfectly
+     * fair (a fitness counts an undefined metric as 0).
+     */
     static double jain(Map<String, GroupSummary> byTenant) {
         double sum = 0;
         double sumSq = 0;
@@ -94,7 +98,7 @@ final class ClusterBreakdown {
         if (n == 0) {
             return Double.NaN;
         }
-        return sumSq == 0 ? 1.0 : sum * sum / (n * sumSq);
+        return sumSq == 0 ? Double.NaN : sum * sum / (n * sumSq);
     }
 
     /**

@@ -260,7 +260,8 @@ public final class MetricCatalog {
                             + " instance it was last routed to; 0 = perfectly even. Under P/D the mean of the two pools'"
                             + " own CVs (a remote request counts at its prefill and at its decode instance).").lower(),
             Metric.number("jain_fairness", "index", CLUSTER, s -> s.cluster().jainFairness(),
-                    "Jain's index over tenants of per-tenant SLO attainment, (sum x)^2 / (n sum x^2): 1 = equal.")
+                    "Jain's index over tenants of per-tenant SLO attainment, (sum x)^2 / (n sum x^2): 1 = equal;"
+                            + " undefined (null) when no tenant met an SLO, where BLIS returns 1.")
                     .higher().fitness(Normalisation.asIs()).source(BLIS_G3 + ": JainFairnessIndex"),
             Metric.count("admission_delays", "decisions", CLUSTER, s -> s.cluster().admissionDelays(),
                     "Admission DELAY decisions.").lower(),
