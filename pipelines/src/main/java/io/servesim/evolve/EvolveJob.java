@@ -173,6 +173,7 @@ public final class EvolveJob {
                             + " finished rounds, and the finished cells of the round that was running, are kept in "
                             + staging.resolve(RoundsLayout.ROUNDS), verdict.previousComplete(), resume, lock, false)) {
                 List<Evaluated> all = generations();
+                // the first of equal fitness (maxBy keeps the earlier): the earliest generation, the lowest index
                 Evaluated best = all.stream().max(Comparator.comparingDouble(Evaluated::value)).orElseThrow();
                 Map<String, EvolveRounds.Score> trainScores = new LinkedHashMap<>();
                 trainScores.put(EvolveRounds.BEST, best.score());

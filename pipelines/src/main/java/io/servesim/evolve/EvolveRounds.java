@@ -185,8 +185,9 @@ final class EvolveRounds {
     }
 
     /**
-     * The scores of the finished round in {@code dir}, by label. Rows are summed in cell-id order, not file order, so a
-     * round resumed after an interruption (its rows in other files) scores to the same bits.
+     * The scores of the finished round in {@code dir}, by label. Each mean sums its values in ascending order, not file
+     * order, so a round resumed after an interruption (its rows in other files) scores to the same bits, and so do two
+     * candidates whose runs score alike.
      */
     static Map<String, Score> read(Path dir, List<String> metrics) throws IOException {
         Map<String, Map<String, double[]>> rows = new TreeMap<>(); // label -> cell id -> failed, fitness, metrics
@@ -212,25 +213,43 @@ final class EvolveRounds {
         Map<String, Score> out = new LinkedHashMap<>();
         rows.forEach((label, byCell) -> {
             int failed = 0;
-            double fitness = 0;
-            double[] sum = new double[metrics.size()];
+            double[] fitness = new double[byCell.size()];
+            List<double[]> finite = new ArrayList<>();
+            for (int i = 0; i < metrics.size(); i++) {
+                finite.add(new double[byCell.size()]);
+            }
             int[] count = new int[metrics.size()];
+            int k = 0;
             for (double[] v : byCell.values()) {
                 failed += (int) v[0];
-                fitness += v[1];
+                fitness[k++] = v[1];
                 for (int i = 0; i < metrics.size(); i++) {
                     if (v[0] == 0 && Double.isFinite(v[2 + i])) {
-                        sum[i] += v[2 + i];
-                        count[i]++;
+                        finite.get(i)[count[i]++] = v[2 + i];
                     }
                 }
             }
             Map<String, Double> m = new LinkedHashMap<>();
             for (int i = 0; i < metrics.size(); i++) {
-                m.put(metrics.get(i), count[i] == 0 ? null : sum[i] / count[i]);
+                m.put(metrics.get(i), count[i] == 0 ? null : sortedSum(finite.get(i), count[i]) / count[i]);
             }
-            out.put(label, new Score(byCell.size(), failed, fitness / byCell.size(), m));
+            out.put(label, new Score(byCell.size(), failed, sortedSum(fitness, fitness.length) / byCell.size(), m));
         });
         return out;
+    }
+
+    /**
+     * The sum of the first {@code n} of {@code values} in ascending order: the same bits for the same values whatever
+     * order the runs came in (cell ids, which hold the candidate's parameters, order each candidate's runs differently),
+     * so candidates whose runs score alike tie exactly and the earlier one stays the best.
+     */
+    static double sortedSum(double[] values, int n) {
+        double[] sorted = java.util.Arrays.copyOf(values, n);
+        java.util.Arrays.sort(sorted);
+        double sum = 0;
+        for (double v : sorted) {
+            sum += v;
+        }
+        return sum;
     }
 }

@@ -63,4 +63,16 @@ class EvolveRoundsTest {
         assertEquals("2m", cooldown.node(120.0000001).asText()); // 120,000,000.1 us rounds to 120 s = 2m
         assertEquals("autoscale_cooldown", cooldown.column());
     }
+
+    @Test
+    void candidatesWhoseRunsScoreAlikeTieToTheBit() {
+        // left to right, (0.1 + 0.2) + 0.3 = 0.6000000000000001 but (0.3 + 0.2) + 0.1 = 0.6: two candidates whose runs
+        // came in other cell-id orders would differ in the last bit, and the search would pick one on that
+        assertTrue((0.1 + 0.2) + 0.3 != (0.3 + 0.2) + 0.1);
+        double a = EvolveRounds.sortedSum(new double[] {0.1, 0.2, 0.3}, 3);
+        double b = EvolveRounds.sortedSum(new double[] {0.3, 0.2, 0.1, 99}, 3);
+        double c = EvolveRounds.sortedSum(new double[] {0.2, 0.3, 0.1}, 3);
+        assertEquals(Double.doubleToLongBits(a), Double.doubleToLongBits(b));
+        assertEquals(Double.doubleToLongBits(a), Double.doubleToLongBits(c));
+    }
 }
