@@ -78,6 +78,7 @@ public final class EvolveFile {
         c.finish();
         EvolveSpec.Split train = split(root, "train", dir);
         EvolveSpec.Split heldOut = split(root, "held_out", dir);
+        checkHeldOutIsNotTraining(root, train, heldOut);
         Map<String, Map<String, JsonNode>> baselines = baselines(root);
         root.finish();
         root.throwIfProblems();
@@ -85,6 +86,24 @@ public final class EvolveFile {
         b.put("fitness_weights", fitnessText);
         return new EvolveSpec(name, b, base.dir(), fitnessText, fitness, policies, params, population, generations, seed,
                 train, heldOut, baselines);
+    }
+
+    /**
+     * A held-out workload that is a training one under a training seed (any seed, for a trace, which replays the same
+     * requests under every seed) repeats training runs: the check it promises, on what was never searched on, would
+     * measure nothing new.
+     */
+    private static void checkHeldOutIsNotTraining(ConfigNode root, EvolveSpec.Split train, EvolveSpec.Split heldOut) {
+        boolean sharedSeed = !java.util.Collections.disjoint(train.seeds(), heldOut.seeds());
+        heldOut.workloads().forEach((label, held) -> train.workloads().forEach((trainLabel, trained) -> {
+            if (held.equals(trained) && (sharedSeed || held.has("trace"))) {
+                root.problem("held_out.workloads." + label, "the same workload as train.workloads." + trainLabel
+                        + (held.has("trace") ? " (a trace replays the same requests under every seed)"
+                        : " under a training seed (held_out.seeds " + heldOut.seeds() + ", train.seeds " + train.seeds() + ")")
+                        + ": its runs would repeat training runs, so the held-out check would measure nothing new; hold out"
+                        + " another workload, or other seeds of a generated one");
+            }
+        }));
     }
 
     private static Map<String, JsonNode> policies(ConfigNode root) {

@@ -43,10 +43,14 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells, Map<String, Integer> w
         Map<String, Cell> byId = new HashMap<>();
         Map<List<Object>, List<ConfigException.Problem>> traceProblems = new HashMap<>();
         Map<String, Integer> warnings = new LinkedHashMap<>();
+        Map<String, List<Long>> seedlessSeeds = new LinkedHashMap<>(); // axes -> seeds of cells the seed changes nothing in
         for (Cell cell : grid.cells()) {
             try {
                 RunPlan plan = CellRunner.plan(cell);
                 plan.warnings().forEach(w -> warnings.merge(w, 1, Integer::sum));
+                if (!plan.seedMatters()) {
+                    seedlessSeeds.computeIfAbsent(cell.describeAxes(), k -> new ArrayList<>()).add(cell.seed());
+                }
                 if (plan.config().workload() instanceof TraceSpec t) {
                     List<ConfigException.Problem> bad = traceProblems.computeIfAbsent(
                             List.of(t.format(), t.path(), t.mode(), t.skipBadLines()), k -> checkTraceHead(t));
@@ -66,6 +70,11 @@ public record SweepPlan(SweepSpec spec, List<Cell> cells, Map<String, Integer> w
         }
         if (!invalid.isEmpty()) {
             throw new InvalidCellsException(grid.cells().size() + grid.invalid().size(), invalid);
+        }
+        int repeated = seedlessSeeds.values().stream().filter(s -> s.size() > 1).mapToInt(List::size).sum();
+        if (repeated > 0) {
+            warnings.put("a trace replays its own arrivals and lengths whatever the seed, and nothing else in these cells"
+                    + " draws from it (no speculative decoding): their seeds " + spec.seeds() + " repeat the same run", repeated);
         }
         return new SweepPlan(spec, grid.cells(), warnings);
     }

@@ -59,4 +59,28 @@ class SweepPlanTest {
         assertEquals(1, lines.stream().filter(l -> l.contains("'p99_ttft'") && l.endsWith("(1 of 2 cells)")).count(),
                 lines.toString());
     }
+
+    /** Seeds of a trace's cells repeat one run: said once, counting those cells, and not for generated traffic. */
+    @Test
+    void seedsOfATraceThatDrawsNothingAreSaidToRepeatTheRun(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path trace = java.nio.file.Path.of("..", "sweeps", "data", "traces", "mooncake_fast25",
+                "conversation_trace.jsonl").toAbsolutePath().normalize();
+        java.nio.file.Path file = java.nio.file.Files.writeString(tmp.resolve("s.yaml"), """
+                name: seeded
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100, latency_model: roofline}
+                axes:
+                  - name: workload
+                    values:
+                      trace: {workload: {trace: {format: mooncake, path: %s, max_requests: 20}}}
+                      chat: {workload: {scenario: chat, aggregate_rate: 2, num_requests: 10}}
+                seeds: [1, 2]
+                """.formatted(trace));
+        List<String> lines = SweepPlan.prepare(SweepFile.load(file)).warningLines();
+        // the trace's 2 cells of 4: the chat cells draw their traffic from the seed
+        assertEquals(List.of("a trace replays its own arrivals and lengths whatever the seed, and nothing else in these"
+                + " cells draws from it (no speculative decoding): their seeds [1, 2] repeat the same run (2 of 4 cells)"),
+                lines);
+    }
 }

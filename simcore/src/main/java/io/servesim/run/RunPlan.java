@@ -453,6 +453,17 @@ public final class RunPlan {
     }
 
     public SimConfig config() { return config; }
+
+    /**
+     * Whether the run's seed changes anything in it: generated traffic draws from it, and so does speculative
+     * decoding's acceptance; a trace replays its own arrivals and lengths whatever the seed (the built-in policies
+     * draw nothing at random, and a code policy cannot read the seed).
+     */
+    public boolean seedMatters() {
+        boolean speculative = config.engine().speculative().enabled() || (config.pd() != null
+                && (config.pd().prefill().engine().speculative().enabled() || config.pd().decode().engine().speculative().enabled()));
+        return !(config.workload() instanceof TraceSpec) || speculative;
+    }
     public EngineConfig engineConfig() { return setup.engine(); }
     public SimSetup setup() { return setup; }
     public LatencyModel latencyModel() { return setup.latency(); }
