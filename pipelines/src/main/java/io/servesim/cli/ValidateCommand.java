@@ -1,6 +1,7 @@
 package io.servesim.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.servesim.config.ConfigException;
 import io.servesim.config.StrictJson;
 import io.servesim.engine.EngineConfig;
 import io.servesim.exit.ErrorReport;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,8 +41,13 @@ import picocli.CommandLine.Spec;
                 + " cell of a sweep file as sweep does, or every candidate of a plan file as plan does: every problem is printed"
                 + " with its config path or file:line; exit 2 if any.")
 public final class ValidateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "CONFIG", description = "run config YAML, a sweep file or a plan file")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG", description = "run config YAML, a sweep file or a plan"
+            + " file")
     Path config;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "the file to check, as run's (or give it as"
+            + " CONFIG)")
+    Path configOption;
 
     @Mixin
     ConfigOptions options = new ConfigOptions();
@@ -50,6 +57,15 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (config != null && configOption != null) {
+            return Main.errors(spec).report(new ConfigException("--config", "the file is given twice (" + configOption
+                    + " and CONFIG " + config + "); give one"));
+        }
+        if (config == null && configOption == null) {
+            return Main.errors(spec).report(new ConfigException("CONFIG", "required: the run config, sweep file or plan"
+                    + " file to check (as CONFIG or -c FILE)"));
+        }
+        Path config = this.config != null ? this.config : configOption;
         JsonNode tree = readOrNull(config);
         if (PlanFile.isPlan(tree)) {
             return validatePlan(config, spec, System.out, Main.errors(spec));
@@ -72,7 +88,8 @@ public final class ValidateCommand implements Callable<Integer> {
     /** The config flags given, which a sweep or plan file's own values leave nothing to apply to. */
     private static List<String> configFlags(CommandSpec spec) {
         return spec.commandLine().getParseResult().matchedOptions().stream()
-                .filter(o -> !o.usageHelp() && !o.versionHelp()).map(OptionSpec::longestName).toList();
+                .filter(o -> !o.usageHelp() && !o.versionHelp() && !o.longestName().equals("--config"))
+                .map(OptionSpec::longestName).toList();
     }
 
     /**

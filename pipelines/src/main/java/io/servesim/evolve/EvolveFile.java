@@ -160,9 +160,10 @@ public final class EvolveFile {
                     .filter(x -> x.path().startsWith("policies." + parts[0] + "[" + policy + "].")).toList();
             Optional<Setting<?>> setting = declared.stream().filter(x -> x.path().equals(path)).findFirst();
             if (setting.isEmpty()) {
-                root.problem(at, parts[0] + " policy " + policy + " has no parameter '" + parts[1] + "'; its numeric"
-                        + " parameters: " + String.join(", ", declared.stream().filter(x -> range(x.type()) != null)
-                        .map(Setting::key).toList()));
+                List<String> numeric = declared.stream().filter(x -> range(x.type()) != null).map(Setting::key).toList();
+                root.problem(at, parts[0] + " policy " + policy + " has no parameter '" + parts[1] + "'; "
+                        + (numeric.isEmpty() ? "it has no numeric parameter to search (choose a template that has)"
+                        : "its numeric parameters: " + String.join(", ", numeric)));
                 return;
             }
             if (template.path("params").has(parts[1])) {

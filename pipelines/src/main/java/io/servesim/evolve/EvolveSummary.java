@@ -30,7 +30,7 @@ final class EvolveSummary {
             Param p = spec.params().get(i);
             sb.append(String.format(Locale.ROOT, "  %s = %s%s (searched in [%s, %s] from %s)%n", p.name(),
                     num(p.effective(best.x()[i])), p.type() == Param.Type.SECONDS ? " s" : "", num(p.min()), num(p.max()),
-                    num(p.start())));
+                    num(p.effective(p.start()))));
         }
         // columns as wide as their longest entry: a baseline's label or a "(1 failed)" note keeps the numbers aligned
         int labels = "policy".length();

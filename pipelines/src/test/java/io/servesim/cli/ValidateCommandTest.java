@@ -20,6 +20,7 @@ class ValidateCommandTest {
         // llama70b-multigpu: 3 GPUs x TP 2, 4, 8 x 1-8 replicas = 72 candidates, each of which runs
         String out = validate("validate", "../sweeps/plan/llama70b-multigpu.yaml");
         assertTrue(out.startsWith("OK ../sweeps/plan/llama70b-multigpu.yaml: plan llama70b-multigpu, 72 candidates\n"), out);
+        assertEquals(out, validate("validate", "-c", "../sweeps/plan/llama70b-multigpu.yaml"), "-c FILE is CONFIG");
         // expert parallelism at TP 2 is not modelled: those candidates are listed with why
         java.nio.file.Path tp2 = java.nio.file.Path.of("target", "validate-plan-tp2.yaml");
         try {

@@ -44,6 +44,6 @@ final class CodeRouting implements io.servesim.cluster.RoutingPolicy {
 
     @Override
     public String unscoredBecause() {
-        return "a code policy (" + code.file() + ") reports no scores";
+        return "returns its choice, not scores (a code policy, " + code.file() + "): it has no score regret";
     }
 }
