@@ -4,7 +4,8 @@
 A candidate is {component: text}; the component (default "policy_config") holds a policy-config YAML with policy
 parameters only. A batch is a list of data instances, each a dict with an optional "workload" (a workload YAML path)
 and "seed"; each instance is one `servesim evaluate --format gepa` run on top of SERVESIM_EVAL_ARGS (see
-servesim_eval.py), its workload and seed replacing the base arguments' --workload and --seeds. What GEPA calls, in its order:
+servesim_eval.py), its workload and seed replacing the base arguments' --workload and --seeds (an instance that replaces
+neither stands for every run the base arguments give, scored their mean). What GEPA calls, in its order:
   evaluate(batch, candidate, capture_traces)  -> EvaluationBatch(outputs, scores, trajectories, objective_scores,
       num_metric_calls): gepa's own class when gepa is importable, else a namedtuple with the same fields and defaults.
       capture_traces=False for the seed's and merges' scores, True for the reflective minibatches and the valset
@@ -74,9 +75,19 @@ class ServesimAdapter:
         why = failure(result)
         if why is not None:
             return {"error": why}, 0.0, {"instance": instance, "feedback": why}
-        trajectory = dict(result["trajectories"][0])
-        trajectory["instance"] = instance
-        return result["outputs"][0], float(result["scores"][0]), trajectory
+        scores = [float(x) for x in result["scores"]]
+        if len(scores) == 1:
+            trajectory = dict(result["trajectories"][0])
+            trajectory["instance"] = instance
+            return result["outputs"][0], scores[0], trajectory
+        # an instance that replaces neither workload nor seed is every run the base arguments give (--seeds 1,2):
+        # its score is their mean, as evaluate's fitness is, and its output and feedback hold each run's
+        trajectory = {
+            "instance": instance,
+            "features": {t["label"]: t["features"] for t in result["trajectories"]},
+            "trace_summary": "\n".join(str(t["trace_summary"]) for t in result["trajectories"]),
+        }
+        return {"runs": result["outputs"]}, sum(scores) / len(scores), trajectory
 
     def make_reflective_dataset(self, candidate, eval_batch, components_to_update):
         records = []

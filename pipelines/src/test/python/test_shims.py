@@ -169,6 +169,12 @@ def test_gepa():
     check(len(records) == 2, "one reflective record per instance")
     check(set(records[0]) == {"Inputs", "Generated Outputs", "Feedback"}, "reflective record keys: %r" % records[0])
     check("score regret" in records[0]["Feedback"] and records[1]["Inputs"] == {"seed": 2}, "feedback: %r" % records[0])
+    # an instance that replaces no seed stands for every run of the base's --seeds: their mean, not the first alone
+    with base_args(base + " --seeds 1,2"):
+        both = adapter.evaluate([{}], {"policy_config": GOOD}, capture_traces=True)
+    check(len(both.scores) == 1 and abs(both.scores[0] - sum(result.scores) / 2) < 1e-12,
+          "an instance of two seeds scores their mean: %r, the seeds alone %r" % (both.scores, result.scores))
+    check(len(both.outputs[0]["runs"]) == 2 and len(both.trajectories[0]["features"]) == 2, "both runs are reported")
     bad = adapter.evaluate([{"seed": 1}], {"policy_config": BAD}, capture_traces=True)
     check(bad.scores == [0.0], "gepa invalid candidate scores 0")
     feedback = adapter.make_reflective_dataset({"policy_config": BAD}, bad, ["policy_config"])["policy_config"][0]["Feedback"]
