@@ -60,6 +60,10 @@ final class Rules {
                     + " hashCode, or key by a value"),
             Map.entry("java.lang.Object#toString", "an identity hash in its text, which differs between runs: give the"
                     + " class its own toString"),
+            Map.entry("java.lang.String#format/2", "the machine's locale, a decimal comma on some: use"
+                    + " String.format(Locale.ROOT, ...)"),
+            Map.entry("java.lang.String#formatted", "the machine's locale, a decimal comma on some: use"
+                    + " String.format(Locale.ROOT, ...)"),
             Map.entry("java.lang.Enum#hashCode", "an identity hash, which differs between runs: use ordinal(), or an"
                     + " EnumMap"),
             Map.entry("java.lang.Object#wait", "threads"),

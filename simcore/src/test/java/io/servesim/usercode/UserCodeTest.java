@@ -83,6 +83,7 @@ class UserCodeTest {
                                 |Object m = new java.util.IdentityHashMap<String, Integer>();|5| java.util.IdentityHashMap: not allowed in a policy (identity hash order
                                 |int h = new Object().hashCode();                   |5| java.lang.Object.hashCode(): not allowed in a policy (an identity hash, which differs between runs
                                 |String s = this.toString();                        |5| java.lang.Object.toString(): not allowed in a policy (an identity hash in its text
+                                |String s = String.format("%.1f", 0.5);             |5| java.lang.String.format(java.lang.String, java.lang.Object[]): not allowed in a policy (the machine's locale, a decimal comma on some
             enum E { A }                |int h = E.A.hashCode();                            |5| java.lang.Enum.hashCode(): not allowed in a policy (an identity hash, which differs between runs: use ordinal()
                                 |java.util.concurrent.atomic.AtomicInteger a = null;|5| java.util.concurrent.atomic.AtomicInteger: not allowed in a policy (threads)
             class H { static int calls; }|                                          |2| static field calls: a policy keeps no static mutable state
@@ -137,7 +138,7 @@ class UserCodeTest {
                         picks.sort(Comparator.comparingDouble(Pick::score).reversed().thenComparingInt(Pick::position));
                         seen.merge(r.tenantId(), 1, Integer::sum);
                         try {
-                            if (picks.isEmpty()) { throw new Oops(NAME + " has no pick " + String.format("%d", random.nextInt(9))); }
+                            if (picks.isEmpty()) { throw new Oops(NAME + " has no pick " + String.format(Locale.ROOT, "%d", random.nextInt(9))); }
                         } catch (RuntimeException e) { return 0; }
                         int[] weights = {1, 2, 3};
                         if (weights.clone().length != 3 || "a,b".split(",").length != 2) { return 0; }
