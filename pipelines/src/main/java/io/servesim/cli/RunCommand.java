@@ -126,7 +126,10 @@ public final class RunCommand implements Callable<Integer> {
             plan = RunPlan.prepare(options.load(config, note -> err.println("servesim run: " + note)));
             plan.warnings().forEach(w -> err.println("servesim run: warning: " + w));
         } catch (RuntimeException e) {
-            return errors.report("invalid config" + (config == null ? "" : " " + config), e);
+            // a config problem, or a policy of the config's that failed as it was set up (its constructor threw)
+            return errors.report(ErrorReport.exitCode(e) == ExitCode.CONFIG_ERROR
+                    ? "invalid config" + (config == null ? "" : " " + config)
+                    : "cannot start the run" + (config == null ? "" : " of " + config), e);
         }
         long startNs = System.nanoTime();
         RunSummary summary;

@@ -106,6 +106,23 @@ class CodePolicyRunTest {
                 + " Spin.java:3\n", r.err());
     }
 
+    @Test
+    void aConstructorThatThrowsIsTheRunsFailureNotTheConfigs(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("Ctor.java"), """
+                import io.servesim.policy.api.*;
+                public class Ctor implements RoutingPolicy {
+                    public Ctor() { throw new IllegalStateException("no"); }
+                    public int route(RequestView r, Instances in, long now) { return 0; }
+                }
+                """);
+        Files.writeString(tmp.resolve("ctor.yaml"), "routing: {name: code, params: {source: Ctor.java}}\n");
+        CliRun.Result r = CliRun.exec("run", "-c", BASE.toString(), "--num-requests", "10", "--policy-config",
+                tmp.resolve("ctor.yaml").toString());
+        assertEquals(1, r.code(), r.err());
+        assertEquals("servesim run: cannot start the run of " + BASE + ": policies.routing (Ctor.java): its constructor"
+                + " threw IllegalStateException: no at Ctor.java:3\n", r.err());
+    }
+
     /**
      * A sweep over candidate bundles, two seeds each: a code router's source is named relative to the base config in
      * the cells (so a cell's id does not depend on where the checkout is); round-robin as code gives round-robin's
