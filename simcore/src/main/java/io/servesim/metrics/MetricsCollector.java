@@ -272,6 +272,7 @@ public final class MetricsCollector implements EngineObserver, ClusterObserver {
     DoubleArrayList rank() { return rank; }
     GroupCounters classes() { return classes; }
     GroupCounters tenants() { return tenants; }
-    long delayed() { return delayed; }
+    /** Admission decisions that delayed a request (each retry of a request delayed again counts). */
+    public long delayed() { return delayed; }
     long sloMet() { return sloMet; }
 }

@@ -260,7 +260,7 @@ public final class Simulation {
             }
             if (events.processed() >= maxEvents) {
                 throw new RunLimitException(maxEvents, events.nowUs(), injected - metrics.completed() - metrics.dropped()
-                        - metrics.rejected());
+                        - metrics.rejected(), metrics.delayed(), injected);
             }
             events.pop();
             long now = events.poppedTimeUs();
