@@ -86,8 +86,14 @@ public record TraceSummary(long decisions, Map<String, Long> byPolicy, Map<Strin
         lines.add(scoredRoutings == 0 ? "score regret: n/a (no scored routing decisions)"
                 : "score regret (best alternative - chosen): mean " + number(meanRegret) + ", p99 " + number(p99Regret)
                         + " over " + scoredRoutings + " routings");
+        // a router that took its top score every time has no decision worse than its alternatives: its "worst" are
+        // its closest calls, a regret of 0 being a tie it broke
+        boolean tookTop = !worst.isEmpty() && worst.get(0).scoreRegret() <= 0;
+        if (tookTop) {
+            lines.add("  every routing took its top score; the closest calls (regret 0: a tie the router broke):");
+        }
         for (DecisionRecord d : worst) {
-            lines.add("  worst: " + contextLine(d));
+            lines.add((tookTop ? "  closest: " : "  worst: ") + contextLine(d));
         }
         lines.add("admission rejections by reason: " + rejections);
         lines.add("preemption victims by priority: " + victims);

@@ -56,6 +56,17 @@ class CounterfactualsTest {
         assertTrue(t.text().contains("worst: request 2"), t.text());
     }
 
+    @Test
+    void aRouterThatTookItsTopScoreEveryTimeShowsItsClosestCallsNotWorstDecisions() {
+        TraceSummarizer s = new TraceSummarizer(2);
+        s.accept(routing(1, 2, -0.3));
+        s.accept(routing(2, 0, 0.0));
+        s.accept(routing(3, 1, -0.1));
+        String text = s.summary().text();
+        assertTrue(text.contains("every routing took its top score; the closest calls (regret 0: a tie the router broke):\n"
+                + "  closest: request 2") && text.contains("  closest: request 3") && !text.contains("worst:"), text);
+    }
+
     private static DecisionRecord routing(long id, int instance, double regret) {
         return new DecisionRecord(id, id, DecisionKind.ROUTING, "weighted-scoring", "routed", "", instance, 1.0, regret,
                 List.of(new Candidate(instance, 1.0, java.util.Map.of("load", 1.0))), null);
