@@ -147,6 +147,7 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
 
     private static List<MeasuredRequest> measured(Path file) {
         List<MeasuredRequest> out = new ArrayList<>();
+        java.util.Map<String, Integer> lineOfId = new java.util.HashMap<>();
         try (BufferedReader in = Files.newBufferedReader(file)) {
             int lineNo = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -156,7 +157,14 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
                 }
                 String where = file + ":" + lineNo;
                 try {
-                    out.add(MeasuredRequest.parse(JSON.readTree(line), where));
+                    MeasuredRequest r = MeasuredRequest.parse(JSON.readTree(line), where);
+                    Integer first = lineOfId.putIfAbsent(r.requestId(), lineNo);
+                    if (first != null) {
+                        // rows keyed by request_id downstream would collide
+                        throw new ConfigException(where, "duplicate request_id '" + r.requestId() + "' (first at line " + first
+                                + "): each measured request has an id of its own");
+                    }
+                    out.add(r);
                 } catch (JsonProcessingException e) {
                     throw new ConfigException(where, "not valid JSON: " + ReadFailure.parserMessage(e));
                 }
