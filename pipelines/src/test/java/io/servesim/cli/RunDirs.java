@@ -16,7 +16,7 @@ final class RunDirs {
     static final Path REAL = RepoFiles.realRun();
 
     static final String META = """
-            {"model": "meta-llama/Llama-3.1-8B", "vllm_version": "0.19.0",
+            {"schema_version": 1, "model": "meta-llama/Llama-3.1-8B", "vllm_version": "0.19.0",
              "hardware": {"device_name": "NVIDIA RTX PRO 6000 Blackwell Server Edition"}, "num_gpu_blocks": 100,
              "engine_kwargs": {"tensor_parallel_size": 1, "max_num_seqs": 8, "max_num_batched_tokens": 2048}}
             """;

@@ -80,13 +80,13 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
             blocks = integer(kw, "num_gpu_blocks_override", 0, where + " engine_kwargs.num_gpu_blocks_override");
         }
         return new EngineSettings(model, version == null ? "unknown" : version, device,
-                orDefault(kw, "tensor_parallel_size", 1, where, defaults),
+                positive(orDefault(kw, "tensor_parallel_size", 1, where, defaults), "tensor_parallel_size", where),
                 ranks(orDefault(kw, "data_parallel_size", 1, where, unlisted), where),
                 flag(kw, "enable_expert_parallel", false, where, unlisted),
                 required(kw, "max_num_seqs", where),
                 required(kw, "max_num_batched_tokens", where),
                 orDefault(kw, "max_model_len", 0, where, defaults),
-                blockSize(orDefault(kw, "block_size", 16, where, defaults), where),
+                blockSize(kw, where, defaults),
                 flag(kw, "enable_prefix_caching", true, where, defaults),
                 fraction(kw, "gpu_memory_utilization", 0.9, where, defaults),
                 orDefault(kw, "long_prefill_token_threshold", 0, where, defaults),
@@ -122,13 +122,17 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
         return v;
     }
 
-    /** {@code block_size}: one of the sizes vLLM accepts. */
-    private static int blockSize(int v, String where) {
-        if (!EngineConfig.BLOCK_SIZES.contains(v)) {
+    /** {@code block_size}: one of the sizes vLLM accepts, 16 when absent. */
+    private static int blockSize(JsonNode kw, String where, List<String> defaults) {
+        JsonNode v = kw.get("block_size");
+        if (v == null || v.isNull()) {
+            return orDefault(kw, "block_size", 16, where, defaults);
+        }
+        if (!(v.isIntegralNumber() && v.canConvertToInt() && EngineConfig.BLOCK_SIZES.contains(v.asInt()))) {
             throw new ConfigException(where + " engine_kwargs.block_size", "must be one of vLLM's block sizes "
                     + EngineConfig.BLOCK_SIZES + ", got " + v);
         }
-        return v;
+        return v.asInt();
     }
 
     private static int positive(int v, String field, String where) {
@@ -149,10 +153,10 @@ public record EngineSettings(String model, String vllmVersion, String deviceName
             throw new ConfigException(where + " engine_kwargs." + field, "required (a positive integer): vLLM's default "
                     + "depends on the GPU and entry point, so the run must record it");
         }
-        if (given.isIntegralNumber() && given.asLong() < 1) {
+        if (!(given.isIntegralNumber() && given.canConvertToInt() && given.asInt() >= 1)) {
             throw new ConfigException(where + " engine_kwargs." + field, "must be a positive integer, got " + given);
         }
-        return positive(integer(kw, field, 0, where + " engine_kwargs." + field), field, where);
+        return given.asInt();
     }
 
     private static int orDefault(JsonNode kw, String field, int fallback, String where, List<String> defaults) {

@@ -15,13 +15,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
  * A real vLLM run directory in the format of casys-kaist/LLMServingSim {@code bench/} results:
  * <ul>
- *   <li>{@code meta.json}: engine settings ({@link EngineSettings});</li>
+ *   <li>{@code meta.json}: engine settings ({@link EngineSettings}); its {@code schema_version} must be 1, and its
+ *       {@code dataset_hash}, when recorded, the SHA-256 of the workload file below;</li>
  *   <li>{@code requests.jsonl}: one line per request, in workload order, with the measured
  *       timestamps ({@link MeasuredRequest});</li>
  *   <li>the workload replayed, vLLM benchmark JSONL ({@code input_toks, output_toks,
@@ -68,13 +72,18 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
             throw new ConfigException(metaFile.toString(), "expected a JSON object");
         }
         JsonNode version = meta.get("schema_version");
-        if (version != null && !(version.isIntegralNumber() && version.asInt() == SCHEMA_VERSION)) {
+        if (version == null || version.isNull()) {
+            throw new ConfigException(metaFile + " schema_version", "required: the version of LLMServingSim's bench format"
+                    + " (bench/core) the run was recorded in, which its recorder writes; valid: " + SCHEMA_VERSION);
+        }
+        if (!(version.isIntegralNumber() && version.asInt() == SCHEMA_VERSION)) {
             throw new ConfigException(metaFile + " schema_version", version + ": replay-real reads version " + SCHEMA_VERSION
                     + " of LLMServingSim's bench format (bench/core); valid: " + SCHEMA_VERSION);
         }
         EngineSettings settings = EngineSettings.parse(meta, metaFile.toString());
         Path requests = required(dir, "requests.jsonl", "the measured per-request timestamps");
         Path workloadFile = workload(dir, meta.path("dataset_path").asText(""));
+        checkHash(meta.get("dataset_hash"), workloadFile, metaFile);
         List<MeasuredRequest> measured = measured(requests);
         JsonNode count = meta.get("num_requests");
         if (count != null && !count.isNull() && !(count.isIntegralNumber() && count.asLong() == measured.size())) {
@@ -84,6 +93,34 @@ public record RealRun(Path directory, EngineSettings settings, Path workloadFile
         List<TraceRow> rows = rows(workloadFile);
         match(workloadFile, rows, measured);
         return new RealRun(dir, settings, workloadFile, rows, measured);
+    }
+
+    /**
+     * Refuses a workload file other than the one the run replayed: {@code dataset_hash} is the SHA-256 of the dataset
+     * file, hex (LLMServingSim {@code bench/core/runner.py}, {@code _hash_file}). A run that records none is not checked.
+     */
+    private static void checkHash(JsonNode recorded, Path workloadFile, Path metaFile) {
+        if (recorded == null || recorded.isNull()) {
+            return;
+        }
+        String path = metaFile + " dataset_hash";
+        if (!recorded.isTextual() || !recorded.asText().matches("[0-9a-fA-F]{64}")) {
+            throw new ConfigException(path, "must be the SHA-256 of the workload file, 64 hexadecimal digits, got " + recorded);
+        }
+        String actual;
+        try {
+            actual = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(Files.readAllBytes(workloadFile)));
+        } catch (IOException e) {
+            throw new ConfigException(List.of(ReadFailure.problem(e, workloadFile)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        if (!actual.equalsIgnoreCase(recorded.asText())) {
+            throw new ConfigException(path, recorded.asText() + ", but " + workloadFile + " hashes to " + actual + ": it is"
+                    + " not the workload the run replayed (edited since, or another run's); put the run's own workload file"
+                    + " beside it, or remove dataset_hash from meta.json to replay this file anyway");
+        }
     }
 
     private static List<TraceRow> rows(Path workloadFile) {

@@ -53,6 +53,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
     /** As {@link #resolve(RealRun, ReplayOptions)}, with the GPU looked up in {@code gpus} (the bundled ones plus a user's rows). */
     public static ReplaySetup resolve(RealRun run, ReplayOptions options, GpuCatalog gpus) {
         EngineSettings s = run.settings();
+        String kwargs = run.directory().resolve("meta.json") + " engine_kwargs";
         LatencyKind kind = LatencyKind.find(options.latencyKind()).filter(LatencyKind::isConcrete).orElseThrow(
                 () -> new ConfigException("--latency-model", "unknown latency model '" + options.latencyKind() + "'; valid: "
                         + String.join(", ", LatencyKind.concreteNames())));
@@ -66,19 +67,19 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             }
             if (s.kvCache().bytes() > 0 || s.quantization() != Quantization.AUTO) {
                 String field = s.kvCache().bytes() > 0 ? "kv_cache_dtype" : "quantization";
-                throw new ConfigException("meta.json engine_kwargs." + field, "a profile is measured with the checkpoint's"
+                throw new ConfigException(kwargs + "." + field, "a profile is measured with the checkpoint's"
                         + " weights and the KV cache in the model's dtype; replay this run with --latency-model roofline");
             }
             arch = architecture(modelId);
             latency = ProfileCatalog.fromDirectory(options.profileDirOrNull(), arch, gpu, gpus, s.tensorParallel(), "--profile");
         } else {
             ResolvedLatency resolved = latency(kind, modelId, gpu, s.tensorParallel(), options.coefficientsOrNull(), gpus,
-                    s.kvCache(), s.quantization());
+                    s.kvCache(), s.quantization(), kwargs);
             arch = resolved.architectureOrNull();
             latency = resolved.model();
         }
         int ranks = s.dataParallel();
-        boolean ep = expertParallel(s, arch);
+        boolean ep = expertParallel(s, arch, kwargs);
         int blocks;
         String kvSource;
         if (s.numGpuBlocksOrZero() > 0) {
@@ -91,7 +92,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             }
             blocks = KvCapacity.estimate(arch, gpu, s.tensorParallel(), ep ? ranks * s.tensorParallel() : 1,
                     s.blockSizeTokens(), s.gpuMemoryUtilization(), s.maxNumBatchedTokens(), s.maxNumSeqs(),
-                    "meta.json engine_kwargs").totalBlocks();
+                    kwargs).totalBlocks();
             kvSource = "derived from GPU memory as vLLM does (KvCapacity)" + (ranks > 1 ? ", per rank" : "");
         }
         int maxModelLen = s.maxModelLenOrZero() > 0 ? s.maxModelLenOrZero()
@@ -99,7 +100,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
         EngineConfig engine = new EngineConfig(s.maxNumSeqs(), s.maxNumBatchedTokens(), s.longPrefillTokenThreshold(),
                 maxModelLen, s.blockSizeTokens(), blocks, s.prefixCaching()).withAsyncScheduling(s.asyncScheduling())
                 .withMacroSteps(!ep);
-        RunPlan.checkReplayed(engine, s.maxModelLenOrZero(), ranks, arch);
+        RunPlan.checkReplayed(kwargs, engine, s.maxModelLenOrZero(), ranks, arch);
         return new ReplaySetup(deployment(engine, latency, ranks, ep, gpu), modelId, gpu, kvSource);
     }
 
@@ -108,18 +109,18 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
      * Refused: expert parallelism of a dense model (vLLM ignores the flag there; a run recording it is not what it says)
      * and within a TP group (the TP 1 MoE profile and the roofline's per-rank split assume one GPU per rank).
      */
-    private static boolean expertParallel(EngineSettings s, ModelArchitecture arch) {
+    private static boolean expertParallel(EngineSettings s, ModelArchitecture arch, String kwargs) {
         if (!s.expertParallel() || s.dataParallel() * s.tensorParallel() == 1) {
             return false;
         }
-        String path = "meta.json engine_kwargs.enable_expert_parallel";
+        String path = kwargs + ".enable_expert_parallel";
         if (arch == null || !arch.feedForward().isMoe()) {
             throw new ConfigException(path, "true, but " + (arch == null ? "the model is not bundled, so whether it is a"
                     + " mixture of experts is unknown; give --model a config.json" : arch.name() + " has no MoE layers")
                     + ": expert parallelism shards MoE experts only");
         }
         if (s.dataParallel() > arch.feedForward().experts()) {
-            throw new ConfigException("meta.json engine_kwargs.data_parallel_size", s.dataParallel() + " with"
+            throw new ConfigException(kwargs + ".data_parallel_size", s.dataParallel() + " with"
                     + " enable_expert_parallel: " + arch.name() + " has " + arch.feedForward().experts() + " experts, and"
                     + " each rank holds at least one (vLLM's determine_expert_map gives each rank experts // ranks of"
                     + " them); valid: 2 to " + arch.feedForward().experts());
@@ -162,7 +163,7 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
     }
 
     private static ResolvedLatency latency(LatencyKind kind, String modelId, GpuSpec gpu, int tp, BlackboxCoefficients coefficients,
-                                           GpuCatalog gpus, KvCacheDtype kvCache, Quantization quantization) {
+                                           GpuCatalog gpus, KvCacheDtype kvCache, Quantization quantization, String kwargs) {
         try {
             return LatencyModels.resolve(new LatencySpec(kind.configName(), modelId, gpu.name(), tp,
                     kind == LatencyKind.BLACKBOX ? coefficients : null, null, null, gpus, kvCache, quantization), "replay",
@@ -171,19 +172,19 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             ConfigException.Problem p = e.problems().get(0);
             String hint = kind == LatencyKind.BLACKBOX && coefficients == null
                     ? " (fit coefficients with servesim calibrate and pass --coefficients)" : "";
-            throw new ConfigException(flag(p.path()), p.message() + hint);
+            throw new ConfigException(flag(p.path(), kwargs), p.message() + hint);
         }
     }
 
     /** The command-line flag or run field behind a latency-resolution error path. */
-    private static String flag(String path) {
+    private static String flag(String path, String kwargs) {
         return switch (path) {
             case "replay.model" -> "--model";
             case "replay.hardware" -> "--hardware";
-            case "replay.tp" -> "meta.json engine_kwargs.tensor_parallel_size";
+            case "replay.tp" -> kwargs + ".tensor_parallel_size";
             case "replay.coefficients" -> "--coefficients";
-            case "replay.kv_cache_dtype" -> "meta.json engine_kwargs.kv_cache_dtype";
-            case "replay.quantization" -> "meta.json engine_kwargs.quantization";
+            case "replay.kv_cache_dtype" -> kwargs + ".kv_cache_dtype";
+            case "replay.quantization" -> kwargs + ".quantization";
             default -> "--latency-model";
         };
     }
@@ -205,9 +206,10 @@ public record ReplaySetup(SimSetup sim, String modelId, GpuSpec gpu, String kvSo
             }
             return gpus.lookup(hardwareOrNull, "--hardware");
         }
-        GpuSpec fromRun = gpus.lookup(device, "meta.json hardware.device_name");
+        Path meta = run.directory().resolve("meta.json");
+        GpuSpec fromRun = gpus.lookup(device, meta + " hardware.device_name");
         if (hardwareOrNull != null && !gpus.lookup(hardwareOrNull, "--hardware").name().equals(fromRun.name())) {
-            throw new ConfigException("--hardware", hardwareOrNull + " contradicts meta.json hardware.device_name '" + device
+            throw new ConfigException("--hardware", hardwareOrNull + " contradicts " + meta + " hardware.device_name '" + device
                     + "' (" + fromRun.name() + ")");
         }
         return fromRun;

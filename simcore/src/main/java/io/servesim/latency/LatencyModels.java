@@ -53,7 +53,7 @@ public final class LatencyModels {
         GpuSpec gpu = spec.hardware() == null ? null : spec.gpus().lookup(spec.hardware(), path + ".hardware");
         ModelArchitecture arch = findArchitecture(spec.modelId(), path + ".model");
         if (spec.changesPrecision()) {
-            arch = precision(spec, arch, kind, path);
+            arch = precision(spec, arch, kind, path, kindKey);
         }
         String modelKey = spec.modelId() == null ? null : coefficientKey(spec.modelId());
         return kind.resolve(new LatencyContext(kind, spec, path, kindKey, gpu, arch, modelKey));
@@ -64,14 +64,16 @@ public final class LatencyModels {
      * refused, at the setting's path, for the models measured with the checkpoint's own, and fp8 weights over a
      * checkpoint quantized otherwise (vLLM refuses a {@code --quantization} that differs from the config's method).
      */
-    private static ModelArchitecture precision(LatencySpec spec, ModelArchitecture arch, LatencyKind kind, String path) {
+    private static ModelArchitecture precision(LatencySpec spec, ModelArchitecture arch, LatencyKind kind, String path,
+                                               String kindKey) {
         String key = spec.quantization() != Quantization.AUTO ? "quantization" : "kv_cache_dtype";
         String value = key.equals("quantization") ? spec.quantization().configName() : spec.kvCache().configName();
         if (kind == LatencyKind.BLACKBOX || kind == LatencyKind.PROFILED) {
             throw new ConfigException(path + "." + key, value + ": the " + kind.configName() + " model's "
                     + (kind == LatencyKind.BLACKBOX ? "coefficients were" : "profiles were") + " measured with the"
-                    + " checkpoint's weights and the KV cache in the model's dtype, so they cannot price this; valid with"
-                    + " latency_model roofline or auto (which then takes the roofline), or " + key + " auto");
+                    + " checkpoint's weights and the KV cache in the model's dtype, so they cannot price this; valid with "
+                    + choice(kindKey, LatencyKind.ROOFLINE.configName()) + (kindKey.startsWith("--") ? ""
+                    : " or auto (which then takes the roofline), or " + key + " auto"));
         }
         if (arch == null) {
             throw new ConfigException(path + "." + key, value + ": needs the model's architecture (a bundled model or a"

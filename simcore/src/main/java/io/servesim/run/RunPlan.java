@@ -41,9 +41,6 @@ import java.util.List;
  * refuses what vLLM refuses at start-up and what the simulator's heap cannot hold.
  */
 public final class RunPlan {
-    /** Where a replayed run's engine settings are: its meta.json's vLLM engine arguments. */
-    private static final String REPLAYED = "meta.json engine_kwargs";
-
     private final SimConfig config;
     private final ResolvedLatency latency;
     private final SimSetup setup;
@@ -125,14 +122,16 @@ public final class RunPlan {
     /**
      * A replayed run's engine checked as a config's is once its KV capacity is known ({@link StartupChecks}): a
      * recorded {@code max_model_len} above the model's maximum (vLLM refuses to start), and its ranks' KV-cache
-     * bookkeeping against this JVM's heap; the problems named under {@code meta.json engine_kwargs}.
+     * bookkeeping against this JVM's heap; the problems named under {@code kwargsPath}.
      *
+     * @param kwargsPath        where the run's engine arguments are ({@code RUN/meta.json engine_kwargs})
      * @param maxModelLenOrZero the recorded {@code max_model_len}, 0 when the run took the model's
      * @param archOrNull        the model, null when not bundled (its maximum unknown)
      */
-    public static void checkReplayed(EngineConfig engine, int maxModelLenOrZero, int ranks, ModelArchitecture archOrNull) {
+    public static void checkReplayed(String kwargsPath, EngineConfig engine, int maxModelLenOrZero, int ranks,
+                                     ModelArchitecture archOrNull) {
         List<ConfigException.Problem> problems = new ArrayList<>();
-        FleetKeys keys = new FleetKeys(REPLAYED, REPLAYED, REPLAYED + ".data_parallel_size");
+        FleetKeys keys = new FleetKeys(kwargsPath, kwargsPath, kwargsPath + ".data_parallel_size");
         if (maxModelLenOrZero > 0) {
             StartupChecks.maxModelLen(maxModelLenOrZero, archOrNull, "vLLM", keys, problems);
         }

@@ -109,7 +109,7 @@ class ExpertParallelReplayTest {
     void expertParallelismOfADenseModelIsRefusedNamingTheField(@TempDir Path dir) throws IOException {
         ConfigException e = refused(dir, "\"data_parallel_size\": 2, \"enable_expert_parallel\": true",
                 new ReplayOptions("roofline", "RTXPRO6000", null, null, null));
-        assertEquals("meta.json engine_kwargs.enable_expert_parallel", e.problems().get(0).path());
+        assertEquals(dir.resolve("meta.json") + " engine_kwargs.enable_expert_parallel", e.problems().get(0).path());
         assertTrue(e.getMessage().contains("has no MoE layers: expert parallelism shards MoE experts only"), e.getMessage());
     }
 
@@ -127,7 +127,7 @@ class ExpertParallelReplayTest {
         RealRun tp2 = RealRun.read(copy);
         ConfigException e = assertThrows(ConfigException.class, () -> ReplaySetup.resolve(tp2,
                 new ReplayOptions("roofline", "RTXPRO6000", null, null, null)));
-        assertEquals("meta.json engine_kwargs.enable_expert_parallel", e.problems().get(0).path());
+        assertEquals(copy.resolve("meta.json") + " engine_kwargs.enable_expert_parallel", e.problems().get(0).path());
         assertTrue(e.getMessage().contains("within a tensor-parallel group is not modelled"), e.getMessage());
     }
 

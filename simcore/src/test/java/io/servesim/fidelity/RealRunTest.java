@@ -98,6 +98,9 @@ class RealRunTest {
         TinyRun.write(dir);
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 7,"));
         assertTrue(fails(dir).startsWith(dir.resolve("meta.json") + " schema_version: 7: replay-real reads version 1"), fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{"));
+        assertEquals(dir.resolve("meta.json") + " schema_version: required: the version of LLMServingSim's bench format"
+                + " (bench/core) the run was recorded in, which its recorder writes; valid: 1", fails(dir));
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 1,"
                 + " \"num_requests\": 500,"));
         assertEquals(dir.resolve("meta.json") + " num_requests: 500: but " + dir.resolve("requests.jsonl") + " holds 2 requests"
@@ -105,6 +108,36 @@ class RealRunTest {
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 1,"
                 + " \"num_requests\": 2,"));
         assertEquals(2, RealRun.read(dir).measured().size());
+    }
+
+    @Test
+    void aWorkloadFileOtherThanTheOneTheRunReplayedIsRefused(@TempDir Path dir) throws Exception {
+        TinyRun.write(dir);
+        Path workload = dir.resolve("workload_tiny.jsonl");
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(workload)));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 1,"
+                + " \"dataset_hash\": \"" + sha + "\","));
+        assertEquals(2, RealRun.read(dir).measured().size());
+        // one byte more (a trailing newline) is another file, whose requests would still match line by line
+        Files.writeString(workload, Files.readString(workload) + "\n");
+        String other = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(workload)));
+        assertEquals(dir.resolve("meta.json") + " dataset_hash: " + sha + ", but " + workload + " hashes to " + other + ": it is"
+                + " not the workload the run replayed (edited since, or another run's); put the run's own workload file"
+                + " beside it, or remove dataset_hash from meta.json to replay this file anyway", fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("{\"schema_version\": 1,", "{\"schema_version\": 1,"
+                + " \"dataset_hash\": 42,"));
+        assertEquals(dir.resolve("meta.json") + " dataset_hash: must be the SHA-256 of the workload file, 64 hexadecimal"
+                + " digits, got 42", fails(dir));
+    }
+
+    @Test
+    void theShippedRunsRecordTheHashOfTheirWorkloadFiles() {
+        // both shipped runs record dataset_hash (LLMServingSim's runner writes it); reading them checks it
+        for (String run : new String[] {"validation/vllm_rtxpro6000_llama31_8b", "validation/vllm_rtxpro6000_qwen3_30b_a3b_dp2_ep"}) {
+            assertEquals(300, RealRun.read(io.servesim.testing.RepoFiles.data(run)).measured().size(), run);
+        }
     }
 
     @Test
@@ -141,7 +174,12 @@ class RealRunTest {
         assertEquals(dir.resolve("meta.json") + " engine_kwargs.max_num_seqs: must be a positive integer, got 0", fails(dir),
                 "given, not missing");
         Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", "\"max_num_seqs\": 8, \"block_size\": \"x\","));
-        assertEquals(dir.resolve("meta.json") + " engine_kwargs.block_size: must be a non-negative integer, got \"x\"", fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", "\"max_num_seqs\": \"8\","));
+        assertEquals(dir.resolve("meta.json") + " engine_kwargs.max_num_seqs: must be a positive integer, got \"8\"", fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"tensor_parallel_size\": 1,", "\"tensor_parallel_size\": 0,"));
+        assertEquals(dir.resolve("meta.json") + " engine_kwargs.tensor_parallel_size: must be a positive integer, got 0", fails(dir));
+        Files.writeString(dir.resolve("meta.json"), TinyRun.META.replace("\"max_num_seqs\": 8,", "\"max_num_seqs\": 8, \"block_size\": \"x\","));
+        assertEquals(dir.resolve("meta.json") + " engine_kwargs.block_size: must be one of vLLM's block sizes [1, 8, 16, 32, 64, 128], got \"x\"", fails(dir));
         Files.writeString(dir.resolve("meta.json"), TinyRun.META);
         Files.writeString(dir.resolve("requests.jsonl"), TinyRun.REQUESTS.replace("\"first_token_ts\": 100.0015, ", ""));
         assertEquals(dir.resolve("requests.jsonl") + ":1: missing field first_token_ts", fails(dir));

@@ -87,7 +87,7 @@ class ReplayTest {
         RealRun run = RealRun.read(TinyRun.write(dir));
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ReplaySetup.resolve(run, ReplayOptions.blackbox(LINEAR).withHardware("H100")));
-        assertTrue(e.getMessage().startsWith("--hardware: H100 contradicts meta.json hardware.device_name"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("--hardware: H100 contradicts " + dir.resolve("meta.json") + " hardware.device_name"), e.getMessage());
         assertEquals("RTXPRO6000", ReplaySetup.resolve(run, ReplayOptions.blackbox(LINEAR).withHardware("RTX PRO 6000")).gpu().name());
     }
 

@@ -49,7 +49,11 @@ class KvCacheDtypeTest {
             ConfigException e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(spec(kind), "deployment"));
             assertEquals("deployment.kv_cache_dtype", e.problems().get(0).path(), kind);
             assertTrue(e.getMessage().contains("the KV cache in the model's dtype")
-                    && e.getMessage().contains("valid with latency_model roofline or auto"), e.getMessage());
+                    && e.getMessage().contains("valid with deployment.latency_model: roofline or auto (which then takes"
+                    + " the roofline), or kv_cache_dtype auto"), e.getMessage());
+            // a replay chooses its model by a flag that takes no auto, and cannot change the run's cache
+            e = assertThrows(ConfigException.class, () -> LatencyModels.resolve(spec(kind), "replay", "--latency-model"));
+            assertTrue(e.getMessage().endsWith("cannot price this; valid with --latency-model roofline"), e.getMessage());
         }
         // Llama-3.1-8B on H100 at TP 1 has trained coefficients, which auto takes with the cache in the model's dtype
         assertEquals("blackbox", LatencyModels.resolve(new LatencySpec("auto", "meta-llama/llama-3.1-8b-instruct", "H100", 1,
