@@ -6,6 +6,7 @@ import io.servesim.fidelity.Calibrator;
 import io.servesim.fidelity.CoefficientsFile;
 import io.servesim.fidelity.RealRun;
 import io.servesim.io.StagedOutputs;
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.ModelCatalog;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -41,6 +42,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "ID", description = "simulate this model id or config.json instead of meta.json model")
     String model;
 
+    @Option(names = "--gpus", paramLabel = "FILE", description = "GPU rows in gpus.yaml's format (datasheet numbers) that"
+            + " meta.json hardware.device_name or --hardware may name")
+    Path gpus;
+
     @Option(names = "--holdout", paramLabel = "SHARE", description = "share of the run's last requests (by arrival) the fit"
             + " never sees; their error is reported as out-of-sample (default 0.5; 0 fits on every request)")
     double holdout = 0.5;
@@ -53,28 +58,30 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return run(runDir, out, hardware, model, holdout, overwrite, System.out, System.err, Main.debug(spec));
+        return run(runDir, out, hardware, model, gpus, holdout, overwrite, System.out, System.err, Main.debug(spec));
     }
 
-    /** As {@link #run(Path, Path, String, String, double, boolean, PrintStream, PrintStream, boolean)}, never replacing {@code out}. */
+    /** As {@link #run(Path, Path, String, String, Path, double, boolean, PrintStream, PrintStream, boolean)}, never replacing
+     * {@code out}, on the bundled GPUs. */
     public static int run(Path runDir, Path out, String hardware, String model, double holdout, PrintStream stdout,
                           PrintStream stderr, boolean debug) {
-        return run(runDir, out, hardware, model, holdout, false, stdout, stderr, debug);
+        return run(runDir, out, hardware, model, null, holdout, false, stdout, stderr, debug);
     }
 
     /**
      * Fits {@code runDir} on all but the last {@code holdout} share of its requests and writes the
-     * coefficients to {@code out} (an existing one only if {@code overwrite}); {@code debug} adds stack traces to errors.
+     * coefficients to {@code out} (an existing one only if {@code overwrite}); {@code gpusFile}, when given, adds a user's
+     * GPU rows to the bundled ones; {@code debug} adds stack traces to errors.
      */
-    public static int run(Path runDir, Path out, String hardware, String model, double holdout, boolean overwrite,
-                          PrintStream stdout, PrintStream stderr, boolean debug) {
+    public static int run(Path runDir, Path out, String hardware, String model, Path gpusFile, double holdout,
+                          boolean overwrite, PrintStream stdout, PrintStream stderr, boolean debug) {
         try (StagedOutputs staged = StagedOutputs.start("calibrate", stderr)) {
-            return run(runDir, out, hardware, model, holdout, overwrite, stdout, stderr, debug, staged);
+            return run(runDir, out, hardware, model, gpusFile, holdout, overwrite, stdout, stderr, debug, staged);
         }
     }
 
-    private static int run(Path runDir, Path out, String hardware, String model, double holdout, boolean overwrite,
-                           PrintStream stdout, PrintStream stderr, boolean debug, StagedOutputs staged) {
+    private static int run(Path runDir, Path out, String hardware, String model, Path gpusFile, double holdout,
+                           boolean overwrite, PrintStream stdout, PrintStream stderr, boolean debug, StagedOutputs staged) {
         ErrorReport errors = new ErrorReport("calibrate", stderr, debug);
         RealRun run;
         Calibrator.Fit fit;
@@ -85,8 +92,9 @@ public final class CalibrateCommand implements Callable<Integer> {
             return errors.report(e);
         }
         try {
+            GpuCatalog gpus = gpusFile == null ? GpuCatalog.builtIn() : GpuCatalog.builtIn().withFile(gpusFile, "--gpus");
             run = RealRun.read(runDir);
-            fit = Calibrator.fit(run, hardware, model, holdout);
+            fit = Calibrator.fit(run, hardware, model, holdout, gpus);
         } catch (RuntimeException e) {
             return errors.report("cannot calibrate on " + runDir, e);
         }

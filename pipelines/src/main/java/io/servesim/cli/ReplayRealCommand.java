@@ -14,6 +14,7 @@ import io.servesim.io.OutputPath;
 import io.servesim.io.RowFiles;
 import io.servesim.io.StagedOutputs;
 import io.servesim.latency.CalibratedCoefficients;
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import io.servesim.report.ReplayReport;
 import io.servesim.report.ReportFile;
@@ -56,6 +57,10 @@ public final class ReplayRealCommand implements Callable<Integer> {
     @Option(names = "--coefficients", paramLabel = "FILE", description = "blackbox coefficients YAML (from servesim calibrate)")
     Path coefficients;
 
+    @Option(names = "--gpus", paramLabel = "FILE", description = "GPU rows in gpus.yaml's format (datasheet numbers) that"
+            + " meta.json hardware.device_name or --hardware may name")
+    Path gpus;
+
     @Option(names = "--profile", paramLabel = "DIR", description = "LLMServingSim-format profile directory for --latency-model profiled")
     Path profile;
 
@@ -75,29 +80,32 @@ public final class ReplayRealCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, out, report,
+        return run(runDir, new ReplayOptions(latencyModel, hardware, model, null, profile), coefficients, gpus, out, report,
                 overwrite, System.out, System.err, Main.debug(spec));
     }
 
-    /** As {@link #run(Path, ReplayOptions, Path, Path, Path, PrintStream, PrintStream, boolean)} without a report. */
+    /**
+     * As {@link #run(Path, ReplayOptions, Path, Path, Path, Path, boolean, PrintStream, PrintStream, boolean)} on the
+     * bundled GPUs, without a report.
+     */
     public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, PrintStream stdout,
                           PrintStream stderr, boolean debug) {
-        return run(runDir, options, coefficientsFile, out, null, false, stdout, stderr, debug);
+        return run(runDir, options, coefficientsFile, null, out, null, false, stdout, stderr, debug);
     }
 
     /**
      * Replays {@code runDir}; {@code coefficientsFile}, when given, supplies the blackbox coefficients
-     * of {@code options}; {@code report}, when given, is the HTML page to write ({@link ReplayReport});
-     * {@code debug} adds stack traces to error reports.
+     * of {@code options}; {@code gpusFile}, when given, adds a user's GPU rows to the bundled ones; {@code report}, when
+     * given, is the HTML page to write ({@link ReplayReport}); {@code debug} adds stack traces to error reports.
      */
-    public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, Path report,
+    public static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path gpusFile, Path out, Path report,
                           boolean overwrite, PrintStream stdout, PrintStream stderr, boolean debug) {
         try (StagedOutputs staged = StagedOutputs.start("replay-real", stderr)) {
-            return run(runDir, options, coefficientsFile, out, report, overwrite, stdout, stderr, debug, staged);
+            return run(runDir, options, coefficientsFile, gpusFile, out, report, overwrite, stdout, stderr, debug, staged);
         }
     }
 
-    private static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path out, Path report,
+    private static int run(Path runDir, ReplayOptions options, Path coefficientsFile, Path gpusFile, Path out, Path report,
                            boolean overwrite, PrintStream stdout, PrintStream stderr, boolean debug, StagedOutputs staged) {
         ErrorReport errors = new ErrorReport("replay-real", stderr, debug);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -111,6 +119,7 @@ public final class ReplayRealCommand implements Callable<Integer> {
             if (report != null) {
                 ReportFile.checkChosen("--report", report);
             }
+            GpuCatalog gpus = gpusFile == null ? GpuCatalog.builtIn() : GpuCatalog.builtIn().withFile(gpusFile, "--gpus");
             RealRun run = RealRun.read(runDir);
             CalibratedCoefficients calibrated = coefficientsFile == null ? null
                     : CalibratedCoefficients.read(coefficientsFile, "--coefficients");
@@ -119,11 +128,16 @@ public final class ReplayRealCommand implements Callable<Integer> {
             if (coefficientsFile != null && !LatencyKind.BLACKBOX.configName().equalsIgnoreCase(options.latencyKind())) {
                 throw new ConfigException("--coefficients", "blackbox coefficients are used only with --latency-model blackbox");
             }
-            ReplaySetup setup = ReplaySetup.resolve(run, resolved);
-            String mismatch = calibrated == null ? null
-                    : calibrated.mismatch(setup.modelId(), setup.gpu(), io.servesim.latency.GpuCatalog.builtIn(), false);
+            ReplaySetup setup = ReplaySetup.resolve(run, resolved, gpus);
+            String mismatch = calibrated == null ? null : calibrated.mismatch(setup.modelId(), setup.gpu(), gpus, false);
             if (mismatch != null) {
                 stderr.println("servesim replay-real: warning: --coefficients: " + mismatch);
+            }
+            if (calibrated != null && calibrated.totalKvBlocks() > 0
+                    && calibrated.totalKvBlocks() != setup.sim().engine().totalKvBlocks()) {
+                stderr.println("servesim replay-real: note: --coefficients: the file's total_kv_blocks "
+                        + calibrated.totalKvBlocks() + " is not used: a replay's KV capacity is the run's ("
+                        + setup.sim().engine().totalKvBlocks() + " blocks, " + setup.kvSource() + ")");
             }
             Path rowsTarget = out != null ? out : defaultOut(runDir, setup);
             if (report != null && report.toAbsolutePath().normalize().equals(rowsTarget.toAbsolutePath().normalize())) {

@@ -43,6 +43,28 @@ class ReplayRealCommandTest {
     }
 
     @Test
+    void replayAndCalibrateTakeAUserGpuRowForTheRunsGpu() throws Exception {
+        Path run = RunDirs.tiny(Files.createDirectory(dir.resolve("run")));
+        Files.writeString(run.resolve("meta.json"), RunDirs.META.replace("NVIDIA RTX PRO 6000 Blackwell Server Edition",
+                "NVIDIA H100 PCIe"));
+        Path gpus = Path.of("..", "sweeps", "hardware", "h100-pcie.yaml").toAbsolutePath().normalize();
+        String rows = dir.resolve("rows.parquet").toString();
+        CliRun.Result unknown = CliRun.exec("replay-real", run.toString(), "--latency-model", "roofline", "--out", rows);
+        assertEquals(ExitCode.CONFIG_ERROR, unknown.code());
+        assertTrue(unknown.err().contains("hardware.device_name: unknown GPU 'NVIDIA H100 PCIe'")
+                && unknown.err().contains("(--gpus FILE)"), unknown.err());
+        CliRun.Result replayed = CliRun.exec("replay-real", run.toString(), "--latency-model", "roofline", "--out", rows,
+                "--gpus", gpus.toString());
+        assertEquals(0, replayed.code(), replayed.err());
+        assertTrue(replayed.out().contains("model: meta-llama/Llama-3.1-8B on H100-PCIE x TP1"), replayed.out());
+        Path coefficients = dir.resolve("c.yaml");
+        CliRun.Result calibrated = CliRun.exec("calibrate", run.toString(), "--out", coefficients.toString(), "--gpus",
+                gpus.toString());
+        assertEquals(0, calibrated.code(), calibrated.err());
+        assertTrue(Files.readString(coefficients).contains("GPU: H100-PCIE"), Files.readString(coefficients));
+    }
+
+    @Test
     void printsTheTableAndWritesRowsReadableByDuckDb() throws Exception {
         Path run = RunDirs.tiny(Files.createDirectory(dir.resolve("run")));
         Path coeffs = Files.writeString(dir.resolve("c.yaml"), """
@@ -74,6 +96,12 @@ class ReplayRealCommandTest {
             assertTrue(rs.wasNull(), "a one-token output has no TPOT");
             assertEquals(16, rs.getInt(5));
         }
+        assertTrue(!stderr().contains("total_kv_blocks"), stderr());
+        Files.writeString(coeffs, Files.readString(coeffs) + "    total_kv_blocks: 50\n");
+        assertEquals(0, replay(run, new ReplayOptions("blackbox", null, null, null, null), coeffs, dir.resolve("again.parquet")),
+                stderr());
+        assertTrue(stderr().contains("note: --coefficients: the file's total_kv_blocks 50 is not used: a replay's KV capacity"
+                + " is the run's (100 blocks, num_gpu_blocks of the run)"), stderr());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.servesim.fidelity;
 import io.servesim.config.ConfigException;
 import io.servesim.latency.BlackboxCoefficients;
 import io.servesim.latency.BlackboxModel;
+import io.servesim.latency.GpuCatalog;
 import io.servesim.latency.LatencyKind;
 import java.util.List;
 import java.util.Locale;
@@ -69,6 +70,11 @@ public final class Calibrator {
      * @param holdout        share of requests held out, in [0, 1)
      */
     public static Fit fit(RealRun run, String hardwareOrNull, String modelOrNull, double holdout) {
+        return fit(run, hardwareOrNull, modelOrNull, holdout, GpuCatalog.builtIn());
+    }
+
+    /** As {@link #fit(RealRun, String, String, double)}, with the run's GPU looked up in {@code gpus}. */
+    public static Fit fit(RealRun run, String hardwareOrNull, String modelOrNull, double holdout, GpuCatalog gpus) {
         if (!(holdout >= 0 && holdout < 1)) {
             throw new ConfigException("--holdout", "must be in [0, 1), got " + holdout);
         }
@@ -85,7 +91,7 @@ public final class Calibrator {
                 .average().orElse(10) * 1e3;
         BlackboxCoefficients start = beta(tpotUs / 2, tpotUs / s.maxNumBatchedTokens(), tpotUs / (2.0 * s.maxNumSeqs()));
         ReplaySetup setup = ReplaySetup.resolve(run, new ReplayOptions(LatencyKind.BLACKBOX.configName(), hardwareOrNull,
-                modelOrNull, start, null));
+                modelOrNull, start, null), gpus);
         double[] logStart = {Math.log(start.b0()), Math.log(start.b1()), Math.log(start.b2())};
         NelderMead.Result best = NelderMead.minimize(x -> objective(replay(run, setup, x).rows().subList(0, fitted)), logStart,
                 START_STEP, MAX_EVALUATIONS, TOLERANCE);
