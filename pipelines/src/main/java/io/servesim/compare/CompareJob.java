@@ -66,6 +66,12 @@ public final class CompareJob {
         KeyedMetrics simRows = SimCells.read(sim, onColumns, metricColumns);
         KeyedMetrics realRows = RealCsv.read(real, onColumns, metricColumns);
         Comparison join = new Comparison(simRows, realRows);
+        if (realRows.repeatedKeys() > 0) {
+            err.println("servesim compare: note: --real " + real + ": " + realRows.repeatedKeys() + " of " + realRows.keys().size()
+                    + " keys have several rows (first: " + realRows.repeatedExample() + "); a key's metrics are the mean"
+                    + " of its rows, as for repeated measurements; if they are different configurations, add the column"
+                    + " that tells them apart to --on");
+        }
         join.simOnly().forEach(k -> err.println("servesim compare: unmatched sim key (no measured row): " + k));
         join.realOnly().forEach(k -> err.println("servesim compare: unmatched real key (no simulated cell): " + k));
         if (join.joined().isEmpty()) {

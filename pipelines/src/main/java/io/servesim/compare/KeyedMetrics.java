@@ -18,6 +18,8 @@ final class KeyedMetrics {
     private final Map<List<String>, double[]> sums = new LinkedHashMap<>();
     private final Map<List<String>, Integer> rowCounts = new LinkedHashMap<>();
     private final Map<String, Long> averagedAxes = new LinkedHashMap<>();
+    private final Map<List<String>, String> firstWhere = new LinkedHashMap<>();
+    private String repeatedExample;
     private int rows;
 
     /** {@code source} names the file or directory in messages. */
@@ -29,7 +31,21 @@ final class KeyedMetrics {
 
     /** Adds one row: raw labels of the {@code --on} columns and the values of the metrics (NaN: none), in order. */
     void add(List<String> labels, double[] values) {
+        add(labels, values, null);
+    }
+
+    /**
+     * As {@link #add(List, double[])}, {@code where} naming the row ({@code line 7}) so that a key's second row can be
+     * pointed at ({@link #repeatedExample()}).
+     */
+    void add(List<String> labels, double[] values, String where) {
         List<String> key = labels.stream().map(AxisLabel::normalise).toList();
+        if (where != null) {
+            String first = firstWhere.putIfAbsent(key, where);
+            if (first != null && repeatedExample == null) {
+                repeatedExample = first + " and " + where + ": " + describe(key);
+            }
+        }
         double[] sum = sums.computeIfAbsent(key, k -> new double[metrics.size()]);
         for (int m = 0; m < values.length; m++) {
             sum[m] += values[m];
@@ -68,6 +84,16 @@ final class KeyedMetrics {
     /** Rows of {@code key}. */
     int rows(List<String> key) {
         return rowCounts.get(key);
+    }
+
+    /** Keys with more than one row. */
+    long repeatedKeys() {
+        return rowCounts.values().stream().filter(n -> n > 1).count();
+    }
+
+    /** The first key found on a second row, with both rows ({@code line 3 and line 7: rate=20}); null when none. */
+    String repeatedExample() {
+        return repeatedExample;
     }
 
     /** Most rows any key has (1 when every key is one row). */

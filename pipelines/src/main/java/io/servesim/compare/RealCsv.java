@@ -48,7 +48,7 @@ final class RealCsv {
             for (int m = 0; m < values.length; m++) {
                 values[m] = number(row.fields().get(metricIndex[m]), file + ":" + row.line() + ":" + metrics.get(m));
             }
-            out.add(labels, values);
+            out.add(labels, values, "line " + row.line());
         }
         return out;
     }

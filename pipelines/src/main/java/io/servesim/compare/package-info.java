@@ -16,7 +16,7 @@
  *   <li>Rows are joined on the {@code --on} columns. Labels are trimmed, and numeric labels compared
  *       by value ({@code 20}, {@code 20.0} and {@code 2e1} match). Several rows with the same key on one
  *       side (a sweep with several seeds per cell, or repeated measurements) are averaged per metric,
- *       and the table says so. Keys on one side only are listed on stderr and in the output, and left
+ *       and the table says so; stderr names the first repeated measured key with its two lines. Keys on one side only are listed on stderr and in the output, and left
  *       out of the statistics.</li>
  *   <li>Output: a table on stdout and {@code compare.parquet} (schema {@code schemas/compare.avsc}, one
  *       row per metric) in {@code --output}, by default {@code compare/} beside {@code --sim}

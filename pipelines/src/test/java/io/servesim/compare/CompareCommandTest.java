@@ -188,6 +188,27 @@ class CompareCommandTest {
     }
 
     @Test
+    void repeatedMeasuredKeysAreAveragedAndNamedOnStderr() throws Exception {
+        Path cells = standardCells();
+        Path real = realCsv();
+        // line 1 is the header, lines 2-7 the windows 0, 5, 10, 15, 20, 25: window 5 measured again on line 8
+        Files.writeString(real, Files.readString(real) + "5,\"" + MODEL + "\",100,1.0,1.0\n");
+        assertEquals(0, compare("--sim", cells.toString(), "--real", real.toString(), "--on", "window_start_s,model",
+                "--metrics", "ttft_p99_ms"), err.toString());
+        assertTrue(err.toString().contains("note: --real " + real + ": 1 of 6 keys have several rows (first: line 3 and line 8:"
+                + " window_start_s=5, model=" + MODEL + "); a key's metrics are the mean of its rows"), err.toString());
+        assertTrue(out.toString().contains("7 rows, 6 keys (a key's metrics are the mean over its rows, e.g. seeds: up to 2"
+                + " rows per key)"), out.toString());
+    }
+
+    @Test
+    void aRealFileWithOneRowPerKeyHasNoNote() throws Exception {
+        assertEquals(0, compare("--sim", standardCells().toString(), "--real", realCsv().toString(), "--on",
+                "window_start_s,model", "--metrics", "ttft_p99_ms"), err.toString());
+        assertFalse(err.toString().contains("several rows"), err.toString());
+    }
+
+    @Test
     void anExistingCompareParquetIsKeptUnlessOverwriteIsGiven() throws Exception {
         Path cells = standardCells();
         Path real = realCsv();
