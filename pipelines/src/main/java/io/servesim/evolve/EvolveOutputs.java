@@ -69,8 +69,9 @@ final class EvolveOutputs {
         SchemaBuilder.FieldAssembler<Schema> f = SchemaBuilder.record("generation_candidate").namespace("io.servesim")
                 .fields().requiredInt("generation").requiredString("candidate").requiredInt("candidate_index");
         for (Param p : spec.params()) {
-            f = f.name(p.column()).doc(p.name() + " as the runs saw it" + (p.type() == Param.Type.SECONDS ? ", seconds" : ""))
-                    .type().doubleType().noDefault();
+            SchemaBuilder.FieldTypeBuilder<Schema> type = f.name(p.column())
+                    .doc(p.name() + " as the runs saw it" + (p.type() == Param.Type.SECONDS ? ", seconds" : "")).type();
+            f = p.type() == Param.Type.INTEGER ? type.longType().noDefault() : type.doubleType().noDefault();
         }
         f = f.name("not_run_reason").doc("why the candidate did not run (its score then is none, or its twin's)")
                 .type().optional().stringType()
@@ -90,7 +91,8 @@ final class EvolveOutputs {
                 row.put("candidate_index", e.index());
                 for (int i = 0; i < spec.params().size(); i++) {
                     Param p = spec.params().get(i);
-                    row.put(p.column(), p.effective(e.x()[i]));
+                    double value = p.effective(e.x()[i]);
+                    row.put(p.column(), p.type() == Param.Type.INTEGER ? (Object) (long) value : (Object) value);
                 }
                 row.put("not_run_reason", e.reason());
                 row.put("best", e == result.best());

@@ -65,6 +65,34 @@ class EvolveCommandTest {
                 "another CMA-ES seed proposes other candidates");
     }
 
+    /** An integer parameter is an integer column in generations/ and in best-policy.yaml, as the runs saw it. */
+    @Test
+    void anIntegerParameterIsWrittenAsAnInteger(@TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("e.yaml"), TestSearches.small("quota", 1, 1)
+                .replace("policies: {routing: {name: weighted-scoring, params: {kv_utilization: 0}}}",
+                        "policies: {admission: {name: tenant-quota}}")
+                .replace("""
+                          routing.cache_affinity: {min: 0, max: 4, start: 1, sigma: 1}
+                          routing.load: {min: 0, max: 4, start: 1, sigma: 1}
+                        """, "  admission.max_in_flight: {min: 1, max: 64, start: 10, sigma: 8}\n")
+                .replace("baselines: {round-robin: {routing: {name: round-robin}}, least-loaded: {routing: {name: least-loaded}}}",
+                        "baselines: {admit-all: {admission: {name: always-admit}}}"));
+        Path out = tmp.resolve("out");
+        assertEquals(0, Main.execute("evolve", file.toString(), "--output", out.toString()), Files.readString(file));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            ResultSet r = s.executeQuery("SELECT typeof(admission_max_in_flight), count(*),"
+                    + " count(*) FILTER (WHERE admission_max_in_flight = 10 AND generation = 0)"
+                    + " FROM read_parquet('" + out.resolve("generations/*.parquet") + "') GROUP BY 1");
+            assertTrue(r.next());
+            assertEquals("BIGINT", r.getString(1));
+            assertEquals(4, r.getLong(2), "the start point, then one generation of 3");
+            assertEquals(1, r.getLong(3), "the start point runs at its start, 10");
+            assertFalse(r.next());
+        }
+        assertTrue(PolicyBundleFile.read(out.resolve("best-policy.yaml")).get("admission").get("params").get("max_in_flight")
+                .isIntegralNumber());
+    }
+
     /**
      * A round is a sweep's output, but its report goes outside the search's folder, which holds only the search's
      * files: {@code report} refuses to write into it, and the search then runs into its folder again.
