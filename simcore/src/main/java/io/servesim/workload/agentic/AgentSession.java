@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  * starts when its last parent completes, at the latest parent completion (fan-in, started exactly
  * once); a tool slot completes at start + sampled latency right away (its time is known), an LLM
  * slot becomes a request arriving at its start and completes when the request leaves. Loop-body
- * slots are reset for each iteration, which starts at the previous iteration's last completion.
+ * slots are reset for each iteration, which starts at the previous iteration's last completion, its first steps'
+ * prompts holding the results of the previous iteration's last tool calls.
  *
  * <p>Every draw of a slot comes from a stream seeded by (session, slot, iteration), so what a step
  * looks like does not depend on the order in which engine timing completes its siblings.
@@ -269,6 +270,7 @@ final class AgentSession {
         iterPathUs = 0;
         iterPathQueuedUs = 0;
         if (loopIterations < plannedIterations) {
+            int carry = unconsumedToolTokens();
             iteration++;
             bodyRemaining = g.bodySlots;
             for (int s = 0; s < g.ids.length; s++) {
@@ -280,7 +282,7 @@ final class AgentSession {
                         readyUs[slot] = end;
                         readyPathUs[slot] = path;
                         readyPathQueuedUs[slot] = queued;
-                        carriedTokens[slot] = 0;
+                        carriedTokens[slot] = g.bodyPending[slot] == 0 ? carry : 0;
                     }
                 }
             }
@@ -303,6 +305,34 @@ final class AgentSession {
                 }
             }
         }
+    }
+
+    /**
+     * The result tokens of this iteration's tool calls that no step of the iteration took in: those of tool steps
+     * with no child in the loop body (the iteration's last steps), every instance's. They join the prompts of the next
+     * iteration's first steps, as an observation joins the next thought in ReAct (Yao et al., "ReAct: Synergizing
+     * Reasoning and Acting in Language Models", ICLR 2023, section 2: the context after an action holds its
+     * observation), and the prompts of the steps after the loop once it exits ({@link #release}).
+     */
+    private int unconsumedToolTokens() {
+        int tokens = 0;
+        for (int s = 0; s < g.ids.length; s++) {
+            if (g.inLoop[s] && g.types[s] == StepType.TOOL_CALL && !hasChildInLoop(s)) {
+                for (int slot = g.slotBase[s]; slot < g.slotBase[s] + g.instances[s]; slot++) {
+                    tokens += resultTokens[slot];
+                }
+            }
+        }
+        return tokens;
+    }
+
+    private boolean hasChildInLoop(int s) {
+        for (int c : g.children[s]) {
+            if (g.inLoop[c]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** INV-A1: every parent instance slot {@code (s, j)} waits for completed at or before {@code readyUs}. */

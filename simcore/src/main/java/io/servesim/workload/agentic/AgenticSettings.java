@@ -29,7 +29,10 @@ public final class AgenticSettings {
     public static final Setting<Long> FAN_OUT = Setting.derived("workload.clients[].agentic.steps[].fan_out",
             ValueType.integer(2, WorkflowRules.MAX_SLOTS).in("instances", "omit fan_out for one instance; a pass of the"
                     + " workflow holds at most " + WorkflowRules.MAX_SLOTS + " step instances"),
-            "one instance", "Parallel instances of the step; its children start once all have completed.");
+            "one instance", "Parallel instances of the step. Under a single parent that has several instances it fans out per parent"
+                    + " instance (a tree: N x k instances, each starting when its own parent instance completes); otherwise"
+                    + " each of the N starts once every parent instance has completed. A child without fan_out waits for"
+                    + " every instance (fan-in).");
     public static final Setting<String> STEP_CONTEXT_GROWTH = Setting.of(
             "workload.clients[].agentic.steps[].context_growth", ValueType.choice(ClientSettings.CONTEXT_GROWTH), "none",
             "accumulate (steps in loop.over only): the prompt starts with the session's context so far, which the engine"
@@ -38,8 +41,9 @@ public final class AgenticSettings {
             "required on a tool_call step (only there)", "The tool the step runs: a key of agentic.tools.");
     public static final Setting<List<String>> LOOP_OVER = Setting.derived("workload.clients[].agentic.loop.over",
             ValueType.list(ValueType.text()), "required in a loop block", "The ids of the steps that repeat, in"
-                    + " iteration order: an iteration starts when the previous one's last step completes, and steps"
-                    + " outside the loop that depend on it run once it has exited.");
+                    + " iteration order: an iteration starts when the previous one's last step completes, the results of its"
+                    + " last tool calls (tool steps no step of the loop depends on) joining the prompts of the next"
+                    + " iteration's first steps, and steps outside the loop that depend on it run once it has exited.");
     public static final Setting<Long> LOOP_MAX_ITERATIONS = Setting.derived(
             "workload.clients[].agentic.loop.max_iterations",
             ValueType.integer(1, 10_000).in("iterations", "agent frameworks stop a loop far sooner: LangChain's"

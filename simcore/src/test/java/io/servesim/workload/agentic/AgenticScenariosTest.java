@@ -94,6 +94,29 @@ class AgenticScenariosTest {
     }
 
     @Test
+    void aToolResultEndingAnIterationJoinsTheNextIterationsFirstPrompt() {
+        // plan, then a loop of think -> act (a tool: 50 result tokens) 3 times, then answer. act ends each iteration:
+        // its result joins the next iteration's think (50 + 50 = 100 tokens in iterations 1 and 2; iteration 0 has
+        // no tool result before it, 50) and, after the last iteration, answer's prompt (60 + 50 = 110).
+        String agentic = """
+                workflow: think-act
+                loop: {over: [think, act], max_iterations: 3}
+                steps:
+                """ + llm("plan", "", 100, 20, "") + llm("think", "plan", 50, 10, "") + tool("act", "think", "t")
+                + llm("answer", "act", 60, 15, "") + "tools:\n" + toolSpec("t", 200_000, 50);
+        AgenticRuns.Result res = AgenticRuns.runWorkload(workload(1, agentic));
+        var requests = res.requestsOf(0);
+        assertEquals(java.util.List.of(50, 100, 100), requests.stream().filter(r -> "think".equals(r.stepId()))
+                .sorted(java.util.Comparator.comparingInt(RequestRecord::loopIteration)).map(RequestRecord::inputTokens).toList());
+        assertEquals(110, requests.stream().filter(r -> "answer".equals(r.stepId())).findFirst().orElseThrow().inputTokens());
+        // the same with the loop-back edge written out: think depends on act of the previous iteration
+        String explicit = agentic.replace("depends_on: [plan]", "depends_on: [plan, act]");
+        assertEquals(java.util.List.of(50, 100, 100), AgenticRuns.runWorkload(workload(1, explicit)).requestsOf(0).stream()
+                .filter(r -> "think".equals(r.stepId())).sorted(java.util.Comparator.comparingInt(RequestRecord::loopIteration))
+                .map(RequestRecord::inputTokens).toList());
+    }
+
+    @Test
     void treeOfThoughtMatchesHandDerivation() {
         // decompose 10 ms -> 4 x generate (one batch, 10 ms) -> 4 x 4 evaluate (5 output tokens) -> verify
         // (code_exec, 3 ms) over all 16 -> refine 20 ms. The 4 generates finish in the same step; the first one's
