@@ -77,6 +77,10 @@ public final class MooncakeTraceReader extends JsonTraceReader {
         JsonNode hashIds = array(n, "hash_ids");
         long[] raw = hashIds == null ? null : hashIds(hashIds, input);
         JsonNode session = n.get("session_id");
+        if (session != null && !session.isNull() && !session.isTextual() && !session.isIntegralNumber()) {
+            // asText would make every object and array one session "", and true the session "true"
+            throw new BadLine("session_id must be a string or an integer, got " + session);
+        }
         String sessionKey = session == null || session.isNull() ? null : session.asText();
         return row(lineNo, timestampMs, input, output, raw, sessionKey, number(n, "delay", false, Double.NaN));
     }

@@ -38,6 +38,8 @@ public abstract class TraceReader implements AutoCloseable {
     private long lineNo;
     private long skipped;
     private long lastTimestampUs = Long.MIN_VALUE;
+    /** The line {@link #lastTimestampUs} came from. */
+    private long lastTimestampLineNo;
     /** The first timestamp a row gave, from which the replay counts arrivals; {@link TraceRow#NO_TIMESTAMP} before. */
     private long firstTimestampUs = TraceRow.NO_TIMESTAMP;
 
@@ -79,12 +81,17 @@ public abstract class TraceReader implements AutoCloseable {
                     // as a workload's lengths: vLLM serves max_tokens >= 1, and a request without output has no TTFT
                     throw new BadLine("output length " + row.outputTokens() + ": a request generates at least 1 token");
                 }
-                if (options.timestampsRequired() && row.timestampUs() != TraceRow.NO_TIMESTAMP) {
+                // a follow-up turn arrives after its previous turn completes, not at its timestamp: a file that lists
+                // a session's turns together orders only the rows that arrive at their timestamps
+                if (options.timestampsRequired() && row.timestampUs() != TraceRow.NO_TIMESTAMP && !row.followUp()) {
                     if (row.timestampUs() < lastTimestampUs) {
-                        throw new BadLine("timestamp " + row.timestampUs() + " us is before the previous line's "
+                        throw new BadLine("timestamp " + row.timestampUs() + " us is before "
+                                + (lastTimestampLineNo == lineNo - 1 ? "the previous line's " : "line " + lastTimestampLineNo
+                                + "'s (rows other than a session's follow-up turns arrive in file order) ")
                                 + lastTimestampUs + " us");
                     }
                     lastTimestampUs = row.timestampUs();
+                    lastTimestampLineNo = lineNo;
                 }
                 return row;
             } catch (BadLine e) {

@@ -1,6 +1,7 @@
 package io.servesim.workload.trace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import io.servesim.engine.EngineConfig;
 import io.servesim.metrics.RequestRecord;
 import io.servesim.run.LinearLatency;
 import io.servesim.run.Runs;
+import io.servesim.workload.TraceFormatException;
 import io.servesim.workload.TraceSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,6 +195,35 @@ class ReplayModeTest {
                 Runs.engine(10_000)));
         assertEquals(List.of(0L, 100_000L, 100_000L), rs.stream().map(RequestRecord::arrivalUs).toList());
         assertEquals(6_400L, rs.get(0).completionUs());
+    }
+
+    /**
+     * A file listing each session's turns together (as Dynamo's and AIPerf's multi-turn traces do) replays in trace mode:
+     * only rows arriving at their timestamps (a0 at 0, b0 at 1 s) need be in order; a follow-up arrives its delay (here
+     * implied by the timestamps: 5 s) after its previous turn completes, a0 and b0 each taking 6.4 ms on an idle engine
+     * (as a0 above): a1 at 6,400 + 5,000,000 us, b1 at 1,006,400 + 5,000,000 us.
+     */
+    @Test
+    void aFileListingASessionsTurnsTogetherReplaysInTraceMode(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("grouped.jsonl");
+        Files.writeString(trace, String.join("\n",
+                "{\"timestamp\": 0, \"session_id\": \"a\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"timestamp\": 5000, \"session_id\": \"a\", \"input_length\": 120, \"output_length\": 5}",
+                "{\"timestamp\": 1000, \"session_id\": \"b\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"timestamp\": 6000, \"session_id\": \"b\", \"input_length\": 120, \"output_length\": 5}", ""));
+        List<RequestRecord> rs = byId(run(new TraceSpec(TraceFormat.MOONCAKE, trace, ReplayMode.TRACE, 1, 0, false, 0),
+                Runs.engine(10_000)));
+        assertEquals(List.of(0L, 1_000_000L, 5_006_400L, 6_006_400L), rs.stream().map(RequestRecord::arrivalUs).toList());
+        assertEquals(List.of(0, 0, 1, 1), rs.stream().map(RequestRecord::turnIndex).toList());
+        // the rows arriving at their timestamps must still be in order
+        Files.writeString(trace, String.join("\n",
+                "{\"timestamp\": 1000, \"session_id\": \"a\", \"input_length\": 100, \"output_length\": 5}",
+                "{\"timestamp\": 5000, \"session_id\": \"a\", \"input_length\": 120, \"output_length\": 5}",
+                "{\"timestamp\": 0, \"session_id\": \"b\", \"input_length\": 100, \"output_length\": 5}", ""));
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> run(new TraceSpec(TraceFormat.MOONCAKE,
+                trace, ReplayMode.TRACE, 1, 0, false, 0), Runs.engine(10_000)));
+        assertEquals(trace + ":3: timestamp 0 us is before line 1's (rows other than a session's follow-up turns arrive in"
+                + " file order) 1000000 us", e.getMessage());
     }
 
     /** A dropped turn ends its session in trace mode too: max_model_len 110 drops a1, so a2 is never replayed. */
