@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.config.Durations;
 import io.servesim.engine.MediaItems;
 import io.servesim.engine.RequestTags;
 import io.servesim.engine.TokenSequence;
@@ -43,6 +44,7 @@ final class ClientStream {
     private final long clientLastSendUs;
     /** The last send time of the stage being sent (the client's own outside a staged load). */
     private long lastSendUs;
+    private double passedSimulatedTimeAtUs = Double.NaN;
     private final long minDelayUs;
     /** The client's prompt pool, or null. */
     private final PromptPool pool;
@@ -122,6 +124,14 @@ final class ClientStream {
         return pending.poll();
     }
 
+    /**
+     * When the client's next send fell past the simulated time a run may span ({@link Durations#MAX_US}), which ended its
+     * arrivals; NaN when it did not.
+     */
+    double passedSimulatedTimeAtUs() {
+        return passedSimulatedTimeAtUs;
+    }
+
     /** Drafts generated but not yet emitted (bounded by the network reorder window). */
     int pendingDrafts() {
         return pending.size();
@@ -131,6 +141,13 @@ final class ClientStream {
         long sendUs = Math.round(nextSendUs);
         if (sendUs > lastSendUs || seq > 0 && spec.singleSession()) {
             exhausted = true;
+            return;
+        }
+        if (sendUs > Durations.MAX_US) {
+            // a time past it would overflow the microsecond clock once a latency is added to it: the workload reports
+            // it if the run needs this request (GeneratorSource), not when it is only drawn ahead
+            exhausted = true;
+            passedSimulatedTimeAtUs = nextSendUs;
             return;
         }
         nextSendUs = process.nextUs(nextSendUs, arrivals);

@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
 import io.servesim.engine.RequestTags;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -9,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
@@ -100,6 +102,7 @@ public final class GeneratorSource implements RequestSource {
         }
         ClientStream c = heads.poll();
         while (c == null) {
+            refuseArrivalsPastSimulatedTime();
             if (stages.isEmpty() || stage == stages.size() - 1) {
                 return null;
             }
@@ -120,6 +123,22 @@ public final class GeneratorSource implements RequestSource {
             return null;
         }
         return emit(d);
+    }
+
+    /**
+     * No client has an arrival left: a client whose arrivals ended by passing the simulated time a run may span, while
+     * the workload still wants requests, is a workload too sparse to simulate (refused, naming it), not one that ended.
+     */
+    private void refuseArrivalsPastSimulatedTime() {
+        for (ClientStream s : streams) {
+            if (!Double.isNaN(s.passedSimulatedTimeAtUs())) {
+                throw new ConfigException("workload", String.format(Locale.ROOT, "client '%s' would send a request at"
+                        + " %.3g s, past the simulated time a run may span (%s), before the workload's %s: its arrivals"
+                        + " are too sparse for the requests asked; raise the rate, or lower num_requests, or set"
+                        + " horizon_us", s.spec.id(), s.passedSimulatedTimeAtUs() / 1e6, WorkloadSettings.SIMULATED_TIME,
+                        maxRequests > 0 ? maxRequests + " requests" : "end"));
+            }
+        }
     }
 
     private Request emit(Draft d) {

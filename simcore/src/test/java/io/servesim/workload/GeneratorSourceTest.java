@@ -2,8 +2,10 @@ package io.servesim.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.servesim.config.ConfigException;
 import io.servesim.engine.Request;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,26 @@ class GeneratorSourceTest {
 
     private static List<Drain.Shape> shapes(List<Request> rs, String client) {
         return rs.stream().filter(r -> r.tags().clientId().equals(client)).map(Drain.Shape::of).toList();
+    }
+
+    @Test
+    void arrivalsPastTheSimulatedTimeARunMaySpanAreRefusedWhenTheWorkloadNeedsThem() {
+        // constant gaps of 2.4e8 s: arrivals at 2.4e8, 4.8e8, 7.2e8 and 9.6e8 s lie within the 10^9 s a run may span,
+        // the fifth (1.2e9 s) past it
+        String yaml = """
+                aggregate_rate: 4.1666666666666667e-9
+                num_requests: %d
+                clients:
+                  - {id: sparse, arrival: {process: constant}, input_distribution: {type: constant, params: {value: 10}},
+                     output_distribution: {type: constant, params: {value: 2}}}
+                """;
+        List<Request> four = generate(yaml.formatted(4), 1);
+        assertEquals(List.of(240_000_000_000_000L, 480_000_000_000_000L, 720_000_000_000_000L, 960_000_000_000_000L),
+                four.stream().map(Request::arrivalUs).toList(), "the fifth is drawn ahead but never needed");
+        ConfigException e = assertThrows(ConfigException.class, () -> generate(yaml.formatted(5), 1));
+        assertEquals("workload: client 'sparse' would send a request at 1.20e+09 s, past the simulated time a run may span"
+                + " (" + WorkloadSettings.SIMULATED_TIME + "), before the workload's 5 requests: its arrivals are too sparse"
+                + " for the requests asked; raise the rate, or lower num_requests, or set horizon_us", e.getMessage());
     }
 
     @Test
