@@ -38,6 +38,8 @@ import java.util.Map;
 public final class Scenarios {
     private static final ObjectMapper YAML = StrictJson.yaml();
     private static final Map<String, String> SCENARIOS = new LinkedHashMap<>();
+    /** The keys a scenario sets for the whole workload; its others describe its single client. */
+    private static final List<String> WORKLOAD_KEYS = List.of("aggregate_rate", "num_requests", "horizon_us", "clients");
 
     static {
         SCENARIOS.put("chat", """
@@ -174,10 +176,16 @@ public final class Scenarios {
         return y;
     }
 
-    /** Scenario {@code name} with the keys of {@code overrides} replacing its own (a new tree). */
+    /**
+     * Scenario {@code name} with the keys of {@code overrides} replacing its own (a new tree). {@code clients} given
+     * replaces a single-client scenario's client too: the client keys it sets at its top level go with it.
+     */
     public static ObjectNode withOverrides(String name, ObjectNode overrides) {
         try {
             ObjectNode base = (ObjectNode) YAML.readTree(yaml(name));
+            if (overrides.has("clients")) {
+                base.retain(WORKLOAD_KEYS);
+            }
             base.setAll(overrides.deepCopy());
             return base;
         } catch (IOException e) {

@@ -10,6 +10,7 @@ import io.servesim.slo.SloTargets;
 import io.servesim.workload.inferenceperf.InferencePerfConfig;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -98,6 +99,9 @@ public final class WorkloadBinder {
                 w.problem(w.pathOf("version"), "unsupported version '" + version + "'; this is workload spec version 2");
             }
             w.declare("trace");
+            if (w.has("trace")) {
+                notBesideATrace(w);
+            }
             spec = w.has("trace") ? TraceBinder.bind(w.child("trace"), baseDir)
                     : GeneratorBinder.bind(w, baseDir, horizonUs);
             w.finish();
@@ -167,6 +171,28 @@ public final class WorkloadBinder {
         return w.over(tree);
     }
 
+    /** Why each generated workload's key that a trace replay has no use for is refused beside {@code trace}. */
+    private static final Map<String, String> NOT_BESIDE_A_TRACE = Map.of(
+            "aggregate_rate", "the trace's timestamps are its arrivals (trace.arrival_speedup_ratio scales them)",
+            "num_requests", "trace.max_requests caps the requests replayed (--num-requests sets it)",
+            "horizon_us", "the run's top-level horizon_us ends the replay",
+            "horizon", "the run's top-level horizon_us ends the replay",
+            "clients", "the trace's rows are the requests",
+            "stages", "the trace's timestamps are its arrivals",
+            "stage_interval_us", "the trace's timestamps are its arrivals");
+
+    /** Records a problem for each key beside {@code trace} that only a generated workload reads, saying what stands for it. */
+    private static void notBesideATrace(ConfigNode w) {
+        for (var names = w.raw().fieldNames(); names.hasNext(); ) {
+            String k = names.next();
+            String instead = NOT_BESIDE_A_TRACE.get(k);
+            if (instead != null) {
+                w.problem(w.pathOf(k), "not used beside a trace: " + instead);
+                w.declare(k);
+            }
+        }
+    }
+
     /**
      * {@code w} over its tree with the {@code scenario} it names expanded (the keys beside it replacing the scenario's),
      * or {@code w} itself when it names none; null after recording an unknown scenario.
@@ -175,6 +201,11 @@ public final class WorkloadBinder {
         String scenario = w.get(WorkloadSettings.SCENARIO);
         if (scenario == null) {
             return w.has(WorkloadSettings.SCENARIO.key()) ? null : w;
+        }
+        if (w.has("trace")) {
+            w.problem(w.pathOf("trace"), "cannot go with scenario " + scenario + ": a trace replays its own requests, the"
+                    + " scenario generates them; remove one of the two");
+            return null;
         }
         ConfigNode expanded = w.over(Scenarios.withOverrides(scenario, (ObjectNode) w.raw()));
         expanded.declare(WorkloadSettings.SCENARIO.key());

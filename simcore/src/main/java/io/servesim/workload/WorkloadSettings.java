@@ -24,7 +24,8 @@ public final class WorkloadSettings {
     public static final Setting<String> SCENARIO = Setting.derived("workload.scenario",
             ValueType.choice(Scenarios.names()), "none",
             "A built-in workload (chat and code are fitted to the Azure LLM inference trace 2023); the keys given beside"
-                    + " it replace the scenario's, each as a whole.");
+                    + " it replace the scenario's, each as a whole (clients replaces a single-client scenario's client"
+                    + " too); a trace cannot go beside it.");
     public static final Setting<Long> SEED = Setting.derived("workload.seed",
             ValueType.integer(Long.MIN_VALUE, Long.MAX_VALUE), "the run's seed",
             "The workload's own seed: its random streams derive from it instead of the run's.");

@@ -195,6 +195,29 @@ class WorkloadBinderTest {
                 """);
         assertEquals(new ArrivalSpec.Poisson(), poisson.clients().get(0).arrival());
         assertEquals("exponential", poisson.clients().get(0).input().type());
+        // clients given replace a single-client scenario's client, whose keys stand at the scenario's top level; its
+        // rate and request count stay
+        GeneratorSpec mine = Yaml.generator("""
+                scenario: chat
+                clients:
+                  - {id: mine, input_distribution: {type: constant, params: {value: 100}},
+                     output_distribution: {type: constant, params: {value: 10}}}
+                """);
+        assertEquals(List.of("mine"), mine.clients().stream().map(ClientSpec::id).toList());
+        assertEquals(5.53, mine.aggregateRateRps());
+        assertEquals(10_000, mine.numRequests());
+        assertEquals(new ArrivalSpec.Poisson(), mine.clients().get(0).arrival(), "the client's own default, not chat's gamma");
+    }
+
+    @Test
+    void aTraceIsRefusedBesideAScenarioAndBesideAGeneratedWorkloadsKeys() {
+        assertEquals(List.of("workload.trace: cannot go with scenario chat: a trace replays its own requests, the scenario"
+                + " generates them; remove one of the two"), Yaml.problems("scenario: chat\ntrace: {format: csv, path: t.csv}\n"));
+        assertEquals(List.of("workload.num_requests: not used beside a trace: trace.max_requests caps the requests replayed"
+                        + " (--num-requests sets it)",
+                "workload.horizon_us: not used beside a trace: the run's top-level horizon_us ends the replay"),
+                Yaml.problems("trace: {format: csv, path: t.csv}\nnum_requests: 5\nhorizon_us: 9\n").stream()
+                        .filter(p -> !p.contains("t.csv")).toList());
     }
 
     @Test
@@ -256,7 +279,10 @@ class WorkloadBinderTest {
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl, mode: concurrency}", dir)
                 .contains("workload.trace.max_in_flight: required for mode: concurrency (requests kept resident)"));
         assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\naggregate_rate: 3", dir)
-                .contains("workload.aggregate_rate: unknown key; valid keys here: inference_perf, scenario, trace, version"));
+                .contains("workload.aggregate_rate: not used beside a trace: the trace's timestamps are its arrivals"
+                        + " (trace.arrival_speedup_ratio scales them)"));
+        assertTrue(Yaml.problems("trace: {format: csv, path: t.jsonl}\nrate: 3", dir)
+                .contains("workload.rate: unknown key; valid keys here: inference_perf, scenario, trace, version"));
     }
 
     @Test
