@@ -30,8 +30,8 @@ import java.util.stream.Stream;
  *       with {@code --overwrite}; with neither, it is refused, unless nothing of it had finished (then nothing computed
  *       is lost by starting over). What a commit cut short after its {@code _SUCCESS} left ({@link OutputCommit})
  *       is not interrupted work: the results are whole, and the leftover is discarded.</li>
- *   <li>Results of the same definition (same ids: a sweep's cell ids) are replaced once the new run has succeeded;
- *       results of another, or any other non-empty directory, only with {@code --overwrite}, which still keeps every
+ *   <li>Results of the same definition (same ids: a sweep's cell ids, in the same axis columns and order) are
+ *       replaced once the new run has succeeded; results of another, or any other non-empty directory, only with {@code --overwrite}, which still keeps every
  *       file servesim did not write.</li>
  * </ol>
  */
@@ -106,7 +106,6 @@ public final class OutputDir {
             }
             return new Verdict(dir, Mode.FRESH, Set.of(), false, false);
         }
-        Set<String> ids = layout.idsNow();
         Optional<OutputManifest> success = OutputManifest.read(dir, OutputManifest.Marker.SUCCESS);
         Optional<OutputManifest> incomplete = OutputManifest.read(dir, OutputManifest.Marker.INCOMPLETE);
         Set<String> owned = new HashSet<>();
@@ -158,7 +157,7 @@ public final class OutputDir {
         }
         if (stagedIds.isPresent()) {
             if (resume) {
-                if (!stagedIds.get().equals(ids)) {
+                if (!layout.describesNow(staging)) {
                     throw new RefusedException("cannot resume: the interrupted " + noun + " in " + staging + " is of another "
                             + layout.identityNoun() + " (" + layout.difference(staging) + "); --overwrite discards it");
                 }
@@ -166,21 +165,21 @@ public final class OutputDir {
                 return new Verdict(dir, Mode.RESUME, owned, false, success.isPresent());
             }
             if (!overwrite && layout.finished(staging) > 0) {
-                boolean same = stagedIds.get().equals(ids);
+                boolean same = layout.describesNow(staging);
                 throw new RefusedException(dir + " holds an interrupted " + noun + (same ? "" : " of another "
                         + layout.identityNoun()) + " (" + layout.progress(staging, stagedIds.get()) + ", in " + staging + "): "
                         + (same ? "--resume finishes it, --overwrite discards it"
                                 : "choose another --output, or --overwrite to discard it"));
             }
         } else if (resume) {
-            if (success.isPresent() && layout.ids(dir).map(ids::equals).orElse(false)) {
+            if (success.isPresent() && layout.describesNow(dir)) {
                 return new Verdict(dir, Mode.ALREADY_COMPLETE, owned, Files.isDirectory(staging), true);
             }
             throw new RefusedException("nothing to resume in " + dir + ": it holds no interrupted " + noun + " (no " + STAGING
                     + "/)");
         }
         boolean ownedOutput = !owned.isEmpty() && owned.contains(layout.definitionFile());
-        boolean same = ownedOutput && layout.ids(dir).map(ids::equals).orElse(false);
+        boolean same = ownedOutput && layout.describesNow(dir);
         if (!overwrite && !same) {
             if (ownedOutput) {
                 throw new RefusedException(dir + " holds the results of another " + noun + " " + layout.identityNoun()

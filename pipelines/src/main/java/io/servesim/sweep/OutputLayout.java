@@ -40,6 +40,14 @@ public interface OutputLayout {
     /** The ids of the output asked for now (a sweep's cell ids). */
     Set<String> idsNow();
 
+    /**
+     * Whether the definition file in {@code folder} describes the output asked for now: the same ids and whatever else
+     * its rows are laid out by (a sweep's axis columns and cell order).
+     */
+    default boolean describesNow(Path folder) {
+        return ids(folder).map(idsNow()::equals).orElse(false);
+    }
+
     /** Finished units kept in a staging folder (a sweep's checkpointed cells): none means nothing is lost by starting over. */
     int finished(Path staging);
 

@@ -137,8 +137,7 @@ public final class SweepJob {
 
     /** Whether {@code dir} holds the committed results of {@code plan}'s cells ({@code _SUCCESS}, the same cell ids). */
     public static boolean holdsResults(Path dir, SweepPlan plan) {
-        return OutputManifest.read(dir, OutputManifest.Marker.SUCCESS).isPresent()
-                && SweepLayout.sweepIds(dir).map(new SweepLayout(plan).idsNow()::equals).orElse(false);
+        return OutputManifest.read(dir, OutputManifest.Marker.SUCCESS).isPresent() && new SweepLayout(plan).describesNow(dir);
     }
 
     private static SweepResult run(SweepPlan plan, SweepLayout layout, Path dir, OutputLock lock, RunnerChoice runner,

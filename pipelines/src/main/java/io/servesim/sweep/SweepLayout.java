@@ -113,6 +113,36 @@ final class SweepLayout implements OutputLayout {
         }
     }
 
+    /**
+     * Also the same rows' layout: the axis columns in order and the cells in index order. The same cells under axes
+     * listed in another order are other columns and other cell indices, which the kept rows of the one could not hold.
+     */
+    @Override
+    public boolean describesNow(Path folder) {
+        return OutputLayout.super.describesNow(folder) && rowLayout(folder).map(rowLayoutNow()::equals).orElse(false);
+    }
+
+    /** The axis names, then the cell ids in index order, of the output asked for now. */
+    private List<String> rowLayoutNow() {
+        List<String> layout = new ArrayList<>();
+        plan.spec().axes().forEach(a -> layout.add(a.name()));
+        plan.cells().forEach(c -> layout.add(c.cellId()));
+        return layout;
+    }
+
+    /** The axis names, then the cell ids in index order, of the {@code _SWEEP.yaml} in {@code dir}, if readable. */
+    private static Optional<List<String>> rowLayout(Path dir) {
+        try {
+            JsonNode sweep = YAML.readTree(dir.resolve(SweepSidecars.SWEEP).toFile());
+            List<String> layout = new ArrayList<>();
+            sweep.path("axes").forEach(a -> layout.add(a.path("name").asText()));
+            sweep.path("cells").forEach(c -> layout.add(c.path("cell_id").asText()));
+            return Optional.of(layout);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The cell ids of the {@code _SWEEP.yaml} in {@code dir}, if it is a readable servesim sweep file. */
     static Optional<Set<String>> sweepIds(Path dir) {
         Path f = dir.resolve(SweepSidecars.SWEEP);

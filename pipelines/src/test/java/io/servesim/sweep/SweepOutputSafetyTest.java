@@ -206,6 +206,54 @@ class SweepOutputSafetyTest {
         assertEquals(before, tree(out), "a refused resume touches nothing");
     }
 
+    /**
+     * The same cells under axes listed in another order are other columns and cell indices: the kept rows of the
+     * interrupted sweep cannot be resumed under them (they were written under the new columns, values swapped), and a
+     * finished sweep's results are not this one's.
+     */
+    @Test
+    void axesInAnotherOrderAreAnotherSweep(@TempDir Path tmp) throws Exception {
+        String two = TestSweeps.BASE + """
+                name: order
+                axes:
+                  - {name: rate, path: workload.aggregate_rate, values: [10, 40]}
+                  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}
+                seeds: [1]
+                """;
+        String swapped = TestSweeps.BASE + """
+                name: order
+                axes:
+                  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}
+                  - {name: rate, path: workload.aggregate_rate, values: [10, 40]}
+                seeds: [1]
+                """;
+        Path sweep = TestSweeps.write(tmp, "order", two);
+        Path out = tmp.resolve("out");
+        Path staging = out.resolve(OutputDir.STAGING);
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
+        SweepSidecars.writeSweep(staging, plan);
+        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), List.of());
+        OutputManifest.incomplete("interrupted", List.of()).write(out);
+        Map<String, String> before = tree(out);
+        Path other = TestSweeps.write(tmp, "order-swapped", swapped);
+        assertEquals(plan.cells().stream().map(c -> c.cellId()).sorted().toList(), SweepPlan.prepare(SweepFile.load(other))
+                .cells().stream().map(c -> c.cellId()).sorted().toList(), "the same cells");
+        TestSweeps.Run r = TestSweeps.run(other, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("cannot resume") && r.err().contains("axes[0].name: \"rate\" then, \"seqs\" now"),
+                r.err());
+        assertEquals(before, tree(out), "a refused resume touches nothing");
+
+        Path done = tmp.resolve("done");
+        assertEquals(0, TestSweeps.run(sweep, done, TestSweeps.direct(1)).code());
+        r = TestSweeps.run(other, done, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(2, r.code(), "not the finished results of this sweep: " + r.err());
+        r = TestSweeps.run(other, done, TestSweeps.direct(1));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("holds the results of another sweep"), r.err());
+    }
+
     /** An input edited while a sweep was interrupted: its finished cells were computed from the old one, so no resume. */
     @Test
     void resumeAfterAnInputFileChangedIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
