@@ -75,10 +75,30 @@ public record OutputManifest(Marker marker, String note, Set<String> files) {
                 return Optional.empty();
             }
             Set<String> files = new TreeSet<>();
-            root.get("files").forEach(n -> files.add(n.asText()));
+            for (JsonNode n : root.get("files")) {
+                if (!n.isTextual() || !insideTheFolder(n.asText())) {
+                    // servesim lists only files of the folder: a manifest naming another was not written by it, and
+                    // replacing results deletes what their manifest lists
+                    return Optional.empty();
+                }
+                files.add(n.asText());
+            }
             return Optional.of(new OutputManifest(m, root.path("note").asText(""), files));
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    /** Whether {@code rel} is a path inside a folder as servesim writes one: relative, normalised, never out of it. */
+    static boolean insideTheFolder(String rel) {
+        if (rel.isEmpty() || rel.contains("\\")) {
+            return false;
+        }
+        try {
+            Path p = Path.of(rel);
+            return !p.isAbsolute() && p.normalize().equals(p) && !p.startsWith("..");
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
         }
     }
 

@@ -254,6 +254,32 @@ class SweepOutputSafetyTest {
         assertTrue(r.err().contains("holds the results of another sweep"), r.err());
     }
 
+    /**
+     * Replacing results deletes what their {@code _SUCCESS} lists: a manifest naming a file outside the folder (edited,
+     * or received) is not one servesim wrote, and the files it names are never deleted.
+     */
+    @Test
+    void aManifestNamingFilesOutsideTheFolderDeletesNothing(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1)).code());
+        Path victim = Files.writeString(tmp.resolve("victim.txt"), "mine");
+        Path absolute = Files.writeString(tmp.resolve("absolute.txt"), "mine too");
+        Path success = out.resolve(OutputManifest.Marker.SUCCESS.file);
+        Files.writeString(success, Files.readString(success).replace("\"files\" : [", "\"files\" : [ \"../victim.txt\", \""
+                + absolute + "\", \"cells/../../victim.txt\","));
+        TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false));
+        assertEquals(2, r.code(), r.err());
+        // the manifest disowned, every file it listed is the user's: refused, as any folder of files servesim did not write
+        assertTrue(r.err().contains("has files servesim did not write inside its dataset folders"), r.err());
+        assertEquals("mine", Files.readString(victim));
+        assertEquals("mine too", Files.readString(absolute));
+        assertTrue(OutputManifest.insideTheFolder("cells/part-0.parquet"));
+        for (String outside : new String[] {"../x", "/tmp/x", "cells/../../x", "./x", "", "a\\b"}) {
+            assertFalse(OutputManifest.insideTheFolder(outside), outside);
+        }
+    }
+
     /** An input edited while a sweep was interrupted: its finished cells were computed from the old one, so no resume. */
     @Test
     void resumeAfterAnInputFileChangedIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
