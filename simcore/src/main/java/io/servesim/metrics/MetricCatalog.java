@@ -259,7 +259,7 @@ public final class MetricCatalog {
                     "Coefficient of variation (population std / mean) of requests per instance, each counted once at the"
                             + " instance it was last routed to; 0 = perfectly even. Under P/D the mean of the two pools'"
                             + " own CVs (a remote request counts at its prefill and at its decode instance).").lower(),
-            Metric.number("jain_fairness", "index", CLUSTER, s -> s.cluster().jainFairness(),
+            Metric.optional("jain_fairness", "index", CLUSTER, s -> s.cluster().jainFairness(),
                     "Jain's index over tenants of per-tenant SLO attainment, (sum x)^2 / (n sum x^2): 1 = equal;"
                             + " undefined (null) when no tenant met an SLO, where BLIS returns 1.")
                     .higher().fitness(Normalisation.asIs()).source(BLIS_G3 + ": JainFairnessIndex"),

@@ -31,5 +31,8 @@ class JainFairnessTest {
         // 0 / 0: a run that rejected every request must not score as the fairest (a fitness counts NaN as 0)
         assertTrue(Double.isNaN(ClusterBreakdown.jain(tenants(0, 0))));
         assertTrue(Double.isNaN(ClusterBreakdown.jain(tenants())));
+        // so the column may be null: cells/ (and every avg() over it) held NaN where the catalog says null
+        assertEquals(Metric.Kind.OPTIONAL_DOUBLE, MetricCatalog.COLUMNS.stream().filter(c -> c.name().equals("jain_fairness"))
+                .findFirst().orElseThrow().kind());
     }
 }
