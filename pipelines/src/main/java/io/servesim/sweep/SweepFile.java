@@ -126,6 +126,7 @@ public final class SweepFile {
         }
         Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER); // as SQL matches column names
         Set<String> reserved = DatasetSchemas.reservedColumns();
+        Map<String, String> axisOfPath = new LinkedHashMap<>();
         for (ConfigNode a : root.list("axes")) {
             String name = a.stringValue("name", null);
             String at = a.pathOf("name");
@@ -148,6 +149,8 @@ public final class SweepFile {
             List<Axis.Value> bound = candidates == null ? values(a, path, values)
                     : candidates(a, path, values, candidates, dir, baseDir);
             a.finish();
+            checkPathsOnce(a, name, path != null ? a.pathOf("path") : a.pathOf(candidates != null ? "policy_configs" : "values"),
+                    bound, axisOfPath);
             if (named && !bound.isEmpty()) {
                 axes.add(new Axis(name, bound));
             }
@@ -156,6 +159,29 @@ public final class SweepFile {
             root.problem("axes", "must list at least one axis");
         }
         return axes;
+    }
+
+    /**
+     * Refuses a config path that an earlier axis sets too, or a path inside it (or around it): the later axis would
+     * replace the earlier one's value in every cell, whose rows would still carry the earlier axis's label.
+     */
+    private static void checkPathsOnce(ConfigNode a, String name, String at, List<Axis.Value> bound,
+                                       Map<String, String> axisOfPath) {
+        Set<String> paths = new LinkedHashSet<>();
+        bound.forEach(v -> paths.addAll(v.assignments().keySet()));
+        for (String p : paths) {
+            for (Map.Entry<String, String> earlier : axisOfPath.entrySet()) {
+                String q = earlier.getKey();
+                if (p.equals(q) || p.startsWith(q + ".") || q.startsWith(p + ".")) {
+                    a.problem(at, p + (p.equals(q) ? " is" : " overlaps " + q + ",") + " set by axis " + earlier.getValue()
+                            + " too: the later axis's value would replace the earlier's in every cell, whose rows would"
+                            + " still carry both labels; set each config path on one axis (named alternatives set several"
+                            + " paths together)");
+                    return;
+                }
+            }
+        }
+        paths.forEach(p -> axisOfPath.putIfAbsent(p, name == null ? "?" : name));
     }
 
     private static List<Axis.Value> values(ConfigNode a, String path, JsonNode values) {
