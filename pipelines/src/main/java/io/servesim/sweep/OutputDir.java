@@ -178,6 +178,7 @@ public final class OutputDir {
             throw new RefusedException("nothing to resume in " + dir + ": it holds no interrupted " + noun + " (no " + STAGING
                     + "/)");
         }
+        refuseAround(dir, noun, foreignElsewhere);
         boolean ownedOutput = !owned.isEmpty() && owned.contains(layout.definitionFile());
         boolean same = ownedOutput && layout.describesNow(dir);
         if (!overwrite && !same) {
@@ -207,14 +208,41 @@ public final class OutputDir {
             if (d.endsWith(STAGING)) {
                 continue; // a job's staging folder: the job's own folder, its parent, is named instead
             }
-            boolean sweep = Files.isRegularFile(d.resolve(SweepSidecars.SWEEP))
-                    || Files.isRegularFile(d.resolve(STAGING).resolve(SweepSidecars.SWEEP));
-            Optional<String> job = sweep ? Optional.of("sweep") : RoundsJob.at(d).map(RoundsJob::noun);
+            Optional<String> job = jobAt(d);
             if (job.isPresent()) {
                 throw new RefusedException(noun + " output " + dir + ": inside " + d + ", the output folder of a "
                         + job.get() + ", which holds only the files that " + job.get() + " wrote (it would refuse to run"
                         + " into its folder again, and its readers would take files in its dataset folders for its own);"
                         + " choose a folder outside it, e.g. " + d.resolveSibling(d.getFileName() + "-" + abs.getFileName()));
+            }
+        }
+    }
+
+    /** What servesim job's output folder {@code d} is ({@code sweep}, {@code plan}, {@code search}), if any. */
+    private static Optional<String> jobAt(Path d) {
+        boolean sweep = Files.isRegularFile(d.resolve(SweepSidecars.SWEEP))
+                || Files.isRegularFile(d.resolve(STAGING).resolve(SweepSidecars.SWEEP));
+        return sweep ? Optional.of("sweep") : RoundsJob.at(d).map(RoundsJob::noun);
+    }
+
+    /**
+     * Refuses to write around another job's output: a folder among those of {@code files} (relative to {@code dir}) that
+     * is one would end up inside this one's, where no run could write it again ({@link #refuseNested}).
+     */
+    private static void refuseAround(Path dir, String noun, List<String> files) {
+        Set<String> seen = new HashSet<>();
+        for (String rel : files) {
+            for (int slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) {
+                String folder = rel.substring(0, slash);
+                if (!seen.add(folder)) {
+                    continue;
+                }
+                Optional<String> job = jobAt(dir.resolve(folder));
+                if (job.isPresent()) {
+                    throw new RefusedException(noun + " output " + dir + " holds " + dir.resolve(folder) + ", the output"
+                            + " folder of a " + job.get() + ": written around it, that " + job.get() + " would lie inside this "
+                            + noun + "'s folder, where no run could write it again; choose another --output");
+                }
             }
         }
     }

@@ -254,6 +254,21 @@ class SweepOutputSafetyTest {
         assertTrue(r.err().contains("holds the results of another sweep"), r.err());
     }
 
+    /** A sweep written around another sweep's folder would strand it inside its own: refused, --overwrite too. */
+    @Test
+    void aFolderHoldingAnotherSweepsOutputIsRefused(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path parent = tmp.resolve("par");
+        assertEquals(0, TestSweeps.run(sweep, parent.resolve("child"), TestSweeps.direct(1)).code());
+        Map<String, String> before = tree(parent);
+        for (boolean overwrite : new boolean[] {false, true}) {
+            TestSweeps.Run r = TestSweeps.run(sweep, parent, TestSweeps.direct(1), new SweepJob.OutputFlags(overwrite, false));
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("holds " + parent.resolve("child") + ", the output folder of a sweep"), r.err());
+            assertEquals(before, tree(parent), "nothing written");
+        }
+    }
+
     /**
      * Replacing results deletes what their {@code _SUCCESS} lists: a manifest naming a file outside the folder (edited,
      * or received) is not one servesim wrote, and the files it names are never deleted.
