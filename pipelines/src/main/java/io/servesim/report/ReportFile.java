@@ -2,6 +2,7 @@ package io.servesim.report;
 
 import io.servesim.exit.UsageException;
 import io.servesim.io.OutputPath;
+import io.servesim.sweep.OutputDir;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,15 @@ public final class ReportFile {
     }
 
     private static void check(String flag, Path target, String hint) {
+        if (Files.isSymbolicLink(target)) {
+            // the page is renamed into place, which would replace the link (dangling or not) by a file
+            throw new UsageException(flag + " " + target + ": a symbolic link; servesim writes a report only in place of a"
+                    + " page of its own, never over a link: give the path it points to, or another" + hint);
+        }
+        Path parent = target.toAbsolutePath().normalize().getParent();
+        if (parent != null) {
+            OutputDir.refuseNested(parent, "report");
+        }
         OutputPath.probeFile(flag, target);
         if (Files.exists(target) && !writtenByServesim(target)) {
             throw new UsageException(flag + " " + target + ": exists and is not a servesim report; servesim never replaces"

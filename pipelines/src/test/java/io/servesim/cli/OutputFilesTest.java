@@ -84,6 +84,25 @@ class OutputFilesTest {
         assertEquals(0, CliRun.exec("report", out.toString(), "--out", page.toString()).code());
         assertEquals(0, CliRun.exec("report", out.toString(), "--out", page.toString()).code(), "its own page is replaced");
         assertEquals(0, partials(tmp));
+
+        // a link (to nothing, or to a page) is never replaced by the page; nor is a page put inside a sweep's folders
+        Path dangling = Files.createSymbolicLink(tmp.resolve("link.html"), tmp.resolve("nowhere/report.html"));
+        Path toPage = Files.createSymbolicLink(tmp.resolve("page-link.html"), page);
+        for (Path link : new Path[] {dangling, toPage}) {
+            CliRun.Result r = CliRun.exec("report", out.toString(), "--out", link.toString());
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("--out " + link + ": a symbolic link"), r.err());
+            assertTrue(Files.isSymbolicLink(link));
+        }
+        Path other = tmp.resolve("other");
+        assertEquals(0, CliRun.exec("sweep", sweep.toString(), "--output", other.toString()).code());
+        for (String inside : new String[] {"cells/r.html", "_staging/r.html", "anything/r.html"}) {
+            CliRun.Result r = CliRun.exec("report", out.toString(), "--out", other.resolve(inside).toString());
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("inside " + other + ", the output folder of a sweep"), r.err());
+        }
+        assertEquals(0, CliRun.exec("sweep", sweep.toString(), "--output", other.toString()).code(),
+                "the other sweep runs into its folder again");
     }
 
     private static long partials(Path dir) throws IOException {
