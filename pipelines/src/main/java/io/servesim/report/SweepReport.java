@@ -45,9 +45,9 @@ public final class SweepReport {
         String name = outDir.toAbsolutePath().normalize().getFileName() + ".html";
         String advice = "write the report outside it" + (file != null ? "" : " (servesim report OUT_DIR --out FILE)");
         RoundsJob.refuseInside(flag, target, advice, job -> "--out " + job.resolveSibling(job.getFileName() + "-" + name));
-        ReportFile.check(flag, target);
         SweepOutput sweep = SweepOutput.open(outDir);
-        refuseInsideData(sweep, target);
+        refuseInsideData(sweep, target); // the own sweep's folders by name, before the general rule of ReportFile
+        ReportFile.check(flag, target);
         ReportAxes axes = ReportAxes.resolve(sweep, options.load(), options.x(), options.y());
         ObjectNode data = Charts.JSON.createObjectNode();
         data.put("meta", "sweep " + sweep.name() + ": " + sweep.cells() + " cells, axes " + String.join(", ", sweep.axisNames())

@@ -120,6 +120,7 @@ public final class SweepFile {
     private static List<Axis> axes(ConfigNode root, Path dir, Path baseDir) {
         List<Axis> axes = new ArrayList<>();
         if (!root.has("axes")) {
+            root.declare("axes"); // given as null: not also an unknown key
             root.problem("axes", "required: a list of axes ({name, path, values}, {name, values: {label: {path: value}}}"
                     + " or {name, policy_configs: [file, ...]})");
             return axes;
@@ -197,11 +198,20 @@ public final class SweepFile {
                 a.problem(a.pathOf("path"), "required when values is a list (or give values as label -> {path: value})");
                 return out;
             }
+            List<JsonNode> numbers = new ArrayList<>();
             for (int i = 0; i < values.size(); i++) {
                 JsonNode v = values.get(i);
                 String label = v.isValueNode() ? v.asText() : v.toString();
                 if (!labels.add(label)) {
                     a.problem(at + "[" + i + "]", "duplicate value '" + label + "'");
+                } else if (v.isNumber()) {
+                    // 1 and 1.0 are one setting under two labels: two cells of the same run
+                    for (JsonNode n : numbers) {
+                        if (n.decimalValue().compareTo(v.decimalValue()) == 0) {
+                            a.problem(at + "[" + i + "]", "duplicate value " + v + " (equal to " + n + ")");
+                        }
+                    }
+                    numbers.add(v);
                 }
                 Map<String, JsonNode> set = new LinkedHashMap<>();
                 set.put(path, v);
@@ -338,6 +348,10 @@ public final class SweepFile {
         for (int i = 0; i < s.size(); i++) {
             if (!s.get(i).isIntegralNumber()) {
                 root.problem("seeds[" + i + "]", "must be an integer, got " + s.get(i));
+            } else if (!s.get(i).canConvertToLong()) {
+                // asLong would wrap it into another seed
+                root.problem("seeds[" + i + "]", "must be an integer in [" + Long.MIN_VALUE + ", " + Long.MAX_VALUE
+                        + "] (a 64-bit seed), got " + s.get(i));
             } else if (seeds.contains(s.get(i).asLong())) {
                 root.problem("seeds[" + i + "]", "duplicate seed " + s.get(i).asLong());
             } else {
