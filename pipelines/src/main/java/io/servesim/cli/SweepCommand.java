@@ -91,6 +91,15 @@ public final class SweepCommand implements Callable<Integer> {
             if (reported != ExitCode.OK) {
                 return reported;
             }
+        } else {
+            try {
+                if (ReportFile.deleteStale(r.dir().resolve(SweepReport.DEFAULT_FILE))) {
+                    err.println("servesim sweep: removed " + r.dir().resolve(SweepReport.DEFAULT_FILE) + ", the report of the"
+                            + " results this sweep replaced (servesim report " + r.dir() + " writes one of these)");
+                }
+            } catch (IOException e) {
+                return errors.report("cannot remove the report of the replaced results", e);
+            }
         }
         boolean ranNone = r.completed() - r.resumed() + r.failed() == 0; // a resume whose cells had all finished
         err.printf("sweep %s: %d/%d cells completed in %.1f s (%s)%n", r.name(), r.completed(), r.cells(),

@@ -76,6 +76,18 @@ public final class ReportFile {
         }
     }
 
+    /**
+     * Deletes {@code file} if it is a report page servesim wrote (a page of results since replaced, which would show
+     * them beside the new ones); returns whether it did. Any other file there is left alone.
+     */
+    public static boolean deleteStale(Path file) throws IOException {
+        if (Files.isSymbolicLink(file) || !Files.isRegularFile(file) || !writtenByServesim(file)) {
+            return false;
+        }
+        Files.delete(file);
+        return true;
+    }
+
     private static boolean writtenByServesim(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             return new String(in.readNBytes(HEAD_BYTES), StandardCharsets.UTF_8).contains(GENERATOR);

@@ -105,6 +105,36 @@ class OutputFilesTest {
                 "the other sweep runs into its folder again");
     }
 
+    /** A sweep replacing results removes the report servesim wrote of them, and only that: it would show the old ones. */
+    @Test
+    void newResultsRemoveTheReportOfTheOldOnes(@TempDir Path tmp) throws Exception {
+        String grid = """
+                name: tiny
+                base:
+                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}
+                  workload:
+                    aggregate_rate: 5
+                    num_requests: 30
+                    input_distribution: {type: constant, params: {value: 128}}
+                    output_distribution: {type: constant, params: {value: 16}}
+                axes: [{name: rate, path: workload.aggregate_rate, values: [5, 10]}]
+                seeds: [1]
+                """;
+        Path sweep = Files.writeString(tmp.resolve("tiny.yaml"), grid);
+        Path out = tmp.resolve("out");
+        assertEquals(0, CliRun.exec("sweep", sweep.toString(), "--output", out.toString(), "--report").code());
+        Path page = out.resolve("report.html");
+        assertTrue(Files.isRegularFile(page));
+        Files.writeString(sweep, grid.replace("values: [5, 10]", "values: [5, 20]"));
+        CliRun.Result r = CliRun.exec("sweep", sweep.toString(), "--output", out.toString(), "--overwrite");
+        assertEquals(0, r.code(), r.err());
+        assertFalse(Files.exists(page), "the page of the replaced results is gone");
+        assertTrue(r.err().contains("removed " + page + ", the report of the results this sweep replaced"), r.err());
+        Files.writeString(page, "<html>my own page</html>");
+        assertEquals(0, CliRun.exec("sweep", sweep.toString(), "--output", out.toString()).code());
+        assertEquals("<html>my own page</html>", Files.readString(page), "a page servesim did not write is kept");
+    }
+
     private static long partials(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().contains(".partial")).count();
