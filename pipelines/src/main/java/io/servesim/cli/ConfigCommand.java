@@ -1,8 +1,10 @@
 package io.servesim.cli;
 
+import io.servesim.config.ConfigNode;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
 import io.servesim.run.ConfigReference;
+import io.servesim.run.RunPlan;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,6 +42,27 @@ public final class ConfigCommand implements Callable<Integer> {
         return run(System.out, Main.errors(spec));
     }
 
+    /**
+     * {@code r} with what the run resolves in place of the catalog's words: the KV capacity and {@code max_model_len}
+     * derived (as {@code validate} prints them), the latency model {@code auto} chose and whether the front end is on.
+     * A P/D deployment's pools keep the words (each pool resolves its own).
+     */
+    private static ConfigNode.Resolved resolved(ConfigNode.Resolved r, RunPlan plan) {
+        boolean aggregated = plan.config().pd() == null;
+        String value = switch (r.path()) {
+            case "engine.total_kv_blocks" -> aggregated && r.source() == ConfigNode.Source.DERIVED
+                    ? plan.engineConfig().totalKvBlocks() + " (" + plan.kvCapacitySource() + ")" : null;
+            case "engine.max_model_len" -> aggregated && r.source() == ConfigNode.Source.DERIVED
+                    ? String.valueOf(plan.engineConfig().maxModelLen()) : null;
+            case "deployment.latency_model" -> aggregated && "auto".equals(r.value())
+                    ? "auto: " + plan.latencyModel().name() : null;
+            case "frontend.enabled" -> r.source() == ConfigNode.Source.DERIVED
+                    ? (plan.setup().frontEnd().enabled() ? "on" : "off") : null;
+            default -> null;
+        };
+        return value == null ? r : new ConfigNode.Resolved(r.path(), r.setting(), value, r.source());
+    }
+
     int run(PrintStream out, ErrorReport errors) {
         if (!effective) {
             List<String> given = spec.commandLine().getParseResult().matchedOptions().stream()
@@ -52,7 +75,9 @@ public final class ConfigCommand implements Callable<Integer> {
             return 0;
         }
         try {
-            out.print(ConfigReference.effective(options.effective(config, errors::note)));
+            List<ConfigNode.Resolved> rows = options.effective(config, errors::note);
+            RunPlan plan = RunPlan.prepare(options.load(config, note -> { })); // its notes are the lines above's
+            out.print(ConfigReference.effective(rows.stream().map(r -> resolved(r, plan)).toList()));
             return 0;
         } catch (RuntimeException e) {
             return errors.report("invalid config" + (config == null ? "" : " " + config), e);

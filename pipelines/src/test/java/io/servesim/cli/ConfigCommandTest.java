@@ -34,4 +34,21 @@ class ConfigCommandTest {
         assertEquals("workload.aggregate_rate 2 file", line(plain.out(), "workload.aggregate_rate"));
         assertTrue(line(plain.out(), "workload.num_requests").endsWith(" default"), plain.out());
     }
+
+    @Test
+    void derivedSettingsShowTheValuesTheRunResolves() {
+        // Llama-3.1-8B on an H100 at TP 1: auto takes BLIS's trained coefficients, whose runs reported 29,205 KV blocks;
+        // max_model_len is the model's max_position_embeddings, 131,072; the blackbox model's alphas price the API server
+        CliRun.Result r = CliRun.exec("config", "--effective", "-c", RepoFiles.path("sweeps/configs/llama8b-h100.yaml").toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals("engine.total_kv_blocks 29205 (trained coefficients (total_kv_blocks)) derived",
+                line(r.out(), "engine.total_kv_blocks"));
+        assertEquals("engine.max_model_len 131072 derived", line(r.out(), "engine.max_model_len"));
+        assertEquals("deployment.latency_model auto: blackbox file", line(r.out(), "deployment.latency_model"));
+        assertEquals("frontend.enabled off derived", line(r.out(), "frontend.enabled"));
+        CliRun.Result flags = CliRun.exec("config", "--effective", "-c", RepoFiles.path("sweeps/configs/llama8b-h100.yaml")
+                .toString(), "--total-kv-blocks", "50000", "--latency-model", "roofline");
+        assertEquals("engine.total_kv_blocks 50000 flag", line(flags.out(), "engine.total_kv_blocks"));
+        assertEquals("frontend.enabled on derived", line(flags.out(), "frontend.enabled"));
+    }
 }
