@@ -52,6 +52,9 @@ public abstract class TraceReader implements AutoCloseable {
             this.reader = Files.newBufferedReader(path);
             if (header != null) {
                 String first = reader.readLine();
+                if (first != null && first.startsWith("\uFEFF")) {
+                    first = first.substring(1); // a UTF-8 byte-order mark, as spreadsheet programs write CSV
+                }
                 lineNo = 1;
                 if (first == null || !first.strip().replace(" ", "").equalsIgnoreCase(header)) {
                     reader.close();

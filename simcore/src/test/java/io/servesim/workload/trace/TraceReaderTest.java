@@ -135,6 +135,9 @@ class TraceReaderTest {
         Files.writeString(azure, "when,in,out\n");
         e = assertThrows(TraceFormatException.class, () -> replay(TraceFormat.AZURE, azure, 1));
         assertEquals(azure + ":1: expected header 'TIMESTAMP,ContextTokens,GeneratedTokens', got 'when,in,out'", e.getMessage());
+        // a byte-order mark before the header (as spreadsheet programs write CSV) is not part of it
+        Files.writeString(csv, "\uFEFFarrival_us,input_tokens,output_tokens\n0,10,5\n");
+        assertEquals(1, replay(TraceFormat.CSV, csv, 1).size());
     }
 
     @Test
