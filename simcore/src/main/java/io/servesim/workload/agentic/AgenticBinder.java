@@ -9,6 +9,7 @@ import io.servesim.workload.dist.DistributionSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -103,9 +104,17 @@ public final class AgenticBinder {
             }
         }
         for (ConfigNode n : nodes) {
-            for (JsonNode d : n.raw().path("depends_on")) {
+            String self = n.raw().path("id").asText(null);
+            List<String> others = declared.stream().filter(id -> !id.equals(self)).toList();
+            Set<String> seen = new HashSet<>();
+            JsonNode deps = n.raw().path("depends_on");
+            for (int j = 0; j < deps.size(); j++) {
+                JsonNode d = deps.get(j);
                 if (d.isTextual() && !declared.contains(d.asText())) {
-                    n.problem(n.pathOf("depends_on"), "unknown step '" + d.asText() + "'; valid: " + String.join(", ", declared));
+                    n.problem(n.pathOf("depends_on") + "[" + j + "]", "unknown step '" + d.asText() + "'; valid: "
+                            + String.join(", ", others));
+                } else if (d.isTextual() && !seen.add(d.asText())) {
+                    n.problem(n.pathOf("depends_on") + "[" + j + "]", "step '" + d.asText() + "' is listed twice");
                 }
             }
         }

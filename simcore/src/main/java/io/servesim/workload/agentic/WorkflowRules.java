@@ -39,9 +39,17 @@ final class WorkflowRules {
         String valid = String.join(", ", ids);
         boolean ok = true;
         for (int i = 0; i < steps.size(); i++) {
-            for (String d : steps.get(i).dependsOn()) {
+            String self = steps.get(i).id();
+            List<String> deps = steps.get(i).dependsOn();
+            for (int j = 0; j < deps.size(); j++) {
+                String d = deps.get(j);
+                String at = nodes.get(i).pathOf("depends_on") + "[" + j + "]";
                 if (!ids.contains(d)) {
-                    nodes.get(i).problem(nodes.get(i).pathOf("depends_on"), "unknown step '" + d + "'; valid: " + valid);
+                    nodes.get(i).problem(at, "unknown step '" + d + "'; valid: "
+                            + String.join(", ", ids.stream().filter(id -> !id.equals(self)).toList()));
+                    ok = false;
+                } else if (deps.subList(0, j).contains(d)) {
+                    nodes.get(i).problem(at, "step '" + d + "' is listed twice");
                     ok = false;
                 }
             }

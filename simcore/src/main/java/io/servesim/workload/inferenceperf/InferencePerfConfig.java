@@ -105,7 +105,14 @@ public final class InferencePerfConfig {
                     + " [{rate, duration}]");
         }
         for (ConfigNode s : nodes) {
-            double rate = s.doubleValue("rate", 0, Double.MIN_VALUE, 1e6);
+            JsonNode given = s.rawValue("rate");
+            double rate = 0;
+            if (given != null && !(given.isNumber() && given.asDouble() > 0 && given.asDouble() <= 1e6)) {
+                s.problem(s.pathOf("rate"), "must be a number in (0, 1000000] requests/s, got " + given
+                        + " (a stage at rate 0 sends nothing; a million requests a second is beyond any serving fleet)");
+            } else if (given != null) {
+                rate = given.asDouble();
+            }
             long durationS = s.longValue("duration", 0, 1, 1_000_000_000L);
             for (String k : new String[] {"rate", "duration"}) {
                 if (!s.has(k)) {

@@ -102,7 +102,13 @@ class AgenticBinderTest {
                   - {id: a, type: llm_call, %s}
                   - {id: b, type: llm_call, depends_on: [a, zz], colour: red, %s}
                 """.formatted(LLM, LLM));
-        assertProblem(p, "workload.clients[1].agentic.steps[1].depends_on: unknown step 'zz'; valid: a, b");
+        assertProblem(p, "workload.clients[1].agentic.steps[1].depends_on[1]: unknown step 'zz'; valid: a");
+        assertProblem(problems("""
+                workflow: w
+                steps:
+                  - {id: a, type: llm_call, %s}
+                  - {id: b, type: llm_call, depends_on: [a, a], %s}
+                """.formatted(LLM, LLM)), "workload.clients[1].agentic.steps[1].depends_on[1]: step 'a' is listed twice");
         assertTrue(p.stream().anyMatch(s -> s.startsWith("workload.clients[1].agentic.steps[1].colour: unknown key")), p::toString);
         assertTrue(p.stream().anyMatch(s -> s.startsWith("workload.clients[1].agentic.retries: unknown key")), p::toString);
         assertProblem(problems("steps: [{id: a, type: llm_call, %s}]".formatted(LLM)),
@@ -181,7 +187,7 @@ class AgenticBinderTest {
                 %s
                 """.formatted(LLM, TOOLS));
         assertProblem(both, "workload.clients[1].agentic.steps[1].tool: unknown tool 'web'; valid: search");
-        assertProblem(both, "workload.clients[1].agentic.steps[1].depends_on: unknown step 'zz'; valid: a, t");
+        assertProblem(both, "workload.clients[1].agentic.steps[1].depends_on[0]: unknown step 'zz'; valid: a");
         assertProblem(problems("workflow: w\nsteps: [{id: a, type: llm_call, %s}]\n%s".formatted(LLM, TOOLS)),
                 "workload.clients[1].agentic.tools.search: not used by any tool_call step");
     }

@@ -133,6 +133,9 @@ class InferencePerfConfigTest {
                 + " replay a trace with workload.trace instead)"), problems("load:\n" + stages + "data: {type: shareGPT}\n"));
         assertEquals(List.of("workload.inference_perf: load.stages: required: inference-perf runs no load without stages"
                 + " [{rate, duration}]"), problems("load: {type: constant}\ndata: {type: shared_prefix}\n"));
+        assertEquals(List.of("workload.inference_perf: load.stages[0].rate: must be a number in (0, 1000000] requests/s, got -1 (a stage at rate 0"
+                + " sends nothing; a million requests a second is beyond any serving fleet)"),
+                problems("load: {stages: [{rate: -1, duration: 10}]}\ndata: {type: shared_prefix}\n"));
         assertEquals(List.of("workload.inference_perf: data.shared_prefix.enable_multi_turn_chat: multi-turn chat over the"
                 + " pool is not modelled; remove it"),
                 problems("load:\n" + stages + "data: {type: shared_prefix, shared_prefix: {enable_multi_turn_chat: true}}\n"));
