@@ -29,7 +29,8 @@ public final class ClientSettings {
     public static final Setting<Double> RATE_FRACTION = Setting.of("workload.clients[].rate_fraction",
             ValueType.real(0, 1e6).above().in("", "a relative share of aggregate_rate; a million times another client's"
                     + " leaves that one nothing"), 1.0,
-            "Share of aggregate_rate; shares that do not sum to 1 are normalised (with a warning).");
+            "Share of aggregate_rate (clients that give none share it equally); shares that do not sum to 1 are"
+                    + " normalised (with a warning).");
     public static final Setting<Double> STREAMING_PROBABILITY = Setting.of("workload.clients[].streaming_probability",
             ValueType.real(0, 1).in("", "a probability"), 1.0,
             "Probability that a request streams its response (else the client receives the whole output at once).");

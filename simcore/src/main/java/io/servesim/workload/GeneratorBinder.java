@@ -1,5 +1,6 @@
 package io.servesim.workload;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.servesim.config.ConfigNode;
 import io.servesim.workload.arrival.ArrivalSpec;
 import io.servesim.workload.arrival.ArrivalType;
@@ -218,7 +219,10 @@ public final class GeneratorBinder {
         return !ArrivalType.DISTRIBUTION.configName().equalsIgnoreCase(c.raw().path("arrival").path("process").asText());
     }
 
-    /** The clients with the shares of those that have a rate normalised to sum to 1 (with a warning when they did not). */
+    /**
+     * The clients with the shares of those that have a rate normalised to sum to 1: with a warning when some gave a
+     * {@code rate_fraction} and they did not sum to 1; silently when none gave one (equal shares).
+     */
     private static List<ClientSpec> normalise(ConfigNode w, List<ClientSpec> clients, List<String> warnings) {
         double sum = 0;
         for (ClientSpec c : clients) {
@@ -227,8 +231,14 @@ public final class GeneratorBinder {
         if (sum == 0 || Math.abs(sum - 1) <= 1e-9) {
             return clients;
         }
-        warnings.add(w.pathOf("clients") + ": rate_fraction values sum to " + sum
-                + ", not 1; normalised (each divided by " + sum + ")");
+        boolean given = false;
+        for (JsonNode c : w.raw().path("clients")) {
+            given |= c.has("rate_fraction");
+        }
+        if (given) { // clients that give none share the rate equally, as they were written to
+            warnings.add(w.pathOf("clients") + ": rate_fraction values sum to " + sum
+                    + ", not 1; normalised (each divided by " + sum + ")");
+        }
         List<ClientSpec> out = new ArrayList<>();
         for (ClientSpec c : clients) {
             out.add(c.withRateFraction(c.rateFraction() / sum));

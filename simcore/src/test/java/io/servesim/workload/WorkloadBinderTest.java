@@ -171,6 +171,11 @@ class WorkloadBinderTest {
         assertEquals(0.25, g.clients().get(1).rateFraction(), 1e-12);
         assertEquals(List.of("workload.clients: rate_fraction values sum to 4.0, not 1; normalised (each divided by 4.0)"),
                 g.warnings());
+        // clients that give no share split the rate equally, which needs no warning
+        GeneratorSpec even = Yaml.generator("aggregate_rate: 10\nnum_requests: 10\nclients:\n"
+                + ("  - {id: a, %s}\n  - {id: b, %s}\n").formatted(oneLine(), oneLine()));
+        assertEquals(0.5, even.clients().get(0).rateFraction(), 1e-12);
+        assertEquals(List.of(), even.warnings());
     }
 
     private static String oneLine() {
