@@ -24,6 +24,7 @@ import io.servesim.workload.NetworkSpec;
 import io.servesim.workload.RequestSource;
 import io.servesim.workload.TraceSpec;
 import io.servesim.workload.WorkloadSpec;
+import io.servesim.workload.trace.TraceFormat;
 import io.servesim.workload.trace.TraceHead;
 import java.util.ArrayList;
 import java.util.List;
@@ -332,7 +333,10 @@ public final class RunPlan {
         }
         if (cfg.workload() instanceof TraceSpec trace && TraceHead.holdsNoRequests(trace)) {
             problems.add(new ConfigException.Problem("workload.trace.path", trace.path() + " holds no requests ("
-                    + (trace.skipBadLines() ? "no line it could read; skip_bad_lines skipped every one" : "no line after its header")
+                    + (trace.skipBadLines() ? "no line it could read; skip_bad_lines skipped every one"
+                            : trace.format() == TraceFormat.MOONCAKE
+                            || trace.format() == TraceFormat.VLLM ? "no line"
+                            : "no line after its header")
                     + "): nothing to replay"));
         }
         int divide = cfg.workload() == null ? 0 : cfg.workload().blockSizeMustDivide();

@@ -113,7 +113,8 @@ final class EmpiricalBinder {
         try (BufferedReader r = Files.newBufferedReader(path)) {
             String header = r.readLine();
             if (header == null || !header.strip().replace(" ", "").equalsIgnoreCase(HEADER)) {
-                n.problem(at, path + ":1: expected header '" + HEADER + "', got '" + header + "'");
+                n.problem(at, path + ":1: " + (header == null ? "the file is empty; expected the header '" + HEADER + "' and"
+                        + " a line per value" : "expected header '" + HEADER + "', got '" + header + "'"));
                 return Read.FAILED;
             }
             String line;
