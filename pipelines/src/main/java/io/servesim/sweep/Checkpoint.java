@@ -15,9 +15,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
-import java.util.stream.Stream;
 import org.apache.beam.sdk.values.KV;
 
 /**
@@ -40,6 +41,8 @@ import org.apache.beam.sdk.values.KV;
 final class Checkpoint {
     static final String DIRECTORY = "_checkpoint";
     private static final String SUFFIX = ".rows";
+    /** A checkpoint's name ({@code <cell id>.rows}) or the one it is written under first. */
+    private static final Pattern CHECKPOINT_NAME = Pattern.compile("[0-9a-f]{16}\\.rows|\\.[0-9a-f]{16}\\.[0-9a-f-]{36}\\.tmp");
     /** "SVC2": servesim checkpoint, format 2 (format 1 had no header or checksum). */
     private static final int MAGIC = 0x53564332;
     private static final int TRAILER_BYTES = Integer.BYTES;
@@ -142,6 +145,14 @@ final class Checkpoint {
     }
 
     /** The cell id a checkpoint file belongs to. */
+    /**
+     * Whether {@code name} (in a checkpoint folder) is one this class writes: a cell's checkpoint, named by its cell id
+     * ({@link Grid}: 16 hexadecimal digits), or one being written; any other file there is not servesim's.
+     */
+    static boolean isItsFile(String name) {
+        return CHECKPOINT_NAME.matcher(name).matches();
+    }
+
     static String cellId(Path file) {
         String name = file.getFileName().toString();
         return name.substring(0, name.length() - SUFFIX.length());

@@ -57,8 +57,11 @@ final class SweepLayout implements OutputLayout {
     @Override
     public boolean isStagingFile(String rel) {
         String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;
+        if (top.equals(Checkpoint.DIRECTORY)) {
+            return Checkpoint.isItsFile(rel.substring(top.length() + 1));
+        }
         return top.equals(SweepSidecars.SWEEP) || top.equals(SweepSidecars.SUMMARY)
-                || (rel.contains("/") && (top.equals(Checkpoint.DIRECTORY) || DATASETS.contains(top)));
+                || (rel.contains("/") && DATASETS.contains(top));
     }
 
     @Override

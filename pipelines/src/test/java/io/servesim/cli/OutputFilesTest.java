@@ -20,6 +20,20 @@ import org.junit.jupiter.api.io.TempDir;
  * runs).
  */
 class OutputFilesTest {
+    /** A sweep of two cells of 30 requests each. */
+    private static final String TINY = """
+            name: tiny
+            base:
+              deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}
+              workload:
+                aggregate_rate: 5
+                num_requests: 30
+                input_distribution: {type: constant, params: {value: 128}}
+                output_distribution: {type: constant, params: {value: 16}}
+            axes: [{name: rate, path: workload.aggregate_rate, values: [5, 10]}]
+            seeds: [1]
+            """;
+
     private static final String CONFIG = Path.of("..", "sweeps", "configs", "llama8b-h100.yaml").toString();
 
     @Test
@@ -54,18 +68,7 @@ class OutputFilesTest {
 
     @Test
     void aReportIsNeverWrittenOverAnHtmlFileServesimDidNotWrite(@TempDir Path tmp) throws Exception {
-        Path sweep = Files.writeString(tmp.resolve("tiny.yaml"), """
-                name: tiny
-                base:
-                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}
-                  workload:
-                    aggregate_rate: 5
-                    num_requests: 30
-                    input_distribution: {type: constant, params: {value: 128}}
-                    output_distribution: {type: constant, params: {value: 16}}
-                axes: [{name: rate, path: workload.aggregate_rate, values: [5, 10]}]
-                seeds: [1]
-                """);
+        Path sweep = Files.writeString(tmp.resolve("tiny.yaml"), TINY);
         Path out = Files.createDirectories(tmp.resolve("out"));
         Path mine = Files.writeString(out.resolve("report.html"), "<html>mine</html>");
         CliRun.Result refused = CliRun.exec("sweep", sweep.toString(), "--output", out.toString(), "--overwrite", "--report");
@@ -108,24 +111,12 @@ class OutputFilesTest {
     /** A sweep replacing results removes the report servesim wrote of them, and only that: it would show the old ones. */
     @Test
     void newResultsRemoveTheReportOfTheOldOnes(@TempDir Path tmp) throws Exception {
-        String grid = """
-                name: tiny
-                base:
-                  deployment: {model: meta-llama/llama-3.1-8b-instruct, hardware: H100}
-                  workload:
-                    aggregate_rate: 5
-                    num_requests: 30
-                    input_distribution: {type: constant, params: {value: 128}}
-                    output_distribution: {type: constant, params: {value: 16}}
-                axes: [{name: rate, path: workload.aggregate_rate, values: [5, 10]}]
-                seeds: [1]
-                """;
-        Path sweep = Files.writeString(tmp.resolve("tiny.yaml"), grid);
+        Path sweep = Files.writeString(tmp.resolve("tiny.yaml"), TINY);
         Path out = tmp.resolve("out");
         assertEquals(0, CliRun.exec("sweep", sweep.toString(), "--output", out.toString(), "--report").code());
         Path page = out.resolve("report.html");
         assertTrue(Files.isRegularFile(page));
-        Files.writeString(sweep, grid.replace("values: [5, 10]", "values: [5, 20]"));
+        Files.writeString(sweep, TINY.replace("values: [5, 10]", "values: [5, 20]"));
         CliRun.Result r = CliRun.exec("sweep", sweep.toString(), "--output", out.toString(), "--overwrite");
         assertEquals(0, r.code(), r.err());
         assertFalse(Files.exists(page), "the page of the replaced results is gone");

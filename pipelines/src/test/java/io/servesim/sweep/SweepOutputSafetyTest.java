@@ -185,17 +185,36 @@ class SweepOutputSafetyTest {
         assertFalse(Files.exists(staging));
     }
 
+    /** What a sweep of {@code sweep} interrupted after its first cell finished leaves in {@code out}; its plan. */
+    private static SweepPlan interrupted(Path sweep, Path out) throws Exception {
+        Path staging = out.resolve(OutputDir.STAGING);
+        Files.createDirectories(Checkpoint.dir(staging));
+        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
+        SweepSidecars.writeSweep(staging, plan);
+        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), List.of());
+        OutputManifest.incomplete("interrupted", List.of()).write(out);
+        return plan;
+    }
+
+    /** A file of the user's in the checkpoint folder is not taken for a cell's checkpoint (and deleted with the folder). */
+    @Test
+    void aStrayFileInTheCheckpointFolderIsNotACell(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        interrupted(sweep, out);
+        Path stray = Files.writeString(Checkpoint.dir(out.resolve(OutputDir.STAGING)).resolve("zzzz.rows"), "mine");
+        TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("files servesim did not write in _staging/ (_staging/_checkpoint/zzzz.rows)"), r.err());
+        assertEquals("mine", Files.readString(stray));
+    }
+
     @Test
     void resumeWithOtherOutputsIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
         // an interrupted sweep that wrote requests/ and kept one finished cell; the sweep file then turns requests off
         Path sweep = TestSweeps.write(tmp, "safety", GRID);
         Path out = tmp.resolve("out");
-        Path staging = out.resolve(OutputDir.STAGING);
-        Files.createDirectories(Checkpoint.dir(staging));
-        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
-        SweepSidecars.writeSweep(staging, plan);
-        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), java.util.List.of());
-        OutputManifest.incomplete("interrupted", java.util.List.of()).write(out);
+        SweepPlan plan = interrupted(sweep, out);
         Map<String, String> before = tree(out);
 
         Path fewer = TestSweeps.write(tmp, "safety", GRID + "outputs: {requests: false}\n");
@@ -229,12 +248,7 @@ class SweepOutputSafetyTest {
                 """;
         Path sweep = TestSweeps.write(tmp, "order", two);
         Path out = tmp.resolve("out");
-        Path staging = out.resolve(OutputDir.STAGING);
-        Files.createDirectories(Checkpoint.dir(staging));
-        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
-        SweepSidecars.writeSweep(staging, plan);
-        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), List.of());
-        OutputManifest.incomplete("interrupted", List.of()).write(out);
+        SweepPlan plan = interrupted(sweep, out);
         Map<String, String> before = tree(out);
         Path other = TestSweeps.write(tmp, "order-swapped", swapped);
         assertEquals(plan.cells().stream().map(c -> c.cellId()).sorted().toList(), SweepPlan.prepare(SweepFile.load(other))
@@ -313,12 +327,7 @@ class SweepOutputSafetyTest {
                 seeds: [1]
                 """);
         Path out = tmp.resolve("out");
-        Path staging = out.resolve(OutputDir.STAGING);
-        Files.createDirectories(Checkpoint.dir(staging));
-        SweepPlan plan = SweepPlan.prepare(SweepFile.load(sweep));
-        SweepSidecars.writeSweep(staging, plan);
-        Checkpoint.write(Checkpoint.dir(staging), plan.cells().get(0).cellId(), List.of());
-        OutputManifest.incomplete("interrupted", List.of()).write(out);
+        SweepPlan plan = interrupted(sweep, out);
         Map<String, String> before = tree(out);
 
         Files.writeString(tmp.resolve("wl.yaml"), Files.readString(tmp.resolve("wl.yaml")).replace("64", "640"));
