@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -42,7 +44,7 @@ final class Checkpoint {
     static final String DIRECTORY = "_checkpoint";
     private static final String SUFFIX = ".rows";
     /** A checkpoint's name ({@code <cell id>.rows}) or the one it is written under first. */
-    private static final Pattern CHECKPOINT_NAME = Pattern.compile("[0-9a-f]{16}\\.rows|\\.[0-9a-f]{16}\\.[0-9a-f-]{36}\\.tmp");
+    private static final Pattern CHECKPOINT_NAME = Pattern.compile("([0-9a-f]{16})\\.rows|\\.([0-9a-f]{16})\\.[0-9a-f-]{36}\\.tmp");
     /** "SVC2": servesim checkpoint, format 2 (format 1 had no header or checksum). */
     private static final int MAGIC = 0x53564332;
     private static final int TRAILER_BYTES = Integer.BYTES;
@@ -146,11 +148,12 @@ final class Checkpoint {
 
     /** The cell id a checkpoint file belongs to. */
     /**
-     * Whether {@code name} (in a checkpoint folder) is one this class writes: a cell's checkpoint, named by its cell id
-     * ({@link Grid}: 16 hexadecimal digits), or one being written; any other file there is not servesim's.
+     * Whether {@code name} (in the checkpoint folder of a sweep of {@code cellIds}) is one this class writes: the
+     * checkpoint of one of the cells, named by its id, or one being written; any other file there is not servesim's.
      */
-    static boolean isItsFile(String name) {
-        return CHECKPOINT_NAME.matcher(name).matches();
+    static boolean isItsFile(String name, Set<String> cellIds) {
+        Matcher m = CHECKPOINT_NAME.matcher(name);
+        return m.matches() && cellIds.contains(m.group(1) != null ? m.group(1) : m.group(2));
     }
 
     static String cellId(Path file) {

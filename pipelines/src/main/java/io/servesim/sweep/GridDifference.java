@@ -43,8 +43,18 @@ public final class GridDifference {
     }
 
     private static void diff(String path, JsonNode a, JsonNode b, List<String> out) {
-        if (a.equals(b) || a.toString().equals(b.toString())) { // as text: a number read back from YAML may be another node type
+        if (a.toString().equals(b.toString())) { // as text: a number read back from YAML may be another node type
             return;
+        }
+        if (a.isObject() && b.isObject() && a.equals(b)) { // equal mappings whose keys come in another order
+            List<String> then = new ArrayList<>();
+            List<String> now = new ArrayList<>();
+            a.fieldNames().forEachRemaining(then::add);
+            b.fieldNames().forEachRemaining(now::add);
+            if (!then.equals(now)) { // an axis's values reordered: other cell indices
+                out.add(path + ": in another order (" + then + " then, " + now + " now)");
+                return;
+            }
         }
         if (a.isObject() && b.isObject()) {
             TreeSet<String> keys = new TreeSet<>();

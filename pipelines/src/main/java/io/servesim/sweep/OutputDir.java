@@ -5,6 +5,7 @@ import io.servesim.io.OutputLock;
 import io.servesim.io.OutputPath;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -127,18 +128,35 @@ public final class OutputDir {
         List<String> foreignInStaging = new ArrayList<>();
         List<String> foreignReserved = new ArrayList<>();
         List<String> foreignElsewhere = new ArrayList<>();
+        List<String> links = new ArrayList<>();
+        Set<String> idsInStaging = Files.isDirectory(staging) ? layout.ids(staging).orElse(Set.of()) : Set.of();
         try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path f : (Iterable<Path>) walk.filter(p -> !Files.isDirectory(p))::iterator) {
+            for (Path f : (Iterable<Path>) walk.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))::iterator) {
                 String rel = dir.relativize(f).toString().replace('\\', '/');
                 boolean inStaging = rel.startsWith(STAGING + "/");
+                if (Files.isSymbolicLink(f)) {
+                    // a link where servesim writes or deletes would take its writes and deletions elsewhere
+                    String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;
+                    if (inStaging || top.equals(STAGING) || layout.dataFolders().contains(top) || isDataFile(layout, rel)
+                            || reserved.contains(rel) || owned.contains(rel)) {
+                        links.add(rel);
+                        continue;
+                    }
+                }
                 if (owned.contains(rel) || rel.equals(OutputLock.FILE) || definitionBeingWritten.matcher(rel).matches()
                         || OutputManifest.BEING_WRITTEN.matcher(rel).matches()
-                        || (inStaging && (stagedIds.isPresent() || cutCommit) && isStagingFile(layout, rel.substring(STAGING.length() + 1)))) {
+                        || (inStaging && (stagedIds.isPresent() || cutCommit)
+                        && isStagingFile(layout, rel.substring(STAGING.length() + 1), idsInStaging))) {
                     continue;
                 }
                 (isDataFile(layout, rel) ? foreignInData : inStaging ? foreignInStaging
                         : reserved.contains(rel) ? foreignReserved : foreignElsewhere).add(rel);
             }
+        }
+        if (!links.isEmpty()) {
+            throw new RefusedException(noun + " output " + dir + " has symbolic links where a " + noun + " writes and deletes"
+                    + " (" + list(links) + "); servesim never writes or deletes through a link: replace them by the folders"
+                    + " or files they point to, or choose another --output");
         }
         if (!foreignInData.isEmpty()) {
             throw new RefusedException(noun + " output " + dir + " has files servesim did not write inside its dataset folders ("
@@ -248,9 +266,9 @@ public final class OutputDir {
     }
 
     /** Whether {@code rel}, relative to a staging folder holding this kind of output, is servesim's: hidden, or the layout's. */
-    private static boolean isStagingFile(OutputLayout layout, String rel) {
+    private static boolean isStagingFile(OutputLayout layout, String rel, Set<String> stagedIds) {
         String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;
-        return top.startsWith(".") || layout.isStagingFile(rel);
+        return top.startsWith(".") || layout.isStagingFile(rel, stagedIds);
     }
 
     /** Whether {@code rel} lies inside one of the layout's data folders. */

@@ -29,10 +29,11 @@ public interface OutputLayout {
     List<String> dataFolders();
 
     /**
-     * Whether {@code rel} (relative to a staging folder that holds one of these) is a file servesim writes there;
-     * hidden temporary files at the top of the staging folder always are.
+     * Whether {@code rel} (relative to a staging folder that holds one of these, whose definition lists
+     * {@code stagedIds}) is a file servesim writes there; hidden temporary files at the top of the staging folder always
+     * are.
      */
-    boolean isStagingFile(String rel);
+    boolean isStagingFile(String rel, Set<String> stagedIds);
 
     /** The ids the definition file in {@code folder} lists, if it is a readable one of this kind. */
     Optional<Set<String>> ids(Path folder);

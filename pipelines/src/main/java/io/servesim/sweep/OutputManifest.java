@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
@@ -76,9 +77,10 @@ public record OutputManifest(Marker marker, String note, Set<String> files) {
             }
             Set<String> files = new TreeSet<>();
             for (JsonNode n : root.get("files")) {
-                if (!n.isTextual() || !insideTheFolder(n.asText())) {
-                    // servesim lists only files of the folder: a manifest naming another was not written by it, and
-                    // replacing results deletes what their manifest lists
+                if (!n.isTextual() || !insideTheFolder(n.asText()) || Files.isDirectory(dir.resolve(n.asText()),
+                        LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(dir.resolve(n.asText()))) {
+                    // servesim lists only files of the folder: a manifest naming another, a folder or a link was not
+                    // written by it, and replacing results deletes what their manifest lists
                     return Optional.empty();
                 }
                 files.add(n.asText());

@@ -77,7 +77,7 @@ public final class RoundsLayout implements OutputLayout {
     }
 
     @Override
-    public boolean isStagingFile(String rel) {
+    public boolean isStagingFile(String rel, Set<String> stagedIds) {
         String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;
         return top.equals(definition.file()) || named.contains(top) || (rel.contains("/") && data.contains(top));
     }

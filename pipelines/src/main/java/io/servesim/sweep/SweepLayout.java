@@ -53,12 +53,12 @@ final class SweepLayout implements OutputLayout {
         return DATASETS;
     }
 
-    /** The sidecars, the checkpoints and the datasets. */
+    /** The sidecars, the checkpoints of the staged cells and the datasets. */
     @Override
-    public boolean isStagingFile(String rel) {
+    public boolean isStagingFile(String rel, Set<String> stagedIds) {
         String top = rel.contains("/") ? rel.substring(0, rel.indexOf('/')) : rel;
         if (top.equals(Checkpoint.DIRECTORY)) {
-            return Checkpoint.isItsFile(rel.substring(top.length() + 1));
+            return Checkpoint.isItsFile(rel.substring(top.length() + 1), stagedIds);
         }
         return top.equals(SweepSidecars.SWEEP) || top.equals(SweepSidecars.SUMMARY)
                 || (rel.contains("/") && DATASETS.contains(top));

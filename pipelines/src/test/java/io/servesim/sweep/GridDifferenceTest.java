@@ -26,6 +26,14 @@ class GridDifferenceTest {
     }
 
     @Test
+    void valuesListedInAnotherOrderAreNamed(@TempDir Path tmp) throws Exception {
+        SweepPlan then = plan(tmp, "then", GRID);
+        SweepPlan now = plan(tmp, "now", GRID.replace("values: [10, 40]", "values: [40, 10]"));
+        assertEquals("axes[0].values: in another order ([10, 40] then, [40, 10] now)",
+                GridDifference.describe(SweepSidecars.sweep(then), SweepSidecars.sweep(now)));
+    }
+
+    @Test
     void sameDefinitionButOtherCellsMeansAFileItReadsChanged(@TempDir Path tmp) throws Exception {
         SweepPlan plan = plan(tmp, "same", GRID);
         assertTrue(GridDifference.describe(SweepSidecars.sweep(plan), SweepSidecars.sweep(plan)).contains("a file it reads"));

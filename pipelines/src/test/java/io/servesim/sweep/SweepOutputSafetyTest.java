@@ -202,11 +202,47 @@ class SweepOutputSafetyTest {
         Path sweep = TestSweeps.write(tmp, "safety", GRID);
         Path out = tmp.resolve("out");
         interrupted(sweep, out);
-        Path stray = Files.writeString(Checkpoint.dir(out.resolve(OutputDir.STAGING)).resolve("zzzz.rows"), "mine");
-        TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+        for (String name : new String[] {"zzzz.rows", "0123456789abcdef.rows"}) { // the second named like a cell's
+            Path stray = Files.writeString(Checkpoint.dir(out.resolve(OutputDir.STAGING)).resolve(name), "mine");
+            TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(false, true));
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("files servesim did not write in _staging/ (_staging/_checkpoint/" + name + ")"), r.err());
+            assertEquals("mine", Files.readString(stray));
+            Files.delete(stray);
+        }
+    }
+
+    /** A link where a sweep writes or deletes (a dataset folder) would take its writes and deletions outside DIR. */
+    @Test
+    void aLinkedDatasetFolderIsRefused(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1)).code());
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Path theirs = Files.writeString(elsewhere.resolve("part-00000-of-00001.parquet"), "user data");
+        OutputCommit.deleteTree(out.resolve("errors"));
+        Files.createSymbolicLink(out.resolve("errors"), elsewhere);
+        TestSweeps.Run r = TestSweeps.run(sweep, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false));
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("files servesim did not write in _staging/ (_staging/_checkpoint/zzzz.rows)"), r.err());
-        assertEquals("mine", Files.readString(stray));
+        assertTrue(r.err().contains("has symbolic links where a sweep writes and deletes (errors)"), r.err());
+        assertEquals("user data", Files.readString(theirs));
+        assertTrue(Files.isSymbolicLink(out.resolve("errors")));
+    }
+
+    /** A manifest listing a folder (edited) is not servesim's: refused before anything is deleted, not stuck midway. */
+    @Test
+    void aManifestListingAFolderIsNotServesims(@TempDir Path tmp) throws Exception {
+        Path sweep = TestSweeps.write(tmp, "safety", GRID);
+        Path out = tmp.resolve("out");
+        assertEquals(0, TestSweeps.run(sweep, out, TestSweeps.direct(1)).code());
+        Files.writeString(Files.createDirectories(out.resolve("mydir")).resolve("notes.txt"), "mine");
+        Path success = out.resolve(OutputManifest.Marker.SUCCESS.file);
+        Files.writeString(success, Files.readString(success).replace("\"files\" : [", "\"files\" : [ \"mydir\","));
+        Map<String, String> before = tree(out);
+        Path other = TestSweeps.write(tmp, "other", GRID.replace("values: [10, 40]", "values: [10, 20]"));
+        TestSweeps.Run r = TestSweeps.run(other, out, TestSweeps.direct(1), new SweepJob.OutputFlags(true, false));
+        assertEquals(2, r.code(), r.err());
+        assertEquals(before, tree(out), "nothing deleted");
     }
 
     @Test
