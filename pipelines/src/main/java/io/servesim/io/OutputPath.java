@@ -24,6 +24,27 @@ public final class OutputPath {
     }
 
     /** Checks that {@code file}, named by {@code flag}, can be written as a file. */
+    /**
+     * Where {@code path} really is: absolute, with every symbolic link among its existing folders (or itself) resolved,
+     * the parts that do not exist yet appended as given. Checks of where an output lands (inside another job's folder,
+     * inside a dataset) compare this, so a link cannot take an output where the check would have refused it.
+     */
+    public static Path real(Path path) {
+        Path abs = path.toAbsolutePath().normalize();
+        Path existing = abs;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return abs;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(abs)).normalize();
+        } catch (IOException e) {
+            return abs;
+        }
+    }
+
     public static void checkFile(String flag, Path file) {
         if (Files.isDirectory(file)) {
             throw new UsageException(flag + " " + file + ": is a directory; give a file path");

@@ -86,7 +86,7 @@ public final class StagedOutputs implements AutoCloseable {
      * as one of the dataset's parts, and the job would refuse to run into its folder again.
      */
     private static void refuseInsideDataset(String flag, Path target) {
-        Path abs = target.toAbsolutePath().normalize();
+        Path abs = OutputPath.real(target);
         Path folder = abs.getParent();
         Path job = folder == null ? null : folder.getParent();
         if (job == null || OUTPUT_MARKERS.stream().noneMatch(m -> Files.isRegularFile(job.resolve(m)))) {

@@ -3,6 +3,7 @@ package io.servesim.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.servesim.exit.UsageException;
+import io.servesim.io.OutputPath;
 import io.servesim.sweep.RoundsJob;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ public final class SweepReport {
         String advice = "write the report outside it" + (file != null ? "" : " (servesim report OUT_DIR --out FILE)");
         RoundsJob.refuseInside(flag, target, advice, job -> "--out " + job.resolveSibling(job.getFileName() + "-" + name));
         SweepOutput sweep = SweepOutput.open(outDir);
-        refuseInsideData(sweep, target); // the own sweep's folders by name, before the general rule of ReportFile
+        refuseInsideData(sweep, OutputPath.real(target)); // the own sweep's folders by name, before ReportFile's rule
         ReportFile.check(flag, target);
         ReportAxes axes = ReportAxes.resolve(sweep, options.load(), options.x(), options.y());
         ObjectNode data = Charts.JSON.createObjectNode();

@@ -221,7 +221,7 @@ public final class OutputDir {
      * take the new files for its own.
      */
     public static void refuseNested(Path dir, String noun) {
-        Path abs = dir.toAbsolutePath().normalize();
+        Path abs = OutputPath.real(dir);
         for (Path d = abs.getParent(); d != null; d = d.getParent()) {
             if (d.endsWith(STAGING)) {
                 continue; // a job's staging folder: the job's own folder, its parent, is named instead

@@ -104,6 +104,17 @@ class OutputFilesTest {
             assertEquals(2, r.code(), r.err());
             assertTrue(r.err().contains("inside " + other + ", the output folder of a sweep"), r.err());
         }
+        // nor through a link to a folder of it: where an output lands is checked with links resolved
+        Path link = Files.createSymbolicLink(tmp.resolve("cl"), other.resolve("cells"));
+        CliRun.Result viaLink = CliRun.exec("report", out.toString(), "--out", link.resolve("r.html").toString());
+        assertEquals(2, viaLink.code(), viaLink.err());
+        assertTrue(viaLink.err().contains("inside " + other.toRealPath() + ", the output folder of a sweep"), viaLink.err());
+        CliRun.Result sweepViaLink = CliRun.exec("sweep", sweep.toString(), "--output", link.resolve("x").toString());
+        assertEquals(2, sweepViaLink.code(), sweepViaLink.err());
+        assertTrue(sweepViaLink.err().contains("the output folder of a sweep"), sweepViaLink.err());
+        CliRun.Result rowsViaLink = CliRun.exec("run", "--model", "meta-llama/llama-3.1-8b-instruct", "--hardware", "H100",
+                "--num-requests", "5", "--requests-out", link.resolve("rr.parquet").toString());
+        assertEquals(2, rowsViaLink.code(), rowsViaLink.err());
         assertEquals(0, CliRun.exec("sweep", sweep.toString(), "--output", other.toString()).code(),
                 "the other sweep runs into its folder again");
     }
