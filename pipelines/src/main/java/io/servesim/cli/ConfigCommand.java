@@ -1,6 +1,8 @@
 package io.servesim.cli;
 
 import io.servesim.config.ConfigNode;
+import io.servesim.disagg.PdSetup;
+import io.servesim.disagg.PoolSetup;
 import io.servesim.exit.ErrorReport;
 import io.servesim.exit.UsageException;
 import io.servesim.run.ConfigReference;
@@ -45,22 +47,37 @@ public final class ConfigCommand implements Callable<Integer> {
     /**
      * {@code r} with what the run resolves in place of the catalog's words: the KV capacity and {@code max_model_len}
      * derived (as {@code validate} prints them), the latency model {@code auto} chose and whether the front end is on.
-     * A P/D deployment's pools keep the words (each pool resolves its own).
+     * A P/D deployment's pools show their own.
      */
     private static ConfigNode.Resolved resolved(ConfigNode.Resolved r, RunPlan plan) {
         boolean aggregated = plan.config().pd() == null;
         String value = switch (r.path()) {
-            case "engine.total_kv_blocks" -> aggregated && r.source() == ConfigNode.Source.DERIVED
-                    ? plan.engineConfig().totalKvBlocks() + " (" + plan.kvCapacitySource() + ")" : null;
-            case "engine.max_model_len" -> aggregated && r.source() == ConfigNode.Source.DERIVED
-                    ? String.valueOf(plan.engineConfig().maxModelLen()) : null;
+            case "engine.total_kv_blocks" -> r.source() != ConfigNode.Source.DERIVED ? null : aggregated
+                    ? plan.engineConfig().totalKvBlocks() + " (" + plan.kvCapacitySource() + ")" : "each P/D pool's, below";
+            case "engine.max_model_len" -> r.source() != ConfigNode.Source.DERIVED ? null : aggregated
+                    ? String.valueOf(plan.engineConfig().maxModelLen()) : "each P/D pool's, below";
             case "deployment.latency_model" -> aggregated && "auto".equals(r.value())
                     ? "auto: " + plan.latencyModel().name() : null;
             case "frontend.enabled" -> r.source() == ConfigNode.Source.DERIVED
                     ? (plan.setup().frontEnd().enabled() ? "on" : "off") : null;
-            default -> null;
+            default -> aggregated || r.source() != ConfigNode.Source.DERIVED ? null : pool(r.path(), plan.setup().pd());
         };
         return value == null ? r : new ConfigNode.Resolved(r.path(), r.setting(), value, r.source());
+    }
+
+    /** A P/D pool's derived KV capacity, max_model_len or latency model ({@code deployment.pd.<pool>.…}), else null. */
+    private static String pool(String path, PdSetup pd) {
+        for (PoolSetup p : List.of(pd.prefill(), pd.decode())) {
+            String at = "deployment.pd." + p.name() + ".";
+            if (path.equals(at + "engine.total_kv_blocks")) {
+                return String.valueOf(p.engine().totalKvBlocks());
+            } else if (path.equals(at + "engine.max_model_len")) {
+                return String.valueOf(p.engine().maxModelLen());
+            } else if (path.equals(at + "latency_model")) {
+                return p.latency().name();
+            }
+        }
+        return null;
     }
 
     int run(PrintStream out, ErrorReport errors) {

@@ -50,5 +50,13 @@ class ConfigCommandTest {
                 .toString(), "--total-kv-blocks", "50000", "--latency-model", "roofline");
         assertEquals("engine.total_kv_blocks 50000 flag", line(flags.out(), "engine.total_kv_blocks"));
         assertEquals("frontend.enabled on derived", line(flags.out(), "frontend.enabled"));
+        // P/D: each pool's, as validate prints them
+        CliRun.Result pd = CliRun.exec("config", "--effective", "-c", RepoFiles.path("sweeps/configs/llama8b-h100-pd.yaml")
+                .toString());
+        assertEquals(0, pd.code(), pd.err());
+        assertEquals("deployment.pd.decode.engine.total_kv_blocks 29205 derived",
+                line(pd.out(), "deployment.pd.decode.engine.total_kv_blocks"));
+        assertEquals("deployment.pd.prefill.latency_model blackbox derived", line(pd.out(), "deployment.pd.prefill.latency_model"));
+        assertEquals("engine.max_model_len each P/D pool's, below derived", line(pd.out(), "engine.max_model_len"));
     }
 }
