@@ -40,9 +40,29 @@ public record ChildServesim(Process process, Path err) implements AutoCloseable 
 
     /** Sends {@code signal} ("INT", "TERM", "KILL") and returns the exit code. */
     public int signal(String signal) throws Exception {
+        assertTrue(!signal.equals("INT") || !sigintIgnored(), "SIGINT is ignored in this process tree (the tests were"
+                + " started in the background by a shell without job control, which ignores it for them), so the child"
+                + " inherits that and cannot be interrupted by it: run the tests in the foreground");
         new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the child did not exit after SIG" + signal);
         return process.exitValue();
+    }
+
+    /**
+     * Whether this JVM started with SIGINT ignored, which its children inherit (a JVM then installs no handler for it):
+     * bit 2 of the {@code SigIgn} mask of {@code /proc/self/status} (Linux; false where it cannot be read).
+     */
+    static boolean sigintIgnored() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & 0b10) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+        return false;
     }
 
     /** Waits for the child to end and returns its exit code. */
