@@ -32,8 +32,8 @@ import java.util.stream.Stream;
  *       is lost by starting over). What a commit cut short after its {@code _SUCCESS} left ({@link OutputCommit})
  *       is not interrupted work: the results are whole, and the leftover is discarded.</li>
  *   <li>Results of the same definition (same ids: a sweep's cell ids, in the same axis columns and order) are
- *       replaced once the new run has succeeded; results of another, or any other non-empty directory, only with {@code --overwrite}, which still keeps every
- *       file servesim did not write.</li>
+ *       replaced once the new run has succeeded; results of another, or any other non-empty directory, only with
+ *       {@code --overwrite}, which still keeps every file servesim did not write.</li>
  * </ol>
  */
 public final class OutputDir {

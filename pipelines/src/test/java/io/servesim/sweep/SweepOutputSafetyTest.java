@@ -268,20 +268,10 @@ class SweepOutputSafetyTest {
      */
     @Test
     void axesInAnotherOrderAreAnotherSweep(@TempDir Path tmp) throws Exception {
-        String two = TestSweeps.BASE + """
-                name: order
-                axes:
-                  - {name: rate, path: workload.aggregate_rate, values: [10, 40]}
-                  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}
-                seeds: [1]
-                """;
-        String swapped = TestSweeps.BASE + """
-                name: order
-                axes:
-                  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}
-                  - {name: rate, path: workload.aggregate_rate, values: [10, 40]}
-                seeds: [1]
-                """;
+        String rate = "  - {name: rate, path: workload.aggregate_rate, values: [10, 40]}\n";
+        String seqs = "  - {name: seqs, path: engine.max_num_seqs, values: [8, 16]}\n";
+        String two = TestSweeps.BASE + "name: order\naxes:\n" + rate + seqs + "seeds: [1]\n";
+        String swapped = TestSweeps.BASE + "name: order\naxes:\n" + seqs + rate + "seeds: [1]\n";
         Path sweep = TestSweeps.write(tmp, "order", two);
         Path out = tmp.resolve("out");
         SweepPlan plan = interrupted(sweep, out);
